@@ -1,0 +1,132 @@
+import type { DatabaseTarget } from './database-url.js';
+import type { EmbeddingProviderName } from './known-models.js';
+import type { Secret } from './secret.js';
+
+export type NodeEnv = 'development' | 'production' | 'test';
+export type DeploymentProfile = 'standard' | 'lite';
+export type McpTransport = 'stdio' | 'streamable-http';
+export type ContradictionPolicy = 'supersede' | 'flag';
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** A per-tool rate limit from `RATE_LIMIT_TOOL_OVERRIDES`. */
+export interface ToolRateLimit {
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
+/** A login provider that is enabled only when both its id and secret are set (spec §5.5). */
+export interface OAuthClient {
+  readonly clientId: string;
+  readonly clientSecret: Secret;
+}
+
+/**
+ * The whole runtime configuration of memsvc, read once from the environment at boot, validated
+ * and frozen (spec §2.5). Packages receive the parts they need; none of them reads the
+ * environment. Every secret is a `Secret`, so printing this object leaks nothing.
+ */
+export interface MemsvcConfig {
+  readonly nodeEnv: NodeEnv;
+  readonly logLevel: LogLevel;
+  /** The active profile; `enterprise` has already been folded into `standard`. */
+  readonly profile: DeploymentProfile;
+  readonly http: {
+    readonly port: number;
+    readonly host: string;
+    readonly corsAllowedOrigins: readonly string[];
+  };
+  readonly mcp: {
+    readonly transport: McpTransport;
+    readonly publicUrl: string | undefined;
+  };
+  readonly database: {
+    readonly url: Secret;
+    readonly target: DatabaseTarget;
+    /** Printable form with any password masked. */
+    readonly displayUrl: string;
+    readonly webUrl: Secret | undefined;
+  };
+  readonly embedding: {
+    readonly provider: EmbeddingProviderName;
+    /** Undefined only for the `disabled` provider. */
+    readonly model: string | undefined;
+    readonly ollamaUrl: string;
+    readonly openaiApiKey: Secret | undefined;
+    /** `VECTOR_DIMENSIONS`: a strict pin; when undefined the model's size or the first vector decides. */
+    readonly dimensions: number | undefined;
+  };
+  readonly vectorIndex: {
+    readonly hnswM: number | undefined;
+    readonly hnswEfConstruction: number | undefined;
+    readonly hnswEfSearch: number | undefined;
+  };
+  readonly shortTerm: {
+    readonly consolidationAccessThreshold: number;
+    readonly consolidationImportanceThreshold: number | undefined;
+    readonly consolidationIntervalMs: number;
+    readonly sweepIntervalMs: number;
+  };
+  readonly decay: {
+    readonly intervalMs: number;
+    readonly batchSize: number;
+    readonly staleScoreThreshold: number;
+    readonly pruneScoreThreshold: number;
+    readonly pruneOlderThanDays: number;
+  };
+  readonly importance: {
+    readonly halfLifeDays: number;
+  };
+  readonly similarity: {
+    readonly duplicateThreshold: number;
+    readonly mergeThreshold: number;
+    readonly contradictionThreshold: number;
+    readonly contradictionThresholdMax: number;
+    readonly contradictionPolicy: ContradictionPolicy;
+  };
+  readonly corpusConsolidation: {
+    readonly intervalMs: number;
+  };
+  readonly authStore: {
+    readonly sweepIntervalMs: number;
+  };
+  readonly import: {
+    /** Absolute directory every server-side import path must resolve into. */
+    readonly allowedRoot: string;
+  };
+  readonly auth: {
+    readonly required: boolean;
+    readonly allowUnauthenticatedHttp: boolean;
+    readonly jwtSecret: Secret | undefined;
+    readonly jwtExpiresInSeconds: number;
+    readonly oauthRedirectBaseUrl: string | undefined;
+    readonly github: OAuthClient | undefined;
+    readonly google: OAuthClient | undefined;
+    readonly dashboard: {
+      readonly github: OAuthClient | undefined;
+      readonly google: OAuthClient | undefined;
+      readonly devAuth: boolean;
+    };
+    readonly adminEmails: readonly string[];
+    readonly adminToken: Secret | undefined;
+    readonly apiKey: Secret | undefined;
+    readonly defaultUserId: string | undefined;
+    readonly operatorTenants: readonly string[];
+  };
+  readonly rateLimit: {
+    readonly enabled: boolean;
+    readonly windowSeconds: number;
+    readonly userPerWindow: number;
+    readonly orgPerWindow: number;
+    readonly ipPerWindow: number;
+    readonly toolOverrides: Readonly<Record<string, ToolRateLimit>>;
+  };
+  readonly metrics: {
+    readonly token: Secret | undefined;
+  };
+  readonly telemetry: {
+    /** Unset means tracing is off and not even loaded. */
+    readonly otlpEndpoint: string | undefined;
+    readonly serviceName: string;
+    readonly resourceAttributes: Readonly<Record<string, string>>;
+  };
+}

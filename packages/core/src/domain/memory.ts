@@ -1,0 +1,61 @@
+import type { TenantId } from './tenant.js';
+
+/** The two tiers of spec §1.3: short-term rows expire, long-term rows persist. */
+export const MEMORY_TIERS = ['stm', 'ltm'] as const;
+export type MemoryTier = (typeof MEMORY_TIERS)[number];
+
+/** Plain JSON, the only shape memory metadata may take. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+export type JsonObject = { readonly [key: string]: JsonValue };
+
+/**
+ * A memory as every caller sees it. The embedding vector itself is deliberately absent: it is
+ * large, useless to an agent, and an earlier implementation leaked it into every result.
+ */
+export interface MemoryRecord {
+  readonly id: string;
+  readonly userId: TenantId;
+  readonly tier: MemoryTier;
+  readonly content: string;
+  readonly tags: readonly string[];
+  readonly metadata: JsonObject;
+  /** Importance the client supplied (0–1), kept as given; null when none was. */
+  readonly importance: number | null;
+  /** The server's computed importance score (spec §2.1). */
+  readonly importanceScore: number;
+  readonly accessCount: number;
+  readonly lastAccessedAt: Date | null;
+  /** Set on short-term rows only. */
+  readonly expiresAt: Date | null;
+  readonly pinned: boolean;
+  readonly stale: boolean;
+  readonly contradicted: boolean;
+  /** Id of the newer memory that superseded this one under policy `supersede`. */
+  readonly supersededBy: string | null;
+  readonly deletedAt: Date | null;
+  readonly version: number;
+  readonly embeddingModel: string | null;
+  readonly hasEmbedding: boolean;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** What a store needs to insert a memory; ids, versions and timestamps are the store's. */
+export interface NewMemory {
+  readonly tier: MemoryTier;
+  readonly content: string;
+  readonly tags?: readonly string[];
+  readonly metadata?: JsonObject;
+  readonly importance?: number | null;
+  readonly importanceScore?: number;
+  readonly pinned?: boolean;
+  /** Required for `stm`, forbidden for `ltm`. */
+  readonly expiresAt?: Date | null;
+  readonly embedding?: MemoryEmbedding | null;
+}
+
+/** A vector and the model that produced it. */
+export interface MemoryEmbedding {
+  readonly vector: readonly number[];
+  readonly model: string;
+}

@@ -1,0 +1,36 @@
+export type { ConfigIssue } from './config/config-error.js';
+export { ConfigError } from './config/config-error.js';
+export type {
+  ContradictionPolicy,
+  DeploymentProfile,
+  LogLevel,
+  McpTransport,
+  MemsvcConfig,
+  NodeEnv,
+  OAuthClient,
+  ToolRateLimit,
+} from './config/config-types.js';
+export type { DatabaseTarget, DatabaseUrlResult } from './config/database-url.js';
+export { describeDatabaseTarget, parseDatabaseUrl, redactDatabaseUrl } from './config/database-url.js';
+export { parseDurationSeconds } from './config/duration.js';
+export type { EnvVariable } from './config/env-schema.js';
+export { ENV_VARIABLES, envSchema, HNSW_MAX_DIMENSIONS } from './config/env-schema.js';
+export type { EmbeddingProviderName } from './config/known-models.js';
+export { DEFAULT_EMBEDDING_MODEL, EMBEDDING_PROVIDERS, knownModelDimensions } from './config/known-models.js';
+export type { ConfigContext, LoadedConfig } from './config/load-config.js';
+export { JWT_SECRET_MIN_LENGTH, loadConfig } from './config/load-config.js';
+export type { ProfileResolution } from './config/profile.js';
+export { resolveProfile } from './config/profile.js';
+export { isSecret, Secret } from './config/secret.js';
+export { assertServerMayBoot } from './config/server-boot-rules.js';
+export type { JsonObject, JsonValue, MemoryEmbedding, MemoryRecord, MemoryTier, NewMemory } from './domain/memory.js';
+export { contentFingerprintText } from './domain/content-fingerprint.js';
+export { MEMORY_TIERS } from './domain/memory.js';
+export type { TenantId } from './domain/tenant.js';
+export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
+export type { MemsvcErrorCode } from './errors/memsvc-error.js';
+export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
+export type { Clock } from './ports/clock.js';
+export type { IdGenerator } from './ports/id-generator.js';
+export type { Actor, ListMemoriesQuery, MemoryPage, MemoryStore, NearestMemory } from './ports/memory-store.js';
+export type { VectorSpace, VectorSpaceInfo } from './ports/vector-space.js';

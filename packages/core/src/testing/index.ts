@@ -1,0 +1,1 @@
+export { ManualClock } from './manual-clock.js';

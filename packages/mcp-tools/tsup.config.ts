@@ -1,0 +1,11 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts' },
+  format: ['esm'],
+  target: 'node20',
+  platform: 'node',
+  dts: true,
+  clean: true,
+  sourcemap: true,
+});

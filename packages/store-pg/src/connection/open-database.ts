@@ -1,0 +1,69 @@
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { type DatabaseTarget, describeDatabaseTarget, MemsvcError, parseDatabaseUrl } from '@memsvc/core';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { MemsvcDatabase } from '../schema/database-schema.js';
+import { openPglite } from './pglite-instance.js';
+import { openPostgresPool, type PostgresPoolOptions } from './postgres-pool.js';
+import { memsvcTypeParsers } from './type-parsers.js';
+
+export type DatabaseEngine = 'postgres' | 'pglite';
+
+/** An open database: a Kysely instance plus what it takes to close it cleanly. */
+export interface StoreConnection {
+  readonly db: Kysely<MemsvcDatabase>;
+  readonly engine: DatabaseEngine;
+  /** Printable location, password masked. */
+  readonly description: string;
+  /** Closes the pool, then the embedded database and its lock. Idempotent. */
+  close(): Promise<void>;
+}
+
+export type OpenDatabaseOptions = PostgresPoolOptions;
+
+/**
+ * Opens the database a `DATABASE_URL` names. PostgreSQL and PGlite go through the same Kysely
+ * `PostgresDialect` — a `pg.Pool` for PostgreSQL, the same pool class over PGlite's in-process
+ * connection for the embedded engine — so every query in memsvc has one code path.
+ */
+export async function openDatabase(target: DatabaseTarget | string, options: OpenDatabaseOptions = {}): Promise<StoreConnection> {
+  const resolved = typeof target === 'string' ? parseTarget(target) : target;
+  const description = describeDatabaseTarget(resolved);
+
+  if (resolved.engine === 'postgres') {
+    const pool = await openPostgresPool(resolved.url, options);
+    const db = new Kysely<MemsvcDatabase>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine: 'postgres', description, close: once(() => db.destroy()) };
+  }
+
+  const embedded = await openPglite(resolved.storage === 'memory' ? 'memory' : { directory: resolved.directory });
+  // PGlite is one connection; its pool config has size 1, so concurrent transactions queue.
+  const pool = new pg.Pool({ ...createPgConfig(embedded.pglite), types: memsvcTypeParsers });
+  const db = new Kysely<MemsvcDatabase>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    engine: 'pglite',
+    description,
+    close: once(async () => {
+      try {
+        await db.destroy();
+      } finally {
+        await embedded.close();
+      }
+    }),
+  };
+}
+
+function parseTarget(url: string): DatabaseTarget {
+  const parsed = parseDatabaseUrl(url);
+  if (!parsed.ok) throw new MemsvcError('INVALID_CONFIG', `DATABASE_URL: ${parsed.reason}`, { variable: 'DATABASE_URL' });
+  return parsed.target;
+}
+
+function once(action: () => Promise<void>): () => Promise<void> {
+  let pending: Promise<void> | undefined;
+  return () => {
+    pending ??= action();
+    return pending;
+  };
+}

@@ -1,0 +1,45 @@
+import { MemsvcError, redactDatabaseUrl } from '@memsvc/core';
+import pg from 'pg';
+import { memsvcTypeParsers } from './type-parsers.js';
+
+export interface PostgresPoolOptions {
+  /** Most connections the pool opens (default 10). */
+  readonly maxConnections?: number;
+  /** How long a new connection may take before the attempt fails (default 5 s). */
+  readonly connectTimeoutMs?: number;
+  /** Shown in pg_stat_activity. */
+  readonly applicationName?: string;
+  /** Told about errors on idle connections (a restarted server, a dropped socket). */
+  readonly onIdleError?: (error: Error) => void;
+}
+
+/**
+ * A node-postgres pool that has proven it can reach the server: a bad host, port, password or
+ * database fails here with one clear DATABASE_UNREACHABLE error, not at the first query.
+ */
+export async function openPostgresPool(url: string, options: PostgresPoolOptions = {}): Promise<pg.Pool> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+    application_name: options.applicationName ?? 'memsvc',
+    types: memsvcTypeParsers,
+  });
+  // Without a listener, an error on an idle client (say, the server restarting) would be an
+  // unhandled 'error' event and take the whole process down. The pool replaces the client.
+  pool.on('error', (error) => options.onIdleError?.(error));
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new MemsvcError(
+      'DATABASE_UNREACHABLE',
+      `cannot reach PostgreSQL at ${redactDatabaseUrl(url)}: ${reason || (error as { code?: string }).code || 'connection failed'}`,
+      { url: redactDatabaseUrl(url) },
+      { cause: error },
+    );
+  }
+  return pool;
+}

@@ -1,0 +1,15 @@
+export type { DatabaseEngine, OpenDatabaseOptions, StoreConnection } from './connection/open-database.js';
+export { openDatabase } from './connection/open-database.js';
+export type { PostgresPoolOptions } from './connection/postgres-pool.js';
+export { isUuid, UuidV7Generator } from './ids/uuid-v7.js';
+export type { PgMemoryStoreOptions } from './memory/pg-memory-store.js';
+export { MAX_PAGE_SIZE, PgMemoryStore } from './memory/pg-memory-store.js';
+export { KNOWN_MIGRATIONS, MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrateToLatest } from './migrations/migrate.js';
+export type { MemsvcStore, OpenStoreOptions, StoreHealth, VectorOptions } from './open-store.js';
+export { openStore } from './open-store.js';
+export type { MemsvcDatabase } from './schema/database-schema.js';
+export { systemClock } from './system-clock.js';
+export type { HnswBuildOptions } from './vector/pg-vector-space.js';
+export { HNSW_INDEX_NAME, PgVectorSpace } from './vector/pg-vector-space.js';
+export type { VectorFeatures } from './vector/vector-features.js';
+export { detectVectorFeatures } from './vector/vector-features.js';

@@ -1,0 +1,106 @@
+import type { JsonObject, MemoryRecord, TenantId } from '@memsvc/core';
+import { type ExpressionBuilder, sql } from 'kysely';
+import pgvector from 'pgvector';
+import type { MemsvcDatabase } from '../schema/database-schema.js';
+
+/** The columns every memory read selects: everything but the vector and the tsvector. */
+export const MEMORY_COLUMNS = [
+  'id',
+  'user_id',
+  'tier',
+  'content',
+  'tags',
+  'metadata',
+  'importance',
+  'importance_score',
+  'access_count',
+  'last_accessed_at',
+  'expires_at',
+  'pinned',
+  'stale',
+  'contradicted',
+  'superseded_by',
+  'deleted_at',
+  'version',
+  'embedding_model',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** `has_embedding` without reading the vector itself. */
+export function hasEmbeddingColumn() {
+  return sql<boolean>`embedding IS NOT NULL`.as('has_embedding');
+}
+
+export interface MemoryRow {
+  id: string;
+  user_id: string;
+  tier: 'stm' | 'ltm';
+  content: string;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  importance: number | null;
+  importance_score: number;
+  access_count: number;
+  last_accessed_at: Date | null;
+  expires_at: Date | null;
+  pinned: boolean;
+  stale: boolean;
+  contradicted: boolean;
+  superseded_by: string | null;
+  deleted_at: Date | null;
+  version: number;
+  embedding_model: string | null;
+  created_at: Date;
+  updated_at: Date;
+  has_embedding: boolean;
+}
+
+/** A database row as the domain's MemoryRecord. */
+export function toMemoryRecord(row: MemoryRow): MemoryRecord {
+  return {
+    id: row.id,
+    // Rows are only ever read with a tenant filter, so their owner is a checked tenant id.
+    userId: row.user_id as TenantId,
+    tier: row.tier,
+    content: row.content,
+    tags: row.tags,
+    metadata: row.metadata as JsonObject,
+    importance: row.importance,
+    importanceScore: row.importance_score,
+    accessCount: row.access_count,
+    lastAccessedAt: row.last_accessed_at,
+    expiresAt: row.expires_at,
+    pinned: row.pinned,
+    stale: row.stale,
+    contradicted: row.contradicted,
+    supersededBy: row.superseded_by,
+    deletedAt: row.deleted_at,
+    version: row.version,
+    embeddingModel: row.embedding_model,
+    hasEmbedding: row.has_embedding,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** A record as the JSON snapshot kept in the audit trail. */
+export function toAuditSnapshot(record: MemoryRecord): string {
+  return JSON.stringify(record);
+}
+
+/** Live for reads at `now`: not deleted, and not an expired short-term row (spec §3.2 rule 5). */
+export function isLiveAt(now: Date) {
+  return (eb: ExpressionBuilder<MemsvcDatabase, 'memories'>) =>
+    eb.and([eb('deleted_at', 'is', null), eb.or([eb('tier', '=', 'ltm'), eb('expires_at', '>', now)])]);
+}
+
+/** Not expired at `now` (deleted rows included), for reads that ask for deleted rows too. */
+export function isUnexpiredAt(now: Date) {
+  return (eb: ExpressionBuilder<MemsvcDatabase, 'memories'>) => eb.or([eb('tier', '=', 'ltm'), eb('expires_at', '>', now)]);
+}
+
+/** A vector as a pgvector literal parameter. */
+export function vectorLiteral(vector: readonly number[]) {
+  return sql<string>`${pgvector.toSql([...vector])}::vector`;
+}

@@ -1,0 +1,46 @@
+import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
+import { MemsvcError } from '@memsvc/core';
+import * as initialSchema from './0001-initial-schema.js';
+
+/**
+ * The migrations ship inside the bundle, in order, so a published package needs no migration
+ * files on disk. Forward-only: there is no `down`; a mistake is fixed by a new migration.
+ */
+const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001-initial-schema': initialSchema,
+};
+
+const bundledMigrations: MigrationProvider = {
+  getMigrations: async () => ({ ...MIGRATIONS }),
+};
+
+export const MIGRATION_TABLE = 'memsvc_migration';
+export const MIGRATION_LOCK_TABLE = 'memsvc_migration_lock';
+
+/** The names of every migration this version knows, oldest first. */
+export const KNOWN_MIGRATIONS: readonly string[] = Object.keys(MIGRATIONS);
+
+/**
+ * Brings the schema up to date. Kysely runs the pending migrations in one transaction that
+ * holds a PostgreSQL advisory lock, so replicas booting together apply each migration exactly
+ * once and the others wait, then find nothing to do. Running it again is a no-op.
+ */
+export async function migrateToLatest(db: Kysely<unknown>): Promise<readonly string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: bundledMigrations,
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+  });
+  const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    throw new MemsvcError(
+      'STORAGE_UNAVAILABLE',
+      `database migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`.replace('  ', ' '),
+      { migration: failed },
+      { cause: error },
+    );
+  }
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}

@@ -1,0 +1,116 @@
+import { type Clock, type DatabaseTarget, type IdGenerator, knownModelDimensions, MemsvcError } from '@memsvc/core';
+import { sql } from 'kysely';
+import { type OpenDatabaseOptions, openDatabase, type StoreConnection } from './connection/open-database.js';
+import { UuidV7Generator } from './ids/uuid-v7.js';
+import { PgMemoryStore } from './memory/pg-memory-store.js';
+import { migrateToLatest } from './migrations/migrate.js';
+import { systemClock } from './system-clock.js';
+import { PgVectorSpace } from './vector/pg-vector-space.js';
+import { detectVectorFeatures, type VectorFeatures } from './vector/vector-features.js';
+
+export interface VectorOptions {
+  /** `VECTOR_DIMENSIONS`: a strict pin. */
+  readonly dimensions?: number | undefined;
+  /** `EMBEDDING_MODEL`: its documented size is used when no pin is set. */
+  readonly model?: string | undefined;
+  readonly hnswM?: number | undefined;
+  readonly hnswEfConstruction?: number | undefined;
+  readonly hnswEfSearch?: number | undefined;
+}
+
+export interface OpenStoreOptions {
+  /** A `DATABASE_URL` or an already parsed target. */
+  readonly database: string | DatabaseTarget;
+  readonly vector?: VectorOptions;
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  readonly pool?: OpenDatabaseOptions;
+  /** Apply pending migrations while opening (default true). */
+  readonly migrate?: boolean;
+}
+
+/** The result of one cheap health round trip. */
+export interface StoreHealth {
+  readonly database: boolean;
+  readonly pgvector: boolean;
+  readonly pgvectorVersion: string | undefined;
+  readonly error: string | undefined;
+}
+
+/** Everything memsvc keeps in the database, open and migrated. */
+export interface MemsvcStore {
+  readonly connection: StoreConnection;
+  readonly memories: PgMemoryStore;
+  readonly vectorSpace: PgVectorSpace;
+  readonly vectorFeatures: VectorFeatures;
+  /** One query that proves the database answers and the vector extension is there. */
+  health(): Promise<StoreHealth>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, checks that pgvector can be used, applies migrations (under an advisory
+ * lock, so replicas may start together) and, when the dimensionality is already known from the
+ * pin or the model, fixes the vector column and builds its HNSW index. A failure closes what
+ * was opened and throws one clear MemsvcError.
+ */
+export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore> {
+  const connection = await openDatabase(options.database, options.pool);
+  try {
+    await assertPgvectorAvailable(connection);
+    if (options.migrate ?? true) await migrateToLatest(connection.db as never);
+    const vectorFeatures = await detectVectorFeatures(connection.db as never);
+    const vector = options.vector ?? {};
+    const vectorSpace = new PgVectorSpace(connection.db, { m: vector.hnswM, efConstruction: vector.hnswEfConstruction });
+    const knownDimensions = vector.dimensions ?? (vector.model ? knownModelDimensions(vector.model) : undefined);
+    if (knownDimensions !== undefined) await vectorSpace.ensure(knownDimensions, vector.model ?? null);
+
+    const memories = new PgMemoryStore({
+      db: connection.db,
+      clock: options.clock ?? systemClock,
+      ids: options.ids ?? new UuidV7Generator(),
+      vectorSpace,
+      vectorFeatures,
+      hnswEfSearch: vector.hnswEfSearch,
+    });
+    return {
+      connection,
+      memories,
+      vectorSpace,
+      vectorFeatures,
+      health: () => checkHealth(connection),
+      close: () => connection.close(),
+    };
+  } catch (error) {
+    await connection.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function assertPgvectorAvailable(connection: StoreConnection): Promise<void> {
+  const available = await sql<{ name: string }>`SELECT name FROM pg_available_extensions WHERE name = 'vector'`.execute(connection.db);
+  if (available.rows.length === 0) {
+    throw new MemsvcError(
+      'STORAGE_UNAVAILABLE',
+      `the pgvector extension is not installed on ${connection.description}; install pgvector on the server ` +
+        '(tooling/scripts/pg-local.sh does it for a development cluster) and start memsvc again',
+      { database: connection.description },
+    );
+  }
+}
+
+async function checkHealth(connection: StoreConnection): Promise<StoreHealth> {
+  try {
+    const result = await sql<{ version: string | null }>`
+      SELECT (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS version`.execute(connection.db);
+    const version = result.rows[0]?.version ?? undefined;
+    return {
+      database: true,
+      pgvector: version !== undefined,
+      pgvectorVersion: version,
+      error: version === undefined ? 'the vector extension is not installed in this database' : undefined,
+    };
+  } catch (error) {
+    return { database: false, pgvector: false, pgvectorVersion: undefined, error: (error as Error).message };
+  }
+}

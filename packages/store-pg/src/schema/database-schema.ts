@@ -1,0 +1,193 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** A column the database fills in on insert (a default) that can still be set. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+/** A timestamp column with a database default. */
+type Timestamp = ColumnType<Date, Date | undefined, Date>;
+/** A jsonb column: written as JSON text, read as a parsed value. */
+type Json<T> = ColumnType<T, string | undefined, string>;
+
+export interface MemoriesTable {
+  id: string;
+  user_id: string;
+  tier: 'stm' | 'ltm';
+  content: string;
+  content_hash: string;
+  tags: Defaulted<string[]>;
+  metadata: Json<Record<string, unknown>>;
+  importance: number | null;
+  importance_score: Defaulted<number>;
+  access_count: Defaulted<number>;
+  last_accessed_at: Date | null;
+  expires_at: Date | null;
+  pinned: Defaulted<boolean>;
+  stale: Defaulted<boolean>;
+  contradicted: Defaulted<boolean>;
+  superseded_by: string | null;
+  deleted_at: Date | null;
+  version: Defaulted<number>;
+  /** pgvector text form `[1,2,3]`; never selected into results. */
+  embedding: string | null;
+  embedding_model: string | null;
+  embedded_at: Date | null;
+  /** Generated from content; read-only. */
+  search_vector: ColumnType<string, never, never>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MemoryAuditTable {
+  id: Generated<string>;
+  memory_id: string;
+  user_id: string;
+  actor: string;
+  action: string;
+  version: number | null;
+  before: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  after: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  created_at: Timestamp;
+}
+
+export interface MemoryLinksTable {
+  id: string;
+  user_id: string;
+  source_memory_id: string;
+  target_memory_id: string | null;
+  target_locator: string;
+  rel_type: string;
+  origin: 'authored' | 'derived';
+  score: number | null;
+  note: string | null;
+  metadata: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+export interface ReindexJobsTable {
+  id: string;
+  state: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+  user_id: string | null;
+  params: Json<Record<string, unknown>>;
+  cursor: string | null;
+  processed: Defaulted<number>;
+  indexed: Defaulted<number>;
+  skipped: Defaulted<number>;
+  failed: Defaulted<number>;
+  cancel_requested: Defaulted<boolean>;
+  error: string | null;
+  requested_by: string | null;
+  runner_id: string | null;
+  heartbeat_at: Date | null;
+  created_at: Timestamp;
+  started_at: Date | null;
+  finished_at: Date | null;
+  updated_at: Timestamp;
+}
+
+export interface SchedulerStateTable {
+  job_name: string;
+  cursor: string | null;
+  last_started_at: Date | null;
+  last_finished_at: Date | null;
+  last_status: string | null;
+  last_error: string | null;
+  updated_at: Timestamp;
+}
+
+export interface VectorSpaceTable {
+  id: Defaulted<boolean>;
+  dimensions: number;
+  model: string | null;
+  hnsw_m: number | null;
+  hnsw_ef_construction: number | null;
+  updated_at: Timestamp;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  slug: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrganizationMembersTable {
+  organization_id: string;
+  user_id: string;
+  role: 'owner' | 'admin' | 'member';
+  created_at: Timestamp;
+}
+
+export interface UserIdentitiesTable {
+  provider: 'github' | 'google';
+  provider_user_id: string;
+  user_id: string;
+  email: string | null;
+  display_name: string | null;
+  created_at: Timestamp;
+  last_login_at: Date | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  organization_id: string | null;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  scopes: Defaulted<string[]>;
+  created_at: Timestamp;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  jti: string;
+  created_at: Timestamp;
+  expires_at: Date;
+  revoked_at: Date | null;
+  user_agent: string | null;
+  ip_address: string | null;
+}
+
+export interface OAuthStatesTable {
+  state_hash: string;
+  provider: 'github' | 'google';
+  code_verifier: string | null;
+  redirect_to: string | null;
+  created_at: Timestamp;
+  expires_at: Date;
+}
+
+export interface JwtDenylistTable {
+  jti: string;
+  expires_at: Date;
+  created_at: Timestamp;
+}
+
+export interface RateLimitCountersTable {
+  bucket: string;
+  window_start: Date;
+  count: Defaulted<number>;
+  expires_at: Date;
+}
+
+/** Every table memsvc keeps, as Kysely sees them. */
+export interface MemsvcDatabase {
+  memories: MemoriesTable;
+  memory_audit: MemoryAuditTable;
+  memory_links: MemoryLinksTable;
+  reindex_jobs: ReindexJobsTable;
+  scheduler_state: SchedulerStateTable;
+  vector_space: VectorSpaceTable;
+  organizations: OrganizationsTable;
+  organization_members: OrganizationMembersTable;
+  user_identities: UserIdentitiesTable;
+  api_keys: ApiKeysTable;
+  sessions: SessionsTable;
+  oauth_states: OAuthStatesTable;
+  jwt_denylist: JwtDenylistTable;
+  rate_limit_counters: RateLimitCountersTable;
+}

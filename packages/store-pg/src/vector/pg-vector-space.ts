@@ -1,0 +1,87 @@
+import { HNSW_MAX_DIMENSIONS, MemsvcError, type VectorSpace, type VectorSpaceInfo } from '@memsvc/core';
+import { type Kysely, sql } from 'kysely';
+import type { MemsvcDatabase } from '../schema/database-schema.js';
+
+/** HNSW build settings (spec §2.5 PGVECTOR_HNSW_M / _EF_CONSTRUCTION); pgvector's defaults when unset. */
+export interface HnswBuildOptions {
+  readonly m?: number | undefined;
+  readonly efConstruction?: number | undefined;
+}
+
+export const HNSW_INDEX_NAME = 'memories_embedding_hnsw_idx';
+
+// Any constant works; it only has to differ from memsvc's other advisory locks.
+const VECTOR_SPACE_LOCK = 7_310_001;
+
+/**
+ * The vector column's dimensionality and its HNSW index, fixed once and then enforced. Fixing
+ * it types the column as `vector(n)` and builds the cosine HNSW index; both happen in one
+ * transaction under an advisory lock, so concurrent first writers agree on one size.
+ */
+export class PgVectorSpace implements VectorSpace {
+  constructor(
+    private readonly db: Kysely<MemsvcDatabase>,
+    private readonly hnsw: HnswBuildOptions = {},
+  ) {}
+
+  async describe(): Promise<VectorSpaceInfo | undefined> {
+    const row = await this.db.selectFrom('vector_space').selectAll().executeTakeFirst();
+    return row ? toInfo(row) : undefined;
+  }
+
+  async ensure(dimensions: number, model: string | null): Promise<VectorSpaceInfo> {
+    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > HNSW_MAX_DIMENSIONS) {
+      throw new MemsvcError(
+        'DIMENSION_MISMATCH',
+        `a vector must have 1 to ${HNSW_MAX_DIMENSIONS} dimensions for the HNSW index (got ${dimensions})`,
+        { dimensions },
+      );
+    }
+    const known = await this.describe();
+    if (known) return checkMatches(known, dimensions);
+
+    return this.db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(${VECTOR_SPACE_LOCK})`.execute(trx);
+      const row = await trx.selectFrom('vector_space').selectAll().executeTakeFirst();
+      if (row) return checkMatches(toInfo(row), dimensions);
+
+      await sql`ALTER TABLE memories ALTER COLUMN embedding TYPE vector(${sql.lit(dimensions)})`.execute(trx);
+      await sql`CREATE INDEX IF NOT EXISTS ${sql.id(HNSW_INDEX_NAME)} ON memories
+        USING hnsw (embedding vector_cosine_ops) ${hnswWithClause(this.hnsw)}`.execute(trx);
+      const inserted = await trx
+        .insertInto('vector_space')
+        .values({
+          dimensions,
+          model,
+          hnsw_m: this.hnsw.m ?? null,
+          hnsw_ef_construction: this.hnsw.efConstruction ?? null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toInfo(inserted);
+    });
+  }
+}
+
+function hnswWithClause(options: HnswBuildOptions) {
+  const settings = [
+    options.m === undefined ? undefined : sql`m = ${sql.lit(options.m)}`,
+    options.efConstruction === undefined ? undefined : sql`ef_construction = ${sql.lit(options.efConstruction)}`,
+  ].filter((setting) => setting !== undefined);
+  return settings.length === 0 ? sql`` : sql`WITH (${sql.join(settings)})`;
+}
+
+function checkMatches(info: VectorSpaceInfo, dimensions: number): VectorSpaceInfo {
+  if (info.dimensions === dimensions) return info;
+  throw new MemsvcError(
+    'DIMENSION_MISMATCH',
+    `this database stores ${info.dimensions}-dimensional vectors${info.model ? ` (model ${info.model})` : ''}, ` +
+      `but got a ${dimensions}-dimensional one. After changing the embedding model or VECTOR_DIMENSIONS, ` +
+      'run a full reindex with --recreate --regenerate.',
+    { expected: info.dimensions, actual: dimensions },
+  );
+}
+
+function toInfo(row: { dimensions: number; model: string | null; hnsw_m: number | null; hnsw_ef_construction: number | null }): VectorSpaceInfo {
+  return { dimensions: row.dimensions, model: row.model, hnswM: row.hnsw_m, hnswEfConstruction: row.hnsw_ef_construction };
+}

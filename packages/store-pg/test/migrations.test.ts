@@ -1,0 +1,98 @@
+import { sql } from 'kysely';
+import { afterEach, expect, it } from 'vitest';
+import { KNOWN_MIGRATIONS, MIGRATION_TABLE, migrateToLatest, openDatabase, type StoreConnection } from '../src/index.js';
+import { describeEachEngine } from './support/each-engine.js';
+
+const EXPECTED_TABLES = [
+  'api_keys',
+  'jwt_denylist',
+  'memories',
+  'memory_audit',
+  'memory_links',
+  'oauth_states',
+  'organization_members',
+  'organizations',
+  'rate_limit_counters',
+  'reindex_jobs',
+  'scheduler_state',
+  'sessions',
+  'user_identities',
+  'vector_space',
+];
+
+describeEachEngine('migrations', (engine) => {
+  const open: StoreConnection[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((connection) => connection.close()));
+  });
+  async function connect(url?: string) {
+    const connection = await openDatabase(url ?? (await engine.freshDatabaseUrl()));
+    open.push(connection);
+    return connection;
+  }
+
+  it('creates every table the spec keeps in the database, with pgvector enabled', async () => {
+    const { db } = await connect();
+    expect(await migrateToLatest(db as never)).toEqual(KNOWN_MIGRATIONS);
+
+    const tables = await sql<{ table_name: string }>`
+      SELECT table_name FROM information_schema.tables
+      WHERE table_schema = 'public' AND table_name NOT LIKE 'memsvc_migration%' ORDER BY table_name`.execute(db);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(EXPECTED_TABLES);
+    const extension = await sql<{ extname: string }>`SELECT extname FROM pg_extension WHERE extname = 'vector'`.execute(db);
+    expect(extension.rows).toHaveLength(1);
+  });
+
+  it('creates the full-text GIN index and the one-running-reindex-job guard', async () => {
+    const { db } = await connect();
+    await migrateToLatest(db as never);
+    const indexes = await sql<{ indexname: string; indexdef: string }>`
+      SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'`.execute(db);
+    const byName = new Map(indexes.rows.map((row) => [row.indexname, row.indexdef]));
+    expect(byName.get('memories_search_idx')).toMatch(/USING gin \(search_vector\)/);
+    expect(byName.get('reindex_jobs_one_running_idx')).toMatch(/UNIQUE INDEX .* WHERE \(state = 'running'::text\)/);
+
+    const job = (id: string) => ({ id, state: 'running' as const, params: '{}' });
+    await db.insertInto('reindex_jobs').values(job('00000000-0000-7000-8000-000000000001')).execute();
+    await expect(db.insertInto('reindex_jobs').values(job('00000000-0000-7000-8000-000000000002')).execute()).rejects.toThrow(
+      /reindex_jobs_one_running_idx/,
+    );
+  });
+
+  it('is idempotent: a second run applies nothing and keeps the data', async () => {
+    const url = await engine.freshDatabaseUrl();
+    const { db } = await connect(url);
+    await migrateToLatest(db as never);
+    await db.insertInto('scheduler_state').values({ job_name: 'stm-sweep', cursor: 'abc' }).execute();
+
+    expect(await migrateToLatest(db as never)).toEqual([]);
+    const applied = await sql<{ name: string }>`SELECT name FROM ${sql.table(MIGRATION_TABLE)}`.execute(db);
+    expect(applied.rows.map((row) => row.name)).toEqual(KNOWN_MIGRATIONS);
+    expect(await db.selectFrom('scheduler_state').select('cursor').executeTakeFirst()).toEqual({ cursor: 'abc' });
+  });
+
+  it('lets replicas migrate at the same time: each migration is applied exactly once', async () => {
+    const url = await engine.freshDatabaseUrl();
+    // Two independent pools stand for two replicas booting together; PGlite has one connection,
+    // so there the two runs share it and queue, which must also work.
+    const first = await connect(url);
+    const second = engine.supportsSecondConnection ? await connect(url) : first;
+    const results = await Promise.all([migrateToLatest(first.db as never), migrateToLatest(second.db as never)]);
+
+    expect(results.flat().sort()).toEqual([...KNOWN_MIGRATIONS].sort());
+    const applied = await sql<{ count: number }>`SELECT count(*)::int AS count FROM ${sql.table(MIGRATION_TABLE)}`.execute(first.db);
+    expect(applied.rows[0]?.count).toBe(KNOWN_MIGRATIONS.length);
+  });
+
+  it('enforces the tier/expiry rule in the schema itself', async () => {
+    const { db } = await connect();
+    await migrateToLatest(db as never);
+    const row = { id: '00000000-0000-7000-8000-0000000000aa', user_id: 'u', content: 'x', content_hash: 'h', metadata: '{}' };
+    await expect(db.insertInto('memories').values({ ...row, tier: 'stm', expires_at: null }).execute()).rejects.toThrow(
+      /memories_expiry_matches_tier/,
+    );
+    await expect(db.insertInto('memories').values({ ...row, tier: 'ltm', expires_at: new Date() }).execute()).rejects.toThrow(
+      /memories_expiry_matches_tier/,
+    );
+  });
+});

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, inject } from 'vitest';
+
+export type EngineName = 'pglite' | 'postgres';
+
+/** One database engine under test, handing out fresh, empty databases. */
+export interface Engine {
+  readonly name: EngineName;
+  /**
+   * A URL of a new, empty database of this engine, dropped or deleted after the file's tests.
+   * `reopenable`: the URL must name the same data when opened again (for PGlite, a directory
+   * instead of memory).
+   */
+  freshDatabaseUrl(options?: { reopenable?: boolean }): Promise<string>;
+  /** Whether two independent connections can share one database (not so for one PGlite instance). */
+  readonly supportsSecondConnection: boolean;
+}
+
+const pgvectorTestUrl = inject('pgvectorTestUrl');
+
+/**
+ * Runs the same suite on embedded PGlite and on a real PostgreSQL with pgvector (Kysely's habit:
+ * every test loops over its dialects). The PostgreSQL run gets its own database per call, so
+ * test files can run in parallel; PGlite gets a throw-away in-memory instance.
+ */
+export function describeEachEngine(title: string, suite: (engine: Engine) => void): void {
+  describe(`${title} [pglite]`, () => suite(pgliteEngine()));
+  if (pgvectorTestUrl) {
+    describe(`${title} [postgres]`, () => suite(postgresEngine(pgvectorTestUrl)));
+  } else {
+    describe.skip(`${title} [postgres] (skipped: no real PostgreSQL — run tooling/scripts/pg-local.sh or set PGVECTOR_TEST_URL)`, () =>
+      suite(postgresEngine('postgres://unavailable')),
+    );
+  }
+}
+
+function pgliteEngine(): Engine {
+  return {
+    name: 'pglite',
+    supportsSecondConnection: false,
+    freshDatabaseUrl: async (options) => (options?.reopenable ? `pglite://${join(temporaryDirectory(), 'data')}` : 'pglite://memory'),
+  };
+}
+
+function postgresEngine(baseUrl: string): Engine {
+  const created: string[] = [];
+  afterAll(async () => {
+    if (created.length === 0) return;
+    const admin = new pg.Client({ connectionString: baseUrl });
+    await admin.connect();
+    try {
+      for (const name of created) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+  });
+  return {
+    name: 'postgres',
+    supportsSecondConnection: true,
+    freshDatabaseUrl: async () => {
+      const name = `memsvc_t_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: baseUrl });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE "${name}"`);
+      } finally {
+        await admin.end();
+      }
+      created.push(name);
+      const url = new URL(baseUrl);
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+  };
+}
+
+const temporaryDirectories: string[] = [];
+afterAll(() => {
+  for (const directory of temporaryDirectories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+/** A temporary directory, removed after the file's tests. */
+export function temporaryDirectory(prefix = 'memsvc-test-'): string {
+  const directory = mkdtempSync(join(tmpdir(), prefix));
+  temporaryDirectories.push(directory);
+  return directory;
+}

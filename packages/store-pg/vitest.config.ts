@@ -1,0 +1,4 @@
+import { memsvcProject } from '../../tooling/vitest/preset.ts';
+import { defineProject } from 'vitest/config';
+
+export default defineProject(memsvcProject('store-pg', import.meta.dirname, { postgres: true }));
