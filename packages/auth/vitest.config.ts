@@ -1,4 +1,4 @@
-import { memsvcProject } from '../../tooling/vitest/preset.ts';
 import { defineProject } from 'vitest/config';
+import { memsvcProject } from '../../tooling/vitest/preset.ts';
 
 export default defineProject(memsvcProject('auth', import.meta.dirname));

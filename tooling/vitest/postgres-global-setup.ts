@@ -31,7 +31,9 @@ export default function setup(project: TestProject): void {
     project.provide('pgvectorTestUrl', url);
   } catch (error) {
     if (process.env.CI === 'true') {
-      throw new Error(`CI needs a real PostgreSQL with pgvector and tooling/scripts/pg-local.sh could not provide one: ${(error as Error).message}`);
+      throw new Error(
+        `CI needs a real PostgreSQL with pgvector and tooling/scripts/pg-local.sh could not provide one: ${(error as Error).message}`,
+      );
     }
     console.warn(
       '\n[memsvc] No real PostgreSQL + pgvector: the PostgreSQL half of the storage tests is SKIPPED.\n' +

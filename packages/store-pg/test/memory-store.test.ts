@@ -25,15 +25,43 @@ describeEachEngine('memory store', (engine) => {
     await sql`TRUNCATE memories, memory_audit CASCADE`.execute(store.connection.db);
   });
   const count = async (tenant: TenantId) =>
-    (await store.connection.db.selectFrom('memories').select(sql<number>`count(*)::int`.as('n')).where('user_id', '=', tenant).executeTakeFirstOrThrow()).n;
+    (
+      await store.connection.db
+        .selectFrom('memories')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('user_id', '=', tenant)
+        .executeTakeFirstOrThrow()
+    ).n;
 
   it('stores a memory and reads it back without its vector', async () => {
     const created = await store.memories.insert(
       alice,
-      { tier: 'ltm', content: 'Alice prefers tabs', tags: ['prefs'], metadata: { source: 'chat' }, importance: 0.7, embedding: { vector: [1, 0, 0], model: 'm' } },
+      {
+        tier: 'ltm',
+        content: 'Alice prefers tabs',
+        tags: ['prefs'],
+        metadata: { source: 'chat' },
+        importance: 0.7,
+        embedding: { vector: [1, 0, 0], model: 'm' },
+      },
       actor,
     );
-    expect(created).toMatchObject({ userId: alice, tier: 'ltm', content: 'Alice prefers tabs', tags: ['prefs'], metadata: { source: 'chat' }, importance: 0.7, version: 1, hasEmbedding: true, embeddingModel: 'm', accessCount: 0, pinned: false, stale: false, contradicted: false, deletedAt: null });
+    expect(created).toMatchObject({
+      userId: alice,
+      tier: 'ltm',
+      content: 'Alice prefers tabs',
+      tags: ['prefs'],
+      metadata: { source: 'chat' },
+      importance: 0.7,
+      version: 1,
+      hasEmbedding: true,
+      embeddingModel: 'm',
+      accessCount: 0,
+      pinned: false,
+      stale: false,
+      contradicted: false,
+      deletedAt: null,
+    });
     expect(created.createdAt.toISOString()).toBe('2026-03-01T12:00:00.000Z');
     const read = await store.memories.findById(alice, created.id);
     expect(read).toEqual(created);
@@ -41,7 +69,11 @@ describeEachEngine('memory store', (engine) => {
   });
 
   it("never shows one tenant another tenant's memory", async () => {
-    const secret = await store.memories.insert(alice, { tier: 'ltm', content: 'alice only', embedding: { vector: [0, 1, 0], model: 'm' } }, actor);
+    const secret = await store.memories.insert(
+      alice,
+      { tier: 'ltm', content: 'alice only', embedding: { vector: [0, 1, 0], model: 'm' } },
+      actor,
+    );
     expect(await store.memories.findById(bob, secret.id)).toBeUndefined();
     expect((await store.memories.list(bob, { limit: 10 })).items).toEqual([]);
     expect(await store.memories.nearest(bob, [0, 1, 0], 5)).toEqual([]);
@@ -51,7 +83,11 @@ describeEachEngine('memory store', (engine) => {
   });
 
   it('hides short-term memories once they expire', async () => {
-    const note = await store.memories.insert(alice, { tier: 'stm', content: 'working on the parser today', expiresAt: new Date(clock.now().getTime() + HOUR) }, actor);
+    const note = await store.memories.insert(
+      alice,
+      { tier: 'stm', content: 'working on the parser today', expiresAt: new Date(clock.now().getTime() + HOUR) },
+      actor,
+    );
     expect(await store.memories.findById(alice, note.id)).toBeDefined();
     clock.advance(HOUR - 1);
     expect((await store.memories.list(alice, { limit: 10 })).items.map((m) => m.id)).toEqual([note.id]);
@@ -64,7 +100,11 @@ describeEachEngine('memory store', (engine) => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
       const tier = i % 2 === 0 ? 'ltm' : 'stm';
-      const memory = await store.memories.insert(alice, { tier, content: `memory ${i}`, expiresAt: tier === 'stm' ? new Date(clock.now().getTime() + HOUR) : null }, actor);
+      const memory = await store.memories.insert(
+        alice,
+        { tier, content: `memory ${i}`, expiresAt: tier === 'stm' ? new Date(clock.now().getTime() + HOUR) : null },
+        actor,
+      );
       ids.push(memory.id);
       clock.advance(1);
     }
@@ -74,7 +114,11 @@ describeEachEngine('memory store', (engine) => {
     const third = await store.memories.list(alice, { limit: 3, cursor: second.nextCursor });
     expect([...first.items, ...second.items, ...third.items].map((m) => m.id)).toEqual([...ids].reverse());
     expect(third.nextCursor).toBeUndefined();
-    expect((await store.memories.list(alice, { limit: 100, tier: 'stm' })).items.map((m) => m.content)).toEqual(['memory 5', 'memory 3', 'memory 1']);
+    expect((await store.memories.list(alice, { limit: 100, tier: 'stm' })).items.map((m) => m.content)).toEqual([
+      'memory 5',
+      'memory 3',
+      'memory 1',
+    ]);
   });
 
   it('rejects a bad page size or cursor with INVALID_INPUT naming the field', async () => {
@@ -98,7 +142,12 @@ describeEachEngine('memory store', (engine) => {
     const deleted = await store.memories.findById(alice, memory.id, { includeDeleted: true });
     expect(deleted).toMatchObject({ version: 2, deletedAt: clock.now() });
 
-    const trail = await store.connection.db.selectFrom('memory_audit').selectAll().where('memory_id', '=', memory.id).orderBy('id').execute();
+    const trail = await store.connection.db
+      .selectFrom('memory_audit')
+      .selectAll()
+      .where('memory_id', '=', memory.id)
+      .orderBy('id')
+      .execute();
     expect(trail.map((row) => [row.action, row.actor, row.version])).toEqual([
       ['create', 'test', 1],
       ['delete', 'agent:k1', 2],
@@ -123,8 +172,16 @@ describeEachEngine('memory store', (engine) => {
 
   it('finds the nearest memories of a tenant by cosine similarity, skipping deleted and unembedded rows', async () => {
     const east = await store.memories.insert(alice, { tier: 'ltm', content: 'east', embedding: { vector: [1, 0, 0], model: 'm' } }, actor);
-    const northEast = await store.memories.insert(alice, { tier: 'ltm', content: 'north-east', embedding: { vector: [1, 1, 0], model: 'm' } }, actor);
-    const north = await store.memories.insert(alice, { tier: 'ltm', content: 'north', embedding: { vector: [0, 1, 0], model: 'm' } }, actor);
+    const northEast = await store.memories.insert(
+      alice,
+      { tier: 'ltm', content: 'north-east', embedding: { vector: [1, 1, 0], model: 'm' } },
+      actor,
+    );
+    const north = await store.memories.insert(
+      alice,
+      { tier: 'ltm', content: 'north', embedding: { vector: [0, 1, 0], model: 'm' } },
+      actor,
+    );
     await store.memories.insert(alice, { tier: 'ltm', content: 'no vector yet' }, actor);
     await store.memories.insert(bob, { tier: 'ltm', content: "bob's east", embedding: { vector: [1, 0, 0], model: 'm' } }, actor);
 

@@ -88,11 +88,17 @@ describeEachEngine('migrations', (engine) => {
     const { db } = await connect();
     await migrateToLatest(db as never);
     const row = { id: '00000000-0000-7000-8000-0000000000aa', user_id: 'u', content: 'x', content_hash: 'h', metadata: '{}' };
-    await expect(db.insertInto('memories').values({ ...row, tier: 'stm', expires_at: null }).execute()).rejects.toThrow(
-      /memories_expiry_matches_tier/,
-    );
-    await expect(db.insertInto('memories').values({ ...row, tier: 'ltm', expires_at: new Date() }).execute()).rejects.toThrow(
-      /memories_expiry_matches_tier/,
-    );
+    await expect(
+      db
+        .insertInto('memories')
+        .values({ ...row, tier: 'stm', expires_at: null })
+        .execute(),
+    ).rejects.toThrow(/memories_expiry_matches_tier/);
+    await expect(
+      db
+        .insertInto('memories')
+        .values({ ...row, tier: 'ltm', expires_at: new Date() })
+        .execute(),
+    ).rejects.toThrow(/memories_expiry_matches_tier/);
   });
 });

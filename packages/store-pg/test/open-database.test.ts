@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMemsvcError, type TenantId } from '@memsvc/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, openStore, type MemsvcStore } from '../src/index.js';
+import { type MemsvcStore, openDatabase, openStore } from '../src/index.js';
 import { temporaryDirectory } from './support/each-engine.js';
 
 const holderScript = fileURLToPath(new URL('./fixtures/hold-pglite.mjs', import.meta.url));
@@ -27,7 +27,10 @@ describe('opening a database: bad URLs and unreachable servers', () => {
   });
 
   it('reports an unreachable PostgreSQL as DATABASE_UNREACHABLE without leaking the password', async () => {
-    const error = await expectCode(openDatabase('postgres://memsvc:hunter2-secret@127.0.0.1:1/memsvc', { connectTimeoutMs: 2000 }), 'DATABASE_UNREACHABLE');
+    const error = await expectCode(
+      openDatabase('postgres://memsvc:hunter2-secret@127.0.0.1:1/memsvc', { connectTimeoutMs: 2000 }),
+      'DATABASE_UNREACHABLE',
+    );
     expect(error.message).toMatch(/cannot reach PostgreSQL at postgres:\/\/memsvc:\*\*\*\*\*@127\.0\.0\.1:1\/memsvc/);
     expect(error.message).not.toContain('hunter2');
   });
@@ -98,7 +101,10 @@ describe('embedded PGlite directories', () => {
   it('takes over a lock whose process no longer exists', async () => {
     const directory = join(temporaryDirectory(), 'data');
     mkdirSync(directory, { recursive: true });
-    writeFileSync(join(directory, 'memsvc.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, hostname: (await import('node:os')).hostname(), nonce: 'x', acquiredAt: 'then' }));
+    writeFileSync(
+      join(directory, 'memsvc.lock'),
+      JSON.stringify({ pid: 2 ** 22 + 12345, hostname: (await import('node:os')).hostname(), nonce: 'x', acquiredAt: 'then' }),
+    );
     const store = await openStore({ database: `pglite://${directory}` });
     stores.push(store);
     expect((await store.health()).database).toBe(true);

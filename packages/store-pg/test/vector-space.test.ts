@@ -1,7 +1,7 @@
 import { isMemsvcError } from '@memsvc/core';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { HNSW_INDEX_NAME, type MemsvcStore, openStore, type OpenStoreOptions } from '../src/index.js';
+import { HNSW_INDEX_NAME, type MemsvcStore, type OpenStoreOptions, openStore } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
 
 describeEachEngine('vector space', (engine) => {
@@ -57,7 +57,9 @@ describeEachEngine('vector space', (engine) => {
       .catch((caught: unknown) => caught);
     expect(isMemsvcError(error, 'DIMENSION_MISMATCH')).toBe(true);
     expect((error as Error).message).toMatch(/stores 3-dimensional vectors.*got a 2-dimensional one.*--recreate --regenerate/);
-    expect(await store.connection.db.selectFrom('memories').select(sql<number>`count(*)::int`.as('n')).executeTakeFirst()).toEqual({ n: 0 });
+    expect(await store.connection.db.selectFrom('memories').select(sql<number>`count(*)::int`.as('n')).executeTakeFirst()).toEqual({
+      n: 0,
+    });
   });
 
   it('refuses, at boot, a pin that disagrees with the stored vectors', async () => {

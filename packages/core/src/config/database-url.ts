@@ -1,12 +1,15 @@
-/** Where memsvc keeps its data: a PostgreSQL server or an embedded PGlite database. */
+import { Secret } from './secret.js';
+
+/**
+ * Where memsvc keeps its data: a PostgreSQL server or an embedded PGlite database. A PostgreSQL
+ * URL may carry a password, so it is held as a Secret.
+ */
 export type DatabaseTarget =
-  | { readonly engine: 'postgres'; readonly url: string }
+  | { readonly engine: 'postgres'; readonly url: Secret }
   | { readonly engine: 'pglite'; readonly storage: 'memory' }
   | { readonly engine: 'pglite'; readonly storage: 'directory'; readonly directory: string };
 
-export type DatabaseUrlResult =
-  | { readonly ok: true; readonly target: DatabaseTarget }
-  | { readonly ok: false; readonly reason: string };
+export type DatabaseUrlResult = { readonly ok: true; readonly target: DatabaseTarget } | { readonly ok: false; readonly reason: string };
 
 const PGLITE_PREFIX = 'pglite://';
 const POSTGRES_SCHEMES = new Set(['postgres:', 'postgresql:']);
@@ -45,7 +48,7 @@ export function parseDatabaseUrl(text: string): DatabaseUrlResult {
   if (url.hostname === '' && !url.searchParams.has('host')) {
     return { ok: false, reason: 'a postgres:// URL needs a host' };
   }
-  return { ok: true, target: { engine: 'postgres', url: trimmed } };
+  return { ok: true, target: { engine: 'postgres', url: new Secret(trimmed) } };
 }
 
 /** The URL with any password replaced, safe to log or show in an error. */
@@ -65,6 +68,6 @@ export function redactDatabaseUrl(text: string): string {
 
 /** A short label of the engine for logs and health output. */
 export function describeDatabaseTarget(target: DatabaseTarget): string {
-  if (target.engine === 'postgres') return redactDatabaseUrl(target.url);
+  if (target.engine === 'postgres') return redactDatabaseUrl(target.url.reveal());
   return target.storage === 'memory' ? 'pglite://memory' : `pglite://${target.directory}`;
 }

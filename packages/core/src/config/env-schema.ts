@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { isValidTenantId } from '../domain/tenant.js';
+import type { ToolRateLimit } from './config-types.js';
 import {
   booleanField,
   durationField,
@@ -20,7 +21,6 @@ import {
   stringField,
   urlField,
 } from './env-fields.js';
-import type { ToolRateLimit } from './config-types.js';
 import { EMBEDDING_PROVIDERS } from './known-models.js';
 
 /** pgvector's HNSW index accepts `vector` columns of at most this many dimensions. */

@@ -54,7 +54,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
 
   const embeddingModel = parsed.EMBEDDING_MODEL ?? DEFAULT_EMBEDDING_MODEL[parsed.EMBEDDING_PROVIDER];
   if (parsed.EMBEDDING_PROVIDER === 'openai' && parsed.OPENAI_API_KEY === undefined) {
-    warnings.push('EMBEDDING_PROVIDER=openai without OPENAI_API_KEY: embedding generation is disabled; memories are stored without vectors');
+    warnings.push(
+      'EMBEDDING_PROVIDER=openai without OPENAI_API_KEY: embedding generation is disabled; memories are stored without vectors',
+    );
   }
   const rateLimitEnabled = parsed.RATE_LIMIT_ENABLED && profile === 'standard';
   if (parsed.RATE_LIMIT_ENABLED && profile === 'lite') {
@@ -175,7 +177,10 @@ function checkCrossVariableRules(parsed: Partial<ParsedEnv>, issues: ConfigIssue
   if (parsed.AUTH_REQUIRED === true && has('JWT_SECRET')) {
     const secret = parsed.JWT_SECRET?.reveal();
     if (secret === undefined) {
-      issues.push({ variable: 'JWT_SECRET', message: `is required when AUTH_REQUIRED=true (at least ${JWT_SECRET_MIN_LENGTH} characters)` });
+      issues.push({
+        variable: 'JWT_SECRET',
+        message: `is required when AUTH_REQUIRED=true (at least ${JWT_SECRET_MIN_LENGTH} characters)`,
+      });
     } else if (secret.length < JWT_SECRET_MIN_LENGTH) {
       issues.push({
         variable: 'JWT_SECRET',
@@ -234,7 +239,10 @@ function checkCrossVariableRules(parsed: Partial<ParsedEnv>, issues: ConfigIssue
   }
 
   if (parsed.MEMSVC_DASHBOARD_DEV_AUTH === true && parsed.NODE_ENV === 'production') {
-    issues.push({ variable: 'MEMSVC_DASHBOARD_DEV_AUTH', message: 'is a development-only relaxation and is refused when NODE_ENV=production' });
+    issues.push({
+      variable: 'MEMSVC_DASHBOARD_DEV_AUTH',
+      message: 'is a development-only relaxation and is refused when NODE_ENV=production',
+    });
   }
 }
 

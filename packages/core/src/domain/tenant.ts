@@ -20,18 +20,12 @@ const TENANT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@/+-]*$/;
 /** Validates a tenant id, throwing INVALID_INPUT that names `field` when it is not acceptable. */
 export function toTenantId(value: string, field = 'userId'): TenantId {
   if (value.length === 0 || value.length > TENANT_ID_MAX_LENGTH) {
-    throw new MemsvcError(
-      'INVALID_INPUT',
-      `${field} must be 1 to ${TENANT_ID_MAX_LENGTH} characters long`,
-      { field },
-    );
+    throw new MemsvcError('INVALID_INPUT', `${field} must be 1 to ${TENANT_ID_MAX_LENGTH} characters long`, { field });
   }
   if (!TENANT_ID_PATTERN.test(value)) {
-    throw new MemsvcError(
-      'INVALID_INPUT',
-      `${field} may contain letters, digits and . _ : @ / + - and must start with a letter or digit`,
-      { field },
-    );
+    throw new MemsvcError('INVALID_INPUT', `${field} may contain letters, digits and . _ : @ / + - and must start with a letter or digit`, {
+      field,
+    });
   }
   return value as TenantId;
 }

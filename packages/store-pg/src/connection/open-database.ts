@@ -31,7 +31,7 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
   const description = describeDatabaseTarget(resolved);
 
   if (resolved.engine === 'postgres') {
-    const pool = await openPostgresPool(resolved.url, options);
+    const pool = await openPostgresPool(resolved.url.reveal(), options);
     const db = new Kysely<MemsvcDatabase>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', description, close: once(() => db.destroy()) };
   }

@@ -28,7 +28,8 @@ export function acquireDirectoryLock(lockPath: string, label: string): Directory
     if (tryCreate(lockPath, owner)) return heldLock(lockPath, owner);
     const holder = readOwner(lockPath);
     if (holder && isAlive(holder)) {
-      const where = holder.pid === process.pid && holder.hostname === owner.hostname ? 'this process' : `process ${holder.pid} on ${holder.hostname}`;
+      const where =
+        holder.pid === process.pid && holder.hostname === owner.hostname ? 'this process' : `process ${holder.pid} on ${holder.hostname}`;
       throw new MemsvcError(
         'DATABASE_LOCKED',
         `${label} is already open in ${where} (since ${holder.acquiredAt}). An embedded PGlite database serves one ` +

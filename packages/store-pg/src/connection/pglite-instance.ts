@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -51,7 +51,12 @@ export async function openPglite(storage: { directory: string } | 'memory'): Pro
     lock?.release();
     removeQuietly(createdRoot);
     if (error instanceof MemsvcError) throw error;
-    throw new MemsvcError('STORAGE_UNAVAILABLE', `${label} could not be opened: ${(error as Error).message}`, { directory }, { cause: error });
+    throw new MemsvcError(
+      'STORAGE_UNAVAILABLE',
+      `${label} could not be opened: ${(error as Error).message}`,
+      { directory },
+      { cause: error },
+    );
   }
 }
 

@@ -123,7 +123,10 @@ export class PgMemoryStore implements MemoryStore {
     if (query.cursor) select = select.where('id', '<', query.cursor);
     // Ids are time-ordered (UUIDv7), so "newest first" is one index range scan, and a cursor
     // stays valid however many rows are inserted meanwhile.
-    const rows = await select.orderBy('id', 'desc').limit(query.limit + 1).execute();
+    const rows = await select
+      .orderBy('id', 'desc')
+      .limit(query.limit + 1)
+      .execute();
     const items = rows.slice(0, query.limit).map((row) => toMemoryRecord(row as MemoryRow));
     return { items, nextCursor: rows.length > query.limit ? items.at(-1)?.id : undefined };
   }

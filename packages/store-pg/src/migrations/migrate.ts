@@ -1,5 +1,5 @@
-import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
 import { MemsvcError } from '@memsvc/core';
+import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
 import * as initialSchema from './0001-initial-schema.js';
 
 /**

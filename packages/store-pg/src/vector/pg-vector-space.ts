@@ -82,6 +82,11 @@ function checkMatches(info: VectorSpaceInfo, dimensions: number): VectorSpaceInf
   );
 }
 
-function toInfo(row: { dimensions: number; model: string | null; hnsw_m: number | null; hnsw_ef_construction: number | null }): VectorSpaceInfo {
+function toInfo(row: {
+  dimensions: number;
+  model: string | null;
+  hnsw_m: number | null;
+  hnsw_ef_construction: number | null;
+}): VectorSpaceInfo {
   return { dimensions: row.dimensions, model: row.model, hnswM: row.hnsw_m, hnswEfConstruction: row.hnsw_ef_construction };
 }

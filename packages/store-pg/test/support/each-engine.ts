@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, inject } from 'vitest';
+// Brings in the typing of the value the PostgreSQL global setup provides.
+import type {} from '../../../../tooling/vitest/postgres-global-setup.ts';
 
 export type EngineName = 'pglite' | 'postgres';
 
@@ -33,8 +35,7 @@ export function describeEachEngine(title: string, suite: (engine: Engine) => voi
     describe(`${title} [postgres]`, () => suite(postgresEngine(pgvectorTestUrl)));
   } else {
     describe.skip(`${title} [postgres] (skipped: no real PostgreSQL — run tooling/scripts/pg-local.sh or set PGVECTOR_TEST_URL)`, () =>
-      suite(postgresEngine('postgres://unavailable')),
-    );
+      suite(postgresEngine('postgres://unavailable')));
   }
 }
 

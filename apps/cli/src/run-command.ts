@@ -1,0 +1,26 @@
+import { ConfigError, isMemsvcError } from '@memsvc/core';
+
+/** Exit codes: 0 success, 1 the operation failed, 2 the configuration or arguments are wrong. */
+export const EXIT_FAILURE = 1;
+export const EXIT_CONFIG = 2;
+
+/**
+ * Runs one command and turns failures into one readable line on stderr and an exit code —
+ * never a stack trace, never a secret (every message memsvc raises is written to be shown).
+ */
+export async function runCommand(action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = EXIT_CONFIG;
+    } else if (isMemsvcError(error)) {
+      process.stderr.write(`memsvc: ${error.message} [${error.code}]\n`);
+      process.exitCode = error.code === 'INVALID_CONFIG' || error.code === 'INVALID_INPUT' ? EXIT_CONFIG : EXIT_FAILURE;
+    } else {
+      process.stderr.write(`memsvc: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = EXIT_FAILURE;
+    }
+  }
+}

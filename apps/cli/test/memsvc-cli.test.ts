@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
+
+const cli = fileURLToPath(new URL('../dist/memsvc.js', import.meta.url));
+const workDir = mkdtempSync(join(tmpdir(), 'memsvc-cli-'));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI as an operator would, with only the given environment. */
+function memsvc(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? '', HOME: workDir, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('memsvc CLI', () => {
+  it('lists its commands with --help', async () => {
+    const run = await memsvc(['--help'], {});
+    expect(run.code).toBe(0);
+    for (const command of ['migrate', 'status', 'config']) expect(run.stdout).toContain(command);
+  });
+
+  it('creates, migrates and reports an embedded database in a new directory', async () => {
+    const directory = join(workDir, 'data');
+    const env = { DATABASE_URL: `pglite://${directory}`, EMBEDDING_PROVIDER: 'local' };
+    const migrate = await memsvc(['migrate'], env);
+    expect(migrate.stderr).toBe('');
+    expect(migrate.stdout).toMatch(/applied 0001-initial-schema/);
+    expect((await memsvc(['migrate'], env)).stdout).toMatch(/schema is up to date/);
+
+    const status = await memsvc(['status', '--json'], env);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      engine: 'pglite',
+      healthy: true,
+      vectorSpace: { dimensions: 384, model: 'memsvc-local-v1' },
+      memories: {},
+    });
+    expect(existsSync(join(directory, 'memsvc.lock'))).toBe(false);
+  });
+
+  it('exits 2 with every configuration problem named, and no stack trace', async () => {
+    const run = await memsvc(['status'], { DEPLOYMENT_PROFILE: 'memory', OLLAMA_URL: 'localhost' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/DEPLOYMENT_PROFILE: the "memory" profile was removed/);
+    expect(run.stderr).toMatch(/DATABASE_URL: is required/);
+    expect(run.stderr).toMatch(/OLLAMA_URL: must be a URL/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 1 with a clear message when the database cannot be reached, without the password', async () => {
+    const run = await memsvc(['migrate'], { DATABASE_URL: 'postgres://memsvc:topsecret@127.0.0.1:1/memsvc' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /cannot reach PostgreSQL at postgres:\/\/memsvc:\*\*\*\*\*@127\.0\.0\.1:1\/memsvc.*\[DATABASE_UNREACHABLE\]/,
+    );
+    expect(run.stderr).not.toContain('topsecret');
+  });
+
+  it('prints the configuration with secrets redacted', async () => {
+    const run = await memsvc(['config', 'check', '--json'], {
+      DATABASE_URL: 'pglite://memory',
+      MCP_ADMIN_TOKEN: 'very-secret-admin-token',
+    });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).auth.adminToken).toBe('[REDACTED]');
+    expect(run.stdout).not.toContain('very-secret-admin-token');
+  });
+
+  const pgUrl = inject('pgvectorTestUrl');
+  it.skipIf(!pgUrl)('migrates a real PostgreSQL from two processes at once (skipped only without a real PostgreSQL)', async () => {
+    const url = await createDatabase(pgUrl ?? '');
+    const [first, second] = await Promise.all([memsvc(['migrate'], { DATABASE_URL: url }), memsvc(['migrate'], { DATABASE_URL: url })]);
+    expect([first.code, second.code]).toEqual([0, 0]);
+    const outputs = [first.stdout, second.stdout].sort();
+    expect(outputs[0]).toMatch(/applied 0001-initial-schema/);
+    expect(outputs[1]).toMatch(/schema is up to date/);
+  });
+});
+
+async function createDatabase(baseUrl: string): Promise<string> {
+  const { default: pg } = await import('pg');
+  const name = `memsvc_cli_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

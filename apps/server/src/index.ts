@@ -1,0 +1,1 @@
+export { readServerConfig } from './server-config.js';

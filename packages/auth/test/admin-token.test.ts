@@ -1,0 +1,21 @@
+import { Secret } from '@memsvc/core';
+import { describe, expect, it } from 'vitest';
+import { adminTokenMatches } from '../src/index.js';
+
+describe('adminTokenMatches', () => {
+  const configured = new Secret('correct-horse-battery-staple');
+
+  it('accepts exactly the configured token', () => {
+    expect(adminTokenMatches(configured, 'correct-horse-battery-staple')).toBe(true);
+  });
+
+  it('rejects a wrong, shorter, longer, empty or non-string token', () => {
+    for (const presented of ['correct-horse-battery-stapl', 'correct-horse-battery-staple!', 'x', '', undefined, null, 42]) {
+      expect(adminTokenMatches(configured, presented)).toBe(false);
+    }
+  });
+
+  it('denies everything when MCP_ADMIN_TOKEN is not configured', () => {
+    expect(adminTokenMatches(undefined, 'anything')).toBe(false);
+  });
+});

@@ -1,0 +1,422 @@
+/// <reference types="node" />
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { assertServerMayBoot, ConfigError, ENV_VARIABLES, loadConfig, type MemsvcConfig, Secret } from '../src/index.js';
+import { verifies } from './requirements.js';
+
+const context = { homeDir: '/home/agent' };
+const BASE = { DATABASE_URL: 'pglite://memory' };
+
+function load(env: Record<string, string | undefined>) {
+  return loadConfig({ ...BASE, ...env }, context);
+}
+
+function issuesOf(env: Record<string, string | undefined>, withBase = true) {
+  try {
+    loadConfig(withBase ? { ...BASE, ...env } : env, context);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).issues;
+  }
+  throw new Error('expected the configuration to be rejected');
+}
+
+function messageOf(env: Record<string, string | undefined>, withBase = true) {
+  try {
+    loadConfig(withBase ? { ...BASE, ...env } : env, context);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('expected the configuration to be rejected');
+}
+
+describe('defaults', () => {
+  it(verifies('CFG-DEFAULTS', 'gives every variable its documented default'), () => {
+    const { config, warnings } = load({});
+    expect(warnings).toEqual([]);
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      logLevel: 'debug',
+      profile: 'standard',
+      http: { port: 3000, host: '0.0.0.0', corsAllowedOrigins: [] },
+      mcp: { transport: 'stdio', publicUrl: undefined },
+      embedding: {
+        provider: 'ollama',
+        model: 'nomic-embed-text',
+        ollamaUrl: 'http://localhost:11434',
+        openaiApiKey: undefined,
+        dimensions: undefined,
+      },
+      vectorIndex: { hnswM: undefined, hnswEfConstruction: undefined, hnswEfSearch: undefined },
+      shortTerm: {
+        consolidationAccessThreshold: 3,
+        consolidationImportanceThreshold: undefined,
+        consolidationIntervalMs: 300_000,
+        sweepIntervalMs: 600_000,
+      },
+      decay: { intervalMs: 86_400_000, batchSize: 100, staleScoreThreshold: 0.3, pruneScoreThreshold: 0.15, pruneOlderThanDays: 30 },
+      importance: { halfLifeDays: 14 },
+      similarity: {
+        duplicateThreshold: 0.97,
+        mergeThreshold: 0.85,
+        contradictionThreshold: 0.8,
+        contradictionThresholdMax: 0.97,
+        contradictionPolicy: 'flag',
+      },
+      corpusConsolidation: { intervalMs: 0 },
+      authStore: { sweepIntervalMs: 900_000 },
+      import: { allowedRoot: '/home/agent' },
+      auth: {
+        required: false,
+        allowUnauthenticatedHttp: false,
+        jwtSecret: undefined,
+        jwtExpiresInSeconds: 7 * 86_400,
+        github: undefined,
+        google: undefined,
+        adminEmails: [],
+        adminToken: undefined,
+        apiKey: undefined,
+        defaultUserId: undefined,
+        operatorTenants: [],
+        dashboard: { github: undefined, google: undefined, devAuth: false },
+      },
+      rateLimit: { enabled: false, windowSeconds: 60, userPerWindow: 120, orgPerWindow: 6000, ipPerWindow: 60, toolOverrides: {} },
+      metrics: { token: undefined },
+      telemetry: { otlpEndpoint: undefined, serviceName: 'memsvc-mcp-server', resourceAttributes: {} },
+    });
+  });
+
+  it(verifies('CFG-DEFAULTS', 'picks the embedding model per provider and the log level per NODE_ENV'), () => {
+    expect(load({ EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test' }).config.embedding.model).toBe('text-embedding-3-small');
+    expect(load({ EMBEDDING_PROVIDER: 'local' }).config.embedding.model).toBe('memsvc-local-v1');
+    expect(load({ EMBEDDING_PROVIDER: 'disabled' }).config.embedding.model).toBeUndefined();
+    expect(load({ EMBEDDING_PROVIDER: 'ollama', EMBEDDING_MODEL: 'mxbai-embed-large' }).config.embedding.model).toBe('mxbai-embed-large');
+    expect(load({ NODE_ENV: 'production' }).config.logLevel).toBe('info');
+    expect(load({ NODE_ENV: 'test' }).config.logLevel).toBe('warn');
+    expect(load({ NODE_ENV: 'production', LOG_LEVEL: 'debug' }).config.logLevel).toBe('debug');
+  });
+
+  it(verifies('CFG-DEFAULTS', 'knows every variable of spec §2.5'), () => {
+    expect(ENV_VARIABLES).toHaveLength(65);
+  });
+});
+
+describe('types and values', () => {
+  it(verifies('CFG-TYPES', 'rejects values of the wrong type with a message that says what is accepted'), () => {
+    const issues = issuesOf({
+      PORT: 'eighty',
+      AUTH_REQUIRED: 'maybe',
+      MCP_TRANSPORT: 'sse',
+      MEMORY_DUPLICATE_THRESHOLD: '1.5',
+      MEMORY_DECAY_BATCH_SIZE: '2.5',
+      STM_SWEEP_INTERVAL_MS: '-1',
+      MEMORY_CONTRADICTION_POLICY: 'ignore',
+      LOG_LEVEL: 'trace',
+    });
+    expect(issues).toEqual([
+      { variable: 'PORT', message: 'must be a number (got "eighty")' },
+      { variable: 'MCP_TRANSPORT', message: 'must be one of stdio, streamable-http (got "sse")' },
+      { variable: 'STM_SWEEP_INTERVAL_MS', message: 'must be at least 0 (got -1)' },
+      { variable: 'MEMORY_DECAY_BATCH_SIZE', message: 'must be a whole number (got "2.5")' },
+      { variable: 'MEMORY_DUPLICATE_THRESHOLD', message: 'must be at most 1 (got 1.5)' },
+      { variable: 'MEMORY_CONTRADICTION_POLICY', message: 'must be one of supersede, flag (got "ignore")' },
+      { variable: 'AUTH_REQUIRED', message: 'must be true or false (got "maybe")' },
+      { variable: 'LOG_LEVEL', message: 'must be one of debug, info, warn, error (got "trace")' },
+    ]);
+  });
+
+  it(verifies('CFG-TYPES', 'accepts the usual spellings of booleans and mixed-case enumerations'), () => {
+    expect(load({ AUTH_REQUIRED: 'YES', JWT_SECRET: 'x'.repeat(32) }).config.auth.required).toBe(true);
+    expect(load({ RATE_LIMIT_ENABLED: '0' }).config.rateLimit.enabled).toBe(false);
+    expect(load({ MCP_TRANSPORT: 'Streamable-HTTP' }).config.mcp.transport).toBe('streamable-http');
+    expect(load({ PORT: '0' }).config.http.port).toBe(0);
+  });
+
+  it(verifies('CFG-EMPTY-IS-UNSET', 'treats FOO= and blank values as unset'), () => {
+    const { config } = load({ PORT: '', OLLAMA_URL: '  ', JWT_SECRET: '', CORS_ALLOWED_ORIGINS: ' , ' });
+    expect(config.http.port).toBe(3000);
+    expect(config.embedding.ollamaUrl).toBe('http://localhost:11434');
+    expect(config.auth.jwtSecret).toBeUndefined();
+    expect(config.http.corsAllowedOrigins).toEqual([]);
+  });
+
+  it(verifies('CFG-ALL-AT-ONCE', 'reports every problem in one error, each naming its variable'), () => {
+    const message = messageOf({ DEPLOYMENT_PROFILE: 'lite', OLLAMA_URL: 'localhost:11434', AUTH_REQUIRED: 'true', PORT: '99999' }, false);
+    expect(message).toMatch(/^memsvc configuration is invalid \(profile: lite, 4 problems\):/);
+    for (const variable of ['DATABASE_URL', 'OLLAMA_URL', 'JWT_SECRET', 'PORT']) expect(message).toContain(`  - ${variable}: `);
+  });
+});
+
+describe('DATABASE_URL', () => {
+  it(verifies('CFG-DB-REQUIRED', 'is required, and the error names the active profile'), () => {
+    for (const profile of ['lite', 'standard']) {
+      const issues = issuesOf({ DEPLOYMENT_PROFILE: profile }, false);
+      expect(issues).toHaveLength(1);
+      expect(issues[0]?.variable).toBe('DATABASE_URL');
+      expect(issues[0]?.message).toContain(`is required in every profile (active profile: ${profile})`);
+    }
+    expect(messageOf({}, false)).toContain('(profile: standard, 1 problem)');
+  });
+
+  it(verifies('CFG-DB-URL', 'rejects an invalid URL or an unknown scheme, naming the profile and never the password'), () => {
+    expect(issuesOf({ DATABASE_URL: 'not a url', DEPLOYMENT_PROFILE: 'lite' })).toEqual([
+      { variable: 'DATABASE_URL', message: 'not a valid URL (active profile: lite)' },
+    ]);
+    const message = messageOf({ DATABASE_URL: 'mysql://root:hunter2@db/memsvc' });
+    expect(message).toContain('unsupported scheme "mysql"');
+    expect(message).toContain('(active profile: standard)');
+    expect(message).not.toContain('hunter2');
+    expect(issuesOf({ DATABASE_URL: 'pglite://' })[0]?.message).toMatch(/needs a directory or "memory"/);
+  });
+
+  it(verifies('CFG-DB-ENGINES', 'selects PostgreSQL or embedded PGlite from the URL and masks the password for display'), () => {
+    const postgres = load({ DATABASE_URL: 'postgresql://memsvc:s3cret@db.internal:5432/memsvc' }).config.database;
+    expect(postgres.target.engine).toBe('postgres');
+    expect(postgres.target.engine === 'postgres' && postgres.target.url.reveal()).toBe(
+      'postgresql://memsvc:s3cret@db.internal:5432/memsvc',
+    );
+    expect(postgres.displayUrl).toBe('postgresql://memsvc:*****@db.internal:5432/memsvc');
+    expect(postgres.url.reveal()).toBe('postgresql://memsvc:s3cret@db.internal:5432/memsvc');
+    expect(load({ DATABASE_URL: 'postgres://localhost/memsvc' }).config.database.target.engine).toBe('postgres');
+    expect(load({ DATABASE_URL: 'pglite://memory' }).config.database.target).toEqual({ engine: 'pglite', storage: 'memory' });
+    expect(load({ DATABASE_URL: 'pglite://./memsvc-data' }).config.database.target).toEqual({
+      engine: 'pglite',
+      storage: 'directory',
+      directory: './memsvc-data',
+    });
+    expect(load({ DATABASE_URL: 'pglite:///var/lib/memsvc' }).config.database.target).toEqual({
+      engine: 'pglite',
+      storage: 'directory',
+      directory: '/var/lib/memsvc',
+    });
+  });
+});
+
+describe('DEPLOYMENT_PROFILE', () => {
+  it(verifies('CFG-PROFILE-MEMORY', 'rejects the removed memory profile with guidance'), () => {
+    const [issue] = issuesOf({ DEPLOYMENT_PROFILE: 'memory' });
+    expect(issue?.variable).toBe('DEPLOYMENT_PROFILE');
+    expect(issue?.message).toMatch(/"memory" profile was removed\. Choose "lite" .* or "standard"/);
+  });
+
+  it(verifies('CFG-PROFILE-ALIAS', 'accepts enterprise as standard, with a deprecation warning'), () => {
+    const { config, warnings } = load({ DEPLOYMENT_PROFILE: 'enterprise' });
+    expect(config.profile).toBe('standard');
+    expect(warnings).toEqual([expect.stringMatching(/DEPLOYMENT_PROFILE=enterprise is deprecated/)]);
+    expect(load({ DEPLOYMENT_PROFILE: 'LITE' }).config.profile).toBe('lite');
+  });
+
+  it(verifies('CFG-PROFILE-UNKNOWN', 'rejects any other profile'), () => {
+    expect(issuesOf({ DEPLOYMENT_PROFILE: 'cloud' })).toEqual([
+      { variable: 'DEPLOYMENT_PROFILE', message: 'must be lite or standard ("enterprise" is a deprecated alias of standard); got "cloud"' },
+    ]);
+  });
+});
+
+describe('embedding and vector settings', () => {
+  it(verifies('CFG-OLLAMA-SCHEME', 'rejects OLLAMA_URL without a scheme or with a bad one'), () => {
+    for (const value of ['localhost:11434', 'ftp://ollama:11434', 'http://']) {
+      const [issue] = issuesOf({ OLLAMA_URL: value });
+      expect(issue?.variable).toBe('OLLAMA_URL');
+    }
+    expect(load({ OLLAMA_URL: 'https://ollama.example.com:11434/' }).config.embedding.ollamaUrl).toBe('https://ollama.example.com:11434');
+  });
+
+  it(verifies('CFG-OPENAI-NO-KEY', 'accepts openai without a key: generation is disabled, with a warning, not an error'), () => {
+    const { config, warnings } = load({ EMBEDDING_PROVIDER: 'openai' });
+    expect(config.embedding.openaiApiKey).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/without OPENAI_API_KEY: embedding generation is disabled/)]);
+  });
+
+  it(verifies('CFG-HNSW-BOUNDS', "checks HNSW settings and VECTOR_DIMENSIONS against pgvector's limits"), () => {
+    expect(issuesOf({ PGVECTOR_HNSW_M: '1', PGVECTOR_HNSW_EF_SEARCH: '1001', VECTOR_DIMENSIONS: '2001' }).map((i) => i.variable)).toEqual([
+      'VECTOR_DIMENSIONS',
+      'PGVECTOR_HNSW_M',
+      'PGVECTOR_HNSW_EF_SEARCH',
+    ]);
+    expect(issuesOf({ PGVECTOR_HNSW_M: '32', PGVECTOR_HNSW_EF_CONSTRUCTION: '40' })).toEqual([
+      { variable: 'PGVECTOR_HNSW_EF_CONSTRUCTION', message: 'must be at least twice PGVECTOR_HNSW_M (64), as pgvector requires' },
+    ]);
+    expect(
+      load({ PGVECTOR_HNSW_M: '24', PGVECTOR_HNSW_EF_CONSTRUCTION: '96', PGVECTOR_HNSW_EF_SEARCH: '80', VECTOR_DIMENSIONS: '512' }).config
+        .vectorIndex,
+    ).toEqual({
+      hnswM: 24,
+      hnswEfConstruction: 96,
+      hnswEfSearch: 80,
+    });
+  });
+
+  it(verifies('CFG-MODEL-DIMS', 'asks for VECTOR_DIMENSIONS when the model is wider than the HNSW limit'), () => {
+    const [issue] = issuesOf({ EMBEDDING_PROVIDER: 'openai', EMBEDDING_MODEL: 'text-embedding-3-large' });
+    expect(issue).toMatchObject({ variable: 'EMBEDDING_MODEL' });
+    expect(issue?.message).toMatch(/3072-dimensional.*set VECTOR_DIMENSIONS/);
+    expect(
+      load({ EMBEDDING_PROVIDER: 'openai', EMBEDDING_MODEL: 'text-embedding-3-large', VECTOR_DIMENSIONS: '1536' }).config.embedding
+        .dimensions,
+    ).toBe(1536);
+  });
+});
+
+describe('auth settings', () => {
+  it(verifies('CFG-JWT-SECRET', 'requires a JWT_SECRET of 32+ characters with AUTH_REQUIRED=true, never echoing it'), () => {
+    expect(issuesOf({ AUTH_REQUIRED: 'true' })).toEqual([
+      { variable: 'JWT_SECRET', message: 'is required when AUTH_REQUIRED=true (at least 32 characters)' },
+    ]);
+    const short = 'short-but-secret-value';
+    const message = messageOf({ AUTH_REQUIRED: 'true', JWT_SECRET: short });
+    expect(message).toContain(`JWT_SECRET: must be at least 32 characters when AUTH_REQUIRED=true (got ${short.length})`);
+    expect(message).not.toContain(short);
+    expect(load({ AUTH_REQUIRED: 'true', JWT_SECRET: 'k'.repeat(32) }).config.auth.jwtSecret?.reveal()).toBe('k'.repeat(32));
+    expect(load({ JWT_SECRET: 'short' }).warnings).toEqual([expect.stringMatching(/JWT_SECRET is shorter than 32/)]);
+  });
+
+  it(verifies('CFG-JWT-EXPIRES', 'reads durations and rejects malformed ones'), () => {
+    const seconds = (value: string) => load({ JWT_EXPIRES_IN: value }).config.auth.jwtExpiresInSeconds;
+    expect([seconds('7d'), seconds('24h'), seconds('30m'), seconds('3600s'), seconds('900')]).toEqual([604_800, 86_400, 1800, 3600, 900]);
+    for (const bad of ['7 days', '1w', '-5m', '0', '1.5h']) {
+      expect(issuesOf({ JWT_EXPIRES_IN: bad })[0]?.variable).toBe('JWT_EXPIRES_IN');
+    }
+  });
+
+  it(verifies('CFG-OAUTH-PAIR', 'enables an identity provider only when both its id and secret are set'), () => {
+    const both = load({ GITHUB_CLIENT_ID: 'gh-id', GITHUB_CLIENT_SECRET: 'gh-secret' });
+    expect(both.config.auth.github?.clientId).toBe('gh-id');
+    expect(both.config.auth.github?.clientSecret.reveal()).toBe('gh-secret');
+    const half = load({ GOOGLE_CLIENT_ID: 'g-id', AUTH_GITHUB_SECRET: 'x' });
+    expect(half.config.auth.google).toBeUndefined();
+    expect(half.config.auth.dashboard.github).toBeUndefined();
+    expect(half.warnings).toEqual([
+      'Google login stays disabled: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must both be set',
+      'dashboard GitHub login stays disabled: AUTH_GITHUB_ID and AUTH_GITHUB_SECRET must both be set',
+    ]);
+  });
+
+  it(verifies('CFG-DEV-AUTH-PROD', 'refuses the dashboard dev-auth relaxation in production'), () => {
+    expect(issuesOf({ NODE_ENV: 'production', MEMSVC_DASHBOARD_DEV_AUTH: 'true' })[0]?.variable).toBe('MEMSVC_DASHBOARD_DEV_AUTH');
+    expect(load({ MEMSVC_DASHBOARD_DEV_AUTH: 'true' }).config.auth.dashboard.devAuth).toBe(true);
+  });
+
+  it(verifies('TENANT-ID', 'checks MEMSVC_DEFAULT_USER_ID and MEMSVC_OPERATOR_TENANTS as tenant ids'), () => {
+    expect(load({ MEMSVC_DEFAULT_USER_ID: 'agent-7@example.com' }).config.auth.defaultUserId).toBe('agent-7@example.com');
+    expect(issuesOf({ MEMSVC_DEFAULT_USER_ID: 'has space', MEMSVC_OPERATOR_TENANTS: 'ok,-bad' }).map((i) => i.variable)).toEqual([
+      'MEMSVC_OPERATOR_TENANTS',
+      'MEMSVC_DEFAULT_USER_ID',
+    ]);
+  });
+
+  it(verifies('CFG-HTTP-GATE', 'refuses a standard streamable-http server without auth unless explicitly allowed'), () => {
+    const http = { MCP_TRANSPORT: 'streamable-http' };
+    expect(() => assertServerMayBoot(load(http).config)).toThrow(/will not serve MCP over streamable-http without authentication/);
+    expect(() => assertServerMayBoot(load({ ...http, DEPLOYMENT_PROFILE: 'enterprise' }).config)).toThrow(ConfigError);
+    expect(() => assertServerMayBoot(load({ ...http, AUTH_REQUIRED: 'true', JWT_SECRET: 's'.repeat(40) }).config)).not.toThrow();
+    expect(() => assertServerMayBoot(load({ ...http, ALLOW_UNAUTHENTICATED_HTTP: 'true' }).config)).not.toThrow();
+    expect(() => assertServerMayBoot(load({ ...http, DEPLOYMENT_PROFILE: 'lite' }).config)).not.toThrow();
+    expect(() => assertServerMayBoot(load({}).config)).not.toThrow();
+    for (const env of ['development', 'production', 'test']) {
+      expect(() => assertServerMayBoot(load({ ...http, NODE_ENV: env }).config)).toThrow(ConfigError);
+    }
+  });
+});
+
+describe('memory lifecycle settings', () => {
+  it(verifies('CFG-MERGE-BELOW-DUP', 'requires the merge threshold strictly below the duplicate threshold'), () => {
+    expect(issuesOf({ MEMORY_CONSOLIDATION_MERGE_THRESHOLD: '0.97' })).toEqual([
+      {
+        variable: 'MEMORY_CONSOLIDATION_MERGE_THRESHOLD',
+        message: 'must be strictly below MEMORY_DUPLICATE_THRESHOLD (0.97 is not below 0.97)',
+      },
+    ]);
+    expect(issuesOf({ MEMORY_DUPLICATE_THRESHOLD: '0.8' })[0]?.variable).toBe('MEMORY_CONSOLIDATION_MERGE_THRESHOLD');
+    expect(load({ MEMORY_CONSOLIDATION_MERGE_THRESHOLD: '0.96999' }).config.similarity.mergeThreshold).toBe(0.96999);
+  });
+
+  it(verifies('CFG-CONTRADICTION-BAND', 'rejects an empty contradiction band'), () => {
+    expect(issuesOf({ MEMORY_CONTRADICTION_THRESHOLD: '0.9', MEMORY_CONTRADICTION_THRESHOLD_MAX: '0.9' })[0]?.variable).toBe(
+      'MEMORY_CONTRADICTION_THRESHOLD',
+    );
+  });
+
+  it(verifies('CFG-IMPORT-ROOT', 'defaults the import root to the home directory and requires an absolute path'), () => {
+    expect(load({ IMPORT_ALLOWED_ROOT: '/srv/imports' }).config.import.allowedRoot).toBe('/srv/imports');
+    expect(issuesOf({ IMPORT_ALLOWED_ROOT: 'imports' })[0]?.variable).toBe('IMPORT_ALLOWED_ROOT');
+  });
+});
+
+describe('rate limits', () => {
+  it(verifies('CFG-RATE-OVERRIDES', 'parses tool overrides and rejects malformed JSON or shapes'), () => {
+    expect(load({ RATE_LIMIT_TOOL_OVERRIDES: '{"recall":{"limit":30,"windowSeconds":10}}' }).config.rateLimit.toolOverrides).toEqual({
+      recall: { limit: 30, windowSeconds: 10 },
+    });
+    expect(issuesOf({ RATE_LIMIT_TOOL_OVERRIDES: '{recall: 30}' })[0]?.message).toMatch(/^must be valid JSON/);
+    expect(issuesOf({ RATE_LIMIT_TOOL_OVERRIDES: '[1,2]' })[0]?.message).toMatch(/must be a JSON object/);
+    expect(issuesOf({ RATE_LIMIT_TOOL_OVERRIDES: '{"recall":{"limit":0,"windowSeconds":10}}' })[0]?.message).toMatch(/entry "recall"/);
+  });
+
+  it(verifies('CFG-RATE-LITE', 'ignores RATE_LIMIT_ENABLED in the lite profile, with a warning'), () => {
+    expect(load({ RATE_LIMIT_ENABLED: 'true' }).config.rateLimit.enabled).toBe(true);
+    const lite = load({ RATE_LIMIT_ENABLED: 'true', DEPLOYMENT_PROFILE: 'lite' });
+    expect(lite.config.rateLimit.enabled).toBe(false);
+    expect(lite.warnings).toEqual([expect.stringMatching(/ignored in the lite profile/)]);
+  });
+});
+
+describe('safety of the loaded object', () => {
+  const secretValues = {
+    DATABASE_URL: 'postgres://memsvc:db-pass-1@localhost/memsvc',
+    OPENAI_API_KEY: 'sk-live-abc',
+    JWT_SECRET: 'jwt-secret-0123456789-0123456789-xyz',
+    MCP_ADMIN_TOKEN: 'admin-token-xyz',
+    METRICS_TOKEN: 'metrics-token-xyz',
+    MEMSVC_API_KEY: 'api-key-xyz',
+    GITHUB_CLIENT_ID: 'gh',
+    GITHUB_CLIENT_SECRET: 'gh-secret-xyz',
+    WEB_DATABASE_URL: 'postgres://web:web-pass-2@localhost/web',
+  };
+
+  it(verifies('CFG-SECRETS', 'never prints a secret, as a string, as JSON or through util.inspect'), () => {
+    const { config } = load(secretValues);
+    const printed = [JSON.stringify(config), inspect(config, { depth: 10 }), String(config.auth.jwtSecret), `${config.metrics.token}`];
+    for (const text of printed) {
+      for (const [name, value] of Object.entries(secretValues)) {
+        if (name === 'GITHUB_CLIENT_ID') continue;
+        expect(text, `${name} leaked`).not.toContain(name.endsWith('URL') ? value.split('@')[0]?.split(':')[2] : value);
+      }
+    }
+    expect(config.auth.adminToken).toBeInstanceOf(Secret);
+    expect(config.auth.adminToken?.reveal()).toBe('admin-token-xyz');
+  });
+
+  it(verifies('CFG-FROZEN', 'is deeply frozen'), () => {
+    const { config } = load({ CORS_ALLOWED_ORIGINS: 'https://a.example' });
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.http)).toBe(true);
+    expect(Object.isFrozen(config.http.corsAllowedOrigins)).toBe(true);
+    expect(() => {
+      (config as { profile: string }).profile = 'lite';
+    }).toThrow(TypeError);
+  });
+
+  it(verifies('CFG-UNKNOWN-VAR', 'warns about unknown MEMSVC_* variables'), () => {
+    expect(load({ MEMSVC_DEFAULT_USERID: 'x', PATH: '/usr/bin' }).warnings).toEqual([
+      'unknown variables ignored (check for typos): MEMSVC_DEFAULT_USERID',
+    ]);
+  });
+
+  it(verifies('CFG-TYPES', 'parses list and key=value variables'), () => {
+    const { config } = load({
+      CORS_ALLOWED_ORIGINS: 'https://a.example, http://localhost:5173',
+      MEMSVC_ADMIN_EMAILS: 'Ops@Example.com',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod,team=memory%20core',
+    });
+    expect(config.http.corsAllowedOrigins).toEqual(['https://a.example', 'http://localhost:5173']);
+    expect(config.auth.adminEmails).toEqual(['ops@example.com']);
+    expect(config.telemetry.resourceAttributes).toEqual({ 'deployment.environment': 'prod', team: 'memory core' });
+    expect(issuesOf({ CORS_ALLOWED_ORIGINS: 'https://a.example/path' })[0]?.variable).toBe('CORS_ALLOWED_ORIGINS');
+    expect(issuesOf({ OTEL_RESOURCE_ATTRIBUTES: 'novalue' })[0]?.variable).toBe('OTEL_RESOURCE_ATTRIBUTES');
+  });
+});
+
+// Type-level check: the config type is what the loader returns.
+const _typed: (env: Record<string, string>) => MemsvcConfig = (env) => loadConfig(env, context).config;
+void _typed;

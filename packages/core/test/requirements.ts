@@ -1,0 +1,41 @@
+/**
+ * Every rule core implements, with an id that tests name. `requirements.test.ts` fails when a
+ * rule here has no test that verifies it, and when a test names an id that is not here.
+ */
+export const REQUIREMENTS = {
+  'CFG-DEFAULTS': 'every variable of spec §2.5 has its documented default',
+  'CFG-TYPES': 'numbers, booleans and enumerations are checked, with messages that say what is accepted',
+  'CFG-EMPTY-IS-UNSET': 'an empty or blank value counts as unset',
+  'CFG-ALL-AT-ONCE': 'all problems are reported in one error, each naming its variable',
+  'CFG-DB-REQUIRED': 'DATABASE_URL is required in every profile; the message names the active profile (spec §7)',
+  'CFG-DB-URL': 'an invalid DATABASE_URL or unknown scheme fails, naming the profile, never echoing a password (spec §7)',
+  'CFG-DB-ENGINES': 'postgres://, postgresql://, pglite://<dir> and pglite://memory select the engine',
+  'CFG-PROFILE-MEMORY': 'DEPLOYMENT_PROFILE=memory is rejected with guidance to choose lite or standard (spec §7, §9.1)',
+  'CFG-PROFILE-ALIAS': 'enterprise is accepted as a deprecated alias of standard, with a warning (spec §1.5)',
+  'CFG-PROFILE-UNKNOWN': 'any other profile is rejected',
+  'CFG-OLLAMA-SCHEME': 'OLLAMA_URL without a scheme, or invalid, fails (spec §7)',
+  'CFG-JWT-SECRET': 'AUTH_REQUIRED=true needs JWT_SECRET of at least 32 characters (spec §5.3, §7)',
+  'CFG-JWT-EXPIRES': 'JWT_EXPIRES_IN takes 7d, 24h, 30m, 3600s or seconds; anything else fails',
+  'CFG-MERGE-BELOW-DUP': 'MEMORY_CONSOLIDATION_MERGE_THRESHOLD must be strictly below MEMORY_DUPLICATE_THRESHOLD (spec §7)',
+  'CFG-CONTRADICTION-BAND': 'the contradiction band [min, max) must not be empty',
+  'CFG-RATE-OVERRIDES': 'RATE_LIMIT_TOOL_OVERRIDES must be a JSON map of {limit, windowSeconds}',
+  'CFG-RATE-LITE': 'the rate limiter is standard-profile only (spec §8)',
+  'CFG-HNSW-BOUNDS': "HNSW settings and VECTOR_DIMENSIONS are checked against pgvector's limits at boot",
+  'CFG-MODEL-DIMS': 'a model whose vectors exceed the HNSW limit needs VECTOR_DIMENSIONS',
+  'CFG-OPENAI-NO-KEY': 'EMBEDDING_PROVIDER=openai without a key is not an error (spec §7)',
+  'CFG-OAUTH-PAIR': 'an identity provider is enabled only when both its id and secret are set (spec §5.5)',
+  'CFG-DEV-AUTH-PROD': 'MEMSVC_DASHBOARD_DEV_AUTH is refused in production',
+  'CFG-IMPORT-ROOT': 'IMPORT_ALLOWED_ROOT defaults to the home directory and must be absolute',
+  'CFG-UNKNOWN-VAR': 'unknown MEMSVC_* variables are reported as likely typos',
+  'CFG-SECRETS': 'secrets never print: not as strings, JSON or util.inspect (spec §5.8)',
+  'CFG-FROZEN': 'the loaded configuration is deeply frozen',
+  'CFG-HTTP-GATE': 'standard + streamable-http refuses to boot without AUTH_REQUIRED or ALLOW_UNAUTHENTICATED_HTTP (spec §5.4)',
+  'TENANT-ID': 'tenant ids accept real-world user ids (hyphens, emails) and reject the rest with INVALID_INPUT',
+} as const;
+
+export type RequirementId = keyof typeof REQUIREMENTS;
+
+/** A test title that names the rule it proves: `[CFG-DB-REQUIRED] …`. */
+export function verifies(id: RequirementId, title: string): string {
+  return `[${id}] ${title}`;
+}
