@@ -1,0 +1,72 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+
+interface Manifest {
+  name: string;
+  private?: boolean;
+  type?: string;
+  sideEffects?: boolean;
+  files?: string[];
+  license?: string;
+  exports?: Record<string, unknown>;
+  bin?: Record<string, string>;
+  dependencies?: Record<string, string>;
+}
+
+function manifest(directory: string): Manifest {
+  return JSON.parse(readFileSync(join(root, directory, 'package.json'), 'utf8')) as Manifest;
+}
+
+/** Publishable packages, their export keys, and the sibling packages each may depend on. */
+const PUBLISHABLE = {
+  'packages/core': { name: '@memsvc/core', exports: ['.', './package.json', './testing'], mayUse: [] },
+  'packages/store-pg': { name: '@memsvc/store-pg', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
+  'packages/embeddings': { name: '@memsvc/embeddings', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
+  'packages/auth': { name: '@memsvc/auth', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
+  'packages/mcp-tools': { name: '@memsvc/mcp-tools', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
+} as const;
+
+const APPS = { 'apps/server': '@memsvc/server', 'apps/worker': '@memsvc/worker', 'apps/cli': '@memsvc/cli' } as const;
+
+describe('workspace layout (DESIGN.md §1)', () => {
+  it.each(Object.entries(PUBLISHABLE))('%s is a publishable ESM package with a pinned name and exports', (directory, expected) => {
+    const pkg = manifest(directory);
+    expect(pkg.name).toBe(expected.name);
+    expect(pkg.private).toBeUndefined();
+    expect(pkg).toMatchObject({ type: 'module', sideEffects: false, files: ['dist'], license: 'Apache-2.0' });
+    expect(Object.keys(pkg.exports ?? {}).sort()).toEqual([...expected.exports].sort());
+    for (const [key, target] of Object.entries(pkg.exports ?? {})) {
+      if (key === './package.json') continue;
+      // `types` must come first or TypeScript's resolver may pick the JavaScript file.
+      expect(Object.keys(target as object)[0], `${expected.name} ${key}`).toBe('types');
+    }
+    expect(existsSync(join(root, directory, 'README.md')), `${directory}/README.md`).toBe(true);
+  });
+
+  it.each(Object.entries(PUBLISHABLE))('%s depends only on the packages below it', (directory, expected) => {
+    const ours = Object.keys(manifest(directory).dependencies ?? {}).filter((name) => name.startsWith('@memsvc/'));
+    expect(ours.sort()).toEqual([...expected.mayUse].sort());
+  });
+
+  it.each(Object.entries(APPS))('%s is a private app named %s, with a README', (directory, name) => {
+    const pkg = manifest(directory);
+    expect(pkg).toMatchObject({ name, private: true, type: 'module' });
+    expect(existsSync(join(root, directory, 'README.md'))).toBe(true);
+  });
+
+  it('exposes the operator CLI as the memsvc binary', () => {
+    expect(manifest('apps/cli').bin).toEqual({ memsvc: './dist/memsvc.js' });
+  });
+
+  it('pins the package manager and the Node version for turbo and users', () => {
+    const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      packageManager: string;
+      engines: { node: string };
+    };
+    expect(rootManifest.packageManager).toMatch(/^pnpm@10\.34\./);
+    expect(rootManifest.engines.node).toBe('>=20.11');
+  });
+});
