@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { memsvcBuild } from '../../tooling/tsup/preset.ts';
 
-export default defineConfig({
-  entry: { memsvc: 'src/memsvc.ts' },
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  clean: true,
-  sourcemap: true,
-});
+export default memsvcBuild({ memsvc: 'src/memsvc.ts' }, { declarations: false });

@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { memsvcBuild } from '../../tooling/tsup/preset.ts';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
-  format: ['esm'],
-  target: 'node20',
-  dts: true,
-  clean: true,
-  sourcemap: true,
-});
+export default memsvcBuild({ index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' }, { declarations: true });

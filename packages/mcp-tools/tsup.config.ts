@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup';
+import { memsvcBuild } from '../../tooling/tsup/preset.ts';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts' },
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  dts: true,
-  clean: true,
-  sourcemap: true,
-});
+export default memsvcBuild({ index: 'src/index.ts' }, { declarations: true });

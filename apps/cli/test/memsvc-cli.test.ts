@@ -8,7 +8,17 @@ import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 
 const cli = fileURLToPath(new URL('../dist/memsvc.js', import.meta.url));
 const workDir = mkdtempSync(join(tmpdir(), 'memsvc-cli-'));
-afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const createdDatabases: string[] = [];
+afterAll(async () => {
+  rmSync(workDir, { recursive: true, force: true });
+  const baseUrl = inject('pgvectorTestUrl');
+  if (!baseUrl || createdDatabases.length === 0) return;
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  for (const name of createdDatabases) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
+});
 
 interface Run {
   code: number | null;
@@ -104,6 +114,7 @@ async function createDatabase(baseUrl: string): Promise<string> {
   await admin.connect();
   await admin.query(`CREATE DATABASE "${name}"`);
   await admin.end();
+  createdDatabases.push(name);
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return url.toString();
