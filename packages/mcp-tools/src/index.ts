@@ -1,32 +1,6 @@
-/**
- * Names of every MCP tool of spec §4.3, by group. The handlers arrive with the engine work; the
- * list is here first so the server, the docs and the tests agree on one surface from the start.
- */
-export const TOOL_GROUPS = {
-  crud: [
-    'create_memory',
-    'get_memory',
-    'list_memories',
-    'update_memory',
-    'delete_memory',
-    'bulk_delete_memories',
-    'promote_memory',
-    'restore_memory',
-    'reembed_memory',
-    'get_memory_audit',
-  ],
-  retrieval: ['recall', 'load_context', 'prompt_context', 'compress_context'],
-  agentContract: ['remember', 'forget', 'reflect', 'ingest_conversation'],
-  consolidation: ['consolidate_memories', 'consolidate_corpus'],
-  importExport: ['export_memories', 'import_agent_memory'],
-  reindex: ['reindex_memories', 'queue_reindex_memories', 'get_reindex_status', 'cancel_reindex_job', 'retry_reindex_job'],
-  connectivity: ['ping'],
-} as const satisfies Record<string, readonly string[]>;
-
-export type ToolName = (typeof TOOL_GROUPS)[keyof typeof TOOL_GROUPS][number];
-
-/** Every tool name, in group order. */
-export const TOOL_NAMES: readonly ToolName[] = Object.values(TOOL_GROUPS).flat();
-
-/** Tools that require `adminToken` (spec §5.6). */
-export const ADMIN_TOOLS: ReadonlySet<ToolName> = new Set(TOOL_GROUPS.reindex);
+export type { ServerIdentity, ToolDependencies } from './create-mcp-server.js';
+export { createMcpServer } from './create-mcp-server.js';
+export type { ToolName } from './tool-names.js';
+export { ADMIN_TOOLS, TOOL_GROUPS, TOOL_NAMES } from './tool-names.js';
+export type { ToolErrorBody } from './tool-result.js';
+export { toolError, toolSuccess } from './tool-result.js';

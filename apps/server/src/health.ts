@@ -1,0 +1,73 @@
+import type { MemsvcStore } from '@memsvc/store-pg';
+
+type IndicatorStatus = 'up' | 'down';
+
+/** The body of `/health` and `/health/ready` (spec §4.1: three indicators, both profiles). */
+export interface HealthReport {
+  readonly status: 'ok' | 'error';
+  readonly profile: string;
+  readonly indicators: {
+    readonly 'memory-store': {
+      status: IndicatorStatus;
+      pid: number;
+      uptimeSeconds: number;
+      heapUsedBytes: number;
+      heapTotalBytes: number;
+      rssBytes: number;
+    };
+    readonly database: { status: IndicatorStatus; engine: string; latencyMs: number; error?: string };
+    readonly pgvector: { status: IndicatorStatus; version?: string; error?: string };
+  };
+}
+
+/**
+ * Health checks that are honest (each report asks the database) and cheap (one round trip).
+ * Concurrent requests share the check in flight, so 32 probes at once cost one query, not 32.
+ */
+export class HealthChecker {
+  #inFlight: Promise<HealthReport> | undefined;
+
+  constructor(
+    private readonly store: MemsvcStore,
+    private readonly profile: string,
+  ) {}
+
+  check(): Promise<HealthReport> {
+    this.#inFlight ??= this.run().finally(() => {
+      this.#inFlight = undefined;
+    });
+    return this.#inFlight;
+  }
+
+  private async run(): Promise<HealthReport> {
+    const started = performance.now();
+    const db = await this.store.health();
+    const latencyMs = Math.round((performance.now() - started) * 100) / 100;
+    const memory = process.memoryUsage();
+    const databaseUp = db.database;
+    const pgvectorUp = db.pgvector;
+    return {
+      status: databaseUp && pgvectorUp ? 'ok' : 'error',
+      profile: this.profile,
+      indicators: {
+        'memory-store': {
+          status: 'up',
+          pid: process.pid,
+          uptimeSeconds: Math.round(process.uptime()),
+          heapUsedBytes: memory.heapUsed,
+          heapTotalBytes: memory.heapTotal,
+          rssBytes: memory.rss,
+        },
+        database: {
+          status: databaseUp ? 'up' : 'down',
+          engine: this.store.connection.engine,
+          latencyMs,
+          ...(databaseUp ? {} : { error: 'database query failed' }),
+        },
+        pgvector: pgvectorUp
+          ? { status: 'up', version: db.pgvectorVersion }
+          : { status: 'down', error: databaseUp ? 'the vector extension is not installed' : 'database unreachable' },
+      },
+    };
+  }
+}

@@ -1,0 +1,80 @@
+import { secretMatches } from '@memsvc/auth';
+import type { MemsvcConfig } from '@memsvc/core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { HealthChecker } from './health.js';
+import type { Logger } from './logger.js';
+import { createMcpHttpHandler, jsonRpcError, MCP_MAX_BODY_BYTES } from './mcp-http-route.js';
+import type { Metrics } from './metrics.js';
+
+export interface HttpAppDependencies {
+  readonly config: MemsvcConfig;
+  readonly health: HealthChecker;
+  readonly metrics: Metrics;
+  readonly logger: Logger;
+  /** Present when MCP_TRANSPORT=streamable-http. */
+  readonly createMcpServer?: () => McpServer;
+}
+
+/**
+ * The HTTP surface of spec §4.1: `/health`, `/health/ready`, `/health/metrics`, and `/mcp` when
+ * MCP runs over streamable HTTP. Routes are thin: they call the health checker, the metrics
+ * registry or the MCP transport, and map the outcome.
+ */
+export function createHttpApp(deps: HttpAppDependencies): Hono {
+  const app = new Hono();
+  const { config, logger } = deps;
+
+  if (config.http.corsAllowedOrigins.length > 0) {
+    const origins = config.http.corsAllowedOrigins;
+    app.use(
+      '*',
+      cors({
+        origin: origins.includes('*') ? '*' : [...origins],
+        allowHeaders: ['Content-Type', 'Authorization', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID'],
+        exposeHeaders: ['Mcp-Session-Id'],
+        allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      }),
+    );
+  }
+
+  const healthRoute = async (c: Context) => {
+    const report = await deps.health.check();
+    if (report.status !== 'ok') logger.warn({ health: report.indicators }, 'health check failed');
+    return c.json(report, report.status === 'ok' ? 200 : 503, { 'Cache-Control': 'no-store' });
+  };
+  app.get('/health', healthRoute);
+  app.get('/health/ready', healthRoute);
+
+  app.get('/health/metrics', async (c) => {
+    if (config.metrics.token) {
+      const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
+      if (!secretMatches(config.metrics.token, token)) {
+        return c.json({ error: { code: 'UNAUTHENTICATED', message: 'a valid bearer token is required for metrics' } }, 401, {
+          'WWW-Authenticate': 'Bearer',
+        });
+      }
+    }
+    return c.text(await deps.metrics.registry.metrics(), 200, { 'Content-Type': deps.metrics.registry.contentType });
+  });
+
+  if (deps.createMcpServer) {
+    app.all(
+      '/mcp',
+      bodyLimit({
+        maxSize: MCP_MAX_BODY_BYTES,
+        onError: (c) => jsonRpcError(c, 413, -32600, `request body exceeds ${MCP_MAX_BODY_BYTES} bytes`),
+      }),
+      createMcpHttpHandler({ config, createServer: deps.createMcpServer, metrics: deps.metrics, logger }),
+    );
+  }
+
+  app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));
+  app.onError((error, c) => {
+    logger.error({ err: error, path: c.req.path }, 'unhandled error in an HTTP route');
+    return c.json({ error: { code: 'INTERNAL', message: 'an internal error occurred; the server log has the details' } }, 500);
+  });
+  return app;
+}

@@ -1,0 +1,56 @@
+import { secretMatches } from '@memsvc/auth';
+import type { MemsvcConfig } from '@memsvc/core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Context } from 'hono';
+import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
+
+/** Largest MCP request body accepted over HTTP: room for a long conversation to ingest. */
+export const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A JSON-RPC error response with no request id (the request was refused before parsing). */
+export function jsonRpcError(
+  c: Context,
+  status: 400 | 401 | 413 | 500,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
+}
+
+/**
+ * Spec §5.2: with AUTH_REQUIRED=true every MCP call over HTTP carries
+ * `Authorization: Bearer <token>`. Until session JWTs and per-agent keys land, the accepted
+ * credential is the pre-shared MEMSVC_API_KEY, compared in constant time; with no key
+ * configured every call is refused rather than let through.
+ */
+export function mcpCredentialProblem(config: MemsvcConfig, authorization: string | undefined): string | undefined {
+  if (!config.auth.required) return undefined;
+  const token = /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
+  if (!token) return 'Unauthorized: authentication is required (Authorization: Bearer <api key>)';
+  return secretMatches(config.auth.apiKey, token) ? undefined : 'Unauthorized: the credential is not valid';
+}
+
+/**
+ * MCP over streamable HTTP, stateless: every request gets its own server and transport, so any
+ * replica can answer any request and nothing lives in process memory between requests.
+ */
+export function createMcpHttpHandler(deps: { config: MemsvcConfig; createServer: () => McpServer; metrics: Metrics; logger: Logger }) {
+  return async (c: Context) => {
+    const problem = mcpCredentialProblem(deps.config, c.req.header('authorization'));
+    if (problem) return jsonRpcError(c, 401, -32001, problem, { 'WWW-Authenticate': 'Bearer' });
+
+    const server = deps.createServer();
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    deps.metrics.activeMcpSessions.inc();
+    try {
+      await server.connect(transport);
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      deps.metrics.activeMcpSessions.dec();
+      void server.close().catch((error: unknown) => deps.logger.warn({ err: error }, 'closing a per-request MCP server failed'));
+    }
+  };
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+import { ConfigError, isMemsvcError } from '@memsvc/core';
+import { createLogger } from './logger.js';
+import { readServerConfig } from './server-config.js';
+import { startServer } from './start-server.js';
+
+// Exit codes: 2 the configuration is refused (spec §7), 1 the server could not start.
+let loaded: ReturnType<typeof readServerConfig>;
+try {
+  loaded = readServerConfig();
+} catch (error) {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
+  process.exit(2);
+}
+
+const { config, warnings } = loaded;
+const logger = createLogger(config.logLevel);
+for (const warning of warnings) logger.warn(warning);
+if (config.auth.required && !config.auth.apiKey) {
+  logger.warn('AUTH_REQUIRED=true but MEMSVC_API_KEY is not set: every MCP call over HTTP will be refused until a key is configured');
+}
+
+try {
+  const server = await startServer(config, logger);
+  const shutdown = async (reason: string) => {
+    logger.info({ reason }, 'shutting down: finishing in-flight requests');
+    await server.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // Over stdio the client owns the process: when it closes our stdin, we are done.
+  if (config.mcp.transport === 'stdio') process.stdin.once('end', () => void shutdown('stdin closed'));
+} catch (error) {
+  logger.fatal({ code: isMemsvcError(error) ? error.code : undefined }, `memsvc could not start: ${(error as Error).message}`);
+  process.exit(1);
+}

@@ -1,0 +1,104 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { MemsvcConfig } from '@memsvc/core';
+import { createMcpServer } from '@memsvc/mcp-tools';
+import { type MemsvcStore, openStore, systemClock } from '@memsvc/store-pg';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { HealthChecker } from './health.js';
+import { createHttpApp } from './http-app.js';
+import type { Logger } from './logger.js';
+import { createMetrics } from './metrics.js';
+
+export const SERVER_NAME = 'memsvc';
+export const SERVER_VERSION = '0.1.0';
+
+/** How long in-flight HTTP requests get to finish on shutdown before connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface RunningServer {
+  /** Base URL of the HTTP server, or undefined when it could not bind (stdio mode only). */
+  readonly url: string | undefined;
+  readonly store: MemsvcStore;
+  /** Stops accepting, lets in-flight requests finish, closes MCP and the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Composes memsvc: opens (and migrates) the store, then serves HTTP (health, metrics and, over
+ * streamable HTTP, MCP) and, over stdio, MCP on stdin/stdout.
+ */
+export async function startServer(config: MemsvcConfig, logger: Logger): Promise<RunningServer> {
+  const store = await openStore({
+    database: config.database.target,
+    vector: {
+      dimensions: config.embedding.dimensions,
+      model: config.embedding.model,
+      hnswM: config.vectorIndex.hnswM,
+      hnswEfConstruction: config.vectorIndex.hnswEfConstruction,
+      hnswEfSearch: config.vectorIndex.hnswEfSearch,
+    },
+    pool: { applicationName: 'memsvc-server', onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') },
+  });
+  const health = new HealthChecker(store, config.profile);
+  const metrics = createMetrics(config.profile, async () => (await health.check()).indicators.pgvector.status === 'up');
+  const toolDependencies = {
+    clock: systemClock,
+    onInternalError: (error: unknown, tool: string) => logger.error({ err: error, tool }, 'tool failed unexpectedly'),
+  };
+  const newMcpServer = () => createMcpServer({ name: SERVER_NAME, version: SERVER_VERSION }, toolDependencies);
+  const overHttp = config.mcp.transport === 'streamable-http';
+  const app = createHttpApp({ config, health, metrics, logger, ...(overHttp ? { createMcpServer: newMcpServer } : {}) });
+
+  // node-server returns an HTTP/1.1 server unless told to create HTTP/2.
+  const httpServer = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host }) as Server;
+  const url = await new Promise<string | undefined>((resolve, reject) => {
+    httpServer.once('listening', () => {
+      const { address, port } = httpServer.address() as AddressInfo;
+      resolve(`http://${address.includes(':') ? `[${address}]` : address}:${port}`);
+    });
+    httpServer.once('error', (error: NodeJS.ErrnoException) => {
+      // An agent host may spawn several stdio servers; a taken health port must not stop MCP.
+      if (!overHttp) {
+        logger.warn({ port: config.http.port, code: error.code }, 'health endpoints unavailable: the HTTP port could not be bound');
+        resolve(undefined);
+      } else reject(error);
+    });
+  }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+
+  let stdioServer: ReturnType<typeof newMcpServer> | undefined;
+  if (!overHttp) {
+    stdioServer = newMcpServer();
+    await stdioServer.connect(new StdioServerTransport());
+  }
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          httpServer.closeAllConnections();
+          resolve();
+        }, SHUTDOWN_GRACE_MS);
+        force.unref();
+        httpServer.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        // Idle keep-alive connections would hold close() open; in-flight requests are kept.
+        httpServer.closeIdleConnections();
+      });
+      await stdioServer?.close().catch(() => undefined);
+      await store.close();
+    })();
+    return closing;
+  };
+  logger.info(
+    { url, mcp: overHttp ? `${url}/mcp` : 'stdio', profile: config.profile, database: store.connection.description },
+    'memsvc listening',
+  );
+  return { url, store, close };
+}

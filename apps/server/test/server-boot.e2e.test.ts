@@ -1,0 +1,137 @@
+import { createServer } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
+import { runUntilExit, serverBin, serverEnv, startHttpServer } from './support/server-process.js';
+
+describe('memsvc-server boot rules (spec §7)', () => {
+  it('refuses a multi-tenant streamable-HTTP server without auth, in every NODE_ENV, with exit code 2', async () => {
+    for (const nodeEnv of ['development', 'production']) {
+      const run = await runUntilExit({ DATABASE_URL: 'pglite://memory', MCP_TRANSPORT: 'streamable-http', NODE_ENV: nodeEnv });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/AUTH_REQUIRED: the standard \(multi-tenant\) profile will not serve MCP over streamable-http/);
+    }
+  });
+
+  it('refuses the removed memory profile and a missing DATABASE_URL, naming both', async () => {
+    const run = await runUntilExit({ DEPLOYMENT_PROFILE: 'memory' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/DEPLOYMENT_PROFILE: the "memory" profile was removed/);
+    expect(run.stderr).toMatch(/DATABASE_URL: is required/);
+  });
+
+  it('exits 1 with a clear log line when the database is unreachable, never printing the password', async () => {
+    const run = await runUntilExit({ DATABASE_URL: 'postgres://memsvc:pw-never-logged@127.0.0.1:1/memsvc', DEPLOYMENT_PROFILE: 'lite' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/memsvc could not start: cannot reach PostgreSQL at postgres:\/\/memsvc:\*\*\*\*\*@127\.0\.0\.1:1/);
+    expect(run.stderr).not.toContain('pw-never-logged');
+  });
+});
+
+describe('memsvc-server over stdio', () => {
+  it('speaks MCP on stdin/stdout with nothing else on stdout, even when the health port is taken', async () => {
+    // Another process holds the port: stdio MCP must keep working without the health endpoints.
+    const blocker = createServer();
+    const port = await new Promise<number>((resolve) =>
+      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [serverBin],
+      env: serverEnv({ DATABASE_URL: 'pglite://memory', PORT: String(port), HOST: '127.0.0.1' }),
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    const client = new Client({ name: 'stdio-e2e', version: '0.0.0' });
+    await client.connect(transport);
+    expect((await client.callTool({ name: 'ping', arguments: {} })).structuredContent).toMatchObject({ status: 'pong' });
+    await client.close();
+    blocker.close();
+    expect(stderr).toMatch(/health endpoints unavailable/);
+  });
+});
+
+describe('memsvc-server security switches', () => {
+  it('requires the bearer token on /health/metrics when METRICS_TOKEN is set', async () => {
+    const server = await startHttpServer({
+      DATABASE_URL: 'pglite://memory',
+      DEPLOYMENT_PROFILE: 'lite',
+      METRICS_TOKEN: 'metrics-secret-1',
+    });
+    try {
+      const metrics = (authorization?: string) =>
+        fetch(`${server.url}/health/metrics`, { headers: authorization ? { authorization } : {} });
+      expect((await metrics()).status).toBe(401);
+      expect((await metrics('Bearer wrong')).status).toBe(401);
+      const ok = await metrics('Bearer metrics-secret-1');
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain('memsvc_pgvector_ready 1');
+    } finally {
+      await server.stop();
+    }
+    expect(server.stderr()).not.toContain('metrics-secret-1');
+  });
+
+  it('with AUTH_REQUIRED=true refuses MCP calls without the key and serves them with it', async () => {
+    const server = await startHttpServer({
+      DATABASE_URL: 'pglite://memory',
+      AUTH_REQUIRED: 'true',
+      JWT_SECRET: 'j'.repeat(40),
+      MEMSVC_API_KEY: 'agent-key-123',
+    });
+    try {
+      const refused = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+      const client = new Client({ name: 'authed', version: '0.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+          requestInit: { headers: { authorization: 'Bearer agent-key-123' } },
+        }),
+      );
+      expect((await client.callTool({ name: 'ping', arguments: {} })).isError).toBeFalsy();
+      await client.close();
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    expect(server.stderr()).not.toContain('agent-key-123');
+  });
+
+  const pgUrl = inject('pgvectorTestUrl');
+  it.skipIf(!pgUrl)(
+    'reports 503 with the pgvector indicator down when the extension disappears (skipped only without a real PostgreSQL)',
+    async () => {
+      const name = `memsvc_health_${Date.now().toString(36)}`;
+      const admin = new pg.Client({ connectionString: pgUrl ?? '' });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE "${name}"`);
+      const url = new URL(pgUrl ?? '');
+      url.pathname = `/${name}`;
+      const server = await startHttpServer({ DATABASE_URL: url.toString(), DEPLOYMENT_PROFILE: 'lite' });
+      try {
+        expect((await fetch(`${server.url}/health`)).status).toBe(200);
+        const direct = new pg.Client({ connectionString: url.toString() });
+        await direct.connect();
+        await direct.query('DROP EXTENSION vector CASCADE');
+        await direct.end();
+        const response = await fetch(`${server.url}/health/ready`);
+        expect(response.status).toBe(503);
+        expect(await response.json()).toMatchObject({
+          status: 'error',
+          indicators: { database: { status: 'up' }, pgvector: { status: 'down' } },
+        });
+        expect(await (await fetch(`${server.url}/health/metrics`)).text()).toContain('memsvc_pgvector_ready 0');
+      } finally {
+        await server.stop();
+        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+  );
+});

@@ -1,0 +1,102 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startHttpServer } from './support/server-process.js';
+
+const SPEC_METRICS = [
+  'memsvc_vector_backend_info{backend="pgvector"} 1',
+  'memsvc_pgvector_ready 1',
+  'memsvc_deployment_profile_info{profile="lite"} 1',
+  '# TYPE memsvc_memory_operations_total counter',
+  '# TYPE memsvc_memory_operation_duration_seconds histogram',
+  '# TYPE memsvc_memories_promoted_total counter',
+  '# TYPE memsvc_consolidation_runs_total counter',
+  '# TYPE memsvc_reindex_operations_total counter',
+  '# TYPE memsvc_active_mcp_sessions gauge',
+  '# TYPE memsvc_agent_memory_operations_total counter',
+  '# TYPE process_cpu_user_seconds_total counter',
+];
+
+describe('memsvc-server over streamable HTTP (lite, embedded database)', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startHttpServer({
+      DATABASE_URL: 'pglite://memory',
+      DEPLOYMENT_PROFILE: 'lite',
+      CORS_ALLOWED_ORIGINS: 'https://app.example.com',
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('serves MCP at /mcp: lists tools and answers ping, as an SDK client sees it', async () => {
+    const client = new Client({ name: 'e2e', version: '0.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    const tools = await client.listTools();
+    expect(tools.tools.map((tool) => tool.name)).toContain('ping');
+    const pong = await client.callTool({ name: 'ping', arguments: {} });
+    expect(pong.structuredContent).toMatchObject({ status: 'pong' });
+    expect(Date.parse((pong.structuredContent as { timestamp: string }).timestamp)).toBeGreaterThan(Date.now() - 60_000);
+    const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} });
+    expect(unknown.isError).toBe(true);
+    await client.close();
+  });
+
+  it('reports health and readiness with the three indicators of spec §4.1', async () => {
+    for (const path of ['/health', '/health/ready']) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { status: string; indicators: Record<string, { status: string }> };
+      expect(body.status).toBe('ok');
+      expect(Object.keys(body.indicators).sort()).toEqual(['database', 'memory-store', 'pgvector']);
+      expect(body.indicators).toMatchObject({
+        'memory-store': { status: 'up', pid: server.child.pid },
+        database: { status: 'up', engine: 'pglite' },
+        pgvector: { status: 'up', version: expect.stringMatching(/^0\.\d+\.\d+$/) },
+      });
+    }
+  });
+
+  it('exposes every always-emitted metric and the operation metrics with their exact names', async () => {
+    const response = await fetch(`${server.url}/health/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await response.text();
+    for (const line of SPEC_METRICS) expect(text).toContain(line);
+  });
+
+  it('answers malformed JSON-RPC and oversize bodies with clear errors, and keeps serving', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const malformed = await fetch(`${server.url}/mcp`, { method: 'POST', headers, body: '{"jsonrpc": "2.0", "id": 1, "method": ' });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: { code: number } }).error.code).toBe(-32700);
+
+    const huge = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', params: { pad: 'x'.repeat(5 * 1024 * 1024) } }),
+    });
+    expect(huge.status).toBe(413);
+    expect(((await huge.json()) as { error: { message: string } }).error.message).toMatch(/exceeds 4194304 bytes/);
+
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    expect((await fetch(`${server.url}/nowhere`)).status).toBe(404);
+  });
+
+  it('answers CORS preflights for allowed origins only', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+    expect((await preflight('https://app.example.com')).headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect((await preflight('https://evil.example.com')).headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('logs JSON to stderr only', () => {
+    const lines = server.stderr().trim().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+  });
+});

@@ -1,0 +1,19 @@
+import type { Clock } from '@memsvc/core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { toolSuccess } from '../tool-result.js';
+
+/** `ping`: connectivity check; needs no credentials and touches no data. */
+export function registerPingTool(server: McpServer, clock: Clock): void {
+  server.registerTool(
+    'ping',
+    {
+      title: 'Ping',
+      description: 'Check that the memsvc server is reachable. Returns {"status":"pong","timestamp":<ISO time>}. Takes no arguments.',
+      inputSchema: z.object({}).strict(),
+      outputSchema: z.object({ status: z.literal('pong'), timestamp: z.string() }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async () => toolSuccess({ status: 'pong' as const, timestamp: clock.now().toISOString() }),
+  );
+}
