@@ -66,7 +66,8 @@ apt_install() {
     as_root apt-get update -qq >&2
     as_root touch "$stamp"
   fi
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "$@" >&2
+  # Through `env`, because sudo resets the environment and a debconf prompt would hang the run.
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2
 }
 
 ensure_server() {
@@ -76,14 +77,27 @@ ensure_server() {
   apt_install "postgresql-${PG_MAJOR}"
 }
 
+installed_pgvector_version() {
+  sed -n "s/^default_version = '\(.*\)'/\1/p" "${EXTENSION_DIR}/vector.control" 2>/dev/null
+}
+
+# pgvector 0.5 brought HNSW, which memsvc needs; an older build is replaced.
+pgvector_is_usable() {
+  local version
+  version="$(installed_pgvector_version)"
+  [ -n "$version" ] && [ "$(printf '%s\n0.5.0\n' "$version" | sort -V | head -n 1)" = "0.5.0" ]
+}
+
 ensure_pgvector() {
-  if [ -f "${EXTENSION_DIR}/vector.control" ]; then return; fi
+  if pgvector_is_usable; then return; fi
   command -v apt-get >/dev/null 2>&1 || die "pgvector is missing and apt-get is not available"
   log "pgvector is missing: building it from Debian's ${PGVECTOR_SOURCE_SUITE} source package"
   apt_install "postgresql-server-dev-${PG_MAJOR}" make gcc patch xz-utils ca-certificates
 
   local work
   work="$(mktemp -d "${TMPDIR:-/tmp}/memsvc-pgvector.XXXXXX")"
+  # shellcheck disable=SC2064 # expand now: the trap must remove this very directory
+  trap "rm -rf '${work}'" EXIT
   # The system's apt sources stay untouched: a source list and a list directory of our own.
   mkdir -p "${work}/lists/partial" "${work}/sources"
   cat >"${work}/sources/${PGVECTOR_SOURCE_SUITE}-src.sources" <<EOF
@@ -114,8 +128,9 @@ EOF
   make -C "${work}/src" -j"$(nproc)" -s PG_CONFIG="${BIN_DIR}/pg_config" OPTFLAGS="" >&2
   as_root make -C "${work}/src" -s PG_CONFIG="${BIN_DIR}/pg_config" OPTFLAGS="" install >&2
   rm -rf "$work"
-  [ -f "${EXTENSION_DIR}/vector.control" ] || die "pgvector was built but ${EXTENSION_DIR}/vector.control is missing"
-  log "pgvector $(sed -n "s/^default_version = '\(.*\)'/\1/p" "${EXTENSION_DIR}/vector.control") installed"
+  trap - EXIT
+  pgvector_is_usable || die "pgvector was built but ${EXTENSION_DIR}/vector.control is missing or too old"
+  log "pgvector $(installed_pgvector_version) installed"
 }
 
 free_port() {
@@ -136,7 +151,11 @@ database_url() {
 
 prepare_state_dir() {
   mkdir -p "$STATE_DIR" "$SOCKET_DIR"
-  if is_root; then chown postgres: "$STATE_DIR" "$SOCKET_DIR"; fi
+  if is_root; then
+    chown postgres: "$STATE_DIR" "$SOCKET_DIR"
+    runuser -u postgres -- test -w "$STATE_DIR" ||
+      die "the postgres user cannot reach ${STATE_DIR} (a parent directory is closed to it); set MEMSVC_PG_DIR to a path under /tmp"
+  fi
   chmod 700 "$SOCKET_DIR"
 }
 

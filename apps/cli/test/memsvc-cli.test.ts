@@ -49,6 +49,13 @@ describe('memsvc CLI', () => {
     for (const command of ['migrate', 'status', 'config']) expect(run.stdout).toContain(command);
   });
 
+  it('reports pending migrations without applying them', async () => {
+    const env = { DATABASE_URL: `pglite://${join(workDir, 'fresh')}` };
+    const status = await memsvc(['status', '--json'], env);
+    expect(JSON.parse(status.stdout).pendingMigrations).toEqual(['0001-initial-schema']);
+    expect(JSON.parse((await memsvc(['status', '--json'], env)).stdout).pendingMigrations).toEqual(['0001-initial-schema']);
+  });
+
   it('creates, migrates and reports an embedded database in a new directory', async () => {
     const directory = join(workDir, 'data');
     const env = { DATABASE_URL: `pglite://${directory}`, EMBEDDING_PROVIDER: 'local' };
@@ -59,11 +66,15 @@ describe('memsvc CLI', () => {
 
     const status = await memsvc(['status', '--json'], env);
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({
+    expect(JSON.parse(status.stdout)).toEqual({
+      database: `pglite://${directory}`,
       engine: 'pglite',
       healthy: true,
-      vectorSpace: { dimensions: 384, model: 'memsvc-local-v1' },
-      memories: {},
+      pgvector: expect.stringMatching(/^0\.\d+\.\d+$/),
+      pendingMigrations: [],
+      // status only reads: it never fixes the dimensionality from the shell's environment
+      vectorSpace: null,
+      memories: { stm: { live: 0, withoutVector: 0 }, ltm: { live: 0, withoutVector: 0 } },
     });
     expect(existsSync(join(directory, 'memsvc.lock'))).toBe(false);
   });
@@ -84,6 +95,12 @@ describe('memsvc CLI', () => {
       /cannot reach PostgreSQL at postgres:\/\/memsvc:\*\*\*\*\*@127\.0\.0\.1:1\/memsvc.*\[DATABASE_UNREACHABLE\]/,
     );
     expect(run.stderr).not.toContain('topsecret');
+  });
+
+  it('applies the server boot gate in config check', async () => {
+    const run = await memsvc(['config', 'check'], { DATABASE_URL: 'pglite://memory', MCP_TRANSPORT: 'streamable-http' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/AUTH_REQUIRED: the standard \(multi-tenant\) profile will not serve MCP over streamable-http/);
   });
 
   it('prints the configuration with secrets redacted', async () => {

@@ -8,7 +8,8 @@ const testSources = readdirSync(import.meta.dirname)
   .filter((file) => file.endsWith('.test.ts') && file !== 'requirements.test.ts')
   .map((file) => readFileSync(join(import.meta.dirname, file), 'utf8'))
   .join('\n');
-const named = new Set([...testSources.matchAll(/verifies\('([A-Z0-9-]+)'/g)].map((match) => match[1] ?? ''));
+// Only a test title counts: `it(verifies('ID', …))`, not a mention in a comment or a skipped test.
+const named = new Set([...testSources.matchAll(/\bit\(\s*verifies\('([A-Z0-9-]+)'/g)].map((match) => match[1] ?? ''));
 
 it('every rule in requirements.ts is verified by at least one test', () => {
   const unverified = Object.keys(REQUIREMENTS).filter((id) => !named.has(id));

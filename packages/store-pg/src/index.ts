@@ -4,7 +4,7 @@ export type { PostgresPoolOptions } from './connection/postgres-pool.js';
 export { isUuid, UuidV7Generator } from './ids/uuid-v7.js';
 export type { PgMemoryStoreOptions } from './memory/pg-memory-store.js';
 export { MAX_PAGE_SIZE, PgMemoryStore } from './memory/pg-memory-store.js';
-export { KNOWN_MIGRATIONS, MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrateToLatest } from './migrations/migrate.js';
+export { KNOWN_MIGRATIONS, MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrateToLatest, pendingMigrations } from './migrations/migrate.js';
 export type { MemsvcStore, OpenStoreOptions, StoreHealth, VectorOptions } from './open-store.js';
 export { openStore } from './open-store.js';
 export type { MemsvcDatabase } from './schema/database-schema.js';

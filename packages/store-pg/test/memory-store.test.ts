@@ -204,9 +204,12 @@ describeEachEngine('memory store', (engine) => {
     const created = await Promise.all(
       Array.from({ length: 40 }, (_, i) => store.memories.insert(alice, { tier: 'ltm', content: `parallel ${i}` }, actor)),
     );
-    expect(new Set(created.map((m) => m.id)).size).toBe(40);
+    const ids = created.map((m) => m.id);
+    expect(new Set(ids).size).toBe(40);
     expect(await count(alice)).toBe(40);
+    // Ids are minted in call order, so they increase with it, and listing returns them newest first.
+    for (let i = 1; i < ids.length; i++) expect(ids[i]! > ids[i - 1]!, `id ${i} after id ${i - 1}`).toBe(true);
     const listed = (await store.memories.list(alice, { limit: 100 })).items.map((m) => m.id);
-    expect(listed).toEqual([...listed].sort().reverse());
+    expect(listed).toEqual([...ids].reverse());
   });
 });

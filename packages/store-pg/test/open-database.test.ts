@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMemsvcError, type TenantId } from '@memsvc/core';
@@ -131,5 +132,70 @@ function runToExit(directory: string, mode: string): Promise<{ exitCode: number 
       buffer += chunk.toString();
     });
     child.once('exit', (exitCode) => resolve({ exitCode, output: JSON.parse(buffer.trim().split('\n').at(-1) ?? 'null') }));
+  });
+}
+
+describe('the PGlite directory lock', () => {
+  const stores: MemsvcStore[] = [];
+  const children: ChildProcess[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) child.kill('SIGKILL');
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+  });
+
+  it('lets exactly one of several processes starting together on a new directory in, and the directory survives the losers', async () => {
+    const directory = join(temporaryDirectory(), 'data');
+    const starters = Array.from({ length: 3 }, () => {
+      const child = spawn(process.execPath, [holderScript, directory, 'hold'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(child);
+      return firstLineOrExit(child);
+    });
+    const outcomes = (await Promise.all(starters)).map((line) => JSON.parse(line) as { ready?: boolean; code?: string; id?: string });
+    expect(outcomes.filter((outcome) => outcome.ready)).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome.code === 'DATABASE_LOCKED')).toHaveLength(2);
+
+    for (const child of children.splice(0)) child.kill('SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const reopened = await openStore({ database: `pglite://${directory}` });
+    stores.push(reopened);
+    const winner = outcomes.find((outcome) => outcome.ready);
+    expect((await reopened.memories.findById(tenant, winner?.id ?? ''))?.content).toBe('written before the kill');
+  });
+
+  it('takes over a lock left by an earlier life of the same pid (a container restarted after SIGKILL)', async () => {
+    const directory = join(temporaryDirectory(), 'data');
+    mkdirSync(directory, { recursive: true });
+    writeFileSync(
+      join(directory, 'memsvc.lock'),
+      JSON.stringify({ pid: process.pid, hostname: hostname(), nonce: 'previous-life', processStart: null, acquiredAt: 'then' }),
+    );
+    const store = await openStore({ database: `pglite://${directory}` });
+    stores.push(store);
+    expect((await store.health()).database).toBe(true);
+  });
+
+  it('treats a lock file being written (unreadable, fresh) as held, and an old unreadable one as debris', async () => {
+    const directory = join(temporaryDirectory(), 'data');
+    mkdirSync(directory, { recursive: true });
+    const lockPath = join(directory, 'memsvc.lock');
+    writeFileSync(lockPath, '{"pid": 12');
+    await expectCode(openStore({ database: `pglite://${directory}` }), 'DATABASE_LOCKED');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lockPath, old, old);
+    const store = await openStore({ database: `pglite://${directory}` });
+    stores.push(store);
+    expect((await store.health()).database).toBe(true);
+  });
+});
+
+function firstLineOrExit(child: ChildProcess): Promise<string> {
+  return new Promise((resolve) => {
+    let buffer = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const newline = buffer.indexOf('\n');
+      if (newline >= 0) resolve(buffer.slice(0, newline));
+    });
+    child.once('exit', () => resolve(buffer.trim() || '{}'));
   });
 }

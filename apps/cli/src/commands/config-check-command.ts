@@ -1,3 +1,4 @@
+import { assertServerMayBoot } from '@memsvc/core';
 import { readConfig } from '../read-config.js';
 
 /**
@@ -6,6 +7,7 @@ import { readConfig } from '../read-config.js';
  */
 export async function configCheckCommand(options: { json?: boolean }): Promise<void> {
   const { config, warnings } = readConfig();
+  assertServerMayBoot(config);
   for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
   if (options.json) {
     process.stdout.write(`${JSON.stringify(config, null, 2)}\n`);

@@ -1,43 +1,65 @@
+import { openStore, pendingMigrations } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import { readConfig } from '../read-config.js';
-import { openConfiguredStore } from './open-configured-store.js';
 
-/** `memsvc status`: what the database holds and whether it is healthy, as text or JSON. */
+/**
+ * `memsvc status`: what the database holds and whether it is healthy, as text or JSON. It only
+ * reads: no migration, and no vector dimensionality fixed from this shell's environment, so it
+ * is safe to run against a live server's database and after a model change.
+ */
 export async function statusCommand(options: { json?: boolean }): Promise<void> {
   const { config } = readConfig();
-  const store = await openConfiguredStore(config);
+  const store = await openStore({
+    database: config.database.target,
+    migrate: false,
+    pool: { applicationName: 'memsvc-status', maxConnections: 1 },
+  });
   try {
     const health = await store.health();
-    const space = await store.vectorSpace.describe();
-    const counts = await store.connection.db
-      .selectFrom('memories')
-      .select(['tier', sql<number>`count(*)::int`.as('live'), sql<number>`count(*) FILTER (WHERE embedding IS NULL)::int`.as('unembedded')])
-      .where('deleted_at', 'is', null)
-      .groupBy('tier')
-      .execute();
+    const pending = await pendingMigrations(store.connection.db as never);
+    const migrated = pending.length === 0;
+    const space = migrated ? await store.vectorSpace.describe() : undefined;
+    const counts = migrated
+      ? await store.connection.db
+          .selectFrom('memories')
+          .select([
+            'tier',
+            sql<number>`count(*)::int`.as('live'),
+            sql<number>`count(*) FILTER (WHERE embedding IS NULL)::int`.as('unembedded'),
+          ])
+          .where('deleted_at', 'is', null)
+          .groupBy('tier')
+          .execute()
+      : [];
+    const memories = Object.fromEntries(
+      ['stm', 'ltm'].map((tier) => {
+        const row = counts.find((count) => count.tier === tier);
+        return [tier, { live: row?.live ?? 0, withoutVector: row?.unembedded ?? 0 }];
+      }),
+    );
     const status = {
       database: store.connection.description,
       engine: store.connection.engine,
-      profile: config.profile,
       healthy: health.database && health.pgvector,
       pgvector: health.pgvectorVersion ?? null,
+      pendingMigrations: pending,
       vectorSpace: space ?? null,
-      memories: Object.fromEntries(counts.map((row) => [row.tier, { live: row.live, withoutVector: row.unembedded }])),
+      memories,
     };
+    if (!status.healthy) process.exitCode = 1;
     if (options.json) {
       process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
       return;
     }
     const lines = [
       `database   ${status.database} (${status.engine})`,
-      `profile    ${status.profile}`,
       `health     ${status.healthy ? 'ok' : `DOWN: ${health.error}`}`,
-      `pgvector   ${status.pgvector ?? 'missing'}`,
-      `vectors    ${space ? `${space.dimensions} dimensions${space.model ? ` (${space.model})` : ''}, HNSW index` : 'dimensionality not fixed yet (set by the first vector)'}`,
-      `memories   ${['stm', 'ltm'].map((tier) => `${tier} ${status.memories[tier]?.live ?? 0}`).join(', ')}`,
+      `pgvector   ${status.pgvector ?? 'not installed in this database'}`,
+      `schema     ${migrated ? 'up to date' : `${pending.length} pending migration(s): run memsvc migrate`}`,
+      `vectors    ${space ? `${space.dimensions} dimensions${space.model ? ` (${space.model})` : ''}, HNSW index` : 'dimensionality not fixed yet'}`,
+      `memories   stm ${memories.stm?.live ?? 0}, ltm ${memories.ltm?.live ?? 0}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
-    if (!status.healthy) process.exitCode = 1;
   } finally {
     await store.close();
   }

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { MemsvcError } from '@memsvc/core';
+import { isMemsvcError, MemsvcError } from '@memsvc/core';
 import { acquireDirectoryLock, type DirectoryLock } from './pglite-directory-lock.js';
 
 /** An open embedded database and what must be undone when it closes. */
@@ -19,8 +19,9 @@ const LOCK_FILE = 'memsvc.lock';
 
 /**
  * Opens PGlite with pgvector, in memory or in a directory. For a directory: it is created if
- * missing, proven writable, and locked to this process; if anything fails, whatever this call
- * created is removed again, so a failed start leaves nothing half-made.
+ * missing, proven writable, and locked to this process. If opening fails, whatever this call
+ * created is removed again — but only once the lock is ours: a process that loses the lock
+ * touches nothing, since the directory belongs to the winner.
  */
 export async function openPglite(storage: { directory: string } | 'memory'): Promise<OpenPglite> {
   if (storage === 'memory') {
@@ -31,11 +32,18 @@ export async function openPglite(storage: { directory: string } | 'memory'): Pro
   const directory = resolve(storage.directory.replace(/^~(?=$|\/)/, homedir()));
   const label = `the embedded database pglite://${storage.directory}`;
   const createdRoot = prepareDirectory(directory, label);
-  let lock: DirectoryLock | undefined;
+  let lock: DirectoryLock;
   try {
     lock = acquireDirectoryLock(join(directory, LOCK_FILE), label);
-    const pglite = await PGlite.create(join(directory, PGDATA_SUBDIRECTORY), { extensions: { vector } });
-    const heldLock = lock;
+  } catch (error) {
+    if (!isMemsvcError(error, 'DATABASE_LOCKED')) removeQuietly(createdRoot);
+    throw error;
+  }
+
+  const pgdata = join(directory, PGDATA_SUBDIRECTORY);
+  const pgdataExisted = existsSync(pgdata);
+  try {
+    const pglite = await PGlite.create(pgdata, { extensions: { vector } });
     return {
       pglite,
       directory,
@@ -43,14 +51,15 @@ export async function openPglite(storage: { directory: string } | 'memory'): Pro
         try {
           await pglite.close();
         } finally {
-          heldLock.release();
+          lock.release();
         }
       },
     };
   } catch (error) {
-    lock?.release();
+    // We hold the lock, so nobody else is in here: undo what this call made.
+    if (!pgdataExisted) removeQuietly(pgdata);
+    lock.release();
     removeQuietly(createdRoot);
-    if (error instanceof MemsvcError) throw error;
     throw new MemsvcError(
       'STORAGE_UNAVAILABLE',
       `${label} could not be opened: ${(error as Error).message}`,
@@ -65,13 +74,14 @@ export async function openPglite(storage: { directory: string } | 'memory'): Pro
  * created (to remove on failure), or undefined when the directory was already there.
  */
 function prepareDirectory(directory: string, label: string): string | undefined {
-  const existed = existsSync(directory);
-  const createdRoot = existed ? undefined : outermostMissing(directory);
-  if (existed && !statSync(directory).isDirectory()) {
+  if (existsSync(directory) && !statSync(directory).isDirectory()) {
     throw new MemsvcError('STORAGE_UNAVAILABLE', `${label}: ${directory} exists and is not a directory`, { directory });
   }
+  let createdRoot: string | undefined;
   try {
-    if (!existed) mkdirSync(directory, { recursive: true });
+    // mkdir reports the first directory it actually created, so a concurrent creator's
+    // directory is never counted as ours.
+    createdRoot = mkdirSync(directory, { recursive: true });
     // access(W_OK) is not enough: it says yes to root on a read-only filesystem. Write a probe.
     const probe = join(directory, `.memsvc-write-probe-${process.pid}`);
     writeFileSync(probe, '');
@@ -88,17 +98,11 @@ function prepareDirectory(directory: string, label: string): string | undefined 
   return createdRoot;
 }
 
-function outermostMissing(directory: string): string {
-  let missing = directory;
-  while (!existsSync(dirname(missing)) && dirname(missing) !== missing) missing = dirname(missing);
-  return missing;
-}
-
 function removeQuietly(path: string | undefined): void {
   if (path === undefined) return;
   try {
     rmSync(path, { recursive: true, force: true });
   } catch {
-    // Nothing was created there after all (its parent is not a directory).
+    // Nothing was created there after all.
   }
 }

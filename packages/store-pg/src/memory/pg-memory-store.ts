@@ -57,13 +57,16 @@ export class PgMemoryStore implements MemoryStore {
 
   async insert(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord> {
     checkTierExpiry(memory);
+    // The id is minted when the call arrives, not when a pooled connection frees up, so ids
+    // (time-ordered) follow the order of the calls.
+    const id = this.options.ids.next();
     if (memory.embedding) await this.checkVector(memory.embedding);
     const now = this.options.clock.now();
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('memories')
         .values({
-          id: this.options.ids.next(),
+          id,
           user_id: tenant,
           tier: memory.tier,
           content: memory.content,

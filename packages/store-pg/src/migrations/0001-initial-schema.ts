@@ -21,8 +21,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       content_hash     text NOT NULL,
       tags             text[] NOT NULL DEFAULT '{}',
       metadata         jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(metadata) = 'object'),
-      importance       real CHECK (importance BETWEEN 0 AND 1),
-      importance_score real NOT NULL DEFAULT 0.5,
+      -- double precision, not real: with real, 0.3 is stored as 0.30000001 and "at or below
+      -- the stale threshold 0.3" (spec §3.2) would be false for a score of exactly 0.3.
+      importance       double precision CHECK (importance BETWEEN 0 AND 1),
+      importance_score double precision NOT NULL DEFAULT 0.5,
       access_count     integer NOT NULL DEFAULT 0 CHECK (access_count >= 0),
       last_accessed_at timestamptz,
       expires_at       timestamptz,
@@ -78,7 +80,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
                          'relates-to', 'duplicate-of', 'contradicts', 'superseded-by', 'supersedes',
                          'derived-from', 'source-of')),
       origin           text NOT NULL CHECK (origin IN ('authored', 'derived')),
-      score            real,
+      score            double precision,
       note             text,
       metadata         jsonb NOT NULL DEFAULT '{}',
       created_at       timestamptz NOT NULL DEFAULT now(),

@@ -20,6 +20,18 @@ export const MIGRATION_LOCK_TABLE = 'memsvc_migration_lock';
 /** The names of every migration this version knows, oldest first. */
 export const KNOWN_MIGRATIONS: readonly string[] = Object.keys(MIGRATIONS);
 
+/** Names of the known migrations not yet applied to this database (all of them on an empty one). */
+export async function pendingMigrations(db: Kysely<unknown>): Promise<readonly string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: bundledMigrations,
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+  });
+  const migrations = await migrator.getMigrations();
+  return migrations.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
+}
+
 /**
  * Brings the schema up to date. Kysely runs the pending migrations in one transaction that
  * holds a PostgreSQL advisory lock, so replicas booting together apply each migration exactly
