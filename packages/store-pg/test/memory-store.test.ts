@@ -208,7 +208,7 @@ describeEachEngine('memory store', (engine) => {
     expect(new Set(ids).size).toBe(40);
     expect(await count(alice)).toBe(40);
     // Ids are minted in call order, so they increase with it, and listing returns them newest first.
-    for (let i = 1; i < ids.length; i++) expect(ids[i]! > ids[i - 1]!, `id ${i} after id ${i - 1}`).toBe(true);
+    expect(ids).toEqual([...ids].sort());
     const listed = (await store.memories.list(alice, { limit: 100 })).items.map((m) => m.id);
     expect(listed).toEqual([...ids].reverse());
   });

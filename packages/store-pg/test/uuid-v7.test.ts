@@ -18,6 +18,7 @@ describe('UuidV7Generator', () => {
       if (i === 2500) now -= 10;
       ids.push(generator.next());
     }
-    for (let i = 1; i < ids.length; i++) expect(ids[i]! > ids[i - 1]!, `id ${i}`).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual([...ids].sort());
   });
 });
