@@ -24,13 +24,54 @@ export { resolveProfile } from './config/profile.js';
 export { isSecret, Secret } from './config/secret.js';
 export { assertServerMayBoot } from './config/server-boot-rules.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';
-export type { JsonObject, JsonValue, MemoryEmbedding, MemoryRecord, MemoryTier, NewMemory } from './domain/memory.js';
+export type { ImportanceInputs } from './domain/importance.js';
+export { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceScore, isPruneEligible, isStale, PINNED_FLOOR } from './domain/importance.js';
+export type {
+  AuditEntry,
+  JsonObject,
+  JsonValue,
+  MemoryEmbedding,
+  MemoryPatch,
+  MemoryRecord,
+  MemoryTier,
+  NewMemory,
+} from './domain/memory.js';
 export { MEMORY_TIERS } from './domain/memory.js';
+export {
+  checkContent,
+  checkMetadata,
+  checkScope,
+  checkTags,
+  checkTtlSeconds,
+  MEMORY_LIMITS,
+  mergeMetadata,
+} from './domain/memory-limits.js';
+export type { Neighbour, SimilarityRules, WriteCandidates, WriteDecision } from './domain/similarity-rules.js';
+export { decideWrite } from './domain/similarity-rules.js';
 export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
+export type {
+  CallContext,
+  CreateMemoryInput,
+  CreateResult,
+  EngineSettings,
+  ListInput,
+  MemoryEngineOptions,
+  UpdateMemoryInput,
+} from './engine/memory-engine.js';
+export { createMemoryEngine, MemoryEngine } from './engine/memory-engine.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
 export type { Clock } from './ports/clock.js';
+export type { Embedder } from './ports/embedder.js';
 export type { IdGenerator } from './ports/id-generator.js';
-export type { Actor, ListMemoriesQuery, MemoryPage, MemoryStore, NearestMemory } from './ports/memory-store.js';
+export type {
+  Actor,
+  ListMemoriesQuery,
+  MemoryPage,
+  MemoryStore,
+  NearestMemory,
+  UpdateOptions,
+  WriteOutcome,
+} from './ports/memory-store.js';
 export type { VectorSpace, VectorSpaceInfo } from './ports/vector-space.js';

@@ -30,6 +30,12 @@ export const REQUIREMENTS = {
   'CFG-SECRETS': 'secrets never print: not as strings, JSON or util.inspect (spec §5.8)',
   'CFG-FROZEN': 'the loaded configuration is deeply frozen',
   'CFG-HTTP-GATE': 'standard + streamable-http refuses to boot without AUTH_REQUIRED or ALLOW_UNAUTHENTICATED_HTTP (spec §5.4)',
+  'R-DUP-EXACT': 'identical normalised content collapses into the existing row, even without vectors (DESIGN §3)',
+  'R-DUP-1': 'similarity ≥ MEMORY_DUPLICATE_THRESHOLD collapses into the existing row (spec §3.2 rule 1)',
+  'R-CONTRA-1': 'similarity in [MEMORY_CONTRADICTION_THRESHOLD, MEMORY_CONTRADICTION_THRESHOLD_MAX) is a contradiction (spec §3.2 rule 2)',
+  'R-IMPORTANCE': 'importance combines explicit importance, recency (half-life) and access; pinned ≥ 0.9 (spec §2.1)',
+  'R-STALE-PRUNE':
+    'stale at or below the stale threshold; prune-eligible below the prune threshold, old enough, unpinned (spec §3.2 rule 3)',
   'TENANT-ID': 'tenant ids accept real-world user ids (hyphens, emails) and reject the rest with INVALID_INPUT',
 } as const;
 

@@ -16,6 +16,8 @@ export interface MemoryRecord {
   readonly id: string;
   readonly userId: TenantId;
   readonly tier: MemoryTier;
+  /** Optional namespace inside the tenant (`project:x`); exact match, null when unscoped. */
+  readonly scope: string | null;
   readonly content: string;
   readonly tags: readonly string[];
   readonly metadata: JsonObject;
@@ -43,6 +45,7 @@ export interface MemoryRecord {
 /** What a store needs to insert a memory; ids, versions and timestamps are the store's. */
 export interface NewMemory {
   readonly tier: MemoryTier;
+  readonly scope?: string | null;
   readonly content: string;
   readonly tags?: readonly string[];
   readonly metadata?: JsonObject;
@@ -58,4 +61,31 @@ export interface NewMemory {
 export interface MemoryEmbedding {
   readonly vector: readonly number[];
   readonly model: string;
+}
+
+/** Changes to a memory; absent fields stay as they are. */
+export interface MemoryPatch {
+  readonly content?: string;
+  readonly tags?: readonly string[];
+  /** The complete new metadata object (the engine has already merged it). */
+  readonly metadata?: JsonObject;
+  readonly importance?: number | null;
+  readonly importanceScore?: number;
+  readonly pinned?: boolean;
+  readonly tier?: MemoryTier;
+  readonly expiresAt?: Date | null;
+  /** A new vector, or null to drop a vector that no longer matches the content. */
+  readonly embedding?: MemoryEmbedding | null;
+}
+
+/** One entry of a memory's audit trail. */
+export interface AuditEntry {
+  readonly id: number;
+  readonly memoryId: string;
+  readonly action: string;
+  readonly actor: string;
+  readonly version: number | null;
+  readonly before: JsonObject | null;
+  readonly after: JsonObject | null;
+  readonly createdAt: Date;
 }

@@ -1,4 +1,5 @@
-import type { MemoryEmbedding, MemoryRecord, MemoryTier, NewMemory } from '../domain/memory.js';
+import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, MemoryTier, NewMemory } from '../domain/memory.js';
+import type { Neighbour, WriteCandidates, WriteDecision } from '../domain/similarity-rules.js';
 import type { TenantId } from '../domain/tenant.js';
 
 /** Who did something, for the audit trail. */
@@ -9,11 +10,17 @@ export interface Actor {
 
 export interface ListMemoriesQuery {
   readonly tier?: MemoryTier;
+  /** Exact-match scope filter; undefined means every scope. */
+  readonly scope?: string;
+  /** Memories carrying every one of these tags. */
+  readonly tags?: readonly string[];
   /** 1–1000. */
   readonly limit: number;
   /** The `nextCursor` of the previous page. */
   readonly cursor?: string;
   readonly includeDeleted?: boolean;
+  /** Superseded rows are hidden unless asked for. */
+  readonly includeSuperseded?: boolean;
 }
 
 export interface MemoryPage {
@@ -22,10 +29,25 @@ export interface MemoryPage {
   readonly nextCursor: string | undefined;
 }
 
-export interface NearestMemory {
+export type NearestMemory = Neighbour;
+
+/** What a rule-checked write did. */
+export interface WriteOutcome {
+  /** The stored memory, or the existing one the write collapsed into. */
   readonly memory: MemoryRecord;
-  /** Cosine similarity in [-1, 1]. */
-  readonly similarity: number;
+  readonly decision: WriteDecision;
+  /** Existing rows marked contradicted or superseded by this write, as they are now. */
+  readonly affected: readonly MemoryRecord[];
+}
+
+export interface UpdateOptions {
+  /** Optimistic concurrency: the update applies only if the row still has this version. */
+  readonly expectedVersion?: number;
+  readonly actor: Actor;
+  /** The audit action (`update`, `promote`, `reembed`, …). */
+  readonly action: string;
+  /** Content and tags changes bump the version; server bookkeeping passes false. */
+  readonly bumpVersion?: boolean;
 }
 
 /**
@@ -35,8 +57,23 @@ export interface NearestMemory {
  * Every mutation writes an audit row in the same transaction.
  */
 export interface MemoryStore {
-  /** Inserts a memory (with its embedding when given) and returns it. */
+  /** Inserts a memory without the write rules (imports of already-checked rows, tests). */
   insert(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord>;
+
+  /**
+   * The rule-checked write of spec §3.2: under the tenant's lock, in one transaction, finds the
+   * exact-content match and the nearest neighbours in the same scope, asks `decide`, and applies
+   * the decision (collapse, insert, contradiction marks and links). Two concurrent identical
+   * writes leave one row.
+   */
+  write(tenant: TenantId, memory: NewMemory, actor: Actor, decide: (candidates: WriteCandidates) => WriteDecision): Promise<WriteOutcome>;
+
+  /**
+   * Moves a short-term memory to long-term under the same rules: a duplicate of an existing
+   * long-term memory collapses into it (the short-term row is deleted), otherwise the row flips
+   * tier in place, keeping its id. NOT_FOUND when there is no live short-term memory with that id.
+   */
+  promote(tenant: TenantId, id: string, actor: Actor, decide: (candidates: WriteCandidates) => WriteDecision): Promise<WriteOutcome>;
 
   /** The memory with this id in this tenant, or undefined (also for another tenant's id). */
   findById(tenant: TenantId, id: string, options?: { includeDeleted?: boolean }): Promise<MemoryRecord | undefined>;
@@ -44,8 +81,23 @@ export interface MemoryStore {
   /** A page of memories, newest first, stable under concurrent inserts. */
   list(tenant: TenantId, query: ListMemoriesQuery): Promise<MemoryPage>;
 
+  /** Applies a patch; NOT_FOUND when absent, CONFLICT (with `currentVersion`) on a stale version. */
+  update(tenant: TenantId, id: string, patch: MemoryPatch, options: UpdateOptions): Promise<MemoryRecord>;
+
   /** Marks a memory deleted; false when there was no live memory with that id in this tenant. */
   softDelete(tenant: TenantId, id: string, actor: Actor): Promise<boolean>;
+
+  /**
+   * Brings back a deleted memory (no `version`), or a live memory's content as it was at an
+   * earlier `version`, as a new version. NOT_FOUND when there is nothing to restore.
+   */
+  restore(tenant: TenantId, id: string, actor: Actor, options?: { version?: number }): Promise<MemoryRecord>;
+
+  /** The audit trail of one memory, newest first. */
+  auditTrail(tenant: TenantId, id: string, limit: number): Promise<readonly AuditEntry[]>;
+
+  /** Counts a read of these memories (one statement for all of them); no version bump. */
+  recordAccess(tenant: TenantId, ids: readonly string[]): Promise<void>;
 
   /** Stores (or replaces) the vector of a memory; false when the memory is not there. */
   setEmbedding(tenant: TenantId, id: string, embedding: MemoryEmbedding): Promise<boolean>;

@@ -1,1 +1,2 @@
 export { ManualClock } from './manual-clock.js';
+export { StaticEmbedder } from './static-embedder.js';

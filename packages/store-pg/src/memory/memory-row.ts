@@ -8,6 +8,7 @@ export const MEMORY_COLUMNS = [
   'id',
   'user_id',
   'tier',
+  'scope',
   'content',
   'tags',
   'metadata',
@@ -36,6 +37,7 @@ export interface MemoryRow {
   id: string;
   user_id: string;
   tier: 'stm' | 'ltm';
+  scope: string | null;
   content: string;
   tags: string[];
   metadata: Record<string, unknown>;
@@ -63,6 +65,7 @@ export function toMemoryRecord(row: MemoryRow): MemoryRecord {
     // Rows are only ever read with a tenant filter, so their owner is a checked tenant id.
     userId: row.user_id as TenantId,
     tier: row.tier,
+    scope: row.scope,
     content: row.content,
     tags: row.tags,
     metadata: row.metadata as JsonObject,

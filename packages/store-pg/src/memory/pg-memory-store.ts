@@ -1,34 +1,40 @@
-import { createHash } from 'node:crypto';
 import {
   type Actor,
+  type AuditEntry,
   type Clock,
-  contentFingerprintText,
   type IdGenerator,
   type ListMemoriesQuery,
   type MemoryEmbedding,
   type MemoryPage,
+  type MemoryPatch,
   type MemoryRecord,
   type MemoryStore,
   MemsvcError,
   type NearestMemory,
   type NewMemory,
   type TenantId,
+  type UpdateOptions,
+  type WriteCandidates,
+  type WriteDecision,
+  type WriteOutcome,
 } from '@memsvc/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import type { PgVectorSpace } from '../vector/pg-vector-space.js';
 import type { VectorFeatures } from '../vector/vector-features.js';
+import { readAuditTrail, writeAudit } from './audit-trail.js';
 import {
   hasEmbeddingColumn,
   isLiveAt,
   isUnexpiredAt,
   MEMORY_COLUMNS,
   type MemoryRow,
-  toAuditSnapshot,
   toMemoryRecord,
   vectorLiteral,
 } from './memory-row.js';
+import { restoreMemory } from './restore-memory.js';
+import { applyContradictions, findCandidates, hashContent, lockTenant, sameScope } from './write-path.js';
 
 export interface PgMemoryStoreOptions {
   readonly db: Kysely<MemsvcDatabase>;
@@ -56,39 +62,107 @@ export class PgMemoryStore implements MemoryStore {
   }
 
   async insert(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord> {
-    checkTierExpiry(memory);
+    checkNewMemory(memory);
     // The id is minted when the call arrives, not when a pooled connection frees up, so ids
     // (time-ordered) follow the order of the calls.
     const id = this.options.ids.next();
     if (memory.embedding) await this.checkVector(memory.embedding);
     const now = this.options.clock.now();
+    return this.db.transaction().execute((trx) => this.insertRow(trx, tenant, id, memory, actor, now, false));
+  }
+
+  async write(
+    tenant: TenantId,
+    memory: NewMemory,
+    actor: Actor,
+    decide: (candidates: WriteCandidates) => WriteDecision,
+  ): Promise<WriteOutcome> {
+    checkNewMemory(memory);
+    const id = this.options.ids.next();
+    if (memory.embedding) await this.checkVector(memory.embedding);
+    const now = this.options.clock.now();
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('memories')
-        .values({
-          id,
-          user_id: tenant,
-          tier: memory.tier,
-          content: memory.content,
-          content_hash: hashContent(memory.content),
-          tags: [...(memory.tags ?? [])],
-          metadata: JSON.stringify(memory.metadata ?? {}),
-          importance: memory.importance ?? null,
-          importance_score: memory.importanceScore ?? 0.5,
-          pinned: memory.pinned ?? false,
-          expires_at: memory.expiresAt ?? null,
-          embedding: memory.embedding ? vectorLiteral(memory.embedding.vector) : null,
-          embedding_model: memory.embedding?.model ?? null,
-          embedded_at: memory.embedding ? now : null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning(MEMORY_COLUMNS)
-        .returning(hasEmbeddingColumn)
-        .executeTakeFirstOrThrow();
-      const record = toMemoryRecord(row as MemoryRow);
-      await audit(trx, { record, actor, action: 'create', before: null, after: record });
-      return record;
+      await lockTenant(trx, tenant);
+      await this.applySearchSettings(trx);
+      const candidates = await findCandidates(trx, {
+        tenant,
+        scope: memory.scope ?? null,
+        contentHash: hashContent(memory.content),
+        vector: memory.embedding?.vector ?? null,
+        // A short-term note may collapse into a long-term fact; a long-term write compares with
+        // long-term rows only, so a passing note never swallows a lasting one.
+        tiers: memory.tier === 'stm' ? ['stm', 'ltm'] : ['ltm'],
+        now,
+      });
+      const decision = decide(candidates);
+      if (decision.kind === 'collapse') return { memory: decision.into, decision, affected: [] };
+      const flagged = decision.policy === 'flag' && decision.contradictions.length > 0;
+      const inserted = await this.insertRow(trx, tenant, id, memory, actor, now, flagged);
+      const affected = await applyContradictions(trx, { tenant, actor, ids: this.options.ids, now }, inserted, decision);
+      return { memory: inserted, decision, affected };
+    });
+  }
+
+  async promote(tenant: TenantId, id: string, actor: Actor, decide: (candidates: WriteCandidates) => WriteDecision): Promise<WriteOutcome> {
+    const now = this.options.clock.now();
+    return this.db.transaction().execute(async (trx) => {
+      await lockTenant(trx, tenant);
+      await this.applySearchSettings(trx);
+      const row = isUuid(id)
+        ? await trx
+            .selectFrom('memories')
+            .select(MEMORY_COLUMNS)
+            .select(hasEmbeddingColumn)
+            .select(['content_hash', sql<string | null>`embedding::text`.as('embedding_text')])
+            .where('user_id', '=', tenant)
+            .where('id', '=', id)
+            .where(isLiveAt(now))
+            .forUpdate()
+            .executeTakeFirst()
+        : undefined;
+      if (!row) throw new MemsvcError('NOT_FOUND', `memory ${id} was not found`, { memoryId: id });
+      const before = toMemoryRecord(row as MemoryRow);
+      if (before.tier === 'ltm') return { memory: before, decision: { kind: 'insert', contradictions: [], policy: 'flag' }, affected: [] };
+
+      const candidates = await findCandidates(trx, {
+        tenant,
+        scope: before.scope,
+        contentHash: row.content_hash,
+        vector: row.embedding_text ? (JSON.parse(row.embedding_text) as number[]) : null,
+        tiers: ['ltm'],
+        now,
+        excludeId: id,
+      });
+      const decision = decide(candidates);
+      if (decision.kind === 'collapse') {
+        const deleted = await this.markDeleted(trx, tenant, before, now);
+        await writeAudit(trx, {
+          tenant,
+          memoryId: id,
+          actor,
+          action: 'promote-collapse',
+          version: deleted.version,
+          before,
+          after: { ...deleted, collapsedInto: decision.into.id },
+          at: now,
+        });
+        return { memory: decision.into, decision, affected: [] };
+      }
+      const promoted = await this.updateRow(trx, tenant, id, { tier: 'ltm', expires_at: null }, true, now);
+      await writeAudit(trx, {
+        tenant,
+        memoryId: id,
+        actor,
+        action: 'promote',
+        version: promoted.version,
+        before,
+        after: promoted,
+        at: now,
+      });
+      const affected = await applyContradictions(trx, { tenant, actor, ids: this.options.ids, now }, promoted, decision);
+      const flagged = decision.policy === 'flag' && decision.contradictions.length > 0;
+      const memory = flagged ? await this.updateRow(trx, tenant, id, { contradicted: true }, false, now) : promoted;
+      return { memory, decision, affected };
     });
   }
 
@@ -107,26 +181,26 @@ export class PgMemoryStore implements MemoryStore {
   }
 
   async list(tenant: TenantId, query: ListMemoriesQuery): Promise<MemoryPage> {
-    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_PAGE_SIZE) {
-      throw new MemsvcError('INVALID_INPUT', `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`, { field: 'limit' });
-    }
+    checkLimit(query.limit);
     if (query.cursor !== undefined && !isUuid(query.cursor)) {
       throw new MemsvcError('INVALID_INPUT', 'cursor is not one this server returned (expected the nextCursor of a previous page)', {
         field: 'cursor',
       });
     }
     const now = this.options.clock.now();
-    let select = this.db
+    const rows = await this.db
       .selectFrom('memories')
       .select(MEMORY_COLUMNS)
       .select(hasEmbeddingColumn)
       .where('user_id', '=', tenant)
-      .where(query.includeDeleted ? isUnexpiredAt(now) : isLiveAt(now));
-    if (query.tier) select = select.where('tier', '=', query.tier);
-    if (query.cursor) select = select.where('id', '<', query.cursor);
-    // Ids are time-ordered (UUIDv7), so "newest first" is one index range scan, and a cursor
-    // stays valid however many rows are inserted meanwhile.
-    const rows = await select
+      .where(query.includeDeleted ? isUnexpiredAt(now) : isLiveAt(now))
+      .$if(!query.includeSuperseded, (select) => select.where('superseded_by', 'is', null))
+      .$if(query.tier !== undefined, (select) => select.where('tier', '=', query.tier ?? 'ltm'))
+      .$if(query.scope !== undefined, (select) => select.where(sameScope(query.scope ?? null)))
+      .$if((query.tags?.length ?? 0) > 0, (select) => select.where(sql<boolean>`tags @> ${[...(query.tags ?? [])]}::text[]`))
+      .$if(query.cursor !== undefined, (select) => select.where('id', '<', query.cursor ?? ''))
+      // Ids are time-ordered (UUIDv7), so "newest first" is one index range scan, and a cursor
+      // stays valid however many rows are inserted meanwhile.
       .orderBy('id', 'desc')
       .limit(query.limit + 1)
       .execute();
@@ -134,32 +208,73 @@ export class PgMemoryStore implements MemoryStore {
     return { items, nextCursor: rows.length > query.limit ? items.at(-1)?.id : undefined };
   }
 
+  async update(tenant: TenantId, id: string, patch: MemoryPatch, options: UpdateOptions): Promise<MemoryRecord> {
+    if (patch.embedding) await this.checkVector(patch.embedding);
+    const now = this.options.clock.now();
+    return this.db.transaction().execute(async (trx) => {
+      const before = await this.lockLiveRow(trx, tenant, id, now);
+      if (options.expectedVersion !== undefined && before.version !== options.expectedVersion) {
+        throw new MemsvcError(
+          'CONFLICT',
+          `memory ${id} was modified: it is at version ${before.version}, not ${options.expectedVersion}; read it again and retry`,
+          { memoryId: id, currentVersion: before.version, expectedVersion: options.expectedVersion },
+        );
+      }
+      const after = await this.updateRow(trx, tenant, id, toColumns(patch, now), options.bumpVersion ?? true, now);
+      await writeAudit(trx, {
+        tenant,
+        memoryId: id,
+        actor: options.actor,
+        action: options.action,
+        version: after.version,
+        before,
+        after,
+        at: now,
+      });
+      return after;
+    });
+  }
+
   async softDelete(tenant: TenantId, id: string, actor: Actor): Promise<boolean> {
     if (!isUuid(id)) return false;
     const now = this.options.clock.now();
     return this.db.transaction().execute(async (trx) => {
-      const before = await trx
-        .selectFrom('memories')
-        .select(MEMORY_COLUMNS)
-        .select(hasEmbeddingColumn)
-        .where('user_id', '=', tenant)
-        .where('id', '=', id)
-        .where(isLiveAt(now))
-        .forUpdate()
-        .executeTakeFirst();
+      const before = await this.lockLiveRow(trx, tenant, id, now).catch(() => undefined);
       if (!before) return false;
-      const after = await trx
-        .updateTable('memories')
-        .set((eb) => ({ deleted_at: now, updated_at: now, version: eb('version', '+', 1) }))
-        .where('user_id', '=', tenant)
-        .where('id', '=', id)
-        .returning(MEMORY_COLUMNS)
-        .returning(hasEmbeddingColumn)
-        .executeTakeFirstOrThrow();
-      const record = toMemoryRecord(after as MemoryRow);
-      await audit(trx, { record, actor, action: 'delete', before: toMemoryRecord(before as MemoryRow), after: record });
+      const after = await this.markDeleted(trx, tenant, before, now);
+      await writeAudit(trx, { tenant, memoryId: id, actor, action: 'delete', version: after.version, before, after, at: now });
       return true;
     });
+  }
+
+  async restore(tenant: TenantId, id: string, actor: Actor, options: { version?: number } = {}): Promise<MemoryRecord> {
+    const now = this.options.clock.now();
+    return this.db
+      .transaction()
+      .execute((trx) =>
+        restoreMemory(trx, { tenant, id, actor, now, version: options.version }, (change, bump) =>
+          this.updateRow(trx, tenant, id, change, bump, now),
+        ),
+      );
+  }
+
+  async auditTrail(tenant: TenantId, id: string, limit: number): Promise<readonly AuditEntry[]> {
+    checkLimit(limit);
+    return isUuid(id) ? readAuditTrail(this.db, tenant, id, limit) : [];
+  }
+
+  async recordAccess(tenant: TenantId, ids: readonly string[]): Promise<void> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return;
+    const now = this.options.clock.now();
+    // One statement for every memory read, whatever the count (never N queries).
+    await this.db
+      .updateTable('memories')
+      .set((eb) => ({ access_count: eb('access_count', '+', 1), last_accessed_at: now }))
+      .where('user_id', '=', tenant)
+      .where('id', 'in', valid)
+      .where('deleted_at', 'is', null)
+      .execute();
   }
 
   // A vector is derived data, not content: setting it neither bumps the version (which would
@@ -178,9 +293,7 @@ export class PgMemoryStore implements MemoryStore {
   }
 
   async nearest(tenant: TenantId, vector: readonly number[], limit: number): Promise<readonly NearestMemory[]> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-      throw new MemsvcError('INVALID_INPUT', `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`, { field: 'limit' });
-    }
+    checkLimit(limit);
     const space = await this.options.vectorSpace.describe();
     if (!space) return [];
     checkFinite(vector);
@@ -209,6 +322,84 @@ export class PgMemoryStore implements MemoryStore {
       .sort((a, b) => b.similarity - a.similarity);
   }
 
+  private async insertRow(
+    trx: Transaction<MemsvcDatabase>,
+    tenant: TenantId,
+    id: string,
+    memory: NewMemory,
+    actor: Actor,
+    now: Date,
+    contradicted: boolean,
+  ): Promise<MemoryRecord> {
+    const row = await trx
+      .insertInto('memories')
+      .values({
+        id,
+        user_id: tenant,
+        tier: memory.tier,
+        scope: memory.scope ?? null,
+        content: memory.content,
+        content_hash: hashContent(memory.content),
+        tags: [...(memory.tags ?? [])],
+        metadata: JSON.stringify(memory.metadata ?? {}),
+        importance: memory.importance ?? null,
+        importance_score: memory.importanceScore ?? 0.5,
+        pinned: memory.pinned ?? false,
+        contradicted,
+        expires_at: memory.expiresAt ?? null,
+        embedding: memory.embedding ? vectorLiteral(memory.embedding.vector) : null,
+        embedding_model: memory.embedding?.model ?? null,
+        embedded_at: memory.embedding ? now : null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(MEMORY_COLUMNS)
+      .returning(hasEmbeddingColumn)
+      .executeTakeFirstOrThrow();
+    const record = toMemoryRecord(row as MemoryRow);
+    await writeAudit(trx, { tenant, memoryId: id, actor, action: 'create', version: record.version, before: null, after: record, at: now });
+    return record;
+  }
+
+  private async lockLiveRow(trx: Transaction<MemsvcDatabase>, tenant: TenantId, id: string, now: Date): Promise<MemoryRecord> {
+    const row = isUuid(id)
+      ? await trx
+          .selectFrom('memories')
+          .select(MEMORY_COLUMNS)
+          .select(hasEmbeddingColumn)
+          .where('user_id', '=', tenant)
+          .where('id', '=', id)
+          .where(isLiveAt(now))
+          .forUpdate()
+          .executeTakeFirst()
+      : undefined;
+    if (!row) throw new MemsvcError('NOT_FOUND', `memory ${id} was not found`, { memoryId: id });
+    return toMemoryRecord(row as MemoryRow);
+  }
+
+  private async updateRow(
+    trx: Transaction<MemsvcDatabase>,
+    tenant: TenantId,
+    id: string,
+    change: Record<string, unknown>,
+    bumpVersion: boolean,
+    now: Date,
+  ): Promise<MemoryRecord> {
+    const row = await trx
+      .updateTable('memories')
+      .set((eb) => ({ ...change, ...(bumpVersion ? { version: eb('version', '+', 1), updated_at: now } : {}) }))
+      .where('user_id', '=', tenant)
+      .where('id', '=', id)
+      .returning(MEMORY_COLUMNS)
+      .returning(hasEmbeddingColumn)
+      .executeTakeFirstOrThrow();
+    return toMemoryRecord(row as MemoryRow);
+  }
+
+  private markDeleted(trx: Transaction<MemsvcDatabase>, tenant: TenantId, before: MemoryRecord, now: Date): Promise<MemoryRecord> {
+    return this.updateRow(trx, tenant, before.id, { deleted_at: now }, true, now);
+  }
+
   private async applySearchSettings(trx: Transaction<MemsvcDatabase>): Promise<void> {
     const efSearch = this.options.hnswEfSearch;
     if (efSearch !== undefined) await sql`SET LOCAL hnsw.ef_search = ${sql.lit(efSearch)}`.execute(trx);
@@ -223,7 +414,27 @@ export class PgMemoryStore implements MemoryStore {
   }
 }
 
-function checkTierExpiry(memory: NewMemory): void {
+function toColumns(patch: MemoryPatch, now: Date): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  if (patch.content !== undefined) {
+    columns.content = patch.content;
+    columns.content_hash = hashContent(patch.content);
+  }
+  if (patch.tags !== undefined) columns.tags = [...patch.tags];
+  if (patch.metadata !== undefined) columns.metadata = JSON.stringify(patch.metadata);
+  if (patch.importance !== undefined) columns.importance = patch.importance;
+  if (patch.importanceScore !== undefined) columns.importance_score = patch.importanceScore;
+  if (patch.pinned !== undefined) columns.pinned = patch.pinned;
+  if (patch.tier !== undefined) columns.tier = patch.tier;
+  if (patch.expiresAt !== undefined) columns.expires_at = patch.expiresAt;
+  if (patch.embedding === null) Object.assign(columns, { embedding: null, embedding_model: null, embedded_at: null });
+  else if (patch.embedding) {
+    Object.assign(columns, { embedding: vectorLiteral(patch.embedding.vector), embedding_model: patch.embedding.model, embedded_at: now });
+  }
+  return columns;
+}
+
+function checkNewMemory(memory: NewMemory): void {
   if (memory.tier === 'stm' && !memory.expiresAt) {
     throw new MemsvcError('INVALID_INPUT', 'a short-term memory needs an expiry (expiresAt)', { field: 'expiresAt' });
   }
@@ -232,31 +443,14 @@ function checkTierExpiry(memory: NewMemory): void {
   }
 }
 
+function checkLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new MemsvcError('INVALID_INPUT', `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`, { field: 'limit' });
+  }
+}
+
 function checkFinite(vector: readonly number[]): void {
   if (vector.length === 0 || !vector.every(Number.isFinite)) {
     throw new MemsvcError('INVALID_INPUT', 'an embedding must be a non-empty list of finite numbers', { field: 'embedding' });
   }
-}
-
-function hashContent(content: string): string {
-  return createHash('sha256').update(contentFingerprintText(content)).digest('hex');
-}
-
-async function audit(
-  trx: Transaction<MemsvcDatabase>,
-  entry: { record: MemoryRecord; actor: Actor; action: string; before: MemoryRecord | null; after: MemoryRecord | null },
-): Promise<void> {
-  await trx
-    .insertInto('memory_audit')
-    .values({
-      memory_id: entry.record.id,
-      user_id: entry.record.userId,
-      actor: entry.actor.id,
-      action: entry.action,
-      version: entry.record.version,
-      before: entry.before ? toAuditSnapshot(entry.before) : null,
-      after: entry.after ? toAuditSnapshot(entry.after) : null,
-      created_at: entry.record.updatedAt,
-    })
-    .execute();
 }

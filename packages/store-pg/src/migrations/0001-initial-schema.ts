@@ -17,6 +17,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       id               uuid PRIMARY KEY,
       user_id          text NOT NULL CHECK (length(user_id) BETWEEN 1 AND 128),
       tier             text NOT NULL CHECK (tier IN ('stm', 'ltm')),
+      scope            text CHECK (scope IS NULL OR length(scope) BETWEEN 1 AND 256),
       content          text NOT NULL,
       content_hash     text NOT NULL,
       tags             text[] NOT NULL DEFAULT '{}',
@@ -47,6 +48,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX memories_user_live_idx ON memories (user_id, id DESC) WHERE deleted_at IS NULL`.execute(db);
   // Exact-content duplicate collapse works without vectors.
   await sql`CREATE INDEX memories_user_hash_idx ON memories (user_id, content_hash) WHERE deleted_at IS NULL`.execute(db);
+  await sql`CREATE INDEX memories_user_scope_idx ON memories (user_id, scope, id DESC) WHERE deleted_at IS NULL`.execute(db);
   await sql`CREATE INDEX memories_search_idx ON memories USING gin (search_vector)`.execute(db);
   // The short-term expiry sweep and the promotion scan.
   await sql`CREATE INDEX memories_stm_expiry_idx ON memories (expires_at) WHERE tier = 'stm'`.execute(db);

@@ -11,6 +11,7 @@ export interface MemoriesTable {
   id: string;
   user_id: string;
   tier: 'stm' | 'ltm';
+  scope: string | null;
   content: string;
   content_hash: string;
   tags: Defaulted<string[]>;

@@ -1,0 +1,87 @@
+import { MemsvcError } from '../errors/memsvc-error.js';
+import type { JsonObject } from './memory.js';
+
+/** Documented input limits (README "Limits"); every violation is INVALID_INPUT naming the field. */
+export const MEMORY_LIMITS = {
+  contentMaxChars: 10_240,
+  tagsMax: 50,
+  tagMaxChars: 100,
+  scopeMaxChars: 256,
+  metadataMaxBytes: 65_536,
+  ttlMinSeconds: 60,
+  ttlMaxSeconds: 604_800,
+  /** Short-term lifetime when none is given: one day. */
+  ttlDefaultSeconds: 86_400,
+} as const;
+
+function invalid(field: string, message: string): MemsvcError {
+  return new MemsvcError('INVALID_INPUT', `${field} ${message}`, { field });
+}
+
+/** Content: non-blank, at most 10,240 characters. */
+export function checkContent(content: string, field = 'content'): string {
+  if (content.trim().length === 0) throw invalid(field, 'must not be empty');
+  if (content.length > MEMORY_LIMITS.contentMaxChars) {
+    throw invalid(field, `is ${content.length} characters; the limit is ${MEMORY_LIMITS.contentMaxChars}`);
+  }
+  return content;
+}
+
+/** Tags: trimmed, de-duplicated, at most 50 of at most 100 characters each. */
+export function checkTags(tags: readonly string[] | undefined): string[] {
+  const cleaned = [...new Set((tags ?? []).map((tag) => tag.trim()))];
+  if (cleaned.length > MEMORY_LIMITS.tagsMax) throw invalid('tags', `has ${cleaned.length} tags; the limit is ${MEMORY_LIMITS.tagsMax}`);
+  for (const tag of cleaned) {
+    if (tag.length === 0 || tag.length > MEMORY_LIMITS.tagMaxChars)
+      throw invalid('tags', `entries must be 1 to ${MEMORY_LIMITS.tagMaxChars} characters`);
+  }
+  return cleaned;
+}
+
+/** Scope: 1 to 256 characters; undefined or null means unscoped. */
+export function checkScope(scope: string | null | undefined): string | null {
+  if (scope === undefined || scope === null) return null;
+  if (scope.length === 0 || scope.length > MEMORY_LIMITS.scopeMaxChars)
+    throw invalid('scope', `must be 1 to ${MEMORY_LIMITS.scopeMaxChars} characters`);
+  return scope;
+}
+
+/** Metadata: a plain JSON object of at most 64 KiB. */
+export function checkMetadata(metadata: unknown): JsonObject {
+  if (metadata === undefined) return {};
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) throw invalid('metadata', 'must be a JSON object');
+  const size = JSON.stringify(metadata).length;
+  if (size > MEMORY_LIMITS.metadataMaxBytes)
+    throw invalid('metadata', `is ${size} bytes as JSON; the limit is ${MEMORY_LIMITS.metadataMaxBytes}`);
+  return metadata as JsonObject;
+}
+
+/** Importance: a number from 0 to 1, or null for "not said". */
+export function checkImportance(importance: number | null | undefined): number | null {
+  if (importance === undefined || importance === null) return null;
+  if (!Number.isFinite(importance) || importance < 0 || importance > 1) throw invalid('importance', 'must be a number from 0 to 1');
+  return importance;
+}
+
+/** Short-term lifetime in seconds: 60 to 604,800 (a week); one day when not given. */
+export function checkTtlSeconds(ttl: number | undefined): number {
+  if (ttl === undefined) return MEMORY_LIMITS.ttlDefaultSeconds;
+  if (!Number.isInteger(ttl) || ttl < MEMORY_LIMITS.ttlMinSeconds || ttl > MEMORY_LIMITS.ttlMaxSeconds) {
+    throw invalid('ttl', `must be a whole number of seconds from ${MEMORY_LIMITS.ttlMinSeconds} to ${MEMORY_LIMITS.ttlMaxSeconds}`);
+  }
+  return ttl;
+}
+
+/**
+ * Merges a metadata update into the current metadata: keys in the update replace, a key set to
+ * null is removed, everything else stays. (An earlier implementation replaced the whole object,
+ * so a client could erase keys it did not know about.)
+ */
+export function mergeMetadata(current: JsonObject, update: JsonObject): JsonObject {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(update)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged as JsonObject;
+}

@@ -1,0 +1,53 @@
+import type { ContradictionPolicy } from '../config/config-types.js';
+import type { MemoryRecord } from './memory.js';
+
+/** The similarity bands of spec §3.2, from configuration. */
+export interface SimilarityRules {
+  readonly duplicateThreshold: number;
+  readonly contradictionThreshold: number;
+  readonly contradictionThresholdMax: number;
+  readonly contradictionPolicy: ContradictionPolicy;
+}
+
+/** A live memory of the same tenant and scope, and its cosine similarity to the new content. */
+export interface Neighbour {
+  readonly memory: MemoryRecord;
+  readonly similarity: number;
+}
+
+/** What a store found for a write, inside the transaction that will perform it. */
+export interface WriteCandidates {
+  /** A live memory with the same normalised content (exact duplicate), found without vectors. */
+  readonly exact: MemoryRecord | undefined;
+  /** Nearest live, unsuperseded memories by cosine similarity, most similar first. */
+  readonly neighbours: readonly Neighbour[];
+}
+
+export type WriteDecision =
+  /** R-DUP: collapse into an existing row; nothing new is stored. */
+  | { readonly kind: 'collapse'; readonly into: MemoryRecord; readonly similarity: number; readonly exact: boolean }
+  /** Store the memory; contradicted rows get the policy's treatment. */
+  | { readonly kind: 'insert'; readonly contradictions: readonly Neighbour[]; readonly policy: ContradictionPolicy };
+
+/**
+ * Classifies a write by spec §3.2, band edges exactly as written:
+ * - R-DUP-EXACT: identical normalised content collapses, with or without vectors;
+ * - R-DUP-1: similarity ≥ MEMORY_DUPLICATE_THRESHOLD collapses into the most similar row;
+ * - R-CONTRA-1: similarity in [MEMORY_CONTRADICTION_THRESHOLD, MEMORY_CONTRADICTION_THRESHOLD_MAX)
+ *   marks a contradiction (and is never also a duplicate);
+ * - anything else is a plain insert.
+ */
+export function decideWrite(candidates: WriteCandidates, rules: SimilarityRules): WriteDecision {
+  if (candidates.exact) return { kind: 'collapse', into: candidates.exact, similarity: 1, exact: true };
+  const best = candidates.neighbours[0];
+  if (best && best.similarity >= rules.duplicateThreshold) {
+    return { kind: 'collapse', into: best.memory, similarity: best.similarity, exact: false };
+  }
+  const contradictions = candidates.neighbours.filter(
+    (neighbour) =>
+      neighbour.similarity >= rules.contradictionThreshold &&
+      neighbour.similarity < rules.contradictionThresholdMax &&
+      neighbour.similarity < rules.duplicateThreshold,
+  );
+  return { kind: 'insert', contradictions, policy: rules.contradictionPolicy };
+}

@@ -1,0 +1,302 @@
+import type { ContradictionPolicy } from '../config/config-types.js';
+import { importanceScore } from '../domain/importance.js';
+import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, MemoryTier } from '../domain/memory.js';
+import {
+  checkContent,
+  checkImportance,
+  checkMetadata,
+  checkScope,
+  checkTags,
+  checkTtlSeconds,
+  mergeMetadata,
+} from '../domain/memory-limits.js';
+import { decideWrite, type SimilarityRules, type WriteDecision } from '../domain/similarity-rules.js';
+import type { TenantId } from '../domain/tenant.js';
+import { MemsvcError } from '../errors/memsvc-error.js';
+import type { Clock } from '../ports/clock.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { Actor, MemoryPage, MemoryStore, WriteOutcome } from '../ports/memory-store.js';
+
+/** The configuration the engine uses (a slice of MemsvcConfig). */
+export interface EngineSettings {
+  readonly similarity: SimilarityRules;
+  readonly importanceHalfLifeDays: number;
+}
+
+export interface MemoryEngineOptions {
+  readonly store: MemoryStore;
+  readonly embedder: Embedder;
+  readonly clock: Clock;
+  readonly settings: EngineSettings;
+}
+
+/** Who is asking, on whose memories. */
+export interface CallContext {
+  readonly tenant: TenantId;
+  readonly actor: Actor;
+}
+
+export interface CreateMemoryInput {
+  readonly content: string;
+  readonly tier: MemoryTier;
+  readonly scope?: string | null;
+  readonly tags?: readonly string[];
+  readonly metadata?: unknown;
+  readonly importance?: number | null;
+  readonly pinned?: boolean;
+  /** Short-term lifetime in seconds (60–604,800; default one day). Ignored for long-term. */
+  readonly ttlSeconds?: number;
+}
+
+/** What a create did: stored a new memory, or found it already remembered. */
+export interface CreateResult {
+  readonly memory: MemoryRecord;
+  readonly outcome: 'created' | 'duplicate';
+  /** For a duplicate: the similarity to the existing memory and whether the text was identical. */
+  readonly duplicate?: { readonly similarity: number; readonly exact: boolean };
+  /** Existing memories this one contradicts, and what the policy did to them. */
+  readonly contradictions: readonly { readonly memoryId: string; readonly similarity: number; readonly policy: ContradictionPolicy }[];
+  /** False when the memory was stored without a vector (provider down or disabled). */
+  readonly embedded: boolean;
+}
+
+export interface UpdateMemoryInput {
+  readonly content?: string;
+  readonly tags?: readonly string[];
+  /** Merged into the current metadata; a key set to null is removed. */
+  readonly metadata?: unknown;
+  readonly importance?: number | null;
+  readonly pinned?: boolean;
+  /** Short-term only: the memory now expires this many seconds from now. */
+  readonly ttlSeconds?: number;
+}
+
+export interface ListInput {
+  readonly tier?: MemoryTier;
+  readonly scope?: string;
+  readonly tags?: readonly string[];
+  readonly limit: number;
+  readonly cursor?: string;
+  readonly includeSuperseded?: boolean;
+}
+
+/**
+ * The memory engine: memsvc's use-cases written against ports, usable without any app.
+ * Writes follow spec §3.2 (duplicates collapse, contradictions are flagged or superseded) in one
+ * transaction under the tenant's lock; reads never return expired, deleted or (unless asked)
+ * superseded rows; every mutation is versioned and audited.
+ */
+export class MemoryEngine {
+  constructor(private readonly options: MemoryEngineOptions) {}
+
+  /** Stores a memory, or reports the existing one it duplicates (spec §3.2 rules 1–2). */
+  async create(context: CallContext, input: CreateMemoryInput): Promise<CreateResult> {
+    const content = checkContent(input.content);
+    const tags = checkTags(input.tags);
+    const scope = checkScope(input.scope);
+    const metadata = checkMetadata(input.metadata);
+    const importance = checkImportance(input.importance);
+    const pinned = input.pinned ?? false;
+    const now = this.options.clock.now();
+    const ttlSeconds = input.tier === 'stm' ? checkTtlSeconds(input.ttlSeconds) : undefined;
+    const embedding = await this.embed(content);
+    const outcome = await this.options.store.write(
+      context.tenant,
+      {
+        tier: input.tier,
+        scope,
+        content,
+        tags,
+        metadata,
+        importance,
+        pinned,
+        importanceScore: importanceScore(
+          { importance, accessCount: 0, pinned, createdAt: now, lastAccessedAt: null },
+          now,
+          this.settings.importanceHalfLifeDays,
+        ),
+        expiresAt: ttlSeconds === undefined ? null : new Date(now.getTime() + ttlSeconds * 1000),
+        embedding: embedding ?? null,
+      },
+      context.actor,
+      (candidates) => decideWrite(candidates, this.settings.similarity),
+    );
+    return toCreateResult(outcome, embedding !== undefined);
+  }
+
+  /** One memory; reading counts as an access (spec §2.1). NOT_FOUND for absent or foreign ids. */
+  async get(context: CallContext, id: string): Promise<MemoryRecord> {
+    const memory = await this.options.store.findById(context.tenant, id);
+    if (!memory) throw notFound(id);
+    await this.options.store.recordAccess(context.tenant, [id]);
+    return { ...memory, accessCount: memory.accessCount + 1, lastAccessedAt: this.options.clock.now() };
+  }
+
+  /** A page of memories, newest first, across both tiers unless one is asked for. */
+  list(context: CallContext, input: ListInput): Promise<MemoryPage> {
+    return this.options.store.list(context.tenant, {
+      limit: input.limit,
+      ...(input.tier ? { tier: input.tier } : {}),
+      ...(input.scope !== undefined ? { scope: checkScope(input.scope) ?? undefined } : {}),
+      ...(input.tags && input.tags.length > 0 ? { tags: checkTags(input.tags) } : {}),
+      ...(input.cursor ? { cursor: input.cursor } : {}),
+      ...(input.includeSuperseded ? { includeSuperseded: true } : {}),
+    });
+  }
+
+  /**
+   * Edits a memory under optimistic concurrency: `expectedVersion` must be the version the
+   * caller read, or the update is refused with CONFLICT. Metadata merges; tags replace only when
+   * given; new content is re-embedded (or left without a vector when the provider is down).
+   */
+  async update(context: CallContext, id: string, input: UpdateMemoryInput, expectedVersion: number): Promise<MemoryRecord> {
+    if (!Number.isInteger(expectedVersion) || expectedVersion < 1) {
+      throw new MemsvcError('INVALID_INPUT', 'expectedVersion must be the version you read (a whole number ≥ 1)', {
+        field: 'expectedVersion',
+      });
+    }
+    const current = await this.options.store.findById(context.tenant, id);
+    if (!current) throw notFound(id);
+    const patch: { -readonly [K in keyof MemoryPatch]: MemoryPatch[K] } = {};
+    if (input.content !== undefined) {
+      patch.content = checkContent(input.content);
+      if (patch.content !== current.content) patch.embedding = (await this.embed(patch.content)) ?? null;
+    }
+    if (input.tags !== undefined) patch.tags = checkTags(input.tags);
+    if (input.metadata !== undefined) patch.metadata = mergeMetadata(current.metadata, checkMetadata(input.metadata));
+    if (input.importance !== undefined) patch.importance = checkImportance(input.importance);
+    if (input.pinned !== undefined) patch.pinned = input.pinned;
+    if (input.ttlSeconds !== undefined) {
+      if (current.tier !== 'stm') throw new MemsvcError('INVALID_INPUT', 'ttl applies to short-term memories only', { field: 'ttl' });
+      patch.expiresAt = new Date(this.options.clock.now().getTime() + checkTtlSeconds(input.ttlSeconds) * 1000);
+    }
+    patch.importanceScore = importanceScore(
+      {
+        importance: patch.importance !== undefined ? patch.importance : current.importance,
+        accessCount: current.accessCount,
+        pinned: patch.pinned ?? current.pinned,
+        createdAt: current.createdAt,
+        lastAccessedAt: current.lastAccessedAt,
+      },
+      this.options.clock.now(),
+      this.settings.importanceHalfLifeDays,
+    );
+    return this.options.store.update(context.tenant, id, patch, { expectedVersion, actor: context.actor, action: 'update' });
+  }
+
+  /** Deletes a memory (restorable). False when there was no such memory. */
+  delete(context: CallContext, id: string): Promise<boolean> {
+    return this.options.store.softDelete(context.tenant, id, context.actor);
+  }
+
+  /** Deletes up to 100 memories; one missing id does not stop the others. */
+  async bulkDelete(context: CallContext, ids: readonly string[]): Promise<{ deleted: string[]; notFound: string[] }> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0 || unique.length > 100) {
+      throw new MemsvcError('INVALID_INPUT', 'memoryIds must hold 1 to 100 ids', { field: 'memoryIds' });
+    }
+    const deleted: string[] = [];
+    const notFound: string[] = [];
+    for (const id of unique) ((await this.options.store.softDelete(context.tenant, id, context.actor)) ? deleted : notFound).push(id);
+    return { deleted, notFound };
+  }
+
+  /**
+   * Moves a short-term memory to long-term, keeping its id, under the write rules: if it
+   * duplicates a long-term memory, that one is returned and the short-term row is deleted.
+   */
+  async promote(
+    context: CallContext,
+    id: string,
+  ): Promise<{ memory: MemoryRecord; outcome: 'promoted' | 'duplicate' | 'already-long-term' }> {
+    const current = await this.options.store.findById(context.tenant, id);
+    if (!current) throw notFound(id);
+    if (current.tier === 'ltm') return { memory: current, outcome: 'already-long-term' };
+    if (!current.hasEmbedding) {
+      const vector = await this.embed(current.content);
+      if (vector) await this.options.store.setEmbedding(context.tenant, id, vector);
+    }
+    const outcome = await this.options.store.promote(context.tenant, id, context.actor, (candidates) =>
+      decideWrite(candidates, this.settings.similarity),
+    );
+    return { memory: outcome.memory, outcome: outcome.decision.kind === 'collapse' ? 'duplicate' : 'promoted' };
+  }
+
+  /** Brings back a deleted memory, or an earlier version's content; re-embeds when content changed. */
+  async restore(context: CallContext, id: string, version?: number): Promise<MemoryRecord> {
+    const restored = await this.options.store.restore(context.tenant, id, context.actor, version === undefined ? {} : { version });
+    if (restored.hasEmbedding) return restored;
+    const embedding = await this.embed(restored.content);
+    if (!embedding) return restored;
+    await this.options.store.setEmbedding(context.tenant, id, embedding);
+    return { ...restored, hasEmbedding: true, embeddingModel: embedding.model };
+  }
+
+  /** Computes the vector again from the current content (after a provider outage, or a model change). */
+  async reembed(context: CallContext, id: string): Promise<MemoryRecord> {
+    const current = await this.options.store.findById(context.tenant, id);
+    if (!current) throw notFound(id);
+    const embedding = await this.embed(current.content);
+    if (!embedding) {
+      throw new MemsvcError(
+        'STORAGE_UNAVAILABLE',
+        'the embedding provider is unavailable or disabled; the memory keeps its current vector — retry later',
+        {
+          memoryId: id,
+        },
+      );
+    }
+    await this.options.store.setEmbedding(context.tenant, id, embedding);
+    return { ...current, hasEmbedding: true, embeddingModel: embedding.model };
+  }
+
+  /** The audit trail of a memory, newest first (deleted memories included). */
+  async audit(context: CallContext, id: string, limit = 50): Promise<readonly AuditEntry[]> {
+    const entries = await this.options.store.auditTrail(context.tenant, id, limit);
+    if (entries.length === 0) throw notFound(id);
+    return entries;
+  }
+
+  private get settings(): EngineSettings {
+    return this.options.settings;
+  }
+
+  private async embed(content: string): Promise<MemoryEmbedding | undefined> {
+    const { embedder } = this.options;
+    const vectors = await embedder.embed([content]);
+    const vector = vectors?.[0];
+    return vector && embedder.model ? { vector, model: embedder.model } : undefined;
+  }
+}
+
+/** Creates the engine; the README's "embed memsvc in your agent" entry point. */
+export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
+  return new MemoryEngine(options);
+}
+
+function notFound(id: string): MemsvcError {
+  return new MemsvcError('NOT_FOUND', `memory ${id} was not found`, { memoryId: id });
+}
+
+function toCreateResult(outcome: WriteOutcome, embedded: boolean): CreateResult {
+  const decision: WriteDecision = outcome.decision;
+  if (decision.kind === 'collapse') {
+    return {
+      memory: outcome.memory,
+      outcome: 'duplicate',
+      duplicate: { similarity: decision.similarity, exact: decision.exact },
+      contradictions: [],
+      embedded,
+    };
+  }
+  return {
+    memory: outcome.memory,
+    outcome: 'created',
+    contradictions: decision.contradictions.map((neighbour) => ({
+      memoryId: neighbour.memory.id,
+      similarity: neighbour.similarity,
+      policy: decision.policy,
+    })),
+    embedded,
+  };
+}

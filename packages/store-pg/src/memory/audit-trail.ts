@@ -1,0 +1,59 @@
+import type { Actor, AuditEntry, JsonObject, MemoryRecord, TenantId } from '@memsvc/core';
+import type { Kysely, Transaction } from 'kysely';
+import type { MemsvcDatabase } from '../schema/database-schema.js';
+
+/** Writes one audit row (actor, action, before, after) in the caller's transaction. */
+export async function writeAudit(
+  trx: Transaction<MemsvcDatabase>,
+  entry: {
+    tenant: TenantId;
+    memoryId: string;
+    actor: Actor;
+    action: string;
+    version: number | null;
+    before: unknown;
+    after: unknown;
+    at: Date;
+  },
+): Promise<void> {
+  await trx
+    .insertInto('memory_audit')
+    .values({
+      memory_id: entry.memoryId,
+      user_id: entry.tenant,
+      actor: entry.actor.id,
+      action: entry.action,
+      version: entry.version,
+      before: entry.before === null ? null : JSON.stringify(entry.before),
+      after: entry.after === null ? null : JSON.stringify(entry.after),
+      created_at: entry.at,
+    })
+    .execute();
+}
+
+/** A record's audit snapshot (it never contains the vector). */
+export function snapshot(record: MemoryRecord): MemoryRecord {
+  return record;
+}
+
+/** The audit trail of one memory in one tenant, newest first. */
+export async function readAuditTrail(db: Kysely<MemsvcDatabase>, tenant: TenantId, memoryId: string, limit: number): Promise<AuditEntry[]> {
+  const rows = await db
+    .selectFrom('memory_audit')
+    .selectAll()
+    .where('user_id', '=', tenant)
+    .where('memory_id', '=', memoryId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    memoryId: row.memory_id,
+    action: row.action,
+    actor: row.actor,
+    version: row.version,
+    before: row.before as JsonObject | null,
+    after: row.after as JsonObject | null,
+    createdAt: row.created_at,
+  }));
+}
