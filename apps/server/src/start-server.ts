@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { MemsvcConfig } from '@memsvc/core';
-import { createMcpServer } from '@memsvc/mcp-tools';
+import { createMemoryEngine, type MemsvcConfig } from '@memsvc/core';
+import { createEmbedder } from '@memsvc/embeddings';
+import { createMcpServer, type ToolObservation } from '@memsvc/mcp-tools';
 import { type MemsvcStore, openStore, systemClock } from '@memsvc/store-pg';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HealthChecker } from './health.js';
@@ -42,9 +43,27 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
   });
   const health = new HealthChecker(store, config.profile);
   const metrics = createMetrics(config.profile, async () => (await health.check()).indicators.pgvector.status === 'up');
+  const { embedder, warning } = createEmbedder({ provider: config.embedding.provider, dimensions: config.embedding.dimensions });
+  if (warning) logger.warn(warning);
+  const engine = createMemoryEngine({
+    store: store.memories,
+    embedder,
+    clock: systemClock,
+    settings: { similarity: config.similarity, importanceHalfLifeDays: config.importance.halfLifeDays },
+  });
+  const observe = (call: ToolObservation) => {
+    metrics.memoryOperations.inc({ op: call.op, tier: call.tier, status: call.status });
+    metrics.memoryOperationDuration.observe({ op: call.op, tier: call.tier }, call.seconds);
+    if (call.op === 'create') metrics.agentMemoryOperations.inc({ agent: call.agent, op: 'store', status: call.status });
+  };
   const toolDependencies = {
     clock: systemClock,
-    onInternalError: (error: unknown, tool: string) => logger.error({ err: error, tool }, 'tool failed unexpectedly'),
+    memory: {
+      engine,
+      defaultUserId: config.auth.defaultUserId,
+      observe,
+      onInternalError: (error: unknown, tool: string) => logger.error({ err: error, tool }, 'tool failed unexpectedly'),
+    },
   };
   const newMcpServer = () => createMcpServer({ name: SERVER_NAME, version: SERVER_VERSION }, toolDependencies);
   const overHttp = config.mcp.transport === 'streamable-http';

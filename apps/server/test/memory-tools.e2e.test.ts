@@ -1,0 +1,255 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
+import { type ServerProcess, serverBin, serverEnv, startHttpServer } from './support/server-process.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON that the assertions navigate
+type Structured = Record<string, any>;
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: Structured }> {
+  const result = await client.callTool({ name, arguments: args });
+  return { isError: result.isError === true, body: (result.structuredContent ?? {}) as Structured };
+}
+
+async function errorCode(client: Client, name: string, args: Record<string, unknown>): Promise<string | undefined> {
+  const result = await call(client, name, args);
+  expect(result.isError, `${name} should fail`).toBe(true);
+  return result.body.error?.code;
+}
+
+const pgUrl = inject('pgvectorTestUrl');
+const engines: { name: string; database: () => Promise<string> }[] = [{ name: 'pglite', database: async () => 'pglite://memory' }];
+const createdDatabases: string[] = [];
+if (pgUrl) {
+  engines.push({
+    name: 'postgres',
+    database: async () => {
+      const name = `memsvc_tools_${Date.now().toString(36)}`;
+      const admin = new pg.Client({ connectionString: pgUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE "${name}"`);
+      await admin.end();
+      createdDatabases.push(name);
+      const url = new URL(pgUrl);
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+  });
+}
+afterAll(async () => {
+  if (!pgUrl || createdDatabases.length === 0) return;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  for (const name of createdDatabases) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
+});
+
+describe.each(engines)('memory tools end to end over streamable HTTP [$name]', (engine) => {
+  let server: ServerProcess;
+  let client: Client;
+  beforeAll(async () => {
+    server = await startHttpServer({ DATABASE_URL: await engine.database(), DEPLOYMENT_PROFILE: 'lite', EMBEDDING_PROVIDER: 'local' });
+    client = new Client({ name: 'e2e', version: '0.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  it('lists every CRUD and lifecycle tool with an input schema', async () => {
+    const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
+    expect(names).toEqual(
+      [
+        'bulk_delete_memories',
+        'create_memory',
+        'delete_memory',
+        'get_memory',
+        'get_memory_audit',
+        'list_memories',
+        'ping',
+        'promote_memory',
+        'reembed_memory',
+        'restore_memory',
+        'update_memory',
+      ].sort(),
+    );
+  });
+
+  it('creates, reads, updates, deletes and restores a memory, with versions and an audit trail', async () => {
+    const created = await call(client, 'create_memory', {
+      userId: 'alice',
+      content: 'Alice prefers tabs over spaces',
+      type: 'long-term',
+      tags: ['prefs'],
+      metadata: { source: 'chat' },
+    });
+    expect(created.isError).toBe(false);
+    expect(created.body).toMatchObject({
+      outcome: 'created',
+      wasDeduped: false,
+      embedded: true,
+      memory: { type: 'long-term', version: 1, hasEmbedding: true, tags: ['prefs'] },
+    });
+    expect(created.body.memory).not.toHaveProperty('embedding');
+    const id = created.body.memory.id as string;
+
+    expect((await call(client, 'get_memory', { userId: 'alice', memoryId: id })).body).toMatchObject({
+      found: true,
+      memory: { id, content: 'Alice prefers tabs over spaces', accessCount: 1 },
+    });
+
+    const updated = await call(client, 'update_memory', {
+      userId: 'alice',
+      memoryId: id,
+      expectedVersion: 1,
+      content: 'Alice prefers tabs, width 4',
+      metadata: { reviewed: true },
+    });
+    expect(updated.body.memory).toMatchObject({
+      version: 2,
+      content: 'Alice prefers tabs, width 4',
+      metadata: { source: 'chat', reviewed: true },
+      tags: ['prefs'],
+    });
+
+    const stale = await call(client, 'update_memory', { userId: 'alice', memoryId: id, expectedVersion: 1, content: 'lost update' });
+    expect(stale).toMatchObject({ isError: true, body: { error: { code: 'CONFLICT', data: { currentVersion: 2 } } } });
+
+    expect((await call(client, 'delete_memory', { userId: 'alice', memoryId: id })).body).toEqual({ deleted: true, memoryId: id });
+    expect(await errorCode(client, 'get_memory', { userId: 'alice', memoryId: id })).toBe('NOT_FOUND');
+    expect((await call(client, 'restore_memory', { userId: 'alice', memoryId: id })).body.memory).toMatchObject({
+      id,
+      version: 4,
+      deletedAt: null,
+    });
+    expect((await call(client, 'restore_memory', { userId: 'alice', memoryId: id, version: '1' })).body.memory).toMatchObject({
+      content: 'Alice prefers tabs over spaces',
+      version: 5,
+    });
+
+    const audit = await call(client, 'get_memory_audit', { userId: 'alice', memoryId: id });
+    expect(audit.body.entries.map((entry: Structured) => entry.action)).toEqual(['restore', 'restore', 'delete', 'update', 'create']);
+  });
+
+  it('collapses a duplicate, and two concurrent identical writes leave one memory', async () => {
+    const results = await Promise.all(
+      [1, 2, 3].map(() =>
+        call(client, 'create_memory', { userId: 'dup', content: 'The staging database is on port 5433', type: 'long-term' }),
+      ),
+    );
+    expect(new Set(results.map((result) => result.body.memory.id)).size).toBe(1);
+    expect(results.filter((result) => result.body.outcome === 'created')).toHaveLength(1);
+    const again = await call(client, 'create_memory', {
+      userId: 'dup',
+      content: 'the staging database is on port 5433.',
+      type: 'long-term',
+    });
+    expect(again.body).toMatchObject({ outcome: 'duplicate', wasDeduped: true });
+    expect((await call(client, 'list_memories', { userId: 'dup' })).body.memories).toHaveLength(1);
+  });
+
+  it('pages across both tiers without gaps or repeats, and promotes and re-embeds', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const result = await call(client, 'create_memory', {
+        userId: 'pager',
+        content: `note number ${i} about topic ${'abcde'[i]}`,
+        type: i % 2 ? 'short-term' : 'long-term',
+        ttl: 3600,
+      });
+      ids.push(result.body.memory.id);
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await call(client, 'list_memories', { userId: 'pager', limit: 2, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.body.memories.map((memory: Structured) => memory.id));
+      cursor = page.body.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+    expect((await call(client, 'list_memories', { userId: 'pager', type: 'short-term' })).body.memories).toHaveLength(2);
+
+    const promoted = await call(client, 'promote_memory', { userId: 'pager', memoryId: ids[1] });
+    expect(promoted.body).toMatchObject({
+      promoted: true,
+      outcome: 'promoted',
+      memory: { id: ids[1], type: 'long-term', expiresAt: null },
+    });
+    expect((await call(client, 'reembed_memory', { userId: 'pager', memoryId: ids[0] })).body.memory).toMatchObject({
+      hasEmbedding: true,
+      embeddingModel: 'memsvc-local-v1',
+    });
+
+    const bulk = await call(client, 'bulk_delete_memories', {
+      userId: 'pager',
+      memoryIds: [ids[2], ids[3], '00000000-0000-7000-8000-000000000000'],
+    });
+    expect(bulk.body).toMatchObject({ deletedCount: 2, failedCount: 1, failed: [{ reason: 'not-found' }] });
+  });
+
+  it('answers bad input with typed errors naming the field, and changes nothing', async () => {
+    const before = (await call(client, 'list_memories', { userId: 'strict' })).body.memories.length;
+    const missing = await client.callTool({ name: 'create_memory', arguments: { userId: 'strict', type: 'long-term' } });
+    expect(missing.isError).toBe(true);
+    expect(JSON.stringify(missing.content)).toMatch(/content/);
+    const wrongType = await client.callTool({ name: 'create_memory', arguments: { userId: 'strict', content: 42, type: 'long-term' } });
+    expect(wrongType.isError).toBe(true);
+    const oversize = await client.callTool({
+      name: 'create_memory',
+      arguments: { userId: 'strict', content: 'x'.repeat(10_241), type: 'long-term' },
+    });
+    expect(oversize.isError).toBe(true);
+    expect(await errorCode(client, 'create_memory', { userId: 'bad user id', content: 'x', type: 'long-term' })).toBe('INVALID_INPUT');
+    expect(await errorCode(client, 'get_memory', { userId: 'strict', memoryId: 'no-such-id' })).toBe('NOT_FOUND');
+    expect(
+      await errorCode(client, 'update_memory', {
+        userId: 'strict',
+        memoryId: '00000000-0000-7000-8000-000000000000',
+        expectedVersion: 1,
+        content: 'x',
+      }),
+    ).toBe('NOT_FOUND');
+
+    const mine = await call(client, 'create_memory', { userId: 'owner', content: 'owner secret plan', type: 'long-term' });
+    const theirs = { userId: 'strict', memoryId: mine.body.memory.id };
+    expect(await errorCode(client, 'get_memory', theirs)).toBe('NOT_FOUND');
+    expect(await errorCode(client, 'update_memory', { ...theirs, expectedVersion: 1, content: 'hijacked' })).toBe('NOT_FOUND');
+    expect((await call(client, 'delete_memory', theirs)).body.deleted).toBe(false);
+    expect((await call(client, 'get_memory', { userId: 'owner', memoryId: mine.body.memory.id })).body.memory.content).toBe(
+      'owner secret plan',
+    );
+
+    expect((await call(client, 'list_memories', { userId: 'strict' })).body.memories.length).toBe(before);
+    expect((await call(client, 'ping', {})).isError).toBe(false);
+  });
+
+  it('counts operations in the metrics', async () => {
+    const text = await (await fetch(`${server.url}/health/metrics`)).text();
+    expect(text).toMatch(/memsvc_memory_operations_total\{op="create",tier="ltm",status="success"\} \d+/);
+    expect(text).toMatch(/memsvc_memory_operation_duration_seconds_count\{op="get",tier="ltm"\} \d+/);
+    expect(text).toMatch(/memsvc_agent_memory_operations_total\{agent="local",op="store",status="success"\} \d+/);
+  });
+});
+
+describe('memory tools over stdio', () => {
+  it('creates and reads a memory with MEMSVC_DEFAULT_USER_ID as the tenant', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [serverBin],
+      env: serverEnv({ DATABASE_URL: 'pglite://memory', PORT: '0', MEMSVC_DEFAULT_USER_ID: 'desktop-user' }),
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'stdio', version: '0.0.0' });
+    await client.connect(transport);
+    const created = await call(client, 'create_memory', { content: 'Use pnpm in this repository', type: 'long-term' });
+    expect(created.body.memory.userId).toBe('desktop-user');
+    expect((await call(client, 'get_memory', { memoryId: created.body.memory.id })).body.memory.content).toBe(
+      'Use pnpm in this repository',
+    );
+    await client.close();
+  });
+});

@@ -1,0 +1,48 @@
+import type { AuditEntry, MemoryRecord } from '@memsvc/core';
+
+/**
+ * A memory as tools return it: plain JSON with ISO dates, the tier both as `tier` and under the
+ * earlier implementation's `type` name, and never the vector itself.
+ */
+export function memoryJson(memory: MemoryRecord) {
+  return {
+    id: memory.id,
+    userId: memory.userId,
+    type: memory.tier === 'stm' ? ('short-term' as const) : ('long-term' as const),
+    tier: memory.tier,
+    scope: memory.scope,
+    content: memory.content,
+    tags: [...memory.tags],
+    metadata: memory.metadata,
+    importance: memory.importance,
+    importanceScore: memory.importanceScore,
+    pinned: memory.pinned,
+    stale: memory.stale,
+    contradicted: memory.contradicted,
+    supersededBy: memory.supersededBy,
+    accessCount: memory.accessCount,
+    lastAccessedAt: memory.lastAccessedAt?.toISOString() ?? null,
+    expiresAt: memory.expiresAt?.toISOString() ?? null,
+    version: memory.version,
+    hasEmbedding: memory.hasEmbedding,
+    embeddingModel: memory.embeddingModel,
+    createdAt: memory.createdAt.toISOString(),
+    updatedAt: memory.updatedAt.toISOString(),
+    deletedAt: memory.deletedAt?.toISOString() ?? null,
+  };
+}
+
+export type MemoryJson = ReturnType<typeof memoryJson>;
+
+/** An audit entry as tools return it. */
+export function auditJson(entry: AuditEntry) {
+  return {
+    id: entry.id,
+    action: entry.action,
+    actor: entry.actor,
+    version: entry.version,
+    before: entry.before,
+    after: entry.after,
+    createdAt: entry.createdAt.toISOString(),
+  };
+}

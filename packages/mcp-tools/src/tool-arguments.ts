@@ -1,0 +1,44 @@
+import { MEMORY_LIMITS, type MemoryTier } from '@memsvc/core';
+import { z } from 'zod';
+
+/**
+ * Shared argument schemas. Names follow the earlier implementation (`userId`, `memoryId`,
+ * `type`, `ttl`, `expectedVersion`, …) so agents written for it keep working. Whole numbers may
+ * arrive as numeric strings ("10"), as some clients send them.
+ */
+export function wholeNumber(min: number, max: number, description: string) {
+  return z
+    .union([z.number(), z.string().regex(/^\d+$/, 'must be a whole number').transform(Number)])
+    .pipe(z.number().int().min(min).max(max))
+    .describe(description);
+}
+
+export const userIdArgument = z
+  .string()
+  .describe(
+    'Whose memories: the tenant. Optional when the server sets MEMSVC_DEFAULT_USER_ID; ignored when the server authenticates callers.',
+  )
+  .optional();
+
+export const memoryIdArgument = z.string().min(1).max(64).describe('The memory id, as returned when it was created.');
+
+export const scopeArgument = z
+  .string()
+  .min(1)
+  .max(MEMORY_LIMITS.scopeMaxChars)
+  .describe('Optional namespace inside the tenant, matched exactly (for example "project:memsvc").');
+
+export const tagsArgument = z
+  .array(z.string().min(1).max(MEMORY_LIMITS.tagMaxChars))
+  .max(MEMORY_LIMITS.tagsMax)
+  .describe(`Up to ${MEMORY_LIMITS.tagsMax} tags of up to ${MEMORY_LIMITS.tagMaxChars} characters.`);
+
+export const metadataArgument = z.record(z.string(), z.unknown()).describe('A JSON object of your own keys.');
+
+export const tierArgument = z
+  .enum(['short-term', 'long-term', 'stm', 'ltm'])
+  .describe('short-term (expires after ttl seconds unless promoted) or long-term (kept).');
+
+export function toTier(type: 'short-term' | 'long-term' | 'stm' | 'ltm'): MemoryTier {
+  return type === 'short-term' || type === 'stm' ? 'stm' : 'ltm';
+}

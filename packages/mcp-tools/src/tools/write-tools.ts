@@ -1,0 +1,130 @@
+import { MEMORY_LIMITS } from '@memsvc/core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { memoryJson } from '../memory-json.js';
+import {
+  memoryIdArgument,
+  metadataArgument,
+  scopeArgument,
+  tagsArgument,
+  tierArgument,
+  toTier,
+  userIdArgument,
+  wholeNumber,
+} from '../tool-arguments.js';
+import { toolSuccess } from '../tool-result.js';
+import { type MemoryToolDependencies, runMemoryTool } from '../tool-runner.js';
+
+const contentArgument = z
+  .string()
+  .min(1)
+  .max(MEMORY_LIMITS.contentMaxChars)
+  .describe(`The memory text, 1 to ${MEMORY_LIMITS.contentMaxChars} characters.`);
+const ttlArgument = wholeNumber(
+  MEMORY_LIMITS.ttlMinSeconds,
+  MEMORY_LIMITS.ttlMaxSeconds,
+  `Short-term lifetime in seconds (${MEMORY_LIMITS.ttlMinSeconds}–${MEMORY_LIMITS.ttlMaxSeconds}); default ${MEMORY_LIMITS.ttlDefaultSeconds}. Ignored for long-term.`,
+);
+const importanceArgument = z
+  .number()
+  .min(0)
+  .max(1)
+  .describe('How important this is, 0 to 1 (default 0.5). Kept as given; it feeds the importance score.');
+
+/** `create_memory` and `update_memory`. */
+export function registerWriteTools(server: McpServer, dependencies: MemoryToolDependencies): void {
+  server.registerTool(
+    'create_memory',
+    {
+      title: 'Create a memory',
+      description:
+        'Store a memory in the tier you choose. If the same fact is already stored (identical text, or near-identical by ' +
+        'embedding), nothing new is written: the result has outcome "duplicate" and the existing memory. If it contradicts ' +
+        'an existing memory, both are marked contradicted (or the older is superseded, per server policy) and listed in ' +
+        '"contradictions". Returns {memory, outcome, wasDeduped, contradictions, embedded}.',
+      inputSchema: z
+        .object({
+          userId: userIdArgument,
+          content: contentArgument,
+          type: tierArgument,
+          scope: scopeArgument.optional(),
+          tags: tagsArgument.optional(),
+          metadata: metadataArgument.optional(),
+          importance: importanceArgument.optional(),
+          pinned: z.boolean().describe('Pinned memories are never pruned.').optional(),
+          ttl: ttlArgument.optional(),
+        })
+        .strict(),
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (args) =>
+      runMemoryTool(dependencies, { tool: 'create_memory', op: 'create', userId: args.userId }, async (context) => {
+        const result = await dependencies.engine.create(context, {
+          content: args.content,
+          tier: toTier(args.type),
+          scope: args.scope,
+          tags: args.tags,
+          metadata: args.metadata,
+          importance: args.importance,
+          pinned: args.pinned,
+          ttlSeconds: args.ttl,
+        });
+        return {
+          tier: result.memory.tier,
+          result: toolSuccess({
+            memory: memoryJson(result.memory),
+            outcome: result.outcome,
+            wasDeduped: result.outcome === 'duplicate',
+            ...(result.duplicate ? { duplicate: result.duplicate } : {}),
+            contradictions: result.contradictions,
+            embedded: result.embedded,
+          }),
+        };
+      }),
+  );
+
+  server.registerTool(
+    'update_memory',
+    {
+      title: 'Update a memory',
+      description:
+        "Change a memory's content, tags, metadata, importance, pin or (short-term) ttl. expectedVersion must be the version " +
+        'you read: if someone changed the memory since, the call fails with CONFLICT and the current version, and nothing ' +
+        'changes — read it again and retry. metadata is merged into the existing object (set a key to null to remove it); ' +
+        'tags replace the list only when given. Returns {memory}.',
+      inputSchema: z
+        .object({
+          userId: userIdArgument,
+          memoryId: memoryIdArgument,
+          expectedVersion: wholeNumber(1, 2_147_483_647, 'The version you read (optimistic concurrency).'),
+          content: contentArgument.optional(),
+          tags: tagsArgument.optional(),
+          metadata: metadataArgument.optional(),
+          importance: importanceArgument.nullable().optional(),
+          pinned: z.boolean().optional(),
+          ttl: ttlArgument.optional(),
+          scope: scopeArgument.describe("Ignored (kept for compatibility): a memory's scope does not change.").optional(),
+          actorLabel: z.string().max(256).describe('Ignored (kept for compatibility).').optional(),
+        })
+        .strict(),
+      annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args) =>
+      runMemoryTool(dependencies, { tool: 'update_memory', op: 'update', userId: args.userId }, async (context) => {
+        const memory = await dependencies.engine.update(
+          context,
+          args.memoryId,
+          {
+            content: args.content,
+            tags: args.tags,
+            metadata: args.metadata,
+            importance: args.importance,
+            pinned: args.pinned,
+            ttlSeconds: args.ttl,
+          },
+          args.expectedVersion,
+        );
+        return { tier: memory.tier, result: toolSuccess({ memory: memoryJson(memory) }) };
+      }),
+  );
+}
