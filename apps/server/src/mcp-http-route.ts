@@ -33,16 +33,22 @@ export function mcpCredentialProblem(config: MemsvcConfig, authorization: string
   return secretMatches(config.auth.apiKey, token) ? undefined : 'Unauthorized: the credential is not valid';
 }
 
+/** Idle servers kept for reuse; more than this many concurrent requests create extra ones. */
+const MAX_IDLE_SERVERS = 64;
+
 /**
- * MCP over streamable HTTP, stateless: every request gets its own server and transport, so any
- * replica can answer any request and nothing lives in process memory between requests.
+ * MCP over streamable HTTP, stateless: every request gets its own transport and a server of its
+ * own for its duration, so any replica can answer any request and nothing carries over between
+ * requests. Servers (tool registrations, schemas) are expensive to build and hold no request
+ * state once closed, so idle ones are reused.
  */
 export function createMcpHttpHandler(deps: { config: MemsvcConfig; createServer: () => McpServer; metrics: Metrics; logger: Logger }) {
+  const idle: McpServer[] = [];
   return async (c: Context) => {
     const problem = mcpCredentialProblem(deps.config, c.req.header('authorization'));
     if (problem) return jsonRpcError(c, 401, -32001, problem, { 'WWW-Authenticate': 'Bearer' });
 
-    const server = deps.createServer();
+    const server = idle.pop() ?? deps.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     deps.metrics.activeMcpSessions.inc();
     try {
@@ -50,7 +56,12 @@ export function createMcpHttpHandler(deps: { config: MemsvcConfig; createServer:
       return await transport.handleRequest(c.req.raw);
     } finally {
       deps.metrics.activeMcpSessions.dec();
-      void server.close().catch((error: unknown) => deps.logger.warn({ err: error }, 'closing a per-request MCP server failed'));
+      server
+        .close()
+        .then(() => {
+          if (idle.length < MAX_IDLE_SERVERS) idle.push(server);
+        })
+        .catch((error: unknown) => deps.logger.warn({ err: error }, 'closing a per-request MCP server failed'));
     }
   };
 }

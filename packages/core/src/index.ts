@@ -59,7 +59,7 @@ export type {
   MemoryEngineOptions,
   UpdateMemoryInput,
 } from './engine/memory-engine.js';
-export { createMemoryEngine, MemoryEngine } from './engine/memory-engine.js';
+export { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, MemoryEngine } from './engine/memory-engine.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
 export type { Clock } from './ports/clock.js';

@@ -23,11 +23,23 @@ export interface EngineSettings {
   readonly importanceHalfLifeDays: number;
 }
 
+/** The spec's defaults (§2.5): duplicate ≥ 0.97, contradiction band [0.8, 0.97) flagged, half-life 14 days. */
+export const DEFAULT_ENGINE_SETTINGS: EngineSettings = Object.freeze({
+  similarity: Object.freeze({
+    duplicateThreshold: 0.97,
+    contradictionThreshold: 0.8,
+    contradictionThresholdMax: 0.97,
+    contradictionPolicy: 'flag' as const,
+  }),
+  importanceHalfLifeDays: 14,
+});
+
 export interface MemoryEngineOptions {
   readonly store: MemoryStore;
   readonly embedder: Embedder;
   readonly clock: Clock;
-  readonly settings: EngineSettings;
+  /** Defaults to DEFAULT_ENGINE_SETTINGS. */
+  readonly settings?: EngineSettings;
 }
 
 /** Who is asking, on whose memories. */
@@ -258,7 +270,7 @@ export class MemoryEngine {
   }
 
   private get settings(): EngineSettings {
-    return this.options.settings;
+    return this.options.settings ?? DEFAULT_ENGINE_SETTINGS;
   }
 
   private async embed(content: string): Promise<MemoryEmbedding | undefined> {

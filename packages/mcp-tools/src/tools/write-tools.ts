@@ -31,6 +31,37 @@ const importanceArgument = z
   .max(1)
   .describe('How important this is, 0 to 1 (default 0.5). Kept as given; it feeds the importance score.');
 
+// Schemas are built once per process, not per server: the server is created per request.
+const createMemoryInput = z
+  .object({
+    userId: userIdArgument,
+    content: contentArgument,
+    type: tierArgument,
+    scope: scopeArgument.optional(),
+    tags: tagsArgument.optional(),
+    metadata: metadataArgument.optional(),
+    importance: importanceArgument.optional(),
+    pinned: z.boolean().describe('Pinned memories are never pruned.').optional(),
+    ttl: ttlArgument.optional(),
+  })
+  .strict();
+
+const updateMemoryInput = z
+  .object({
+    userId: userIdArgument,
+    memoryId: memoryIdArgument,
+    expectedVersion: wholeNumber(1, 2_147_483_647, 'The version you read (optimistic concurrency).'),
+    content: contentArgument.optional(),
+    tags: tagsArgument.optional(),
+    metadata: metadataArgument.optional(),
+    importance: importanceArgument.nullable().optional(),
+    pinned: z.boolean().optional(),
+    ttl: ttlArgument.optional(),
+    scope: scopeArgument.describe("Ignored (kept for compatibility): a memory's scope does not change.").optional(),
+    actorLabel: z.string().max(256).describe('Ignored (kept for compatibility).').optional(),
+  })
+  .strict();
+
 /** `create_memory` and `update_memory`. */
 export function registerWriteTools(server: McpServer, dependencies: MemoryToolDependencies): void {
   server.registerTool(
@@ -42,19 +73,7 @@ export function registerWriteTools(server: McpServer, dependencies: MemoryToolDe
         'embedding), nothing new is written: the result has outcome "duplicate" and the existing memory. If it contradicts ' +
         'an existing memory, both are marked contradicted (or the older is superseded, per server policy) and listed in ' +
         '"contradictions". Returns {memory, outcome, wasDeduped, contradictions, embedded}.',
-      inputSchema: z
-        .object({
-          userId: userIdArgument,
-          content: contentArgument,
-          type: tierArgument,
-          scope: scopeArgument.optional(),
-          tags: tagsArgument.optional(),
-          metadata: metadataArgument.optional(),
-          importance: importanceArgument.optional(),
-          pinned: z.boolean().describe('Pinned memories are never pruned.').optional(),
-          ttl: ttlArgument.optional(),
-        })
-        .strict(),
+      inputSchema: createMemoryInput,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
@@ -92,21 +111,7 @@ export function registerWriteTools(server: McpServer, dependencies: MemoryToolDe
         'you read: if someone changed the memory since, the call fails with CONFLICT and the current version, and nothing ' +
         'changes — read it again and retry. metadata is merged into the existing object (set a key to null to remove it); ' +
         'tags replace the list only when given. Returns {memory}.',
-      inputSchema: z
-        .object({
-          userId: userIdArgument,
-          memoryId: memoryIdArgument,
-          expectedVersion: wholeNumber(1, 2_147_483_647, 'The version you read (optimistic concurrency).'),
-          content: contentArgument.optional(),
-          tags: tagsArgument.optional(),
-          metadata: metadataArgument.optional(),
-          importance: importanceArgument.nullable().optional(),
-          pinned: z.boolean().optional(),
-          ttl: ttlArgument.optional(),
-          scope: scopeArgument.describe("Ignored (kept for compatibility): a memory's scope does not change.").optional(),
-          actorLabel: z.string().max(256).describe('Ignored (kept for compatibility).').optional(),
-        })
-        .strict(),
+      inputSchema: updateMemoryInput,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) =>

@@ -34,7 +34,15 @@ import {
   vectorLiteral,
 } from './memory-row.js';
 import { restoreMemory } from './restore-memory.js';
-import { applyContradictions, findCandidates, hashContent, lockTenant, sameScope } from './write-path.js';
+import {
+  applyContradictions,
+  findCandidates,
+  hashContent,
+  lockContent,
+  type SearchSettings,
+  sameScope,
+  searchSettingsSql,
+} from './write-path.js';
 
 export interface PgMemoryStoreOptions {
   readonly db: Kysely<MemsvcDatabase>;
@@ -81,13 +89,13 @@ export class PgMemoryStore implements MemoryStore {
     const id = this.options.ids.next();
     if (memory.embedding) await this.checkVector(memory.embedding);
     const now = this.options.clock.now();
+    const contentHash = hashContent(memory.content);
     return this.db.transaction().execute(async (trx) => {
-      await lockTenant(trx, tenant);
-      await this.applySearchSettings(trx);
+      await lockContent(trx, tenant, contentHash, this.searchSettings);
       const candidates = await findCandidates(trx, {
         tenant,
         scope: memory.scope ?? null,
-        contentHash: hashContent(memory.content),
+        contentHash,
         vector: memory.embedding?.vector ?? null,
         // A short-term note may collapse into a long-term fact; a long-term write compares with
         // long-term rows only, so a passing note never swallows a lasting one.
@@ -106,8 +114,6 @@ export class PgMemoryStore implements MemoryStore {
   async promote(tenant: TenantId, id: string, actor: Actor, decide: (candidates: WriteCandidates) => WriteDecision): Promise<WriteOutcome> {
     const now = this.options.clock.now();
     return this.db.transaction().execute(async (trx) => {
-      await lockTenant(trx, tenant);
-      await this.applySearchSettings(trx);
       const row = isUuid(id)
         ? await trx
             .selectFrom('memories')
@@ -121,6 +127,7 @@ export class PgMemoryStore implements MemoryStore {
             .executeTakeFirst()
         : undefined;
       if (!row) throw new MemsvcError('NOT_FOUND', `memory ${id} was not found`, { memoryId: id });
+      await lockContent(trx, tenant, row.content_hash, this.searchSettings);
       const before = toMemoryRecord(row as MemoryRow);
       if (before.tier === 'ltm') return { memory: before, decision: { kind: 'insert', contradictions: [], policy: 'flag' }, affected: [] };
 
@@ -400,12 +407,12 @@ export class PgMemoryStore implements MemoryStore {
     return this.updateRow(trx, tenant, before.id, { deleted_at: now }, true, now);
   }
 
+  private get searchSettings(): SearchSettings {
+    return { efSearch: this.options.hnswEfSearch, iterativeScan: this.options.vectorFeatures.iterativeScan };
+  }
+
   private async applySearchSettings(trx: Transaction<MemsvcDatabase>): Promise<void> {
-    const efSearch = this.options.hnswEfSearch;
-    if (efSearch !== undefined) await sql`SET LOCAL hnsw.ef_search = ${sql.lit(efSearch)}`.execute(trx);
-    // With a tenant filter, a plain HNSW scan returns ef_search candidates and then filters them,
-    // which can leave fewer than `limit` rows. pgvector 0.8's iterative scan keeps going instead.
-    if (this.options.vectorFeatures.iterativeScan) await sql`SET LOCAL hnsw.iterative_scan = relaxed_order`.execute(trx);
+    await sql`SELECT ${searchSettingsSql(this.searchSettings)}`.execute(trx);
   }
 
   private async checkVector(embedding: MemoryEmbedding): Promise<void> {

@@ -15,8 +15,8 @@ import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { writeAudit } from './audit-trail.js';
 import { hasEmbeddingColumn, isLiveAt, MEMORY_COLUMNS, type MemoryRow, toMemoryRecord, vectorLiteral } from './memory-row.js';
 
-/** Advisory-lock class of per-tenant write locks (the second key is the tenant's hash). */
-const TENANT_LOCK_CLASS = 7_310_002;
+/** Seed of the advisory-lock keys of rule-checked writes (keeps them apart from other locks). */
+const WRITE_LOCK_SEED = 7_310_002;
 /** How many nearest neighbours a write compares itself with. */
 export const NEIGHBOUR_LIMIT = 5;
 
@@ -26,11 +26,38 @@ export function hashContent(content: string): string {
 }
 
 /**
- * Serialises rule-checked writes of one tenant across every process sharing the database, for
- * the rest of the transaction: the duplicate check and the insert cannot interleave.
+ * Serialises rule-checked writes of the same content in one tenant, across every process
+ * sharing the database, for the rest of the transaction: two identical writes can never both
+ * pass the duplicate check. Writes of different content do not wait for each other — a lock per
+ * tenant capped one tenant at about 70 writes/s — so two *near*-duplicates written at the same
+ * instant may both be stored; corpus consolidation merges such pairs later.
  */
-export async function lockTenant(trx: Transaction<MemsvcDatabase>, tenant: TenantId): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(${TENANT_LOCK_CLASS}, hashtext(${tenant}))`.execute(trx);
+export async function lockContent(
+  trx: Transaction<MemsvcDatabase>,
+  tenant: TenantId,
+  contentHash: string,
+  search: SearchSettings,
+): Promise<void> {
+  // One round trip: the lock and this transaction's vector-search settings together.
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${tenant}|${contentHash}`}, ${WRITE_LOCK_SEED})), ${searchSettingsSql(search)}`.execute(
+    trx,
+  );
+}
+
+/** Per-transaction HNSW settings (PGVECTOR_HNSW_EF_SEARCH; pgvector 0.8 iterative scans). */
+export interface SearchSettings {
+  readonly efSearch: number | undefined;
+  readonly iterativeScan: boolean;
+}
+
+/** The settings as `set_config` calls local to the transaction, for a SELECT list. */
+export function searchSettingsSql(search: SearchSettings) {
+  return sql.join([
+    sql`set_config('hnsw.ef_search', ${String(search.efSearch ?? 40)}, true)`,
+    // With a tenant filter, a plain HNSW scan returns ef_search candidates and then filters
+    // them, which can leave fewer than `limit` rows; an iterative scan keeps going instead.
+    search.iterativeScan ? sql`set_config('hnsw.iterative_scan', 'relaxed_order', true)` : sql`NULL`,
+  ]);
 }
 
 /** Same scope, with "unscoped" matching only unscoped rows. */
@@ -65,21 +92,37 @@ export async function findCandidates(
     .where('tier', 'in', [...query.tiers])
     .$if(query.excludeId !== undefined, (select) => select.where('id', '!=', query.excludeId ?? ''));
 
-  const exactRow = await base.where('content_hash', '=', query.contentHash).orderBy('id').limit(1).executeTakeFirst();
-  let neighbours: Neighbour[] = [];
+  // One round trip for both lists: the exact-content match and the nearest neighbours.
+  const exact = base
+    .select(sql<number>`2`.as('similarity'))
+    .select(sql<string>`'exact'`.as('kind'))
+    .where('content_hash', '=', query.contentHash)
+    .orderBy('id')
+    .limit(1);
+  let rows: { kind: string; similarity: number }[];
   if (query.vector) {
     const distance = sql<number>`embedding <=> ${vectorLiteral(query.vector)}`;
-    const rows = await base
+    const nearest = base
       .select(sql<number>`1 - (${distance})`.as('similarity'))
+      .select(sql<string>`'near'`.as('kind'))
       .where('embedding', 'is not', null)
       .orderBy(distance)
-      .limit(NEIGHBOUR_LIMIT)
-      .execute();
-    neighbours = rows
-      .map((row) => ({ memory: toMemoryRecord(row as MemoryRow), similarity: Number(row.similarity) }))
-      .sort((a, b) => b.similarity - a.similarity);
+      .limit(NEIGHBOUR_LIMIT);
+    // Each branch has its own ORDER BY and LIMIT, so each is a subquery of the union.
+    rows = (await trx
+      .selectFrom(exact.as('exact_match'))
+      .selectAll()
+      .unionAll(trx.selectFrom(nearest.as('nearest')).selectAll())
+      .execute()) as never;
+  } else {
+    rows = (await exact.execute()) as never;
   }
-  return { exact: exactRow ? toMemoryRecord(exactRow as MemoryRow) : undefined, neighbours };
+  const exactRow = rows.find((row) => row.kind === 'exact');
+  const neighbours: Neighbour[] = rows
+    .filter((row) => row.kind === 'near')
+    .map((row) => ({ memory: toMemoryRecord(row as unknown as MemoryRow), similarity: Number(row.similarity) }))
+    .sort((a, b) => b.similarity - a.similarity);
+  return { exact: exactRow ? toMemoryRecord(exactRow as unknown as MemoryRow) : undefined, neighbours };
 }
 
 /**

@@ -19,6 +19,13 @@ const VECTOR_SPACE_LOCK = 7_310_001;
  * transaction under an advisory lock, so concurrent first writers agree on one size.
  */
 export class PgVectorSpace implements VectorSpace {
+  /**
+   * The settings once known. The dimensionality never changes under a running process except
+   * by a full `--recreate` reindex, and a vector of a stale size is refused by the column type
+   * itself, so every write need not ask the database again.
+   */
+  #known: VectorSpaceInfo | undefined;
+
   constructor(
     private readonly db: Kysely<MemsvcDatabase>,
     private readonly hnsw: HnswBuildOptions = {},
@@ -26,7 +33,13 @@ export class PgVectorSpace implements VectorSpace {
 
   async describe(): Promise<VectorSpaceInfo | undefined> {
     const row = await this.db.selectFrom('vector_space').selectAll().executeTakeFirst();
-    return row ? toInfo(row) : undefined;
+    this.#known = row ? toInfo(row) : undefined;
+    return this.#known;
+  }
+
+  /** The settings as last seen by this process, without a query. */
+  get cached(): VectorSpaceInfo | undefined {
+    return this.#known;
   }
 
   async ensure(dimensions: number, model: string | null): Promise<VectorSpaceInfo> {
@@ -37,6 +50,7 @@ export class PgVectorSpace implements VectorSpace {
         { dimensions },
       );
     }
+    if (this.#known?.dimensions === dimensions) return this.#known;
     const known = await this.describe();
     if (known) return checkMatches(known, dimensions);
 
@@ -58,7 +72,8 @@ export class PgVectorSpace implements VectorSpace {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return toInfo(inserted);
+      this.#known = toInfo(inserted);
+      return this.#known;
     });
   }
 }

@@ -1,0 +1,238 @@
+#!/usr/bin/env node
+// memsvc server benchmark. Starts the real `memsvc-server` process (lite profile, streamable
+// HTTP, local embedder) once per engine and measures, from a client's side of loopback HTTP:
+//   cold start to the first 200 of GET /health, /health latency under 32 concurrent clients,
+//   MCP tool latency (ping, create_memory, get_memory), create_memory throughput with 8
+//   concurrent clients in one tenant, and the server's RSS idle and after N writes.
+// Writes bench/results/server-<timestamp>.json and prints a table.
+// Environment: BENCH_WRITES (default 50000), BENCH_ENGINES (default "postgres,pglite").
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import pg from 'pg';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const serverBin = join(root, 'apps', 'server', 'dist', 'memsvc-server.js');
+const WRITES = Number(process.env.BENCH_WRITES ?? 50_000);
+const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',');
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const ms = (value) => Math.round(value * 100) / 100;
+const summarise = (samples) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { n: sorted.length, p50: ms(percentile(sorted, 50)), p95: ms(percentile(sorted, 95)), p99: ms(percentile(sorted, 99)) };
+};
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function rssMegabytes(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+async function postgresDatabase() {
+  const base = execFileSync('bash', [join(root, 'tooling', 'scripts', 'pg-local.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+    .trim()
+    .split('\n')
+    .at(-1);
+  const name = `memsvc_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const cleanup = new pg.Client({ connectionString: base });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+async function startServer(databaseUrl) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [serverBin], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl,
+      DEPLOYMENT_PROFILE: 'lite',
+      MCP_TRANSPORT: 'streamable-http',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      EMBEDDING_PROVIDER: 'local',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`memsvc-server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/health`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return { child, base, coldStartMs: ms(performance.now() - started) };
+}
+
+async function healthLatency(base, concurrency = 32, total = 6400) {
+  for (let i = 0; i < 200; i++) await (await fetch(`${base}/health`)).arrayBuffer();
+  const samples = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < total) {
+        const t0 = performance.now();
+        const response = await fetch(`${base}/health`);
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`/health answered ${response.status}`);
+        samples.push(performance.now() - t0);
+      }
+    }),
+  );
+  return summarise(samples);
+}
+
+async function mcpClient(base) {
+  const client = new Client({ name: 'bench', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  return client;
+}
+
+async function timeCalls(count, run) {
+  const samples = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    await run(i);
+    samples.push(performance.now() - t0);
+  }
+  return summarise(samples);
+}
+
+async function checked(client, name, args) {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);
+  return result.structuredContent;
+}
+
+async function benchEngine(engine) {
+  const tmp = mkdtempSync(join(tmpdir(), 'memsvc-bench-'));
+  const database = engine === 'postgres' ? await postgresDatabase() : { url: `pglite://${join(tmp, 'data')}`, drop: async () => {} };
+  const server = await startServer(database.url);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const rssIdleMb = rssMegabytes(server.child.pid);
+    const health = await healthLatency(server.base);
+
+    const client = await mcpClient(server.base);
+    for (let i = 0; i < 50; i++) await checked(client, 'ping', {});
+    const ping = await timeCalls(500, () => checked(client, 'ping', {}));
+    const created = [];
+    const createLatency = await timeCalls(500, async (i) => {
+      const result = await checked(client, 'create_memory', {
+        userId: 'bench-latency',
+        content: `latency probe ${i}: the ${i % 7} service owns queue q${i}`,
+        type: 'long-term',
+      });
+      created.push(result.memory.id);
+    });
+    const getLatency = await timeCalls(500, (i) =>
+      checked(client, 'get_memory', { userId: 'bench-latency', memoryId: created[i % created.length] }),
+    );
+    await client.close();
+
+    // Throughput: 8 concurrent clients in one tenant, distinct contents, until WRITES in total.
+    const writers = await Promise.all(Array.from({ length: 8 }, () => mcpClient(server.base)));
+    let issued = 0;
+    const t0 = performance.now();
+    let firstTenSecondsWrites;
+    await Promise.all(
+      writers.map(async (writer, w) => {
+        for (;;) {
+          const n = issued++;
+          if (n >= WRITES) return;
+          await checked(writer, 'create_memory', {
+            userId: 'bench-throughput',
+            content: `writer ${w} note ${n}: build ${n % 97} of module m${n % 389} passed on runner r${n % 13}`,
+            type: 'long-term',
+          });
+          if (firstTenSecondsWrites === undefined && performance.now() - t0 >= 10_000) firstTenSecondsWrites = n;
+        }
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    await Promise.all(writers.map((writer) => writer.close()));
+    const rssAfterWritesMb = rssMegabytes(server.child.pid);
+    return {
+      engine,
+      coldStartMs: server.coldStartMs,
+      health,
+      mcp: { ping, create_memory: createLatency, get_memory: getLatency },
+      createThroughput: { clients: 8, writes: WRITES, seconds: Math.round(seconds * 10) / 10, perSecond: Math.round(WRITES / seconds) },
+      rssIdleMb,
+      rssAfterWritesMb,
+    };
+  } finally {
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => server.child.once('exit', resolve));
+    await database.drop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const results = [];
+for (const engine of ENGINES) {
+  process.stderr.write(`bench: ${engine} …\n`);
+  results.push(await benchEngine(engine));
+}
+const report = {
+  at: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+  writes: WRITES,
+  results,
+};
+const outDir = join(root, 'bench', 'results');
+mkdirSync(outDir, { recursive: true });
+const outFile = join(outDir, `server-${report.at.replace(/[:.]/g, '-')}.json`);
+writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
+
+const rows = [
+  ['cold start to first /health 200 (ms)', (r) => r.coldStartMs],
+  ['/health P50 / P95 / P99 (ms, 32 clients)', (r) => `${r.health.p50} / ${r.health.p95} / ${r.health.p99}`],
+  ['ping P50 / P95 (ms)', (r) => `${r.mcp.ping.p50} / ${r.mcp.ping.p95}`],
+  ['create_memory P50 / P95 (ms)', (r) => `${r.mcp.create_memory.p50} / ${r.mcp.create_memory.p95}`],
+  ['get_memory P50 / P95 (ms)', (r) => `${r.mcp.get_memory.p50} / ${r.mcp.get_memory.p95}`],
+  ['create_memory throughput, 8 clients (writes/s)', (r) => r.createThroughput.perSecond],
+  ['RSS idle (MB)', (r) => r.rssIdleMb],
+  [`RSS after ${WRITES} writes (MB)`, (r) => r.rssAfterWritesMb],
+];
+const header = ['metric', ...results.map((r) => r.engine)];
+const lines = [header, ...rows.map(([label, get]) => [label, ...results.map((r) => String(get(r)))])];
+const widths = header.map((_, i) => Math.max(...lines.map((line) => line[i].length)));
+for (const line of lines) console.log(line.map((cell, i) => cell.padEnd(widths[i])).join('  '));
+console.log(`\nwritten to ${outFile}`);
