@@ -21,6 +21,17 @@ const serverBin = join(root, 'apps', 'server', 'dist', 'memsvc-server.js');
 const WRITES = Number(process.env.BENCH_WRITES ?? 50_000);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',');
 
+// Varied, realistic memories: formulaic sentences ("note 1 of module m1 …") are all alike to
+// the lexical local embedder and would turn every write into a contradiction (flagging and
+// linking up to five rows). Each memory here draws its own words from a 400-word vocabulary.
+const VOCABULARY = Array.from({ length: 400 }, (_, i) => `w${(i * 2654435761) % 100003}`);
+let seed = 42;
+const random = () => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+};
+const sentence = (n) => Array.from({ length: 12 }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]).join(' ') + ` #${n}`;
+
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const ms = (value) => Math.round(value * 100) / 100;
 const summarise = (samples) => {
@@ -156,7 +167,7 @@ async function benchEngine(engine) {
     const createLatency = await timeCalls(500, async (i) => {
       const result = await checked(client, 'create_memory', {
         userId: 'bench-latency',
-        content: `latency probe ${i}: the ${i % 7} service owns queue q${i}`,
+        content: `latency probe ${sentence(i)}`,
         type: 'long-term',
       });
       created.push(result.memory.id);
@@ -178,7 +189,7 @@ async function benchEngine(engine) {
           if (n >= WRITES) return;
           await checked(writer, 'create_memory', {
             userId: 'bench-throughput',
-            content: `writer ${w} note ${n}: build ${n % 97} of module m${n % 389} passed on runner r${n % 13}`,
+            content: `writer ${w} ${sentence(n)}`,
             type: 'long-term',
           });
           if (firstTenSecondsWrites === undefined && performance.now() - t0 >= 10_000) firstTenSecondsWrites = n;

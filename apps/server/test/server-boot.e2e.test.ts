@@ -135,3 +135,34 @@ describe('memsvc-server security switches', () => {
     },
   );
 });
+
+describe('graceful shutdown', () => {
+  it('finishes the calls in flight when SIGTERM arrives, then exits 0', async () => {
+    const server = await startHttpServer({ DATABASE_URL: 'pglite://memory', DEPLOYMENT_PROFILE: 'lite' });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const calls = Array.from({ length: 20 }, (_, i) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'tools/call',
+          params: { name: 'create_memory', arguments: { userId: 'shutdown', content: `in flight ${i}`, type: 'long-term' } },
+        }),
+      }).then(async (response) => ({ status: response.status, body: await response.text() })),
+    );
+    // Once the first answer is back, every request has been sent; the rest are in flight.
+    await Promise.race(calls);
+    const exit = server.stop();
+    const results = await Promise.all(calls);
+    expect(results.map((result) => result.status)).toEqual(results.map(() => 200));
+    expect(results.every((result) => !result.body.includes('"isError":true'))).toBe(true);
+    expect(await exit).toBe(0);
+    expect(server.stderr()).toMatch(/shutting down: finishing in-flight requests/);
+  });
+});

@@ -1,5 +1,5 @@
 import type { JsonObject, MemoryRecord, TenantId } from '@memsvc/core';
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import pgvector from 'pgvector';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 
@@ -106,4 +106,22 @@ export function isUnexpiredAt(now: Date) {
 /** A vector as a pgvector literal parameter. */
 export function vectorLiteral(vector: readonly number[]) {
   return sql<string>`${pgvector.toSql([...vector])}::vector`;
+}
+
+type Visibility = (eb: ExpressionBuilder<MemsvcDatabase, 'memories'>) => ReturnType<ReturnType<typeof isLiveAt>>;
+
+/** One memory of one tenant, as a query to run (add `.forUpdate()` to lock the row). */
+export function memoryByIdQuery(
+  db: Kysely<MemsvcDatabase> | Transaction<MemsvcDatabase>,
+  tenant: TenantId,
+  id: string,
+  visible: Visibility,
+) {
+  return db
+    .selectFrom('memories')
+    .select(MEMORY_COLUMNS)
+    .select(hasEmbeddingColumn)
+    .where('user_id', '=', tenant)
+    .where('id', '=', id)
+    .where(visible);
 }

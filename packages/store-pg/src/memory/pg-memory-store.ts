@@ -30,6 +30,7 @@ import {
   isUnexpiredAt,
   MEMORY_COLUMNS,
   type MemoryRow,
+  memoryByIdQuery,
   toMemoryRecord,
   vectorLiteral,
 } from './memory-row.js';
@@ -115,14 +116,8 @@ export class PgMemoryStore implements MemoryStore {
     const now = this.options.clock.now();
     return this.db.transaction().execute(async (trx) => {
       const row = isUuid(id)
-        ? await trx
-            .selectFrom('memories')
-            .select(MEMORY_COLUMNS)
-            .select(hasEmbeddingColumn)
+        ? await memoryByIdQuery(trx, tenant, id, isLiveAt(now))
             .select(['content_hash', sql<string | null>`embedding::text`.as('embedding_text')])
-            .where('user_id', '=', tenant)
-            .where('id', '=', id)
-            .where(isLiveAt(now))
             .forUpdate()
             .executeTakeFirst()
         : undefined;
@@ -176,14 +171,7 @@ export class PgMemoryStore implements MemoryStore {
   async findById(tenant: TenantId, id: string, options: { includeDeleted?: boolean } = {}): Promise<MemoryRecord | undefined> {
     if (!isUuid(id)) return undefined;
     const now = this.options.clock.now();
-    const row = await this.db
-      .selectFrom('memories')
-      .select(MEMORY_COLUMNS)
-      .select(hasEmbeddingColumn)
-      .where('user_id', '=', tenant)
-      .where('id', '=', id)
-      .where(options.includeDeleted ? isUnexpiredAt(now) : isLiveAt(now))
-      .executeTakeFirst();
+    const row = await memoryByIdQuery(this.db, tenant, id, options.includeDeleted ? isUnexpiredAt(now) : isLiveAt(now)).executeTakeFirst();
     return row ? toMemoryRecord(row as MemoryRow) : undefined;
   }
 
@@ -369,17 +357,7 @@ export class PgMemoryStore implements MemoryStore {
   }
 
   private async lockLiveRow(trx: Transaction<MemsvcDatabase>, tenant: TenantId, id: string, now: Date): Promise<MemoryRecord> {
-    const row = isUuid(id)
-      ? await trx
-          .selectFrom('memories')
-          .select(MEMORY_COLUMNS)
-          .select(hasEmbeddingColumn)
-          .where('user_id', '=', tenant)
-          .where('id', '=', id)
-          .where(isLiveAt(now))
-          .forUpdate()
-          .executeTakeFirst()
-      : undefined;
+    const row = isUuid(id) ? await memoryByIdQuery(trx, tenant, id, isLiveAt(now)).forUpdate().executeTakeFirst() : undefined;
     if (!row) throw new MemsvcError('NOT_FOUND', `memory ${id} was not found`, { memoryId: id });
     return toMemoryRecord(row as MemoryRow);
   }

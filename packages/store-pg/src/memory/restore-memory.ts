@@ -3,7 +3,7 @@ import { sql, type Transaction } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { writeAudit } from './audit-trail.js';
-import { hasEmbeddingColumn, isUnexpiredAt, MEMORY_COLUMNS, type MemoryRow, toMemoryRecord } from './memory-row.js';
+import { isUnexpiredAt, type MemoryRow, memoryByIdQuery, toMemoryRecord } from './memory-row.js';
 import { hashContent } from './write-path.js';
 
 type UpdateRow = (change: Record<string, unknown>, bumpVersion: boolean) => Promise<MemoryRecord>;
@@ -21,17 +21,7 @@ export async function restoreMemory(
   updateRow: UpdateRow,
 ): Promise<MemoryRecord> {
   const { tenant, id, actor, now, version } = request;
-  const row = isUuid(id)
-    ? await trx
-        .selectFrom('memories')
-        .select(MEMORY_COLUMNS)
-        .select(hasEmbeddingColumn)
-        .where('user_id', '=', tenant)
-        .where('id', '=', id)
-        .where(isUnexpiredAt(now))
-        .forUpdate()
-        .executeTakeFirst()
-    : undefined;
+  const row = isUuid(id) ? await memoryByIdQuery(trx, tenant, id, isUnexpiredAt(now)).forUpdate().executeTakeFirst() : undefined;
   if (!row)
     throw new MemsvcError('NOT_FOUND', `memory ${id} was not found (a short-term memory cannot be restored after it expired)`, {
       memoryId: id,

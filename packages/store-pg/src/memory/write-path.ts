@@ -12,7 +12,6 @@ import {
 } from '@memsvc/core';
 import { sql, type Transaction } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
-import { writeAudit } from './audit-trail.js';
 import { hasEmbeddingColumn, isLiveAt, MEMORY_COLUMNS, type MemoryRow, toMemoryRecord, vectorLiteral } from './memory-row.js';
 
 /** Seed of the advisory-lock keys of rule-checked writes (keeps them apart from other locks). */
@@ -128,8 +127,9 @@ export async function findCandidates(
 /**
  * Applies the contradiction part of a decision to the existing rows: policy `flag` marks them
  * contradicted (both stay visible), `supersede` hides each from default reads behind the new
- * row. Either way a link records which row contradicts or supersedes which, and an audit row
- * records the change. Markers are server bookkeeping: they do not bump the client's version.
+ * row. Either way links record which row contradicts or supersedes which, and audit rows record
+ * the change. Three statements however many rows are affected. Markers are server bookkeeping:
+ * they do not bump the client's version.
  */
 export async function applyContradictions(
   trx: Transaction<MemsvcDatabase>,
@@ -137,57 +137,64 @@ export async function applyContradictions(
   newer: MemoryRecord,
   decision: Extract<WriteDecision, { kind: 'insert' }>,
 ): Promise<MemoryRecord[]> {
-  const affected: MemoryRecord[] = [];
-  for (const { memory: older, similarity } of decision.contradictions) {
-    const change = decision.policy === 'flag' ? { contradicted: true } : { superseded_by: newer.id };
-    const row = await trx
-      .updateTable('memories')
-      .set(change)
-      .where('user_id', '=', context.tenant)
-      .where('id', '=', older.id)
-      .returning(MEMORY_COLUMNS)
-      .returning(hasEmbeddingColumn)
-      .executeTakeFirstOrThrow();
-    const after = toMemoryRecord(row as MemoryRow);
-    affected.push(after);
-    await writeAudit(trx, {
-      tenant: context.tenant,
-      memoryId: older.id,
-      actor: context.actor,
-      action: decision.policy === 'flag' ? 'contradiction-flag' : 'supersede',
-      version: after.version,
-      before: older,
-      after: { ...after, relatedMemoryId: newer.id, similarity },
-      at: context.now,
-    });
-    const links =
-      decision.policy === 'flag'
-        ? [
-            { source: newer.id, target: older.id, rel: 'contradicts' },
-            { source: older.id, target: newer.id, rel: 'contradicts' },
-          ]
-        : [
-            { source: newer.id, target: older.id, rel: 'supersedes' },
-            { source: older.id, target: newer.id, rel: 'superseded-by' },
-          ];
-    await trx
-      .insertInto('memory_links')
-      .values(
-        links.map((link) => ({
-          id: context.ids.next(),
-          user_id: context.tenant,
-          source_memory_id: link.source,
-          target_memory_id: link.target,
-          target_locator: `id:${link.target}`,
-          rel_type: link.rel,
-          origin: 'derived' as const,
-          score: similarity,
-          metadata: '{}',
-          created_at: context.now,
-        })),
-      )
-      .onConflict((conflict) => conflict.columns(['source_memory_id', 'target_locator', 'rel_type']).doNothing())
-      .execute();
-  }
+  if (decision.contradictions.length === 0) return [];
+  const flag = decision.policy === 'flag';
+  const similarityOf = new Map(decision.contradictions.map((neighbour) => [neighbour.memory.id, neighbour.similarity]));
+  const beforeOf = new Map(decision.contradictions.map((neighbour) => [neighbour.memory.id, neighbour.memory]));
+  const rows = await trx
+    .updateTable('memories')
+    .set(flag ? { contradicted: true } : { superseded_by: newer.id })
+    .where('user_id', '=', context.tenant)
+    .where('id', 'in', [...similarityOf.keys()])
+    .returning(MEMORY_COLUMNS)
+    .returning(hasEmbeddingColumn)
+    .execute();
+  const affected = rows.map((row) => toMemoryRecord(row as MemoryRow));
+
+  await trx
+    .insertInto('memory_audit')
+    .values(
+      affected.map((after) => ({
+        memory_id: after.id,
+        user_id: context.tenant,
+        actor: context.actor.id,
+        action: flag ? 'contradiction-flag' : 'supersede',
+        version: after.version,
+        before: JSON.stringify(beforeOf.get(after.id) ?? null),
+        after: JSON.stringify({ ...after, relatedMemoryId: newer.id, similarity: similarityOf.get(after.id) }),
+        created_at: context.now,
+      })),
+    )
+    .execute();
+
+  const links = affected.flatMap((older) => {
+    const score = similarityOf.get(older.id) ?? null;
+    const pair = flag
+      ? [
+          { source: newer.id, target: older.id, rel: 'contradicts' },
+          { source: older.id, target: newer.id, rel: 'contradicts' },
+        ]
+      : [
+          { source: newer.id, target: older.id, rel: 'supersedes' },
+          { source: older.id, target: newer.id, rel: 'superseded-by' },
+        ];
+    return pair.map((link) => ({
+      id: context.ids.next(),
+      user_id: context.tenant,
+      source_memory_id: link.source,
+      target_memory_id: link.target,
+      target_locator: `id:${link.target}`,
+      rel_type: link.rel,
+      origin: 'derived' as const,
+      score,
+      metadata: '{}',
+      created_at: context.now,
+    }));
+  });
+  await trx
+    .insertInto('memory_links')
+    .values(links)
+    .onConflict((conflict) => conflict.columns(['source_memory_id', 'target_locator', 'rel_type']).doNothing())
+    .execute();
   return affected;
 }
