@@ -1,4 +1,4 @@
 import { defineProject } from 'vitest/config';
 import { memsvcProject } from '../../tooling/vitest/preset.ts';
 
-export default defineProject(memsvcProject('server', import.meta.dirname, { postgres: true }));
+export default defineProject(memsvcProject('server', import.meta.dirname, { postgres: true, spawnsProcesses: true }));

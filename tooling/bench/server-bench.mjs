@@ -21,16 +21,26 @@ const serverBin = join(root, 'apps', 'server', 'dist', 'memsvc-server.js');
 const WRITES = Number(process.env.BENCH_WRITES ?? 50_000);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',');
 
-// Varied, realistic memories: formulaic sentences ("note 1 of module m1 …") are all alike to
-// the lexical local embedder and would turn every write into a contradiction (flagging and
-// linking up to five rows). Each memory here draws its own words from a 400-word vocabulary.
-const VOCABULARY = Array.from({ length: 400 }, (_, i) => `w${(i * 2654435761) % 100003}`);
+// Varied memories: formulaic sentences ("note 1 of module m1 …") all look alike to the lexical
+// local embedder, which would turn every write into a contradiction (flagging and linking up to
+// five rows). Each memory here draws 12 words from 2,000 pronounceable pseudo-words; two such
+// memories have a cosine similarity well under the contradiction band (checked by --check).
+const CONSONANTS = 'bcdfghjklmnprstvwz';
+const VOWELS = 'aeiou';
+// mulberry32: a 32-bit PRNG in integer arithmetic, so the stream is the same on every run.
 let seed = 42;
 const random = () => {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return seed / 2147483648;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
-const sentence = (n) => Array.from({ length: 12 }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]).join(' ') + ` #${n}`;
+const pick = (letters) => letters[Math.floor(random() * letters.length)];
+const VOCABULARY = Array.from(
+  { length: 2000 },
+  () => Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(CONSONANTS) + pick(VOWELS)).join('') + pick(CONSONANTS),
+);
+const sentence = () => Array.from({ length: 12 }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]).join(' ');
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const ms = (value) => Math.round(value * 100) / 100;
@@ -167,7 +177,7 @@ async function benchEngine(engine) {
     const createLatency = await timeCalls(500, async (i) => {
       const result = await checked(client, 'create_memory', {
         userId: 'bench-latency',
-        content: `latency probe ${sentence(i)}`,
+        content: `latency probe ${i}: ${sentence()}`,
         type: 'long-term',
       });
       created.push(result.memory.id);
@@ -189,7 +199,7 @@ async function benchEngine(engine) {
           if (n >= WRITES) return;
           await checked(writer, 'create_memory', {
             userId: 'bench-throughput',
-            content: `writer ${w} ${sentence(n)}`,
+            content: sentence(),
             type: 'long-term',
           });
           if (firstTenSecondsWrites === undefined && performance.now() - t0 >= 10_000) firstTenSecondsWrites = n;
@@ -214,6 +224,19 @@ async function benchEngine(engine) {
     await database.drop();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+if (process.argv.includes('--check')) {
+  // The similarity the generated memories have to each other under the local embedder.
+  const { LocalEmbedder } = await import('@memsvc/embeddings');
+  const embedder = new LocalEmbedder();
+  for (let i = 0; i < 100_000; i++) sentence(); // the stream far into a long run, not just its start
+  const vectors = Array.from({ length: 300 }, () => embedder.vectorOf(sentence()));
+  const similarities = [];
+  for (let i = 0; i < vectors.length; i++)
+    for (let j = i + 1; j < vectors.length; j++) similarities.push(vectors[i].reduce((sum, v, k) => sum + v * vectors[j][k], 0));
+  console.log('pairwise cosine', summarise(similarities), 'max', ms(Math.max(...similarities)));
+  process.exit(0);
 }
 
 const results = [];

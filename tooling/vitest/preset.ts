@@ -4,6 +4,11 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 export interface MemsvcProjectOptions {
   /** The project's tests need a real PostgreSQL + pgvector (storage suites, end-to-end tests). */
   readonly postgres?: boolean;
+  /**
+   * The tests start server processes (each opening PGlite, 1–3 s alone and much longer on a busy
+   * 2-core machine), so each test gets 90 s instead of 30.
+   */
+  readonly spawnsProcesses?: boolean;
 }
 
 /**
@@ -16,7 +21,7 @@ export function memsvcProject(name: string, root: string, options: MemsvcProject
     test: {
       name,
       include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-      testTimeout: 30_000,
+      testTimeout: options.spawnsProcesses ? 90_000 : 30_000,
       hookTimeout: 120_000,
       allowOnly: false,
       globalSetup: options.postgres ? [fileURLToPath(new URL('./postgres-global-setup.ts', import.meta.url))] : [],

@@ -27,8 +27,8 @@ export function hashContent(content: string): string {
 /**
  * Serialises rule-checked writes of the same content in one tenant, across every process
  * sharing the database, for the rest of the transaction: two identical writes can never both
- * pass the duplicate check. Writes of different content do not wait for each other — a lock per
- * tenant capped one tenant at about 70 writes/s — so two *near*-duplicates written at the same
+ * pass the duplicate check. Writes of different content do not wait for each other (a lock per
+ * tenant would queue every write of a busy tenant), so two *near*-duplicates written at the same
  * instant may both be stored; corpus consolidation merges such pairs later.
  */
 export async function lockContent(
