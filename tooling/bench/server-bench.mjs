@@ -193,7 +193,7 @@ async function benchEngine(engine) {
     const t0 = performance.now();
     let firstTenSecondsWrites;
     await Promise.all(
-      writers.map(async (writer, w) => {
+      writers.map(async (writer) => {
         for (;;) {
           const n = issued++;
           if (n >= WRITES) return;

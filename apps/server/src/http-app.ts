@@ -16,6 +16,8 @@ export interface HttpAppDependencies {
   readonly logger: Logger;
   /** Present when MCP_TRANSPORT=streamable-http. */
   readonly createMcpServer?: () => McpServer;
+  /** True once shutdown has begun: readiness fails and connections are not kept alive. */
+  readonly isShuttingDown?: () => boolean;
 }
 
 /**
@@ -26,6 +28,14 @@ export interface HttpAppDependencies {
 export function createHttpApp(deps: HttpAppDependencies): Hono {
   const app = new Hono();
   const { config, logger } = deps;
+  const shuttingDown = deps.isShuttingDown ?? (() => false);
+
+  // While draining, every response asks the client to open a new connection (to another
+  // replica) next time, so no request is sent on a socket that is about to close.
+  app.use('*', async (c, next) => {
+    await next();
+    if (shuttingDown()) c.header('Connection', 'close');
+  });
 
   if (config.http.corsAllowedOrigins.length > 0) {
     const origins = config.http.corsAllowedOrigins;
@@ -46,7 +56,10 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
     return c.json(report, report.status === 'ok' ? 200 : 503, { 'Cache-Control': 'no-store' });
   };
   app.get('/health', healthRoute);
-  app.get('/health/ready', healthRoute);
+  app.get('/health/ready', async (c) => {
+    if (shuttingDown()) return c.json({ status: 'error', reason: 'shutting down' }, 503, { 'Cache-Control': 'no-store' });
+    return healthRoute(c);
+  });
 
   app.get('/health/metrics', async (c) => {
     if (config.metrics.token) {

@@ -16,6 +16,12 @@ export const SERVER_VERSION = '0.1.0';
 
 /** How long in-flight HTTP requests get to finish on shutdown before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * How long the server keeps accepting requests after a shutdown signal, answering them with
+ * `Connection: close` and failing readiness: a request a client has already sent on a
+ * keep-alive socket is served instead of being reset when idle sockets close.
+ */
+const SHUTDOWN_DRAIN_MS = 250;
 
 export interface RunningServer {
   /** Base URL of the HTTP server, or undefined when it could not bind (stdio mode only). */
@@ -67,7 +73,15 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
   };
   const newMcpServer = () => createMcpServer({ name: SERVER_NAME, version: SERVER_VERSION }, toolDependencies);
   const overHttp = config.mcp.transport === 'streamable-http';
-  const app = createHttpApp({ config, health, metrics, logger, ...(overHttp ? { createMcpServer: newMcpServer } : {}) });
+  let shuttingDown = false;
+  const app = createHttpApp({
+    config,
+    health,
+    metrics,
+    logger,
+    isShuttingDown: () => shuttingDown,
+    ...(overHttp ? { createMcpServer: newMcpServer } : {}),
+  });
 
   // node-server returns an HTTP/1.1 server unless told to create HTTP/2.
   const httpServer = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host }) as Server;
@@ -97,6 +111,8 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      shuttingDown = true;
+      await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_DRAIN_MS));
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           httpServer.closeAllConnections();
