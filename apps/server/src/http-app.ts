@@ -18,6 +18,14 @@ export interface HttpAppDependencies {
   readonly createMcpServer?: () => McpServer;
   /** True once shutdown has begun: readiness fails and connections are not kept alive. */
   readonly isShuttingDown?: () => boolean;
+  /** Told when each request starts and ends, so shutdown can wait for quiet. */
+  readonly traffic?: TrafficMeter;
+}
+
+/** Requests in flight and when the last one started. */
+export class TrafficMeter {
+  inFlight = 0;
+  lastStartedAt = 0;
 }
 
 /**
@@ -32,9 +40,16 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
 
   // While draining, every response asks the client to open a new connection (to another
   // replica) next time, so no request is sent on a socket that is about to close.
+  const traffic = deps.traffic ?? new TrafficMeter();
   app.use('*', async (c, next) => {
-    await next();
-    if (shuttingDown()) c.header('Connection', 'close');
+    traffic.inFlight++;
+    traffic.lastStartedAt = performance.now();
+    try {
+      await next();
+      if (shuttingDown()) c.header('Connection', 'close');
+    } finally {
+      traffic.inFlight--;
+    }
   });
 
   if (config.http.corsAllowedOrigins.length > 0) {

@@ -7,7 +7,7 @@ import { createMcpServer, type ToolObservation } from '@memsvc/mcp-tools';
 import { type MemsvcStore, openStore, systemClock } from '@memsvc/store-pg';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HealthChecker } from './health.js';
-import { createHttpApp } from './http-app.js';
+import { createHttpApp, TrafficMeter } from './http-app.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 
@@ -17,11 +17,13 @@ export const SERVER_VERSION = '0.1.0';
 /** How long in-flight HTTP requests get to finish on shutdown before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 /**
- * How long the server keeps accepting requests after a shutdown signal, answering them with
- * `Connection: close` and failing readiness: a request a client has already sent on a
- * keep-alive socket is served instead of being reset when idle sockets close.
+ * After a shutdown signal the server keeps accepting requests — answering with
+ * `Connection: close` and failing readiness — until it has been quiet this long (nothing in
+ * flight, nothing new), so a request a client already sent is served rather than reset when the
+ * listener and idle sockets close. PGlite works on the main thread, so under load a connection
+ * can wait in the accept queue well past any fixed delay; quiet is the signal, not a timer.
  */
-const SHUTDOWN_DRAIN_MS = 250;
+const SHUTDOWN_QUIET_MS = 100;
 
 export interface RunningServer {
   /** Base URL of the HTTP server, or undefined when it could not bind (stdio mode only). */
@@ -74,11 +76,13 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
   const newMcpServer = () => createMcpServer({ name: SERVER_NAME, version: SERVER_VERSION }, toolDependencies);
   const overHttp = config.mcp.transport === 'streamable-http';
   let shuttingDown = false;
+  const traffic = new TrafficMeter();
   const app = createHttpApp({
     config,
     health,
     metrics,
     logger,
+    traffic,
     isShuttingDown: () => shuttingDown,
     ...(overHttp ? { createMcpServer: newMcpServer } : {}),
   });
@@ -112,7 +116,10 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
   const close = () => {
     closing ??= (async () => {
       shuttingDown = true;
-      await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_DRAIN_MS));
+      const deadline = performance.now() + SHUTDOWN_GRACE_MS;
+      while (performance.now() < deadline && (traffic.inFlight > 0 || performance.now() - traffic.lastStartedAt < SHUTDOWN_QUIET_MS)) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           httpServer.closeAllConnections();
