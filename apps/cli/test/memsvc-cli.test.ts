@@ -5,19 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
+import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
 
 const cli = fileURLToPath(new URL('../dist/memsvc.js', import.meta.url));
 const workDir = mkdtempSync(join(tmpdir(), 'memsvc-cli-'));
-const createdDatabases: string[] = [];
+const createdDatabases: TestDatabase[] = [];
 afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
-  const baseUrl = inject('pgvectorTestUrl');
-  if (!baseUrl || createdDatabases.length === 0) return;
-  const { default: pg } = await import('pg');
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  for (const name of createdDatabases) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
+  for (const database of createdDatabases.splice(0)) await database.drop();
 });
 
 interface Run {
@@ -115,7 +110,9 @@ describe('memsvc CLI', () => {
 
   const pgUrl = inject('pgvectorTestUrl');
   it.skipIf(!pgUrl)('migrates a real PostgreSQL from two processes at once (skipped only without a real PostgreSQL)', async () => {
-    const url = await createDatabase(pgUrl ?? '');
+    const database = await createTestDatabase(pgUrl ?? '', 'memsvc_cli');
+    createdDatabases.push(database);
+    const url = database.url;
     const [first, second] = await Promise.all([memsvc(['migrate'], { DATABASE_URL: url }), memsvc(['migrate'], { DATABASE_URL: url })]);
     expect([first.code, second.code]).toEqual([0, 0]);
     const outputs = [first.stdout, second.stdout].sort();
@@ -123,16 +120,3 @@ describe('memsvc CLI', () => {
     expect(outputs[1]).toMatch(/schema is up to date/);
   });
 });
-
-async function createDatabase(baseUrl: string): Promise<string> {
-  const { default: pg } = await import('pg');
-  const name = `memsvc_cli_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  createdDatabases.push(name);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}

@@ -1,9 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
+import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
 import { type ServerProcess, serverBin, serverEnv, startHttpServer } from './support/server-process.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON that the assertions navigate
@@ -22,29 +22,19 @@ async function errorCode(client: Client, name: string, args: Record<string, unkn
 
 const pgUrl = inject('pgvectorTestUrl');
 const engines: { name: string; database: () => Promise<string> }[] = [{ name: 'pglite', database: async () => 'pglite://memory' }];
-const createdDatabases: string[] = [];
+const createdDatabases: TestDatabase[] = [];
 if (pgUrl) {
   engines.push({
     name: 'postgres',
     database: async () => {
-      const name = `memsvc_tools_${Date.now().toString(36)}`;
-      const admin = new pg.Client({ connectionString: pgUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE "${name}"`);
-      await admin.end();
-      createdDatabases.push(name);
-      const url = new URL(pgUrl);
-      url.pathname = `/${name}`;
-      return url.toString();
+      const database = await createTestDatabase(pgUrl, 'memsvc_tools');
+      createdDatabases.push(database);
+      return database.url;
     },
   });
 }
 afterAll(async () => {
-  if (!pgUrl || createdDatabases.length === 0) return;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  for (const name of createdDatabases) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
+  for (const database of createdDatabases.splice(0)) await database.drop();
 });
 
 describe.each(engines)('memory tools end to end over streamable HTTP [$name]', (engine) => {

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
+import { createTestDatabase } from '../../../tooling/vitest/test-databases.ts';
 import { runUntilExit, serverBin, serverEnv, startHttpServer } from './support/server-process.js';
 
 describe('memsvc-server boot rules (spec §7)', () => {
@@ -107,16 +108,11 @@ describe('memsvc-server security switches', () => {
   it.skipIf(!pgUrl)(
     'reports 503 with the pgvector indicator down when the extension disappears (skipped only without a real PostgreSQL)',
     async () => {
-      const name = `memsvc_health_${Date.now().toString(36)}`;
-      const admin = new pg.Client({ connectionString: pgUrl ?? '' });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE "${name}"`);
-      const url = new URL(pgUrl ?? '');
-      url.pathname = `/${name}`;
-      const server = await startHttpServer({ DATABASE_URL: url.toString(), DEPLOYMENT_PROFILE: 'lite' });
+      const database = await createTestDatabase(pgUrl ?? '', 'memsvc_health');
+      const server = await startHttpServer({ DATABASE_URL: database.url, DEPLOYMENT_PROFILE: 'lite' });
       try {
         expect((await fetch(`${server.url}/health`)).status).toBe(200);
-        const direct = new pg.Client({ connectionString: url.toString() });
+        const direct = new pg.Client({ connectionString: database.url });
         await direct.connect();
         await direct.query('DROP EXTENSION vector CASCADE');
         await direct.end();
@@ -129,8 +125,7 @@ describe('memsvc-server security switches', () => {
         expect(await (await fetch(`${server.url}/health/metrics`)).text()).toContain('memsvc_pgvector_ready 0');
       } finally {
         await server.stop();
-        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await admin.end();
+        await database.drop();
       }
     },
   );

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, inject } from 'vitest';
 // Brings in the typing of the value the PostgreSQL global setup provides.
 import type {} from '../../../../tooling/vitest/postgres-global-setup.ts';
+import { createTestDatabase, type TestDatabase } from '../../../../tooling/vitest/test-databases.ts';
 
 export type EngineName = 'pglite' | 'postgres';
 
@@ -48,33 +47,17 @@ function pgliteEngine(): Engine {
 }
 
 function postgresEngine(baseUrl: string): Engine {
-  const created: string[] = [];
+  const created: TestDatabase[] = [];
   afterAll(async () => {
-    if (created.length === 0) return;
-    const admin = new pg.Client({ connectionString: baseUrl });
-    await admin.connect();
-    try {
-      for (const name of created) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    } finally {
-      await admin.end();
-    }
+    for (const database of created.splice(0)) await database.drop();
   });
   return {
     name: 'postgres',
     supportsSecondConnection: true,
     freshDatabaseUrl: async () => {
-      const name = `memsvc_t_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: baseUrl });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE "${name}"`);
-      } finally {
-        await admin.end();
-      }
-      created.push(name);
-      const url = new URL(baseUrl);
-      url.pathname = `/${name}`;
-      return url.toString();
+      const database = await createTestDatabase(baseUrl);
+      created.push(database);
+      return database.url;
     },
   };
 }
