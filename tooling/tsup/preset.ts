@@ -1,10 +1,22 @@
 import { defineConfig, type Options } from 'tsup';
 
+export interface MemsvcBuildOptions {
+  /** Emit .d.ts files (publishable packages). */
+  readonly declarations: boolean;
+  /**
+   * Bundle every dependency into the output except these (apps' executables). Node loads one
+   * file instead of hundreds of small ESM modules, which is most of a cold start. Packages
+   * that find files next to their own module (PGlite's WASM and data) must stay external.
+   */
+  readonly bundleExcept?: readonly string[];
+}
+
 /**
- * The one build every memsvc package and app uses: ESM for Node 20, sibling packages external
- * (tsup leaves every dependency external), declarations for the publishable packages.
+ * The one build every memsvc package and app uses: ESM for Node 20, dependencies external
+ * (tsup's default) unless an app asks for a bundle, declarations for the publishable packages.
  */
-export function memsvcBuild(entry: Record<string, string>, options: { declarations: boolean }) {
+export function memsvcBuild(entry: Record<string, string>, options: MemsvcBuildOptions) {
+  const bundle = options.bundleExcept;
   const config: Options = {
     entry,
     format: ['esm'],
@@ -13,6 +25,21 @@ export function memsvcBuild(entry: Record<string, string>, options: { declaratio
     dts: options.declarations,
     clean: true,
     sourcemap: true,
+    ...(bundle
+      ? {
+          // tsup's noExternal wins over external, so the exceptions live in the pattern itself.
+          noExternal: [new RegExp(`^(?!(${bundle.map(escapeRegExp).join('|')})(/|$))`)],
+          external: [...bundle],
+          // CommonJS dependencies (pg, pino, prom-client) call require(); an ESM bundle has none.
+          banner: {
+            js: "import { createRequire as __memsvcCreateRequire } from 'node:module'; const require = __memsvcCreateRequire(import.meta.url);",
+          },
+        }
+      : {}),
   };
   return defineConfig(config);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

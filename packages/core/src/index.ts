@@ -46,8 +46,8 @@ export {
   MEMORY_LIMITS,
   mergeMetadata,
 } from './domain/memory-limits.js';
-export type { Neighbour, SimilarityRules, WriteCandidates, WriteDecision } from './domain/similarity-rules.js';
-export { decideWrite } from './domain/similarity-rules.js';
+export type { Neighbour, SimilarityRules, WriteCandidates, WriteDecision, WriteRules } from './domain/similarity-rules.js';
+export { decideWrite, writeRules } from './domain/similarity-rules.js';
 export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
 export type {

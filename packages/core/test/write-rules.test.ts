@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { decideWrite, importanceScore, isPruneEligible, isStale, type MemoryRecord, type SimilarityRules } from '../src/index.js';
+import {
+  decideWrite,
+  importanceScore,
+  isPruneEligible,
+  isStale,
+  type MemoryRecord,
+  type SimilarityRules,
+  writeRules,
+} from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const rules: SimilarityRules = {
@@ -12,6 +20,21 @@ const memory = (id: string) => ({ id }) as MemoryRecord;
 const near = (similarity: number, id = `m${similarity}`) => ({ memory: memory(id), similarity });
 
 describe('decideWrite (spec §3.2)', () => {
+  it(verifies('R-WRITE-FAST', 'names the lowest band edge, below which every decision is a plain insert'), () => {
+    const bound = writeRules(rules);
+    expect(bound.plainInsertBelow).toBe(0.8);
+    expect(writeRules({ ...rules, duplicateThreshold: 0.75 }).plainInsertBelow).toBe(0.75);
+    const justBelow = bound.plainInsertBelow - 1e-9;
+    expect(bound.decide({ exact: undefined, neighbours: [near(justBelow), near(0.1)] })).toEqual({
+      kind: 'insert',
+      contradictions: [],
+      policy: 'flag',
+    });
+    expect(bound.decide({ exact: undefined, neighbours: [near(bound.plainInsertBelow, 'edge')] })).toMatchObject({
+      contradictions: [{ memory: { id: 'edge' } }],
+    });
+  });
+
   it(verifies('R-DUP-EXACT', 'collapses into an exact-content match whatever the vectors say'), () => {
     expect(decideWrite({ exact: memory('same'), neighbours: [near(0.1)] }, rules)).toEqual({
       kind: 'collapse',

@@ -214,6 +214,29 @@ describeEachEngine('memory engine', (engine) => {
     expect(await codeOf(memories.audit(bob, memory.id))).toBe('NOT_FOUND');
   });
 
+  it('writes the create audit entry in the insert statement, equal to the stored row, on the plain and the contradiction path', async () => {
+    const older = await memories.create(alice, { tier: 'ltm', content: 'The deploy target is eu-west-1' });
+    const plain = await memories.create(alice, {
+      tier: 'stm',
+      content: 'Unrelated: Alice likes tea',
+      tags: ['deploy'],
+      metadata: { source: 'runbook', nested: { depth: 2 } },
+      importance: 0.7,
+      ttlSeconds: 3600,
+    });
+    const contradicting = await memories.create(alice, { tier: 'ltm', content: 'The deploy target is us-east-1', pinned: true });
+    expect(contradicting.contradictions).toHaveLength(1);
+    for (const created of [older, plain, contradicting]) {
+      const entry = (await memories.audit(alice, created.memory.id)).at(-1);
+      expect(entry).toMatchObject({ action: 'create', version: 1, before: null });
+      // Dates travel as ISO strings in the snapshot; everything else is the row as it was stored.
+      expect(entry?.after).toEqual(JSON.parse(JSON.stringify(created.memory)));
+    }
+    for (const created of [plain, contradicting]) {
+      expect(await store.memories.findById(alice.tenant, created.memory.id)).toEqual(created.memory);
+    }
+  });
+
   it('bulk-deletes, reporting ids that were not there without failing the rest', async () => {
     const one = await memories.create(alice, { tier: 'ltm', content: 'Unrelated: Alice likes tea' });
     const two = await memories.create(alice, { tier: 'ltm', content: 'The deploy target is eu-west-1' });

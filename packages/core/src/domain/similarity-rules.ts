@@ -51,3 +51,21 @@ export function decideWrite(candidates: WriteCandidates, rules: SimilarityRules)
   );
   return { kind: 'insert', contradictions, policy: rules.contradictionPolicy };
 }
+
+/** The write rules as a store applies them: the decision, and where it can start to matter. */
+export interface WriteRules {
+  decide(candidates: WriteCandidates): WriteDecision;
+  /**
+   * With no exact match and every neighbour below this similarity, the decision is a plain
+   * insert: a store may then insert in the same statement that finds the candidates.
+   */
+  readonly plainInsertBelow: number;
+}
+
+/** decideWrite bound to one configuration, with the lowest similarity any band starts at. */
+export function writeRules(rules: SimilarityRules): WriteRules {
+  return {
+    decide: (candidates) => decideWrite(candidates, rules),
+    plainInsertBelow: Math.min(rules.duplicateThreshold, rules.contradictionThreshold),
+  };
+}

@@ -10,7 +10,7 @@ import {
   checkTtlSeconds,
   mergeMetadata,
 } from '../domain/memory-limits.js';
-import { decideWrite, type SimilarityRules, type WriteDecision } from '../domain/similarity-rules.js';
+import { type SimilarityRules, type WriteDecision, writeRules } from '../domain/similarity-rules.js';
 import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
@@ -131,17 +131,16 @@ export class MemoryEngine {
         embedding: embedding ?? null,
       },
       context.actor,
-      (candidates) => decideWrite(candidates, this.settings.similarity),
+      writeRules(this.settings.similarity),
     );
     return toCreateResult(outcome, embedding !== undefined);
   }
 
   /** One memory; reading counts as an access (spec §2.1). NOT_FOUND for absent or foreign ids. */
   async get(context: CallContext, id: string): Promise<MemoryRecord> {
-    const memory = await this.options.store.findById(context.tenant, id);
+    const memory = await this.options.store.read(context.tenant, id);
     if (!memory) throw notFound(id);
-    await this.options.store.recordAccess(context.tenant, [id]);
-    return { ...memory, accessCount: memory.accessCount + 1, lastAccessedAt: this.options.clock.now() };
+    return memory;
   }
 
   /** A page of memories, newest first, across both tiers unless one is asked for. */
@@ -228,9 +227,7 @@ export class MemoryEngine {
       const vector = await this.embed(current.content);
       if (vector) await this.options.store.setEmbedding(context.tenant, id, vector);
     }
-    const outcome = await this.options.store.promote(context.tenant, id, context.actor, (candidates) =>
-      decideWrite(candidates, this.settings.similarity),
-    );
+    const outcome = await this.options.store.promote(context.tenant, id, context.actor, writeRules(this.settings.similarity));
     return { memory: outcome.memory, outcome: outcome.decision.kind === 'collapse' ? 'duplicate' : 'promoted' };
   }
 

@@ -1,5 +1,5 @@
 import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, MemoryTier, NewMemory } from '../domain/memory.js';
-import type { Neighbour, WriteCandidates, WriteDecision } from '../domain/similarity-rules.js';
+import type { Neighbour, WriteDecision, WriteRules } from '../domain/similarity-rules.js';
 import type { TenantId } from '../domain/tenant.js';
 
 /** Who did something, for the audit trail. */
@@ -62,21 +62,27 @@ export interface MemoryStore {
 
   /**
    * The rule-checked write of spec §3.2: under the tenant's lock, in one transaction, finds the
-   * exact-content match and the nearest neighbours in the same scope, asks `decide`, and applies
-   * the decision (collapse, insert, contradiction marks and links). Two concurrent identical
-   * writes leave one row.
+   * exact-content match and the nearest neighbours in the same scope, asks `rules.decide`, and
+   * applies the decision (collapse, insert, contradiction marks and links). Two concurrent
+   * identical writes leave one row.
    */
-  write(tenant: TenantId, memory: NewMemory, actor: Actor, decide: (candidates: WriteCandidates) => WriteDecision): Promise<WriteOutcome>;
+  write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules): Promise<WriteOutcome>;
 
   /**
    * Moves a short-term memory to long-term under the same rules: a duplicate of an existing
    * long-term memory collapses into it (the short-term row is deleted), otherwise the row flips
    * tier in place, keeping its id. NOT_FOUND when there is no live short-term memory with that id.
    */
-  promote(tenant: TenantId, id: string, actor: Actor, decide: (candidates: WriteCandidates) => WriteDecision): Promise<WriteOutcome>;
+  promote(tenant: TenantId, id: string, actor: Actor, rules: WriteRules): Promise<WriteOutcome>;
 
   /** The memory with this id in this tenant, or undefined (also for another tenant's id). */
   findById(tenant: TenantId, id: string, options?: { includeDeleted?: boolean }): Promise<MemoryRecord | undefined>;
+
+  /**
+   * A client's read of one live memory: returns it with the read already counted (access count
+   * and last access), in one statement. Undefined when absent, expired or another tenant's.
+   */
+  read(tenant: TenantId, id: string): Promise<MemoryRecord | undefined>;
 
   /** A page of memories, newest first, stable under concurrent inserts. */
   list(tenant: TenantId, query: ListMemoriesQuery): Promise<MemoryPage>;

@@ -1,9 +1,7 @@
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { type DatabaseTarget, describeDatabaseTarget, MemsvcError, parseDatabaseUrl } from '@memsvc/core';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
-import { openPglite } from './pglite-instance.js';
 import { openPostgresPool, type PostgresPoolOptions } from './postgres-pool.js';
 import { memsvcTypeParsers } from './type-parsers.js';
 
@@ -36,6 +34,11 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
     return { db, engine: 'postgres', description, close: once(() => db.destroy()) };
   }
 
+  // Loaded on demand: a server on PostgreSQL never pays for parsing the embedded engine.
+  const [{ openPglite }, { createPgConfig }] = await Promise.all([
+    import('./pglite-instance.js'),
+    import('@electric-sql/pglite/node-postgres'),
+  ]);
   const embedded = await openPglite(resolved.storage === 'memory' ? 'memory' : { directory: resolved.directory });
   // PGlite is one connection; its pool config has size 1, so concurrent transactions queue.
   const pool = new pg.Pool({ ...createPgConfig(embedded.pglite), types: memsvcTypeParsers });

@@ -28,6 +28,9 @@ export const MEMORY_COLUMNS = [
   'updated_at',
 ] as const;
 
+/** MEMORY_COLUMNS and `has_embedding`, as the SQL of a hand-written RETURNING or SELECT list. */
+export const RETURNED_MEMORY_COLUMNS = sql.raw(`${MEMORY_COLUMNS.join(', ')}, embedding IS NOT NULL AS has_embedding`);
+
 /** `has_embedding` without reading the vector itself. */
 export function hasEmbeddingColumn() {
   return sql<boolean>`embedding IS NOT NULL`.as('has_embedding');

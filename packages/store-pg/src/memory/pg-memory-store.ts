@@ -14,9 +14,8 @@ import {
   type NewMemory,
   type TenantId,
   type UpdateOptions,
-  type WriteCandidates,
-  type WriteDecision,
   type WriteOutcome,
+  type WriteRules,
 } from '@memsvc/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
@@ -24,6 +23,7 @@ import type { MemsvcDatabase } from '../schema/database-schema.js';
 import type { PgVectorSpace } from '../vector/pg-vector-space.js';
 import type { VectorFeatures } from '../vector/vector-features.js';
 import { readAuditTrail, writeAudit } from './audit-trail.js';
+import { insertMemory, insertUnlessRelevantCandidates } from './insert-memory.js';
 import {
   hasEmbeddingColumn,
   isLiveAt,
@@ -31,19 +31,21 @@ import {
   MEMORY_COLUMNS,
   type MemoryRow,
   memoryByIdQuery,
+  RETURNED_MEMORY_COLUMNS,
   toMemoryRecord,
   vectorLiteral,
 } from './memory-row.js';
 import { restoreMemory } from './restore-memory.js';
 import {
   applyContradictions,
+  candidatesSql,
   findCandidates,
   hashContent,
   lockContent,
-  type SearchSettings,
   sameScope,
-  searchSettingsSql,
+  toWriteCandidates,
 } from './write-path.js';
+import { inLockedTransaction, type SearchSettings, searchSettingsSql, writeLockKey } from './write-transaction.js';
 
 export interface PgMemoryStoreOptions {
   readonly db: Kysely<MemsvcDatabase>;
@@ -77,23 +79,21 @@ export class PgMemoryStore implements MemoryStore {
     const id = this.options.ids.next();
     if (memory.embedding) await this.checkVector(memory.embedding);
     const now = this.options.clock.now();
-    return this.db.transaction().execute((trx) => this.insertRow(trx, tenant, id, memory, actor, now, false));
+    return insertMemory(this.db, { id, tenant, memory, actor, now, contradicted: false });
   }
 
-  async write(
-    tenant: TenantId,
-    memory: NewMemory,
-    actor: Actor,
-    decide: (candidates: WriteCandidates) => WriteDecision,
-  ): Promise<WriteOutcome> {
+  async write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
     checkNewMemory(memory);
     const id = this.options.ids.next();
     if (memory.embedding) await this.checkVector(memory.embedding);
     const now = this.options.clock.now();
     const contentHash = hashContent(memory.content);
-    return this.db.transaction().execute(async (trx) => {
-      await lockContent(trx, tenant, contentHash, this.searchSettings);
-      const candidates = await findCandidates(trx, {
+    const key = writeLockKey(tenant, contentHash);
+    // Three round trips in the common case: BEGIN with the lock, one statement that finds the
+    // candidates and inserts when none of them matters, COMMIT. Only a write that meets a
+    // duplicate or a contradiction is decided here and applied in further statements.
+    return inLockedTransaction(this.db, key, this.searchSettings, async (trx) => {
+      const candidates = candidatesSql(trx, {
         tenant,
         scope: memory.scope ?? null,
         contentHash,
@@ -103,16 +103,25 @@ export class PgMemoryStore implements MemoryStore {
         tiers: memory.tier === 'stm' ? ['stm', 'ltm'] : ['ltm'],
         now,
       });
-      const decision = decide(candidates);
+      const row = { id, tenant, memory, actor, now };
+      const rows = await insertUnlessRelevantCandidates(trx, candidates, rules.plainInsertBelow, { ...row, contradicted: false });
+      const decision = rules.decide(toWriteCandidates(rows));
+      const inserted = rows.find((candidate) => candidate.kind === 'inserted');
+      if (inserted) {
+        if (decision.kind !== 'insert' || decision.contradictions.length > 0) {
+          throw new Error('write rules and plainInsertBelow disagree: a row was inserted that the rules would not insert as it is');
+        }
+        return { memory: toMemoryRecord(inserted), decision, affected: [] };
+      }
       if (decision.kind === 'collapse') return { memory: decision.into, decision, affected: [] };
       const flagged = decision.policy === 'flag' && decision.contradictions.length > 0;
-      const inserted = await this.insertRow(trx, tenant, id, memory, actor, now, flagged);
-      const affected = await applyContradictions(trx, { tenant, actor, ids: this.options.ids, now }, inserted, decision);
-      return { memory: inserted, decision, affected };
+      const stored = await insertMemory(trx, { ...row, contradicted: flagged });
+      const affected = await applyContradictions(trx, { tenant, actor, ids: this.options.ids, now }, stored, decision);
+      return { memory: stored, decision, affected };
     });
   }
 
-  async promote(tenant: TenantId, id: string, actor: Actor, decide: (candidates: WriteCandidates) => WriteDecision): Promise<WriteOutcome> {
+  async promote(tenant: TenantId, id: string, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
     const now = this.options.clock.now();
     return this.db.transaction().execute(async (trx) => {
       const row = isUuid(id)
@@ -135,7 +144,7 @@ export class PgMemoryStore implements MemoryStore {
         now,
         excludeId: id,
       });
-      const decision = decide(candidates);
+      const decision = rules.decide(candidates);
       if (decision.kind === 'collapse') {
         const deleted = await this.markDeleted(trx, tenant, before, now);
         await writeAudit(trx, {
@@ -173,6 +182,21 @@ export class PgMemoryStore implements MemoryStore {
     const now = this.options.clock.now();
     const row = await memoryByIdQuery(this.db, tenant, id, options.includeDeleted ? isUnexpiredAt(now) : isLiveAt(now)).executeTakeFirst();
     return row ? toMemoryRecord(row as MemoryRow) : undefined;
+  }
+
+  async read(tenant: TenantId, id: string): Promise<MemoryRecord | undefined> {
+    if (!isUuid(id)) return undefined;
+    const now = this.options.clock.now();
+    // The read and its access count in one statement. A count is a ranking hint, not something
+    // a client wrote, so this statement's commit does not wait for the disk: synchronous_commit
+    // is switched off for its own transaction only. A crash may lose the last moments' counts.
+    const result = await sql<MemoryRow>`
+      UPDATE memories SET access_count = access_count + 1, last_accessed_at = ${now}
+      FROM (SELECT set_config('synchronous_commit', 'off', true)) AS commit_without_flush
+      WHERE user_id = ${tenant} AND id = ${id} AND deleted_at IS NULL AND (tier = 'ltm' OR expires_at > ${now})
+      RETURNING ${RETURNED_MEMORY_COLUMNS}`.execute(this.db);
+    const row = result.rows[0];
+    return row ? toMemoryRecord(row) : undefined;
   }
 
   async list(tenant: TenantId, query: ListMemoriesQuery): Promise<MemoryPage> {
@@ -315,45 +339,6 @@ export class PgMemoryStore implements MemoryStore {
     return rows
       .map((row) => ({ memory: toMemoryRecord(row as MemoryRow), similarity: Number(row.similarity) }))
       .sort((a, b) => b.similarity - a.similarity);
-  }
-
-  private async insertRow(
-    trx: Transaction<MemsvcDatabase>,
-    tenant: TenantId,
-    id: string,
-    memory: NewMemory,
-    actor: Actor,
-    now: Date,
-    contradicted: boolean,
-  ): Promise<MemoryRecord> {
-    const row = await trx
-      .insertInto('memories')
-      .values({
-        id,
-        user_id: tenant,
-        tier: memory.tier,
-        scope: memory.scope ?? null,
-        content: memory.content,
-        content_hash: hashContent(memory.content),
-        tags: [...(memory.tags ?? [])],
-        metadata: JSON.stringify(memory.metadata ?? {}),
-        importance: memory.importance ?? null,
-        importance_score: memory.importanceScore ?? 0.5,
-        pinned: memory.pinned ?? false,
-        contradicted,
-        expires_at: memory.expiresAt ?? null,
-        embedding: memory.embedding ? vectorLiteral(memory.embedding.vector) : null,
-        embedding_model: memory.embedding?.model ?? null,
-        embedded_at: memory.embedding ? now : null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning(MEMORY_COLUMNS)
-      .returning(hasEmbeddingColumn)
-      .executeTakeFirstOrThrow();
-    const record = toMemoryRecord(row as MemoryRow);
-    await writeAudit(trx, { tenant, memoryId: id, actor, action: 'create', version: record.version, before: null, after: record, at: now });
-    return record;
   }
 
   private async lockLiveRow(trx: Transaction<MemsvcDatabase>, tenant: TenantId, id: string, now: Date): Promise<MemoryRecord> {

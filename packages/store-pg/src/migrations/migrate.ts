@@ -1,6 +1,7 @@
 import { MemsvcError } from '@memsvc/core';
 import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
 import * as initialSchema from './0001-initial-schema.js';
+import * as memoriesFillfactor from './0002-memories-fillfactor.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -8,6 +9,7 @@ import * as initialSchema from './0001-initial-schema.js';
  */
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-initial-schema': initialSchema,
+  '0002-memories-fillfactor': memoriesFillfactor,
 };
 
 const bundledMigrations: MigrationProvider = {

@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import type { TenantId } from '@memsvc/core';
+import { type Kysely, sql } from 'kysely';
+import type { MemsvcDatabase } from '../schema/database-schema.js';
+
+/** Per-transaction HNSW settings (PGVECTOR_HNSW_EF_SEARCH; pgvector 0.8 iterative scans). */
+export interface SearchSettings {
+  readonly efSearch: number | undefined;
+  readonly iterativeScan: boolean;
+}
+
+/** pgvector's own default candidate list size, used when PGVECTOR_HNSW_EF_SEARCH is unset. */
+const DEFAULT_EF_SEARCH = 40;
+
+/**
+ * The advisory-lock key of rule-checked writes of one content in one tenant: 64 bits of a
+ * SHA-256, so every process computes the same key, and a domain prefix keeps these keys apart
+ * from the job locks.
+ */
+export function writeLockKey(tenant: TenantId, contentHash: string): bigint {
+  return createHash('sha256').update(`memsvc:write:${tenant}|${contentHash}`).digest().readBigInt64BE(0);
+}
+
+/** The settings as `set_config` calls local to the transaction, for a SELECT list. */
+export function searchSettingsSql(search: SearchSettings) {
+  return sql.join([
+    sql`set_config('hnsw.ef_search', ${String(search.efSearch ?? DEFAULT_EF_SEARCH)}, true)`,
+    // With a tenant filter, a plain HNSW scan returns ef_search candidates and then filters
+    // them, which can leave fewer than `limit` rows; an iterative scan keeps going instead.
+    search.iterativeScan ? sql`set_config('hnsw.iterative_scan', 'relaxed_order', true)` : sql`NULL`,
+  ]);
+}
+
+/**
+ * Runs `work` in a transaction that already holds the write lock `key` and the search settings.
+ * BEGIN, the lock and the settings travel as one simple-protocol message (one round trip, not
+ * three): every value in it is a number this process formatted, so nothing needs a parameter.
+ * The lock is released by COMMIT or ROLLBACK, never left behind on a pooled connection.
+ */
+export function inLockedTransaction<T>(
+  db: Kysely<MemsvcDatabase>,
+  key: bigint,
+  search: SearchSettings,
+  work: (connection: Kysely<MemsvcDatabase>) => Promise<T>,
+): Promise<T> {
+  const efSearch = search.efSearch ?? DEFAULT_EF_SEARCH;
+  if (!Number.isSafeInteger(efSearch) || efSearch < 1) throw new RangeError(`hnsw.ef_search must be a positive integer, got ${efSearch}`);
+  const settings = [`set_config('hnsw.ef_search', '${efSearch}', true)`];
+  if (search.iterativeScan) settings.push(`set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
+  const prelude = `BEGIN; SELECT pg_advisory_xact_lock(${BigInt.asIntN(64, key)}), ${settings.join(', ')}`;
+  return db.connection().execute(async (connection) => {
+    await sql.raw(prelude).execute(connection);
+    try {
+      const result = await work(connection);
+      await sql.raw('COMMIT').execute(connection);
+      return result;
+    } catch (error) {
+      // A failed ROLLBACK means the connection is gone; the server has rolled back already.
+      await sql
+        .raw('ROLLBACK')
+        .execute(connection)
+        .catch(() => undefined);
+      throw error;
+    }
+  });
+}
