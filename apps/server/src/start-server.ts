@@ -6,6 +6,7 @@ import { createEmbedder } from '@memsvc/embeddings';
 import { createMcpServer, type ToolObservation } from '@memsvc/mcp-tools';
 import { type MemsvcStore, openStore, systemClock } from '@memsvc/store-pg';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { registerEmbeddingMetrics } from './embedding-metrics.js';
 import { HealthChecker } from './health.js';
 import { createHttpApp, TrafficMeter } from './http-app.js';
 import type { Logger } from './logger.js';
@@ -51,8 +52,26 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
   });
   const health = new HealthChecker(store, config.profile);
   const metrics = createMetrics(config.profile, async () => (await health.check()).indicators.pgvector.status === 'up');
-  const { embedder, warning } = createEmbedder({ provider: config.embedding.provider, dimensions: config.embedding.dimensions });
-  if (warning) logger.warn(warning);
+  const countEmbeddingRequest = registerEmbeddingMetrics(metrics.registry);
+  const { embedder, provider } = createEmbedder({
+    provider: config.embedding.provider,
+    model: config.embedding.model,
+    dimensions: config.embedding.dimensions,
+    ollamaUrl: config.embedding.ollamaUrl,
+    openaiApiKey: config.embedding.openaiApiKey,
+    onRequest: (event) => {
+      countEmbeddingRequest(event);
+      // At most `failureThreshold` of these per cooldown: then the circuit opens and requests
+      // are refused without a call (counted, not logged).
+      if (event.status === 'error') {
+        logger.warn(
+          { provider: event.provider, attempts: event.attempts, error: event.error },
+          'embedding provider failed: storing without a vector',
+        );
+      }
+    },
+  });
+  if (provider !== config.embedding.provider) logger.info({ configured: config.embedding.provider, provider }, 'embeddings disabled');
   const engine = createMemoryEngine({
     store: store.memories,
     embedder,

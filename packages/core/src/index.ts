@@ -46,6 +46,8 @@ export {
   MEMORY_LIMITS,
   mergeMetadata,
 } from './domain/memory-limits.js';
+export type { FusionWeights, RankedMemory, RecallCandidate } from './domain/recall-ranking.js';
+export { FUSION_WEIGHTS, fusedScore, RANKING_ADJUSTMENT, RRF_K, rankCandidates, recallScore } from './domain/recall-ranking.js';
 export type { Neighbour, SimilarityRules, WriteCandidates, WriteDecision, WriteRules } from './domain/similarity-rules.js';
 export { decideWrite, writeRules } from './domain/similarity-rules.js';
 export type { TenantId } from './domain/tenant.js';
@@ -60,6 +62,8 @@ export type {
   UpdateMemoryInput,
 } from './engine/memory-engine.js';
 export { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, MemoryEngine } from './engine/memory-engine.js';
+export type { RecallInput, RecallResult } from './engine/recall.js';
+export { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from './engine/recall.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
 export type { Clock } from './ports/clock.js';
@@ -71,6 +75,8 @@ export type {
   MemoryPage,
   MemoryStore,
   NearestMemory,
+  RecallCandidateQuery,
+  RecallFilters,
   UpdateOptions,
   WriteOutcome,
 } from './ports/memory-store.js';

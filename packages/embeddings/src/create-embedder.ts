@@ -1,5 +1,8 @@
 import type { Embedder, EmbeddingProviderName } from '@memsvc/core';
 import { LocalEmbedder } from './local-embedder.js';
+import { OllamaBackend } from './ollama-backend.js';
+import { OPENAI_BASE_URL, OpenAiBackend } from './openai-backend.js';
+import { DEFAULT_RESILIENCE, type EmbeddingRequestEvent, type ResilienceOptions, ResilientEmbedder } from './resilient-embedder.js';
 
 /** An embedder that never produces vectors: writes are stored without one (spec §1.10). */
 export class DisabledEmbedder implements Embedder {
@@ -10,27 +13,55 @@ export class DisabledEmbedder implements Embedder {
   }
 }
 
+export interface EmbedderOptions {
+  readonly provider: EmbeddingProviderName;
+  /** EMBEDDING_MODEL; the provider's default when unset. */
+  readonly model?: string | undefined;
+  /** VECTOR_DIMENSIONS, or the model's documented size. */
+  readonly dimensions?: number | undefined;
+  readonly ollamaUrl?: string | undefined;
+  readonly openaiApiKey?: { reveal(): string } | undefined;
+  /** Where OpenAI's API lives (tests point it at a loopback server). */
+  readonly openaiBaseUrl?: string | undefined;
+  readonly resilience?: Partial<Omit<ResilienceOptions, 'dimensions' | 'onRequest'>>;
+  /** Every HTTP embedding request, for metrics and logs. */
+  readonly onRequest?: ((event: EmbeddingRequestEvent) => void) | undefined;
+}
+
 export interface EmbedderChoice {
   readonly embedder: Embedder;
-  /** Said once at boot when the choice falls short of what was configured. */
-  readonly warning: string | undefined;
+  /** The provider actually in use (`disabled` when the configured one cannot run). */
+  readonly provider: EmbeddingProviderName;
 }
 
 /**
- * The embedder for a provider name. `local` and `disabled` are complete. The HTTP providers
- * (`ollama`, `openai`) are not built yet: until they are, memsvc runs as if the provider were
- * unreachable — writes succeed without vectors and can be backfilled by a reindex — and says so.
+ * The embedder for a configuration. `openai` without an API key is silently disabled (spec
+ * §2.5 and §7): memories are stored without vectors, no error.
  */
-export function createEmbedder(options: { provider: EmbeddingProviderName; dimensions?: number | undefined }): EmbedderChoice {
+export function createEmbedder(options: EmbedderOptions): EmbedderChoice {
+  const resilience: ResilienceOptions = {
+    ...DEFAULT_RESILIENCE,
+    ...options.resilience,
+    dimensions: options.dimensions,
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+  };
   switch (options.provider) {
     case 'local':
-      return { embedder: new LocalEmbedder(options.dimensions), warning: undefined };
+      return { embedder: new LocalEmbedder(options.dimensions), provider: 'local' };
+    case 'ollama': {
+      const backend = new OllamaBackend(options.ollamaUrl ?? 'http://localhost:11434', options.model ?? 'nomic-embed-text');
+      return { embedder: new ResilientEmbedder(backend, resilience), provider: 'ollama' };
+    }
+    case 'openai': {
+      if (!options.openaiApiKey) return { embedder: new DisabledEmbedder(), provider: 'disabled' };
+      const backend = new OpenAiBackend(
+        options.model ?? 'text-embedding-3-small',
+        options.openaiApiKey,
+        options.openaiBaseUrl ?? OPENAI_BASE_URL,
+      );
+      return { embedder: new ResilientEmbedder(backend, resilience), provider: 'openai' };
+    }
     case 'disabled':
-      return { embedder: new DisabledEmbedder(), warning: undefined };
-    default:
-      return {
-        embedder: new DisabledEmbedder(),
-        warning: `EMBEDDING_PROVIDER=${options.provider} is not available in this build yet: memories are stored without vectors (use EMBEDDING_PROVIDER=local for deterministic vectors)`,
-      };
+      return { embedder: new DisabledEmbedder(), provider: 'disabled' };
   }
 }

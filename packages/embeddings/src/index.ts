@@ -1,5 +1,12 @@
-export type { EmbedderChoice } from './create-embedder.js';
+export { CircuitBreaker } from './circuit-breaker.js';
+export type { EmbedderChoice, EmbedderOptions } from './create-embedder.js';
 export { createEmbedder, DisabledEmbedder } from './create-embedder.js';
+export type { EmbeddingBackend, EmbeddingPurpose } from './embedding-backend.js';
+export { EmbeddingRequestError } from './embedding-backend.js';
 export type { ExpectedEmbeddingShape } from './expected-shape.js';
 export { expectedEmbeddingShape } from './expected-shape.js';
 export { LOCAL_DIMENSIONS, LOCAL_MODEL, LocalEmbedder } from './local-embedder.js';
+export { OllamaBackend } from './ollama-backend.js';
+export { OPENAI_BASE_URL, OpenAiBackend } from './openai-backend.js';
+export type { EmbeddingRequestEvent, ResilienceOptions } from './resilient-embedder.js';
+export { DEFAULT_RESILIENCE, ResilientEmbedder } from './resilient-embedder.js';

@@ -36,11 +36,14 @@ describe('the local embedder', () => {
 });
 
 describe('createEmbedder', () => {
-  it('builds local and disabled, and says so when a provider is not available yet', async () => {
-    expect(createEmbedder({ provider: 'local' }).embedder).toBeInstanceOf(LocalEmbedder);
+  it('builds each provider; openai without a key is disabled silently (spec §7)', async () => {
+    expect(createEmbedder({ provider: 'local' })).toMatchObject({ provider: 'local', embedder: expect.any(LocalEmbedder) });
     expect(await createEmbedder({ provider: 'disabled' }).embedder.embed(['x'])).toBeUndefined();
-    const ollama = createEmbedder({ provider: 'ollama' });
-    expect(await ollama.embedder.embed(['x'])).toBeUndefined();
-    expect(ollama.warning).toMatch(/not available in this build yet/);
+    expect(createEmbedder({ provider: 'ollama' })).toMatchObject({ provider: 'ollama', embedder: { model: 'nomic-embed-text' } });
+    const keyless = createEmbedder({ provider: 'openai' });
+    expect(keyless.provider).toBe('disabled');
+    expect(await keyless.embedder.embed(['x'])).toBeUndefined();
+    const keyed = createEmbedder({ provider: 'openai', openaiApiKey: { reveal: () => 'sk-test' }, model: 'text-embedding-3-large' });
+    expect(keyed).toMatchObject({ provider: 'openai', embedder: { model: 'text-embedding-3-large' } });
   });
 });

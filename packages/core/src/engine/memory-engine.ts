@@ -10,12 +10,14 @@ import {
   checkTtlSeconds,
   mergeMetadata,
 } from '../domain/memory-limits.js';
+import { FUSION_WEIGHTS, type FusionWeights } from '../domain/recall-ranking.js';
 import { type SimilarityRules, type WriteDecision, writeRules } from '../domain/similarity-rules.js';
 import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Actor, MemoryPage, MemoryStore, WriteOutcome } from '../ports/memory-store.js';
+import { type RecallInput, type RecallResult, recall } from './recall.js';
 
 /** The configuration the engine uses (a slice of MemsvcConfig). */
 export interface EngineSettings {
@@ -40,6 +42,10 @@ export interface MemoryEngineOptions {
   readonly clock: Clock;
   /** Defaults to DEFAULT_ENGINE_SETTINGS. */
   readonly settings?: EngineSettings;
+  /** How recall weighs its two lists; FUSION_WEIGHTS of the provider in use (default: a semantic model's). */
+  readonly fusion?: FusionWeights;
+  /** Failures of work done after an answer (access counting); default: ignored. */
+  readonly onBackgroundError?: (error: unknown) => void;
 }
 
 /** Who is asking, on whose memories. */
@@ -141,6 +147,17 @@ export class MemoryEngine {
     const memory = await this.options.store.read(context.tenant, id);
     if (!memory) throw notFound(id);
     return memory;
+  }
+
+  /** The memories most relevant to a query, best first (see recall.ts). */
+  recall(context: CallContext, input: RecallInput): Promise<RecallResult> {
+    const { store, embedder, clock } = this.options;
+    const fusion = this.options.fusion ?? (embedder.model === undefined ? FUSION_WEIGHTS.disabled : FUSION_WEIGHTS.ollama);
+    return recall(
+      { store, embedder, clock, fusion, onBackgroundError: this.options.onBackgroundError ?? (() => undefined) },
+      context.tenant,
+      input,
+    );
   }
 
   /** A page of memories, newest first, across both tiers unless one is asked for. */

@@ -6,6 +6,8 @@ export interface Embedder {
    * One vector per text, in order. Returns undefined when no vector can be had right now
    * (provider disabled, unreachable, or its circuit open): writes then go ahead without one
    * (spec §1.10). Throws only for a bug-class problem, such as a vector of the wrong size.
+   * `purpose` says whether the texts are memories (`document`, the default) or a search query;
+   * models trained with task prefixes get the right one.
    */
-  embed(texts: readonly string[]): Promise<readonly (readonly number[])[] | undefined>;
+  embed(texts: readonly string[], purpose?: 'document' | 'query'): Promise<readonly (readonly number[])[] | undefined>;
 }

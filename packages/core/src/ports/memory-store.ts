@@ -1,4 +1,5 @@
 import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, MemoryTier, NewMemory } from '../domain/memory.js';
+import type { RecallCandidate } from '../domain/recall-ranking.js';
 import type { Neighbour, WriteDecision, WriteRules } from '../domain/similarity-rules.js';
 import type { TenantId } from '../domain/tenant.js';
 
@@ -30,6 +31,32 @@ export interface MemoryPage {
 }
 
 export type NearestMemory = Neighbour;
+
+/** Which memories a recall may return. */
+export interface RecallFilters {
+  /** One tier; both when undefined. */
+  readonly tier?: MemoryTier | undefined;
+  /** Exact scope; every scope when undefined, unscoped only when null. */
+  readonly scope?: string | null | undefined;
+  /** Memories carrying every one of these tags (the same all-of rule as list_memories). */
+  readonly tags?: readonly string[] | undefined;
+  /** Memories whose metadata contains this object (JSON containment). */
+  readonly metadata?: Readonly<Record<string, unknown>> | undefined;
+  readonly createdFrom?: Date | undefined;
+  readonly createdTo?: Date | undefined;
+  readonly includeSuperseded?: boolean | undefined;
+}
+
+export interface RecallCandidateQuery {
+  readonly text: string;
+  readonly vector: readonly number[] | null;
+  /** Candidates taken from each list. */
+  readonly perList: number;
+  /** Nearest neighbours below this cosine similarity are left out. */
+  readonly minSimilarity: number;
+  readonly filters: RecallFilters;
+  readonly now: Date;
+}
 
 /** What a rule-checked write did. */
 export interface WriteOutcome {
@@ -107,6 +134,13 @@ export interface MemoryStore {
 
   /** Stores (or replaces) the vector of a memory; false when the memory is not there. */
   setEmbedding(tenant: TenantId, id: string, embedding: MemoryEmbedding): Promise<boolean>;
+
+  /**
+   * The candidates of a recall, in one round trip: the `perList` nearest memories by cosine
+   * similarity (when there is a query vector) and the `perList` best full-text matches, each
+   * with its rank in its list. Unordered; core ranks them.
+   */
+  recallCandidates(tenant: TenantId, query: RecallCandidateQuery): Promise<readonly RecallCandidate[]>;
 
   /** The live memories nearest to `vector` by cosine similarity, most similar first. */
   nearest(tenant: TenantId, vector: readonly number[], limit: number): Promise<readonly NearestMemory[]>;

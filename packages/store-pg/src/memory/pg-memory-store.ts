@@ -12,6 +12,8 @@ import {
   MemsvcError,
   type NearestMemory,
   type NewMemory,
+  type RecallCandidate,
+  type RecallCandidateQuery,
   type TenantId,
   type UpdateOptions,
   type WriteOutcome,
@@ -35,6 +37,7 @@ import {
   toMemoryRecord,
   vectorLiteral,
 } from './memory-row.js';
+import { findRecallCandidates } from './recall-candidates.js';
 import { restoreMemory } from './restore-memory.js';
 import {
   applyContradictions,
@@ -45,7 +48,7 @@ import {
   sameScope,
   toWriteCandidates,
 } from './write-path.js';
-import { inLockedTransaction, type SearchSettings, searchSettingsSql, writeLockKey } from './write-transaction.js';
+import { inLockedTransaction, inSearchTransaction, type SearchSettings, searchSettingsSql, writeLockKey } from './write-transaction.js';
 
 export interface PgMemoryStoreOptions {
   readonly db: Kysely<MemsvcDatabase>;
@@ -309,6 +312,16 @@ export class PgMemoryStore implements MemoryStore {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  async recallCandidates(tenant: TenantId, query: RecallCandidateQuery): Promise<readonly RecallCandidate[]> {
+    if (query.vector) {
+      checkFinite(query.vector);
+      const space = await this.options.vectorSpace.describe();
+      // No vector stored yet, or a query vector of another size: full text alone can still answer.
+      if (!space || space.dimensions !== query.vector.length) return this.recallCandidates(tenant, { ...query, vector: null });
+    }
+    return inSearchTransaction(this.db, this.searchSettings, (trx) => findRecallCandidates(trx, tenant, query));
   }
 
   async nearest(tenant: TenantId, vector: readonly number[], limit: number): Promise<readonly NearestMemory[]> {

@@ -43,11 +43,29 @@ export function inLockedTransaction<T>(
   search: SearchSettings,
   work: (connection: Kysely<MemsvcDatabase>) => Promise<T>,
 ): Promise<T> {
+  return inTransaction(db, `pg_advisory_xact_lock(${BigInt.asIntN(64, key)})`, search, work);
+}
+
+/** Runs `work` in a transaction with the search settings applied (no lock), prelude in one round trip. */
+export function inSearchTransaction<T>(
+  db: Kysely<MemsvcDatabase>,
+  search: SearchSettings,
+  work: (connection: Kysely<MemsvcDatabase>) => Promise<T>,
+): Promise<T> {
+  return inTransaction(db, undefined, search, work);
+}
+
+function inTransaction<T>(
+  db: Kysely<MemsvcDatabase>,
+  lock: string | undefined,
+  search: SearchSettings,
+  work: (connection: Kysely<MemsvcDatabase>) => Promise<T>,
+): Promise<T> {
   const efSearch = search.efSearch ?? DEFAULT_EF_SEARCH;
   if (!Number.isSafeInteger(efSearch) || efSearch < 1) throw new RangeError(`hnsw.ef_search must be a positive integer, got ${efSearch}`);
   const settings = [`set_config('hnsw.ef_search', '${efSearch}', true)`];
   if (search.iterativeScan) settings.push(`set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
-  const prelude = `BEGIN; SELECT pg_advisory_xact_lock(${BigInt.asIntN(64, key)}), ${settings.join(', ')}`;
+  const prelude = `BEGIN; SELECT ${[...(lock ? [lock] : []), ...settings].join(', ')}`;
   return db.connection().execute(async (connection) => {
     await sql.raw(prelude).execute(connection);
     try {

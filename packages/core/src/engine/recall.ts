@@ -1,0 +1,114 @@
+import type { MemoryTier } from '../domain/memory.js';
+import { checkMetadata, checkScope, checkTags } from '../domain/memory-limits.js';
+import { FUSION_WEIGHTS, type FusionWeights, type RankedMemory, rankCandidates } from '../domain/recall-ranking.js';
+import type { TenantId } from '../domain/tenant.js';
+import { MemsvcError } from '../errors/memsvc-error.js';
+import type { Clock } from '../ports/clock.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { MemoryStore, RecallFilters } from '../ports/memory-store.js';
+
+/** Longest query recall accepts, in characters. */
+export const MAX_QUERY_LENGTH = 2048;
+/** Most results one recall returns. */
+export const MAX_RECALL_LIMIT = 50;
+
+export interface RecallInput {
+  readonly query: string;
+  /** 1–50, default 10. */
+  readonly limit?: number | undefined;
+  readonly tier?: MemoryTier | undefined;
+  readonly scope?: string | null | undefined;
+  /** All of these tags (the same rule as list_memories). */
+  readonly tags?: readonly string[] | undefined;
+  /** Metadata containing this object. */
+  readonly metadata?: unknown;
+  readonly createdFrom?: Date | undefined;
+  readonly createdTo?: Date | undefined;
+  /** Superseded memories are hidden unless asked for. */
+  readonly includeSuperseded?: boolean | undefined;
+}
+
+export interface RecallResult {
+  readonly results: readonly RankedMemory[];
+  /** Whether the query had a vector; without one only full text ranked. */
+  readonly semantic: boolean;
+}
+
+export interface RecallDependencies {
+  readonly store: MemoryStore;
+  readonly embedder: Embedder;
+  readonly clock: Clock;
+  readonly fusion: FusionWeights;
+  /** A failure of work done after the answer (access counting): reported, never thrown. */
+  readonly onBackgroundError: (error: unknown) => void;
+}
+
+/**
+ * Recall (spec §3.3): both tiers unless one is asked for, expired rows never, superseded rows
+ * only on request, contradicted rows with their marker. Candidates from vector and full-text
+ * search in one round trip, ranked by core's fusion formula; the hits' access counts are
+ * recorded after the answer is ready, in one statement.
+ */
+export async function recall(deps: RecallDependencies, tenant: TenantId, input: RecallInput): Promise<RecallResult> {
+  const query = checkQuery(input.query);
+  const limit = input.limit ?? 10;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RECALL_LIMIT) {
+    throw new MemsvcError('INVALID_INPUT', `limit must be a whole number from 1 to ${MAX_RECALL_LIMIT}`, { field: 'limit' });
+  }
+  const filters = checkFilters(input);
+  const vector = deps.fusion.vector > 0 ? (await deps.embedder.embed([query], 'query'))?.[0] : undefined;
+  const now = deps.clock.now();
+  const candidates = await deps.store.recallCandidates(tenant, {
+    text: query,
+    vector: vector ?? null,
+    // A memory can be far down one list and first in the other; three times the limit (at least
+    // 30) gives fusion room without paying for long lists.
+    perList: Math.min(150, Math.max(30, limit * 3)),
+    minSimilarity: deps.fusion.minVectorSimilarity,
+    filters,
+    now,
+  });
+  const weights = vector ? deps.fusion : FUSION_WEIGHTS.disabled;
+  const results = rankCandidates(candidates, weights, now, limit);
+  if (results.length > 0) {
+    deps.store
+      .recordAccess(
+        tenant,
+        results.map((result) => result.memory.id),
+      )
+      .catch(deps.onBackgroundError);
+  }
+  return { results, semantic: vector !== undefined };
+}
+
+function checkQuery(query: string): string {
+  const trimmed = typeof query === 'string' ? query.trim() : '';
+  if (trimmed.length === 0) throw new MemsvcError('INVALID_INPUT', 'query must not be empty', { field: 'query' });
+  if (trimmed.length > MAX_QUERY_LENGTH) {
+    throw new MemsvcError('INVALID_INPUT', `query is ${trimmed.length} characters; the limit is ${MAX_QUERY_LENGTH}`, { field: 'query' });
+  }
+  return trimmed;
+}
+
+function checkFilters(input: RecallInput): RecallFilters {
+  const { createdFrom, createdTo } = input;
+  for (const [field, date] of [
+    ['createdFrom', createdFrom],
+    ['createdTo', createdTo],
+  ] as const) {
+    if (date !== undefined && Number.isNaN(date.getTime()))
+      throw new MemsvcError('INVALID_INPUT', `${field} is not a valid date`, { field });
+  }
+  if (createdFrom && createdTo && createdFrom > createdTo) {
+    throw new MemsvcError('INVALID_INPUT', 'createdFrom must not be after createdTo', { field: 'createdFrom' });
+  }
+  return {
+    tier: input.tier,
+    scope: input.scope === undefined ? undefined : checkScope(input.scope),
+    tags: input.tags && input.tags.length > 0 ? checkTags(input.tags) : undefined,
+    metadata: input.metadata === undefined ? undefined : checkMetadata(input.metadata),
+    createdFrom,
+    createdTo,
+    includeSuperseded: input.includeSuperseded,
+  };
+}

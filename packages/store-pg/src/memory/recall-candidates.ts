@@ -1,0 +1,73 @@
+import type { RecallCandidate, RecallCandidateQuery, RecallFilters, TenantId } from '@memsvc/core';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { MemsvcDatabase } from '../schema/database-schema.js';
+import { isLiveAt, type MemoryRow, RETURNED_MEMORY_COLUMNS, toMemoryRecord, vectorLiteral } from './memory-row.js';
+import { sameScope } from './write-path.js';
+
+type MemoriesQuery = SelectQueryBuilder<MemsvcDatabase, 'memories', object>;
+
+function applyFilters(query: MemoriesQuery, tenant: TenantId, filters: RecallFilters, now: Date): MemoriesQuery {
+  return query
+    .where('user_id', '=', tenant)
+    .where(isLiveAt(now))
+    .$if(!filters.includeSuperseded, (q) => q.where('superseded_by', 'is', null))
+    .$if(filters.tier !== undefined, (q) => q.where('tier', '=', filters.tier ?? 'ltm'))
+    .$if(filters.scope !== undefined, (q) => q.where(sameScope(filters.scope ?? null)))
+    .$if((filters.tags?.length ?? 0) > 0, (q) => q.where(sql<boolean>`tags @> ${[...(filters.tags ?? [])]}::text[]`))
+    .$if(filters.metadata !== undefined, (q) => q.where(sql<boolean>`metadata @> ${JSON.stringify(filters.metadata)}::jsonb`))
+    .$if(filters.createdFrom !== undefined, (q) => q.where('created_at', '>=', filters.createdFrom ?? now))
+    .$if(filters.createdTo !== undefined, (q) => q.where('created_at', '<=', filters.createdTo ?? now));
+}
+
+/**
+ * Both candidate lists of a recall in one statement: the nearest memories by cosine distance
+ * (HNSW) and the best full-text matches (GIN, English stemming, any query word may match), each
+ * numbered by rank, joined back to their rows. Ranking them is core's job (rankCandidates), so
+ * the formula exists once.
+ */
+export async function findRecallCandidates(
+  db: Kysely<MemsvcDatabase>,
+  tenant: TenantId,
+  query: RecallCandidateQuery,
+): Promise<RecallCandidate[]> {
+  const base = () => applyFilters(db.selectFrom('memories') as MemoriesQuery, tenant, query.filters, query.now);
+  // plainto_tsquery stems and drops stop words but ANDs the words; a question rarely contains
+  // every word of the memory that answers it, so the words are ORed and ranking does the rest.
+  const tsQuery = sql`replace(plainto_tsquery('english', ${query.text})::text, ' & ', ' | ')::tsquery`;
+  const lexical = base()
+    .select(['id', sql<number>`ts_rank_cd(search_vector, ${tsQuery}, 1)`.as('lexical')])
+    .where(sql<boolean>`search_vector @@ ${tsQuery}`)
+    .orderBy('lexical', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.perList);
+  const vectorList = query.vector
+    ? base()
+        .select(['id', sql<number>`1 - (embedding <=> ${vectorLiteral(query.vector)})`.as('similarity')])
+        .where('embedding', 'is not', null)
+        .orderBy(sql`embedding <=> ${vectorLiteral(query.vector)}`)
+        .limit(query.perList)
+    : undefined;
+
+  const vectorCte = vectorList
+    ? sql`SELECT id, similarity, row_number() OVER (ORDER BY similarity DESC, id DESC) AS vector_rank
+          FROM (${vectorList}) AS nearest WHERE similarity >= ${query.minSimilarity}::double precision`
+    : sql`SELECT NULL::uuid AS id, NULL::double precision AS similarity, NULL::bigint AS vector_rank WHERE false`;
+  const result = await sql<MemoryRow & { vector_rank: number | null; lexical_rank: number | null; similarity: number | null }>`
+    WITH vector_list AS (${vectorCte}),
+    lexical_list AS (
+      SELECT id, row_number() OVER (ORDER BY lexical DESC, id DESC) AS lexical_rank FROM (${lexical}) AS matches
+    ),
+    candidate_ids AS (SELECT id FROM vector_list UNION SELECT id FROM lexical_list)
+    SELECT ${RETURNED_MEMORY_COLUMNS}, vector_list.vector_rank, vector_list.similarity, lexical_list.lexical_rank
+    FROM candidate_ids
+    JOIN memories USING (id)
+    LEFT JOIN vector_list USING (id)
+    LEFT JOIN lexical_list USING (id)
+    WHERE memories.user_id = ${tenant}`.execute(db);
+  return result.rows.map((row) => ({
+    memory: toMemoryRecord(row),
+    vectorRank: row.vector_rank === null ? undefined : Number(row.vector_rank),
+    lexicalRank: row.lexical_rank === null ? undefined : Number(row.lexical_rank),
+    similarity: row.similarity === null ? undefined : Number(row.similarity),
+  }));
+}
