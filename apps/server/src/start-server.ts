@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createMemoryEngine, type MemsvcConfig } from '@memsvc/core';
+import { createMemoryEngine, FUSION_WEIGHTS, type MemsvcConfig } from '@memsvc/core';
 import { createEmbedder } from '@memsvc/embeddings';
 import { createMcpServer, type ToolObservation } from '@memsvc/mcp-tools';
 import { type MemsvcStore, openStore, systemClock } from '@memsvc/store-pg';
@@ -76,12 +76,15 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
     store: store.memories,
     embedder,
     clock: systemClock,
+    fusion: FUSION_WEIGHTS[provider],
+    onBackgroundError: (error) => logger.warn({ err: error }, 'recording memory accesses failed'),
     settings: { similarity: config.similarity, importanceHalfLifeDays: config.importance.halfLifeDays },
   });
   const observe = (call: ToolObservation) => {
     metrics.memoryOperations.inc({ op: call.op, tier: call.tier, status: call.status });
     metrics.memoryOperationDuration.observe({ op: call.op, tier: call.tier }, call.seconds);
     if (call.op === 'create') metrics.agentMemoryOperations.inc({ agent: call.agent, op: 'store', status: call.status });
+    if (call.op === 'recall') metrics.agentMemoryOperations.inc({ agent: call.agent, op: 'recall', status: call.status });
   };
   const toolDependencies = {
     clock: systemClock,

@@ -62,6 +62,7 @@ describe.each(engines)('memory tools end to end over streamable HTTP [$name]', (
         'list_memories',
         'ping',
         'promote_memory',
+        'recall',
         'reembed_memory',
         'restore_memory',
         'update_memory',
@@ -215,6 +216,29 @@ describe.each(engines)('memory tools end to end over streamable HTTP [$name]', (
 
     expect((await call(client, 'list_memories', { userId: 'strict' })).body.memories.length).toBe(before);
     expect((await call(client, 'ping', {})).isError).toBe(false);
+  });
+
+  it('recalls by meaning and words, with filters and typed errors for bad filters', async () => {
+    for (const content of [
+      'The staging cluster runs Kubernetes 1.29 on three nodes',
+      'Lunch on Fridays is at the ramen place near the office',
+      'Kubernetes upgrades happen on the first Monday of the month',
+    ]) {
+      expect((await call(client, 'create_memory', { userId: 'recaller', content, type: 'long-term', tags: ['infra'] })).isError).toBe(
+        false,
+      );
+    }
+    const found = await call(client, 'recall', { userId: 'recaller', query: 'when do we upgrade kubernetes?', limit: '2' });
+    expect(found.isError).toBe(false);
+    expect(found.body).toMatchObject({ query: 'when do we upgrade kubernetes?', semantic: true, count: 2 });
+    expect(found.body.results[0].memory.content).toMatch(/upgrades happen/);
+    expect(found.body.results[0].score).toBeGreaterThan(found.body.results[1].score);
+    expect((await call(client, 'recall', { userId: 'recaller', query: 'kubernetes', tags: ['infra', 'other'] })).body.count).toBe(0);
+    expect((await call(client, 'recall', { userId: 'someone-else', query: 'kubernetes' })).body.count).toBe(0);
+    expect(await errorCode(client, 'recall', { userId: 'recaller', query: '' })).toBe('INVALID_INPUT');
+    expect(await errorCode(client, 'recall', { userId: 'recaller', query: 'k8s', createdFrom: 'last tuesday' })).toBe('INVALID_INPUT');
+    expect(await errorCode(client, 'recall', { userId: 'recaller', query: 'k8s', tags: 'infra' })).toBe('INVALID_INPUT');
+    expect(await errorCode(client, 'recall', { userId: 'recaller', query: 'k8s', limit: 1000 })).toBe('INVALID_INPUT');
   });
 
   it('counts operations in the metrics', async () => {

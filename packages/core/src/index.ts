@@ -47,7 +47,15 @@ export {
   mergeMetadata,
 } from './domain/memory-limits.js';
 export type { FusionWeights, RankedMemory, RecallCandidate } from './domain/recall-ranking.js';
-export { FUSION_WEIGHTS, fusedScore, RANKING_ADJUSTMENT, RRF_K, rankCandidates, recallScore } from './domain/recall-ranking.js';
+export {
+  FUSION_WEIGHTS,
+  fusedScore,
+  RANKING_ADJUSTMENT,
+  RRF_K,
+  rankCandidates,
+  recallScore,
+  vectorConfidence,
+} from './domain/recall-ranking.js';
 export type { Neighbour, SimilarityRules, WriteCandidates, WriteDecision, WriteRules } from './domain/similarity-rules.js';
 export { decideWrite, writeRules } from './domain/similarity-rules.js';
 export type { TenantId } from './domain/tenant.js';

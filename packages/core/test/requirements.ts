@@ -33,6 +33,8 @@ export const REQUIREMENTS = {
   'R-DUP-EXACT': 'identical normalised content collapses into the existing row, even without vectors (DESIGN §3)',
   'R-DUP-1': 'similarity ≥ MEMORY_DUPLICATE_THRESHOLD collapses into the existing row (spec §3.2 rule 1)',
   'R-CONTRA-1': 'similarity in [MEMORY_CONTRADICTION_THRESHOLD, MEMORY_CONTRADICTION_THRESHOLD_MAX) is a contradiction (spec §3.2 rule 2)',
+  'R-RECALL-RANK':
+    'recall ranks by weighted reciprocal-rank fusion of the vector and full-text lists, gated by similarity, nudged by importance and recency',
   'R-WRITE-FAST':
     'below the lowest band edge no neighbour changes the decision, so a store may insert in the statement that finds the candidates',
   'R-IMPORTANCE': 'importance combines explicit importance, recency (half-life) and access; pinned ≥ 0.9 (spec §2.1)',

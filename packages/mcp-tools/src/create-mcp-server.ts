@@ -6,6 +6,7 @@ import { registerDeleteTools } from './tools/delete-tools.js';
 import { registerLifecycleTools } from './tools/lifecycle-tools.js';
 import { registerPingTool } from './tools/ping-tool.js';
 import { registerReadTools } from './tools/read-tools.js';
+import { registerRetrievalTools } from './tools/retrieval-tools.js';
 import { registerWriteTools } from './tools/write-tools.js';
 
 /** What the tools need from the composing app. */
@@ -40,6 +41,7 @@ export function createMcpServer(identity: ServerIdentity, dependencies: ToolDepe
   if (dependencies.memory) {
     registerWriteTools(server, dependencies.memory);
     registerReadTools(server, dependencies.memory);
+    registerRetrievalTools(server, dependencies.memory);
     registerDeleteTools(server, dependencies.memory);
     registerLifecycleTools(server, dependencies.memory);
   }

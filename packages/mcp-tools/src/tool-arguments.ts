@@ -42,3 +42,9 @@ export const tierArgument = z
 export function toTier(type: 'short-term' | 'long-term' | 'stm' | 'ltm'): MemoryTier {
   return type === 'short-term' || type === 'stm' ? 'stm' : 'ltm';
 }
+
+/** One date format for every date filter: ISO 8601, a date (2026-05-01) or a date-time with Z or an offset. */
+export const isoDateArgument = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })])
+  .transform((text) => new Date(text))
+  .describe('ISO 8601: 2026-05-01, or 2026-05-01T09:30:00Z, or with an offset.');

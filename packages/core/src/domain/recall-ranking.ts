@@ -19,13 +19,19 @@ export interface FusionWeights {
    * higher than text-embedding-3-small's).
    */
   readonly minVectorSimilarity: number;
+  /**
+   * The similarity at which a neighbour counts fully. Between the minimum and this, its vector
+   * weight grows linearly from 0: a weak embedder's faint resemblance (the local embedder puts
+   * texts sharing one name at 0.2–0.3) must not outvote a strong full-text match.
+   */
+  readonly confidentVectorSimilarity: number;
 }
 
 export const FUSION_WEIGHTS: Readonly<Record<EmbeddingProviderName, FusionWeights>> = Object.freeze({
-  local: Object.freeze({ vector: 0.7, lexical: 1, minVectorSimilarity: 0.2 }),
-  ollama: Object.freeze({ vector: 1, lexical: 0.7, minVectorSimilarity: 0.45 }),
-  openai: Object.freeze({ vector: 1, lexical: 0.7, minVectorSimilarity: 0.25 }),
-  disabled: Object.freeze({ vector: 0, lexical: 1, minVectorSimilarity: 1 }),
+  local: Object.freeze({ vector: 0.7, lexical: 1, minVectorSimilarity: 0.2, confidentVectorSimilarity: 0.6 }),
+  ollama: Object.freeze({ vector: 1, lexical: 0.7, minVectorSimilarity: 0.45, confidentVectorSimilarity: 0.7 }),
+  openai: Object.freeze({ vector: 1, lexical: 0.7, minVectorSimilarity: 0.25, confidentVectorSimilarity: 0.5 }),
+  disabled: Object.freeze({ vector: 0, lexical: 1, minVectorSimilarity: 1, confidentVectorSimilarity: 1 }),
 });
 
 /**
@@ -34,8 +40,14 @@ export const FUSION_WEIGHTS: Readonly<Record<EmbeddingProviderName, FusionWeight
  */
 export const RRF_K = 10;
 
-/** The recency and importance nudge: at most ±5% and +5% of a candidate's fused score. */
-export const RANKING_ADJUSTMENT = Object.freeze({ importance: 0.1, recency: 0.05, recencyHalfLifeDays: 30 });
+/**
+ * The importance and recency nudge: importance moves a score by at most ±2%, recency adds at
+ * most 2%. The largest swing between two candidates is 1.04 / 0.98 ≈ 1.061, less than the ratio
+ * between any two neighbouring places among the first seven of a list ((RRF_K + 7) / (RRF_K + 6)
+ * ≈ 1.0625), so the nudge never reorders those; further down, where places differ by less, it
+ * orders near-ties by importance and freshness.
+ */
+export const RANKING_ADJUSTMENT = Object.freeze({ importance: 0.04, recency: 0.02, recencyHalfLifeDays: 30 });
 
 /** A candidate as the store returns it: its place in each list (1-based) where it appears. */
 export interface RecallCandidate {
@@ -55,26 +67,35 @@ export interface RankedMemory {
   readonly similarity: number | undefined;
 }
 
-/** Weighted reciprocal-rank fusion: Σ weight / (RRF_K + rank) over the lists a memory is in. */
-export function fusedScore(
-  candidate: Pick<RecallCandidate, 'vectorRank' | 'lexicalRank'>,
-  weights: Pick<FusionWeights, 'vector' | 'lexical'>,
-): number {
+/**
+ * Weighted reciprocal-rank fusion: Σ weight / (RRF_K + rank) over the lists a memory is in,
+ * where the vector weight is scaled by the neighbour's confidence (0 at the minimum similarity,
+ * 1 from the confident similarity up). A candidate without a similarity counts fully.
+ */
+export function fusedScore(candidate: Pick<RecallCandidate, 'vectorRank' | 'lexicalRank' | 'similarity'>, weights: FusionWeights): number {
   const part = (rank: number | undefined, weight: number) => (rank === undefined || weight === 0 ? 0 : weight / (RRF_K + rank));
-  return part(candidate.vectorRank, weights.vector) + part(candidate.lexicalRank, weights.lexical);
+  const vectorWeight = weights.vector * vectorConfidence(candidate.similarity, weights);
+  return part(candidate.vectorRank, vectorWeight) + part(candidate.lexicalRank, weights.lexical);
+}
+
+/** How far a similarity is from "unrelated" towards "clearly related", in [0, 1]. */
+export function vectorConfidence(similarity: number | undefined, weights: FusionWeights): number {
+  if (similarity === undefined) return 1;
+  const span = weights.confidentVectorSimilarity - weights.minVectorSimilarity;
+  if (span <= 0) return similarity >= weights.minVectorSimilarity ? 1 : 0;
+  return Math.min(1, Math.max(0, (similarity - weights.minVectorSimilarity) / span));
 }
 
 /**
  * The score recall sorts by, in [0, 1]:
  *
- *   fused / best  ·  (1 + 0.1 · (importanceScore − 0.5) + 0.05 · 0.5^(age days / 30)) / 1.1
+ *   fused / best  ·  (1 + 0.04 · (importanceScore − 0.5) + 0.02 · 0.5^(age days / 30)) / 1.04
  *
- * where `best` is the fused score of a memory first in both lists. Relevance dominates: the
- * nudge moves a memory by at most 10% of its own score, enough to order near-ties by importance
- * and freshness, never enough to lift an irrelevant memory over a relevant one.
+ * where `best` is the fused score of a memory first in both lists. Relevance dominates (see
+ * RANKING_ADJUSTMENT for how little the nudge can move).
  */
-export function recallScore(candidate: RecallCandidate, weights: Pick<FusionWeights, 'vector' | 'lexical'>, now: Date): number {
-  const best = fusedScore({ vectorRank: 1, lexicalRank: 1 }, weights);
+export function recallScore(candidate: RecallCandidate, weights: FusionWeights, now: Date): number {
+  const best = fusedScore({ vectorRank: 1, lexicalRank: 1, similarity: undefined }, weights);
   if (best === 0) return 0;
   const ageDays = Math.max(0, now.getTime() - candidate.memory.createdAt.getTime()) / 86_400_000;
   const recency = 0.5 ** (ageDays / RANKING_ADJUSTMENT.recencyHalfLifeDays);
@@ -84,12 +105,7 @@ export function recallScore(candidate: RecallCandidate, weights: Pick<FusionWeig
 }
 
 /** Ranks candidates by recallScore (ties: newer first) and keeps the best `limit`. */
-export function rankCandidates(
-  candidates: readonly RecallCandidate[],
-  weights: Pick<FusionWeights, 'vector' | 'lexical'>,
-  now: Date,
-  limit: number,
-): RankedMemory[] {
+export function rankCandidates(candidates: readonly RecallCandidate[], weights: FusionWeights, now: Date, limit: number): RankedMemory[] {
   return candidates
     .map((candidate) => ({ ...candidate, score: recallScore(candidate, weights, now) }))
     .filter((ranked) => ranked.score > 0)

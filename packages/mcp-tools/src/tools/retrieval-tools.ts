@@ -1,0 +1,70 @@
+import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from '@memsvc/core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { memoryJson } from '../memory-json.js';
+import {
+  isoDateArgument,
+  metadataArgument,
+  scopeArgument,
+  tagsArgument,
+  tierArgument,
+  toTier,
+  userIdArgument,
+  wholeNumber,
+} from '../tool-arguments.js';
+import { toolSuccess } from '../tool-result.js';
+import { type MemoryToolDependencies, runMemoryTool } from '../tool-runner.js';
+
+/** `recall`. */
+export function registerRetrievalTools(server: McpServer, dependencies: MemoryToolDependencies): void {
+  server.registerTool(
+    'recall',
+    {
+      title: 'Recall memories relevant to a query',
+      description:
+        'Find the memories most relevant to a question or topic, best first, from both tiers (short-term and long-term) unless ' +
+        'type is given. Matches meaning (vector search) and words (full text with stemming, names and numbers), fused into ' +
+        'one score in [0, 1]. Filters: type, scope (exact), tags (a memory must carry all of them), metadata (must contain ' +
+        'this object), createdFrom/createdTo. Superseded memories are hidden unless includeSuperseded is true; contradicted ' +
+        'ones are returned with contradicted=true. Returns {query, count, semantic, results: [{score, memory}]}.',
+      inputSchema: z
+        .object({
+          userId: userIdArgument,
+          query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('What to look for, in natural language or keywords.'),
+          limit: wholeNumber(1, MAX_RECALL_LIMIT, `How many results, 1 to ${MAX_RECALL_LIMIT} (default 10).`).optional(),
+          type: tierArgument.optional(),
+          scope: scopeArgument.optional(),
+          tags: tagsArgument.optional(),
+          metadata: metadataArgument.optional(),
+          createdFrom: isoDateArgument.optional(),
+          createdTo: isoDateArgument.optional(),
+          includeSuperseded: z.boolean().optional(),
+        })
+        .strict(),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      runMemoryTool(dependencies, { tool: 'recall', op: 'recall', userId: args.userId }, async (context) => {
+        const { results, semantic } = await dependencies.engine.recall(context, {
+          query: args.query,
+          limit: args.limit,
+          tier: args.type ? toTier(args.type) : undefined,
+          scope: args.scope,
+          tags: args.tags,
+          metadata: args.metadata,
+          createdFrom: args.createdFrom,
+          createdTo: args.createdTo,
+          includeSuperseded: args.includeSuperseded,
+        });
+        return {
+          tier: args.type ? toTier(args.type) : 'ltm',
+          result: toolSuccess({
+            query: args.query,
+            count: results.length,
+            semantic,
+            results: results.map((result) => ({ score: Math.round(result.score * 10_000) / 10_000, memory: memoryJson(result.memory) })),
+          }),
+        };
+      }),
+  );
+}
