@@ -47,7 +47,11 @@ describe('memsvc CLI', () => {
   it('reports pending migrations without applying them', async () => {
     const env = { DATABASE_URL: `pglite://${join(workDir, 'fresh')}` };
     const status = await memsvc(['status', '--json'], env);
-    expect(JSON.parse(status.stdout).pendingMigrations).toEqual(['0001-initial-schema', '0002-memories-fillfactor']);
+    expect(JSON.parse(status.stdout).pendingMigrations).toEqual([
+      '0001-initial-schema',
+      '0002-memories-fillfactor',
+      '0003-importance-index',
+    ]);
     expect(JSON.parse((await memsvc(['status', '--json'], env)).stdout).pendingMigrations).toEqual([
       '0001-initial-schema',
       '0002-memories-fillfactor',

@@ -55,15 +55,21 @@ describe.each(engines)('memory tools end to end over streamable HTTP [$name]', (
     expect(names).toEqual(
       [
         'bulk_delete_memories',
+        'compress_context',
         'create_memory',
         'delete_memory',
+        'forget',
         'get_memory',
         'get_memory_audit',
         'list_memories',
+        'load_context',
         'ping',
         'promote_memory',
+        'prompt_context',
         'recall',
         'reembed_memory',
+        'reflect',
+        'remember',
         'restore_memory',
         'update_memory',
       ].sort(),
@@ -184,9 +190,9 @@ describe.each(engines)('memory tools end to end over streamable HTTP [$name]', (
 
   it('answers bad input with typed errors naming the field, and changes nothing', async () => {
     const before = (await call(client, 'list_memories', { userId: 'strict' })).body.memories.length;
-    const missing = await client.callTool({ name: 'create_memory', arguments: { userId: 'strict', type: 'long-term' } });
-    expect(missing.isError).toBe(true);
-    expect(JSON.stringify(missing.content)).toMatch(/content/);
+    const missing = await call(client, 'create_memory', { userId: 'strict', type: 'long-term' });
+    expect(missing).toMatchObject({ isError: true, body: { error: { code: 'INVALID_INPUT', data: { field: 'content' } } } });
+    expect(await errorCode(client, 'no_such_tool', {})).toBe('NOT_FOUND');
     const wrongType = await client.callTool({ name: 'create_memory', arguments: { userId: 'strict', content: 42, type: 'long-term' } });
     expect(wrongType.isError).toBe(true);
     const oversize = await client.callTool({
@@ -239,6 +245,37 @@ describe.each(engines)('memory tools end to end over streamable HTTP [$name]', (
     expect(await errorCode(client, 'recall', { userId: 'recaller', query: 'k8s', createdFrom: 'last tuesday' })).toBe('INVALID_INPUT');
     expect(await errorCode(client, 'recall', { userId: 'recaller', query: 'k8s', tags: 'infra' })).toBe('INVALID_INPUT');
     expect(await errorCode(client, 'recall', { userId: 'recaller', query: 'k8s', limit: 1000 })).toBe('INVALID_INPUT');
+  });
+
+  it('remembers, primes and packs context, reflects and forgets (restorably) as an agent would', async () => {
+    const user = { userId: 'agent-user' };
+    const note = await call(client, 'remember', { ...user, content: 'Currently pairing with Eli on the flaky checkout test' });
+    expect(note.body).toMatchObject({ resolvedType: 'short-term', wasDeduped: false });
+    const fact = await call(client, 'remember', { ...user, content: 'Eli owns the checkout service', tags: ['people'] });
+    expect(fact.body.resolvedType).toBe('long-term');
+    expect((await call(client, 'remember', { ...user, content: 'eli owns the checkout service' })).body).toMatchObject({
+      wasDeduped: true,
+      memoryId: fact.body.memoryId,
+    });
+
+    const session = await client.callTool({ name: 'load_context', arguments: { ...user, maxChars: 2000 } });
+    const [block, figures] = session.content as { type: string; text: string }[];
+    expect(block?.text).toContain('<<untrusted-memory>>');
+    expect(block?.text).toContain('Currently pairing with Eli');
+    expect(JSON.parse(figures?.text ?? '{}')).toMatchObject({ memoryCount: 2, truncated: false });
+
+    const prompt = await call(client, 'prompt_context', { ...user, query: 'who owns checkout?', tokenBudget: 200 });
+    expect(prompt.body.memoryIds[0]).toBe(fact.body.memoryId);
+    expect(prompt.body.estimatedTokens).toBeLessThanOrEqual(200);
+    expect(await errorCode(client, 'prompt_context', { ...user, query: 'x', tokenBudget: 1_000_000_000 })).toBe('INVALID_INPUT');
+    expect((await call(client, 'compress_context', { ...user, query: 'checkout', maxChars: 600 })).body.charCount).toBeLessThanOrEqual(600);
+    expect((await call(client, 'reflect', { ...user, query: 'checkout Eli' })).body.memoryCount).toBe(2);
+
+    const preview = await call(client, 'forget', { ...user, query: 'checkout service owner' });
+    expect(preview.body).toMatchObject({ dryRun: true, deleted: [] });
+    const gone = await call(client, 'forget', { ...user, memoryId: fact.body.memoryId, confirm: true });
+    expect(gone.body.deleted).toEqual([fact.body.memoryId]);
+    expect((await call(client, 'restore_memory', { ...user, memoryId: fact.body.memoryId })).body.restored).toBe(true);
   });
 
   it('counts operations in the metrics', async () => {

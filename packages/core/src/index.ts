@@ -24,6 +24,8 @@ export { resolveProfile } from './config/profile.js';
 export { isSecret, Secret } from './config/secret.js';
 export { assertServerMayBoot } from './config/server-boot-rules.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';
+export type { ContextBlock, ContextBudget } from './domain/context-block.js';
+export { EMPTY_CONTEXT, estimateTokens, packContext, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from './domain/context-block.js';
 export type { ImportanceInputs } from './domain/importance.js';
 export { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceScore, isPruneEligible, isStale, PINNED_FLOOR } from './domain/importance.js';
 export type {
@@ -60,6 +62,10 @@ export type { Neighbour, SimilarityRules, WriteCandidates, WriteDecision, WriteR
 export { decideWrite, writeRules } from './domain/similarity-rules.js';
 export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
+export type { ForgetInput, ForgetResult, ReflectInput, ReflectResult, RememberInput, RememberResult } from './engine/agent-memory.js';
+export { forget, reflect, remember, resolveTier } from './engine/agent-memory.js';
+export type { LoadContextInput, QueryContextResult } from './engine/context-builders.js';
+export { CHAR_BUDGET, compressContext, loadContext, promptContext, TOKEN_BUDGET } from './engine/context-builders.js';
 export type {
   CallContext,
   CreateMemoryInput,

@@ -35,6 +35,8 @@ export const REQUIREMENTS = {
   'R-CONTRA-1': 'similarity in [MEMORY_CONTRADICTION_THRESHOLD, MEMORY_CONTRADICTION_THRESHOLD_MAX) is a contradiction (spec §3.2 rule 2)',
   'R-RECALL-RANK':
     'recall ranks by weighted reciprocal-rank fusion of the vector and full-text lists, gated by similarity, nudged by importance and recency',
+  'R-CONTEXT-PACK': 'context blocks frame memories as untrusted data and never exceed their character or token budget',
+  'R-REMEMBER-TIER': 'remember with type auto keeps notes about the moment short-term, the rest long-term',
   'R-WRITE-FAST':
     'below the lowest band edge no neighbour changes the decision, so a store may insert in the statement that finds the candidates',
   'R-IMPORTANCE': 'importance combines explicit importance, recency (half-life) and access; pinned ≥ 0.9 (spec §2.1)',

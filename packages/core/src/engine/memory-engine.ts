@@ -160,8 +160,27 @@ export class MemoryEngine {
     );
   }
 
+  /** One memory without counting a read (previews, checks); NOT_FOUND as for get. */
+  async peek(context: CallContext, id: string): Promise<MemoryRecord> {
+    const memory = await this.options.store.findById(context.tenant, id);
+    if (!memory) throw notFound(id);
+    return memory;
+  }
+
+  /** The live, unsuperseded memories with the highest importance score, both tiers. */
+  async mostImportant(
+    context: CallContext,
+    input: { limit: number; scope?: string; tags?: readonly string[] },
+  ): Promise<readonly MemoryRecord[]> {
+    return this.options.store.mostImportant(context.tenant, {
+      limit: input.limit,
+      ...(input.scope !== undefined ? { scope: checkScope(input.scope) ?? undefined } : {}),
+      ...(input.tags && input.tags.length > 0 ? { tags: checkTags(input.tags) } : {}),
+    });
+  }
+
   /** A page of memories, newest first, across both tiers unless one is asked for. */
-  list(context: CallContext, input: ListInput): Promise<MemoryPage> {
+  async list(context: CallContext, input: ListInput): Promise<MemoryPage> {
     return this.options.store.list(context.tenant, {
       limit: input.limit,
       ...(input.tier ? { tier: input.tier } : {}),

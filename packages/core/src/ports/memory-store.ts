@@ -111,6 +111,9 @@ export interface MemoryStore {
    */
   read(tenant: TenantId, id: string): Promise<MemoryRecord | undefined>;
 
+  /** Live, unsuperseded memories by importance score, highest first (ties: newest first). */
+  mostImportant(tenant: TenantId, query: { limit: number; scope?: string; tags?: readonly string[] }): Promise<readonly MemoryRecord[]>;
+
   /** A page of memories, newest first, stable under concurrent inserts. */
   list(tenant: TenantId, query: ListMemoriesQuery): Promise<MemoryPage>;
 

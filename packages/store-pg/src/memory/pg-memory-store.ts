@@ -202,6 +202,28 @@ export class PgMemoryStore implements MemoryStore {
     return row ? toMemoryRecord(row) : undefined;
   }
 
+  async mostImportant(
+    tenant: TenantId,
+    query: { limit: number; scope?: string; tags?: readonly string[] },
+  ): Promise<readonly MemoryRecord[]> {
+    checkLimit(query.limit);
+    const now = this.options.clock.now();
+    const rows = await this.db
+      .selectFrom('memories')
+      .select(MEMORY_COLUMNS)
+      .select(hasEmbeddingColumn)
+      .where('user_id', '=', tenant)
+      .where(isLiveAt(now))
+      .where('superseded_by', 'is', null)
+      .$if(query.scope !== undefined, (select) => select.where(sameScope(query.scope ?? null)))
+      .$if((query.tags?.length ?? 0) > 0, (select) => select.where(sql<boolean>`tags @> ${[...(query.tags ?? [])]}::text[]`))
+      .orderBy('importance_score', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .execute();
+    return rows.map((row) => toMemoryRecord(row as MemoryRow));
+  }
+
   async list(tenant: TenantId, query: ListMemoriesQuery): Promise<MemoryPage> {
     checkLimit(query.limit);
     if (query.cursor !== undefined && !isUuid(query.cursor)) {

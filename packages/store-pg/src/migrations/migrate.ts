@@ -2,6 +2,7 @@ import { MemsvcError } from '@memsvc/core';
 import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
 import * as initialSchema from './0001-initial-schema.js';
 import * as memoriesFillfactor from './0002-memories-fillfactor.js';
+import * as importanceIndex from './0003-importance-index.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -10,6 +11,7 @@ import * as memoriesFillfactor from './0002-memories-fillfactor.js';
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-initial-schema': initialSchema,
   '0002-memories-fillfactor': memoriesFillfactor,
+  '0003-importance-index': importanceIndex,
 };
 
 const bundledMigrations: MigrationProvider = {

@@ -1,0 +1,93 @@
+import { type ContextBlock, packContext } from '../domain/context-block.js';
+import type { MemoryRecord } from '../domain/memory.js';
+import type { RankedMemory } from '../domain/recall-ranking.js';
+import { MemsvcError } from '../errors/memsvc-error.js';
+import type { CallContext, MemoryEngine } from './memory-engine.js';
+import type { RecallInput } from './recall.js';
+
+export const CHAR_BUDGET = { min: 512, max: 32_000 } as const;
+export const TOKEN_BUDGET = { min: 100, max: 32_000 } as const;
+
+function checkRange(value: number, range: { min: number; max: number }, field: string): number {
+  if (!Number.isInteger(value) || value < range.min || value > range.max) {
+    throw new MemsvcError('INVALID_INPUT', `${field} must be a whole number from ${range.min} to ${range.max}`, { field });
+  }
+  return value;
+}
+
+function checkScore(minScore: number | undefined): number {
+  const value = minScore ?? 0;
+  if (!Number.isFinite(value) || value < 0 || value > 1)
+    throw new MemsvcError('INVALID_INPUT', 'minScore must be from 0 to 1', { field: 'minScore' });
+  return value;
+}
+
+export interface QueryContextResult extends ContextBlock {
+  /** Recall hits before the minScore filter. */
+  readonly candidatesFound: number;
+}
+
+/** Recall, keep hits at or above minScore, pack them in rank order. */
+async function rankedContext(
+  engine: MemoryEngine,
+  context: CallContext,
+  input: RecallInput & { minScore?: number | undefined },
+  budget: { maxChars: number } | { maxTokens: number },
+): Promise<QueryContextResult> {
+  const minScore = checkScore(input.minScore);
+  const { results } = await engine.recall(context, input);
+  const kept = results.filter((result: RankedMemory) => result.score >= minScore).map((result) => result.memory);
+  return { ...packContext(kept, budget), candidatesFound: results.length };
+}
+
+/** `prompt_context`: the memories most relevant to a query, packed within a token budget. */
+export async function promptContext(
+  engine: MemoryEngine,
+  context: CallContext,
+  input: RecallInput & { tokenBudget?: number | undefined; minScore?: number | undefined },
+): Promise<QueryContextResult> {
+  const maxTokens = checkRange(input.tokenBudget ?? 2000, TOKEN_BUDGET, 'tokenBudget');
+  return rankedContext(engine, context, { ...input, limit: input.limit ?? 20 }, { maxTokens });
+}
+
+/** `compress_context`: the memories most relevant to a query, packed within a character budget. */
+export async function compressContext(
+  engine: MemoryEngine,
+  context: CallContext,
+  input: RecallInput & { maxChars?: number | undefined; minScore?: number | undefined },
+): Promise<QueryContextResult> {
+  const maxChars = checkRange(input.maxChars ?? 4000, CHAR_BUDGET, 'maxChars');
+  return rankedContext(engine, context, { ...input, limit: input.limit ?? 10 }, { maxChars });
+}
+
+export interface LoadContextInput {
+  readonly maxChars?: number | undefined;
+  readonly recentLimit?: number | undefined;
+  readonly importantLimit?: number | undefined;
+  readonly scope?: string | undefined;
+  readonly tags?: readonly string[] | undefined;
+}
+
+/**
+ * `load_context`: no query, for the start of a session: the most recent memories of both tiers
+ * (what was going on), then the most important ones (what matters), without repeats or
+ * superseded rows, packed within a character budget.
+ */
+export async function loadContext(engine: MemoryEngine, context: CallContext, input: LoadContextInput): Promise<ContextBlock> {
+  const maxChars = checkRange(input.maxChars ?? 6000, CHAR_BUDGET, 'maxChars');
+  const recentLimit = checkRange(input.recentLimit ?? 5, { min: 0, max: 20 }, 'recentLimit');
+  const importantLimit = checkRange(input.importantLimit ?? 10, { min: 0, max: 30 }, 'importantLimit');
+  const filters = { ...(input.scope !== undefined ? { scope: input.scope } : {}), ...(input.tags ? { tags: input.tags } : {}) };
+  const recent = recentLimit > 0 ? (await engine.list(context, { limit: recentLimit, ...filters })).items : [];
+  const important = importantLimit > 0 ? await engine.mostImportant(context, { limit: importantLimit + recentLimit, ...filters }) : [];
+  const seen = new Set(recent.map((memory) => memory.id));
+  const chosen: MemoryRecord[] = [...recent];
+  for (const memory of important) {
+    if (chosen.length >= recent.length + importantLimit) break;
+    if (!seen.has(memory.id)) {
+      seen.add(memory.id);
+      chosen.push(memory);
+    }
+  }
+  return packContext(chosen, { maxChars });
+}

@@ -1,0 +1,120 @@
+import { forget, MAX_QUERY_LENGTH, MEMORY_LIMITS, reflect, remember } from '@memsvc/core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { memoryJson } from '../memory-json.js';
+import { memoryIdArgument, metadataArgument, scopeArgument, tagsArgument, userIdArgument, wholeNumber } from '../tool-arguments.js';
+import { toolSuccess } from '../tool-result.js';
+import { type MemoryToolDependencies, runMemoryTool } from '../tool-runner.js';
+
+/** `remember`, `forget` and `reflect`. */
+export function registerAgentMemoryTools(server: McpServer, dependencies: MemoryToolDependencies): void {
+  server.registerTool(
+    'remember',
+    {
+      title: 'Remember something',
+      description:
+        'Store a fact, preference or note, letting memsvc pick the tier: type auto (default) keeps notes about the moment ' +
+        '("currently", "today", "working on", …, or any ttl) short-term and everything else long-term. Duplicates are not ' +
+        'stored twice: wasDeduped is true exactly when the memory was already there (memoryId is then the existing one). ' +
+        'Returns {memoryId, resolvedType, wasDeduped, outcome, contradictions, memory}.',
+      inputSchema: z
+        .object({
+          userId: userIdArgument,
+          content: z.string().min(1).max(MEMORY_LIMITS.contentMaxChars).describe('What to remember, as a self-contained statement.'),
+          type: z.enum(['auto', 'short-term', 'long-term']).optional(),
+          scope: scopeArgument.optional(),
+          tags: tagsArgument.optional(),
+          metadata: metadataArgument.optional(),
+          importance: z.number().min(0).max(1).optional(),
+          ttl: wholeNumber(
+            MEMORY_LIMITS.ttlMinSeconds,
+            MEMORY_LIMITS.ttlMaxSeconds,
+            'Short-term lifetime in seconds; implies short-term.',
+          ).optional(),
+        })
+        .strict(),
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (args) =>
+      runMemoryTool(dependencies, { tool: 'remember', op: 'create', userId: args.userId }, async (context) => {
+        const result = await remember(dependencies.engine, context, {
+          content: args.content,
+          type: args.type === 'short-term' ? 'stm' : args.type === 'long-term' ? 'ltm' : 'auto',
+          scope: args.scope,
+          tags: args.tags,
+          metadata: args.metadata,
+          importance: args.importance,
+          ttlSeconds: args.ttl,
+        });
+        return {
+          tier: result.resolvedType,
+          result: toolSuccess({
+            memoryId: result.memory.id,
+            resolvedType: result.resolvedType === 'stm' ? 'short-term' : 'long-term',
+            wasDeduped: result.wasDeduped,
+            outcome: result.outcome,
+            contradictions: result.contradictions,
+            memory: memoryJson(result.memory),
+          }),
+        };
+      }),
+  );
+
+  server.registerTool(
+    'forget',
+    {
+      title: 'Forget memories',
+      description:
+        'Delete one memory by memoryId, or the memories a query finds (both tiers, score ≥ minScore, default 0.3). Without ' +
+        'confirm=true nothing is deleted: the result lists what would be. Deletes are audited and can be undone with ' +
+        'restore_memory. Returns {dryRun, candidates: [{memoryId, content, score}], deleted: [ids], message}.',
+      inputSchema: z
+        .object({
+          userId: userIdArgument,
+          memoryId: memoryIdArgument.optional(),
+          query: z.string().min(1).max(MAX_QUERY_LENGTH).optional(),
+          limit: wholeNumber(1, 20, 'Most memories a query may delete (default 5).').optional(),
+          minScore: z.number().min(0).max(1).optional(),
+          scope: scopeArgument.optional(),
+          confirm: z.boolean().optional(),
+        })
+        .strict(),
+      annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    (args) =>
+      runMemoryTool(dependencies, { tool: 'forget', op: 'delete', userId: args.userId }, async (context) => {
+        const result = await forget(dependencies.engine, context, args);
+        const message = result.dryRun
+          ? `${result.candidates.length} memories would be deleted; call again with confirm=true to delete them`
+          : `deleted ${result.deleted.length} of ${result.candidates.length} memories; restore_memory brings any of them back`;
+        return { tier: 'ltm', result: toolSuccess({ ...result, message }) };
+      }),
+  );
+
+  server.registerTool(
+    'reflect',
+    {
+      title: 'Reflect on what is known about a topic',
+      description:
+        'A deterministic digest (no model involved) of the memories relevant to a query: the memories as a framed block, ' +
+        'up to five themes (their most frequent tags, then words), their ids and the dates they span. ' +
+        'Returns {query, summary, themes, sourceIds, memoryCount, dateRange}.',
+      inputSchema: z
+        .object({
+          userId: userIdArgument,
+          query: z.string().min(1).max(MAX_QUERY_LENGTH),
+          limit: wholeNumber(1, 30, 'Most memories to consider (default 10).').optional(),
+          minScore: z.number().min(0).max(1).optional(),
+          scope: scopeArgument.optional(),
+          tags: tagsArgument.describe('Only memories carrying all of these tags.').optional(),
+        })
+        .strict(),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      runMemoryTool(dependencies, { tool: 'reflect', op: 'recall', userId: args.userId }, async (context) => {
+        const result = await reflect(dependencies.engine, context, args);
+        return { tier: 'ltm', result: toolSuccess({ query: args.query, ...result }) };
+      }),
+  );
+}

@@ -1,0 +1,36 @@
+import { MemsvcError } from '@memsvc/core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toolError } from './tool-result.js';
+
+const VALIDATION_PREFIX = /^(?:MCP error -?\d+: )?Input validation error: Invalid arguments for tool [^:]+: /;
+const UNKNOWN_TOOL = /^(?:MCP error -?\d+: )?Tool (\S+) (not found|disabled)$/;
+
+/**
+ * The SDK checks arguments against a tool's input schema before memsvc sees the call, and
+ * reports a failure as plain text. This turns those texts into memsvc's typed error result
+ * (`INVALID_INPUT` naming the field, as every other bad input gets), so clients branch on one
+ * shape. It hooks the SDK's `createToolError`, which is private API: the end-to-end tests
+ * assert the typed result, so an SDK change that bypasses the hook fails them.
+ */
+export function typeSdkToolErrors(server: McpServer): void {
+  const target = server as unknown as { createToolError: (message: string) => CallToolResult };
+  const original = target.createToolError.bind(server);
+  target.createToolError = (message: string) => {
+    const unknownTool = UNKNOWN_TOOL.exec(message);
+    if (unknownTool) return toolError(new MemsvcError('NOT_FOUND', `there is no tool named ${unknownTool[1]}`, { tool: unknownTool[1] }));
+    if (!VALIDATION_PREFIX.test(message)) return original(message);
+    const detail = message.replace(VALIDATION_PREFIX, '');
+    const issue = firstIssue(detail);
+    const field = issue?.path?.length ? issue.path.join('.') : undefined;
+    return toolError(
+      new MemsvcError('INVALID_INPUT', field ? `${field}: ${issue?.message ?? 'invalid value'}` : detail, field ? { field } : {}),
+    );
+  };
+}
+
+/** The first issue of the SDK's text: one "<message> at <path>" line per issue (zod 4). */
+function firstIssue(detail: string): { path?: string[]; message?: string } | undefined {
+  const match = /^(.*) at (\S+)$/.exec(detail.split('\n')[0] ?? '');
+  return match ? { message: match[1], path: [match[2] ?? ''] } : undefined;
+}

@@ -1,0 +1,134 @@
+import {
+  type CallContext,
+  compressContext,
+  createMemoryEngine,
+  FUSION_WEIGHTS,
+  forget,
+  isMemsvcError,
+  loadContext,
+  type MemoryEngine,
+  promptContext,
+  reflect,
+  remember,
+  toTenantId,
+} from '@memsvc/core';
+import { ManualClock } from '@memsvc/core/testing';
+import { LocalEmbedder } from '@memsvc/embeddings';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { type MemsvcStore, openStore } from '../src/index.js';
+import { describeEachEngine } from './support/each-engine.js';
+
+const alice: CallContext = { tenant: toTenantId('alice'), actor: { id: 'user:alice' } };
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  return isMemsvcError(error) ? error.code : `not a MemsvcError: ${String(error)}`;
+}
+
+describeEachEngine('context and agent-memory tools', (engine) => {
+  let store: MemsvcStore;
+  const clock = new ManualClock('2026-05-01T09:00:00.000Z');
+  let memories: MemoryEngine;
+
+  beforeAll(async () => {
+    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 384 } });
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+  beforeEach(async () => {
+    await sql`TRUNCATE memories, memory_audit, memory_links CASCADE`.execute(store.connection.db);
+    clock.set('2026-05-01T09:00:00.000Z');
+    memories = createMemoryEngine({ store: store.memories, embedder: new LocalEmbedder(), clock, fusion: FUSION_WEIGHTS.local });
+  });
+
+  it('remember picks the tier, and reports a duplicate exactly when nothing new was stored', async () => {
+    const note = await remember(memories, alice, { content: 'Currently migrating the billing database' });
+    expect(note).toMatchObject({ resolvedType: 'stm', wasDeduped: false, outcome: 'created' });
+    const fact = await remember(memories, alice, { content: 'The billing database is PostgreSQL 15' });
+    expect(fact).toMatchObject({ resolvedType: 'ltm', wasDeduped: false });
+    const again = await remember(memories, alice, { content: 'the billing database is postgresql 15 ' });
+    expect(again).toMatchObject({ wasDeduped: true, outcome: 'duplicate' });
+    expect(again.memory.id).toBe(fact.memory.id);
+    // A caller cannot fake the flag through metadata.
+    const faked = await remember(memories, alice, { content: 'Dana uses Helix', metadata: { duplicateMatches: ['x'] } });
+    expect(faked.wasDeduped).toBe(false);
+  });
+
+  it('forget previews by default, deletes on confirm, audits, and restore brings the memory back', async () => {
+    const { memory } = await memories.create(alice, { tier: 'ltm', content: 'Alice is allergic to peanuts' });
+    await memories.create(alice, { tier: 'ltm', content: 'The office wifi password rotates monthly' });
+    const preview = await forget(memories, alice, { query: 'peanut allergy' });
+    expect(preview).toMatchObject({ dryRun: true, deleted: [] });
+    expect(preview.candidates.map((c) => c.memoryId)).toEqual([memory.id]);
+    expect((await memories.peek(alice, memory.id)).deletedAt).toBeNull();
+    const done = await forget(memories, alice, { query: 'peanut allergy', confirm: true });
+    expect(done).toMatchObject({ dryRun: false, deleted: [memory.id] });
+    expect(await codeOf(memories.get(alice, memory.id))).toBe('NOT_FOUND');
+    expect((await memories.audit(alice, memory.id))[0]?.action).toBe('delete');
+    expect((await memories.restore(alice, memory.id)).content).toBe('Alice is allergic to peanuts');
+    expect((await forget(memories, alice, { memoryId: memory.id, confirm: true })).deleted).toEqual([memory.id]);
+    expect(await codeOf(forget(memories, alice, {}))).toBe('INVALID_INPUT');
+    expect(await codeOf(forget(memories, alice, { memoryId: memory.id, query: 'x' }))).toBe('INVALID_INPUT');
+  });
+
+  it('load_context gives recent then important memories of both tiers, without superseded ones, within budget', async () => {
+    const important = await memories.create(alice, {
+      tier: 'ltm',
+      content: 'Never deploy billing on Fridays',
+      importance: 1,
+      pinned: true,
+    });
+    for (let i = 0; i < 8; i++) {
+      clock.advance(1000);
+      await memories.create(alice, { tier: 'ltm', content: `Routine standup note ${i} about ticket ${100 + i}`, importance: 0.1 });
+    }
+    clock.advance(1000);
+    const current = await memories.create(alice, { tier: 'stm', content: 'Currently on call for the payments team', ttlSeconds: 3600 });
+    const block = await loadContext(memories, alice, { recentLimit: 2, importantLimit: 1, maxChars: 2000 });
+    expect(block.memoryIds).toEqual([current.memory.id, expect.any(String), important.memory.id]);
+    expect(block.text).toContain('(short-term)');
+    expect(block.charCount).toBeLessThanOrEqual(2000);
+    expect(await codeOf(loadContext(memories, alice, { maxChars: 100 }))).toBe('INVALID_INPUT');
+    expect(await codeOf(loadContext(memories, alice, { recentLimit: 21 }))).toBe('INVALID_INPUT');
+  });
+
+  it('prompt_context and compress_context pack recall hits in rank order within their budgets, and refuse absurd budgets', async () => {
+    const words = ['amber', 'basalt', 'cedar', 'dune', 'ember', 'fjord', 'granite', 'harbor', 'island', 'juniper', 'kelp', 'lagoon'];
+    for (let i = 0; i < 30; i++) {
+      // Distinct enough not to collapse as near-duplicates, long enough to overflow the budget.
+      const detail = Array.from({ length: 25 }, (_, j) => `${words[(i * 7 + j * 5) % words.length]}${(i * 31 + j) % 97}`).join(' ');
+      await memories.create(alice, { tier: 'ltm', content: `Kubernetes autoscaling note ${i}: ${detail}` });
+    }
+    await memories.create(alice, { tier: 'ltm', content: 'Lunch is at noon' });
+    const prompt = await promptContext(memories, alice, { query: 'kubernetes autoscaling', tokenBudget: 300 });
+    expect(prompt.estimatedTokens).toBeLessThanOrEqual(300);
+    expect(prompt.truncated).toBe(true);
+    expect(prompt.candidatesFound).toBeGreaterThan(prompt.memoryIds.length);
+    const compressed = await compressContext(memories, alice, { query: 'kubernetes autoscaling', maxChars: 1000 });
+    expect(compressed.charCount).toBeLessThanOrEqual(1000);
+    expect(compressed.text).not.toContain('Lunch');
+    expect(await codeOf(promptContext(memories, alice, { query: 'x', tokenBudget: 0 }))).toBe('INVALID_INPUT');
+    expect(await codeOf(promptContext(memories, alice, { query: 'x', tokenBudget: 1e9 }))).toBe('INVALID_INPUT');
+    expect(await codeOf(compressContext(memories, alice, { query: 'x', maxChars: 40_000 }))).toBe('INVALID_INPUT');
+    expect((await promptContext(memories, alice, { query: 'quantum chromodynamics' })).text).toBe('(no memories)');
+  });
+
+  it('reflect digests the relevant memories deterministically: themes, sources, date range', async () => {
+    await memories.create(alice, { tier: 'ltm', content: 'Atlas billing runs on PostgreSQL 15', tags: ['atlas', 'infra'] });
+    clock.advance(86_400_000);
+    await memories.create(alice, { tier: 'ltm', content: 'Atlas billing deploys to eu-west-1', tags: ['atlas', 'deploy'] });
+    await memories.create(alice, { tier: 'ltm', content: 'Lunch is at noon', tags: ['office'] });
+    const first = await reflect(memories, alice, { query: 'atlas billing' });
+    expect(first.memoryCount).toBe(2);
+    expect(first.themes[0]).toBe('atlas');
+    expect(first.themes).toContain('billing');
+    expect(first.dateRange).toEqual({ earliest: '2026-05-01T09:00:00.000Z', latest: '2026-05-02T09:00:00.000Z' });
+    expect(await reflect(memories, alice, { query: 'atlas billing' })).toEqual(first);
+    expect(await reflect(memories, alice, { query: 'submarine' })).toMatchObject({ memoryCount: 0, themes: [], dateRange: null });
+  });
+});
