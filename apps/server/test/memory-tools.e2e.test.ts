@@ -61,6 +61,7 @@ describe.each(engines)('memory tools end to end over streamable HTTP [$name]', (
         'forget',
         'get_memory',
         'get_memory_audit',
+        'ingest_conversation',
         'list_memories',
         'load_context',
         'ping',
@@ -276,6 +277,18 @@ describe.each(engines)('memory tools end to end over streamable HTTP [$name]', (
     const gone = await call(client, 'forget', { ...user, memoryId: fact.body.memoryId, confirm: true });
     expect(gone.body.deleted).toEqual([fact.body.memoryId]);
     expect((await call(client, 'restore_memory', { ...user, memoryId: fact.body.memoryId })).body.restored).toBe(true);
+
+    const turns = [
+      { role: 'user', content: 'What is the wifi password in the Porto office?' },
+      { role: 'assistant', content: 'It is douro-2026, and it rotates every month.' },
+    ];
+    const ingested = await call(client, 'ingest_conversation', { ...user, turns, date: '2026-04-30' });
+    expect(ingested.body).toMatchObject({ ingested: 2, skipped: 0, total: 2 });
+    expect((await call(client, 'ingest_conversation', { ...user, turns, date: '2026-04-30' })).body).toMatchObject({
+      ingested: 0,
+      skipped: 2,
+    });
+    expect(await errorCode(client, 'ingest_conversation', { ...user, turns: [] })).toBe('INVALID_INPUT');
   });
 
   it('counts operations in the metrics', async () => {

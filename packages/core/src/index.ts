@@ -66,6 +66,8 @@ export type { ForgetInput, ForgetResult, ReflectInput, ReflectResult, RememberIn
 export { forget, reflect, remember, resolveTier } from './engine/agent-memory.js';
 export type { LoadContextInput, QueryContextResult } from './engine/context-builders.js';
 export { CHAR_BUDGET, compressContext, loadContext, promptContext, TOKEN_BUDGET } from './engine/context-builders.js';
+export type { ConversationTurn, IngestInput, IngestResult } from './engine/ingest-conversation.js';
+export { chunkTurn, ingestConversation, MAX_CHUNKS, MAX_TURNS } from './engine/ingest-conversation.js';
 export type {
   CallContext,
   CreateMemoryInput,

@@ -4,6 +4,7 @@ import {
   createMemoryEngine,
   FUSION_WEIGHTS,
   forget,
+  ingestConversation,
   isMemsvcError,
   loadContext,
   type MemoryEngine,
@@ -130,5 +131,59 @@ describeEachEngine('context and agent-memory tools', (engine) => {
     expect(first.dateRange).toEqual({ earliest: '2026-05-01T09:00:00.000Z', latest: '2026-05-02T09:00:00.000Z' });
     expect(await reflect(memories, alice, { query: 'atlas billing' })).toEqual(first);
     expect(await reflect(memories, alice, { query: 'submarine' })).toMatchObject({ memoryCount: 0, themes: [], dateRange: null });
+  });
+});
+
+describeEachEngine('ingest_conversation', (engine) => {
+  let store: MemsvcStore;
+  const clock = new ManualClock('2026-05-01T09:00:00.000Z');
+  let memories: MemoryEngine;
+  const turns = [
+    { role: 'user', content: 'Which port does the staging database listen on?' },
+    { role: 'assistant', content: '5433, because 5432 is still taken by the legacy cluster.' },
+    { role: 'user', content: 'Thanks. Also, who approves production deploys?' },
+    { role: 'assistant', content: 'Mira approves them, or Luca when she is away.' },
+  ];
+
+  beforeAll(async () => {
+    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 384 } });
+    memories = createMemoryEngine({ store: store.memories, embedder: new LocalEmbedder(), clock, fusion: FUSION_WEIGHTS.local });
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it('stores turns with provenance, finds an answer by its question, and adds nothing on a re-ingest', async () => {
+    const first = await ingestConversation(memories, alice, { turns, date: new Date('2026-04-30T15:00:00Z'), tags: ['chat'] });
+    expect(first).toMatchObject({ ingested: 4, skipped: 0, total: 4 });
+    expect(first.conversationId).toMatch(/^conv-[0-9a-f]{16}$/);
+    const answer = await memories.peek(alice, first.memoryIds[1] ?? '');
+    expect(answer.content).toBe('assistant: 5433, because 5432 is still taken by the legacy cluster.');
+    expect(answer.metadata).toEqual({
+      conversation: { id: first.conversationId, turn: 1, chunk: 0, role: 'assistant', date: '2026-04-30' },
+    });
+
+    // "staging", "database" and "port" appear only in the question; the answer is found through its context.
+    const { results } = await memories.recall(alice, { query: 'staging database port' });
+    expect(results.slice(0, 2).map((r) => r.memory.id)).toContain(first.memoryIds[1]);
+    const approver = await memories.recall(alice, { query: 'who approves production deploys', limit: 2 });
+    expect(approver.results.map((r) => r.memory.id)).toContain(first.memoryIds[3]);
+
+    const again = await ingestConversation(memories, alice, { turns, date: new Date('2026-04-30T15:00:00Z'), tags: ['chat'] });
+    expect(again).toMatchObject({ conversationId: first.conversationId, ingested: 0, skipped: 4, memoryIds: first.memoryIds });
+  });
+
+  it('splits a long turn at paragraphs, and refuses bad turns naming the field', async () => {
+    const paragraph = 'word '.repeat(1500).trim();
+    const long = await ingestConversation(memories, alice, {
+      turns: [{ role: 'user', content: `${paragraph}\n\n${paragraph}` }],
+      conversationId: 'long-1',
+    });
+    expect(long).toMatchObject({ conversationId: 'long-1', total: 2 });
+    const error = await ingestConversation(memories, alice, { turns: [{ role: 'user', content: '   ' }] }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(isMemsvcError(error) && error.data).toEqual({ field: 'turns.0.content' });
+    expect(await codeOf(ingestConversation(memories, alice, { turns: [] }))).toBe('INVALID_INPUT');
   });
 });

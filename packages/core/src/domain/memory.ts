@@ -55,6 +55,8 @@ export interface NewMemory {
   /** Required for `stm`, forbidden for `ltm`. */
   readonly expiresAt?: Date | null;
   readonly embedding?: MemoryEmbedding | null;
+  /** Words the memory is also found by (an ingested turn's neighbour, speaker, date); never returned. */
+  readonly searchContext?: string | null;
 }
 
 /** A vector and the model that produced it. */

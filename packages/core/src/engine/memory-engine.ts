@@ -64,6 +64,8 @@ export interface CreateMemoryInput {
   readonly pinned?: boolean;
   /** Short-term lifetime in seconds (60–604,800; default one day). Ignored for long-term. */
   readonly ttlSeconds?: number;
+  /** Words the memory should also be found by, embedded and indexed with it but never returned. */
+  readonly searchContext?: string;
 }
 
 /** What a create did: stored a new memory, or found it already remembered. */
@@ -117,7 +119,8 @@ export class MemoryEngine {
     const pinned = input.pinned ?? false;
     const now = this.options.clock.now();
     const ttlSeconds = input.tier === 'stm' ? checkTtlSeconds(input.ttlSeconds) : undefined;
-    const embedding = await this.embed(content);
+    const searchContext = input.searchContext?.trim() || undefined;
+    const embedding = await this.embed(searchContext ? `${searchContext}\n${content}` : content);
     const outcome = await this.options.store.write(
       context.tenant,
       {
@@ -135,6 +138,7 @@ export class MemoryEngine {
         ),
         expiresAt: ttlSeconds === undefined ? null : new Date(now.getTime() + ttlSeconds * 1000),
         embedding: embedding ?? null,
+        searchContext: searchContext ?? null,
       },
       context.actor,
       writeRules(this.settings.similarity),

@@ -1,12 +1,20 @@
-import { forget, MAX_QUERY_LENGTH, MEMORY_LIMITS, reflect, remember } from '@memsvc/core';
+import { forget, ingestConversation, MAX_QUERY_LENGTH, MAX_TURNS, MEMORY_LIMITS, reflect, remember } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
-import { memoryIdArgument, metadataArgument, scopeArgument, tagsArgument, userIdArgument, wholeNumber } from '../tool-arguments.js';
+import {
+  isoDateArgument,
+  memoryIdArgument,
+  metadataArgument,
+  scopeArgument,
+  tagsArgument,
+  userIdArgument,
+  wholeNumber,
+} from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
 import { type MemoryToolDependencies, runMemoryTool } from '../tool-runner.js';
 
-/** `remember`, `forget` and `reflect`. */
+/** `remember`, `forget`, `reflect` and `ingest_conversation`. */
 export function registerAgentMemoryTools(server: McpServer, dependencies: MemoryToolDependencies): void {
   server.registerTool(
     'remember',
@@ -115,6 +123,43 @@ export function registerAgentMemoryTools(server: McpServer, dependencies: Memory
       runMemoryTool(dependencies, { tool: 'reflect', op: 'recall', userId: args.userId }, async (context) => {
         const result = await reflect(dependencies.engine, context, args);
         return { tier: 'ltm', result: toolSuccess({ query: args.query, ...result }) };
+      }),
+  );
+
+  server.registerTool(
+    'ingest_conversation',
+    {
+      title: 'Ingest a conversation',
+      description:
+        'Store the turns of a conversation as long-term memories ("<role>: <text>", long turns split at paragraphs), with ' +
+        'provenance in metadata.conversation {id, turn, chunk, role, date}. Each turn is also indexed with the turn before it, ' +
+        'its speaker and the date, so a question finds the answer even when its words were only in the question. Sending the ' +
+        'same conversation again stores nothing (skipped counts those). Returns {conversationId, ingested, skipped, total, memoryIds}.',
+      inputSchema: z
+        .object({
+          userId: userIdArgument,
+          turns: z
+            .array(z.object({ role: z.string().min(1).max(100), content: z.string().min(1).max(1_048_576) }).strict())
+            .min(1)
+            .max(MAX_TURNS),
+          conversationId: z
+            .string()
+            .min(1)
+            .max(128)
+            .describe('Your id for this conversation; derived from the turns when omitted.')
+            .optional(),
+          date: isoDateArgument.describe('When the conversation took place (ISO 8601).').optional(),
+          scope: scopeArgument.optional(),
+          tags: tagsArgument.optional(),
+          metadata: metadataArgument.optional(),
+        })
+        .strict(),
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (args) =>
+      runMemoryTool(dependencies, { tool: 'ingest_conversation', op: 'create', userId: args.userId }, async (context) => {
+        const result = await ingestConversation(dependencies.engine, context, args);
+        return { tier: 'ltm', result: toolSuccess({ ...result }) };
       }),
   );
 }

@@ -69,11 +69,12 @@ function rowValues(row: NewRow): RawBuilder<unknown> {
     sql`${memory.embedding ? now : null}::timestamptz`,
     sql`${now}::timestamptz`,
     sql`${now}::timestamptz`,
+    sql`${memory.searchContext ?? null}::text`,
   ]);
 }
 
 const INSERT_COLUMNS = sql.raw(
-  'id, user_id, tier, scope, content, content_hash, tags, metadata, importance, importance_score, pinned, contradicted, expires_at, embedding, embedding_model, embedded_at, created_at, updated_at',
+  'id, user_id, tier, scope, content, content_hash, tags, metadata, importance, importance_score, pinned, contradicted, expires_at, embedding, embedding_model, embedded_at, created_at, updated_at, search_context',
 );
 
 /** INSERT … SELECT of one row and its `create` audit row, as the CTEs `inserted` and `audited`. */

@@ -3,6 +3,7 @@ import { type Kysely, type Migration, type MigrationProvider, type MigrationResu
 import * as initialSchema from './0001-initial-schema.js';
 import * as memoriesFillfactor from './0002-memories-fillfactor.js';
 import * as importanceIndex from './0003-importance-index.js';
+import * as searchContext from './0004-search-context.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -12,6 +13,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-initial-schema': initialSchema,
   '0002-memories-fillfactor': memoriesFillfactor,
   '0003-importance-index': importanceIndex,
+  '0004-search-context': searchContext,
 };
 
 const bundledMigrations: MigrationProvider = {

@@ -33,6 +33,7 @@ export interface MemoriesTable {
   embedded_at: Date | null;
   /** Generated from content; read-only. */
   search_vector: ColumnType<string, never, never>;
+  search_context: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
