@@ -6,120 +6,20 @@
 //   concurrent clients in one tenant, and the server's RSS idle and after N writes.
 // Writes bench/results/server-<timestamp>.json and prints a table.
 // Environment: BENCH_WRITES (default 50000), BENCH_ENGINES (default "postgres,pglite").
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import pg from 'pg';
+import { mcpClient, ms, percentileSummary, postgresDatabase, sentence, startServer } from './bench-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const serverBin = join(root, 'apps', 'server', 'dist', 'memsvc-server.js');
 const WRITES = Number(process.env.BENCH_WRITES ?? 50_000);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',');
-
-// Varied memories: formulaic sentences ("note 1 of module m1 …") all look alike to the lexical
-// local embedder, which would turn every write into a contradiction (flagging and linking up to
-// five rows). Each memory here draws 12 words from 2,000 pronounceable pseudo-words; two such
-// memories have a cosine similarity well under the contradiction band (checked by --check).
-const CONSONANTS = 'bcdfghjklmnprstvwz';
-const VOWELS = 'aeiou';
-// mulberry32: a 32-bit PRNG in integer arithmetic, so the stream is the same on every run.
-let seed = 42;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (letters) => letters[Math.floor(random() * letters.length)];
-const VOCABULARY = Array.from(
-  { length: 2000 },
-  () => Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(CONSONANTS) + pick(VOWELS)).join('') + pick(CONSONANTS),
-);
-const sentence = () => Array.from({ length: 12 }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]).join(' ');
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const ms = (value) => Math.round(value * 100) / 100;
-const summarise = (samples) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { n: sorted.length, p50: ms(percentile(sorted, 50)), p95: ms(percentile(sorted, 95)), p99: ms(percentile(sorted, 99)) };
-};
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function rssMegabytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-}
-
-async function postgresDatabase() {
-  const base = execFileSync('bash', [join(root, 'tooling', 'scripts', 'pg-local.sh')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-    .trim()
-    .split('\n')
-    .at(-1);
-  const name = `memsvc_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const cleanup = new pg.Client({ connectionString: base });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
-}
-
-async function startServer(databaseUrl) {
-  const port = await freePort();
-  const started = performance.now();
-  const child = spawn(process.execPath, [serverBin], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: databaseUrl,
-      DEPLOYMENT_PROFILE: 'lite',
-      MCP_TRANSPORT: 'streamable-http',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      EMBEDDING_PROVIDER: 'local',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`memsvc-server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/health`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return { child, base, coldStartMs: ms(performance.now() - started) };
 }
 
 // The /health load uses node:http with keep-alive sockets, one per client: fetch (undici) costs
@@ -151,13 +51,7 @@ async function healthLatency(base, concurrency = 32, total = 10_000) {
   );
   const perSecond = Math.round(total / ((performance.now() - t0) / 1000));
   agent.destroy();
-  return { ...summarise(samples), perSecond };
-}
-
-async function mcpClient(base) {
-  const client = new Client({ name: 'bench', version: '0.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
-  return client;
+  return { ...percentileSummary(samples), perSecond };
 }
 
 async function timeCalls(count, run) {
@@ -167,7 +61,7 @@ async function timeCalls(count, run) {
     await run(i);
     samples.push(performance.now() - t0);
   }
-  return summarise(samples);
+  return percentileSummary(samples);
 }
 
 async function checked(client, name, args) {
@@ -178,13 +72,13 @@ async function checked(client, name, args) {
 
 async function benchEngine(engine) {
   const tmp = mkdtempSync(join(tmpdir(), 'memsvc-bench-'));
-  const database = engine === 'postgres' ? await postgresDatabase() : { url: `pglite://${join(tmp, 'data')}`, drop: async () => {} };
+  const database = engine === 'postgres' ? await postgresDatabase(root) : { url: `pglite://${join(tmp, 'data')}`, drop: async () => {} };
   // The first boot creates the schema (and, for PGlite, the database itself); the cold start
   // is a restart on that database, which is what an operator's restart or a new replica pays.
-  const firstBoot = await startServer(database.url);
+  const firstBoot = await startServer(root, database.url);
   firstBoot.child.kill('SIGTERM');
   await new Promise((resolve) => firstBoot.child.once('exit', resolve));
-  const server = await startServer(database.url);
+  const server = await startServer(root, database.url);
   try {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const rssIdleMb = rssMegabytes(server.child.pid);
@@ -256,7 +150,7 @@ if (process.argv.includes('--check')) {
   const similarities = [];
   for (let i = 0; i < vectors.length; i++)
     for (let j = i + 1; j < vectors.length; j++) similarities.push(vectors[i].reduce((sum, v, k) => sum + v * vectors[j][k], 0));
-  console.log('pairwise cosine', summarise(similarities), 'max', ms(Math.max(...similarities)));
+  console.log('pairwise cosine', percentileSummary(similarities), 'max', ms(Math.max(...similarities)));
   process.exit(0);
 }
 

@@ -37,7 +37,7 @@ import {
   toMemoryRecord,
   vectorLiteral,
 } from './memory-row.js';
-import { findRecallCandidates } from './recall-candidates.js';
+import { explainRecallCandidates, findRecallCandidates } from './recall-candidates.js';
 import { restoreMemory } from './restore-memory.js';
 import {
   applyContradictions,
@@ -344,6 +344,11 @@ export class PgMemoryStore implements MemoryStore {
       if (!space || space.dimensions !== query.vector.length) return this.recallCandidates(tenant, { ...query, vector: null });
     }
     return inSearchTransaction(this.db, this.searchSettings, (trx) => findRecallCandidates(trx, tenant, query));
+  }
+
+  /** The plan of a recall's candidate statement, executed (EXPLAIN ANALYZE): for operators and the scale benchmark. */
+  async explainRecall(tenant: TenantId, query: RecallCandidateQuery): Promise<string> {
+    return inSearchTransaction(this.db, this.searchSettings, (trx) => explainRecallCandidates(trx, tenant, query));
   }
 
   async nearest(tenant: TenantId, vector: readonly number[], limit: number): Promise<readonly NearestMemory[]> {

@@ -30,6 +30,22 @@ export async function findRecallCandidates(
   tenant: TenantId,
   query: RecallCandidateQuery,
 ): Promise<RecallCandidate[]> {
+  const result = await recallCandidatesSql(db, tenant, query).execute(db);
+  return result.rows.map((row) => ({
+    memory: toMemoryRecord(row),
+    vectorRank: row.vector_rank === null ? undefined : Number(row.vector_rank),
+    lexicalRank: row.lexical_rank === null ? undefined : Number(row.lexical_rank),
+    similarity: row.similarity === null ? undefined : Number(row.similarity),
+  }));
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the recall statement: which indexes it used, and what it cost. */
+export async function explainRecallCandidates(db: Kysely<MemsvcDatabase>, tenant: TenantId, query: RecallCandidateQuery): Promise<string> {
+  const result = await sql<{ 'QUERY PLAN': string }>`EXPLAIN (ANALYZE, BUFFERS) ${recallCandidatesSql(db, tenant, query)}`.execute(db);
+  return result.rows.map((row) => row['QUERY PLAN']).join('\n');
+}
+
+function recallCandidatesSql(db: Kysely<MemsvcDatabase>, tenant: TenantId, query: RecallCandidateQuery) {
   const base = () => applyFilters(db.selectFrom('memories') as MemoriesQuery, tenant, query.filters, query.now);
   // plainto_tsquery stems and drops stop words but ANDs the words; a question rarely contains
   // every word of the memory that answers it, so the words are ORed and ranking does the rest.
@@ -52,7 +68,7 @@ export async function findRecallCandidates(
     ? sql`SELECT id, similarity, row_number() OVER (ORDER BY similarity DESC, id DESC) AS vector_rank
           FROM (${vectorList}) AS nearest WHERE similarity >= ${query.minSimilarity}::double precision`
     : sql`SELECT NULL::uuid AS id, NULL::double precision AS similarity, NULL::bigint AS vector_rank WHERE false`;
-  const result = await sql<MemoryRow & { vector_rank: number | null; lexical_rank: number | null; similarity: number | null }>`
+  return sql<MemoryRow & { vector_rank: number | null; lexical_rank: number | null; similarity: number | null }>`
     WITH vector_list AS (${vectorCte}),
     lexical_list AS (
       SELECT id, row_number() OVER (ORDER BY lexical DESC, id DESC) AS lexical_rank FROM (${lexical}) AS matches
@@ -63,11 +79,5 @@ export async function findRecallCandidates(
     JOIN memories USING (id)
     LEFT JOIN vector_list USING (id)
     LEFT JOIN lexical_list USING (id)
-    WHERE memories.user_id = ${tenant}`.execute(db);
-  return result.rows.map((row) => ({
-    memory: toMemoryRecord(row),
-    vectorRank: row.vector_rank === null ? undefined : Number(row.vector_rank),
-    lexicalRank: row.lexical_rank === null ? undefined : Number(row.lexical_rank),
-    similarity: row.similarity === null ? undefined : Number(row.similarity),
-  }));
+    WHERE memories.user_id = ${tenant}`;
 }

@@ -1,0 +1,117 @@
+// Shared by the memsvc benchmarks: the content generator, percentiles, a throw-away PostgreSQL
+// database from tooling/scripts/pg-local.sh, the real server process, and an MCP client.
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import pg from 'pg';
+
+// Varied memories: formulaic sentences ("note 1 of module m1 …") all look alike to the lexical
+// local embedder, which would turn every write into a contradiction (flagging and linking up to
+// five rows). Each memory here draws 12 words from 2,000 pronounceable pseudo-words; two such
+// memories have a cosine similarity well under the contradiction band (checked by --check).
+const CONSONANTS = 'bcdfghjklmnprstvwz';
+const VOWELS = 'aeiou';
+// mulberry32: a 32-bit PRNG in integer arithmetic, so the stream is the same on every run.
+let seed = 42;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const pick = (letters) => letters[Math.floor(random() * letters.length)];
+const VOCABULARY = Array.from(
+  { length: 2000 },
+  () => Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(CONSONANTS) + pick(VOWELS)).join('') + pick(CONSONANTS),
+);
+export const sentence = () => Array.from({ length: 12 }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]).join(' ');
+
+/** A word of the vocabulary, chosen by index (deterministic). */
+export const vocabularyWord = (i) => VOCABULARY[(i * 7919) % VOCABULARY.length];
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+export const ms = (value) => Math.round(value * 100) / 100;
+export const percentileSummary = (samples) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { n: sorted.length, p50: ms(percentile(sorted, 50)), p95: ms(percentile(sorted, 95)), p99: ms(percentile(sorted, 99)) };
+};
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function postgresDatabase(root) {
+  const base = execFileSync('bash', [join(root, 'tooling', 'scripts', 'pg-local.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+    .trim()
+    .split('\n')
+    .at(-1);
+  const name = `memsvc_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const cleanup = new pg.Client({ connectionString: base });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export async function startServer(root, databaseUrl) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(root, 'apps', 'server', 'dist', 'memsvc-server.js')], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl,
+      DEPLOYMENT_PROFILE: 'lite',
+      MCP_TRANSPORT: 'streamable-http',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      EMBEDDING_PROVIDER: 'local',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`memsvc-server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/health`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  };
+  return { child, base, stop, coldStartMs: ms(performance.now() - started) };
+}
+
+export async function mcpClient(base) {
+  const client = new Client({ name: 'bench', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  return client;
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// memsvc recall scale benchmark (`pnpm bench` runs it after the server benchmark). For each
+// engine: seeds TOTAL memories, TENANT of them in one tenant, with batched inserts and the HNSW
+// index built after the load; starts the real server and measures warm `recall` latency
+// (P50/P95/P99) for that tenant through MCP over streamable HTTP; prints the EXPLAIN ANALYZE of
+// the recall statement (it must use the HNSW and GIN indexes); and measures how many of the
+// exact 30 nearest neighbours the approximate (HNSW) search returns.
+// Environment: RECALL_ENGINES (default "postgres,pglite"), RECALL_TOTAL / RECALL_TENANT
+// (default 200000 / 50000 on PostgreSQL), RECALL_PGLITE_TOTAL / RECALL_PGLITE_TENANT (default
+// 40000 / 10000: PGlite builds an HNSW index about five times slower), RECALL_QUERIES (300).
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { contentFingerprintText, FUSION_WEIGHTS, toTenantId } from '@memsvc/core';
+import { LocalEmbedder } from '@memsvc/embeddings';
+import { openStore, UuidV7Generator } from '@memsvc/store-pg';
+import { sql } from 'kysely';
+import { mcpClient, percentileSummary, postgresDatabase, sentence, startServer, vocabularyWord } from './bench-support.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ENGINES = (process.env.RECALL_ENGINES ?? 'postgres,pglite').split(',');
+const QUERIES = Number(process.env.RECALL_QUERIES ?? 300);
+const SIZES = {
+  postgres: { total: Number(process.env.RECALL_TOTAL ?? 200_000), tenant: Number(process.env.RECALL_TENANT ?? 50_000) },
+  pglite: { total: Number(process.env.RECALL_PGLITE_TOTAL ?? 40_000), tenant: Number(process.env.RECALL_PGLITE_TENANT ?? 10_000) },
+};
+const BIG = 'big-tenant';
+const embedder = new LocalEmbedder();
+const ids = new UuidV7Generator();
+const ms = (value) => Math.round(value * 100) / 100;
+
+async function seed(store, { total, tenant }) {
+  const db = store.connection.db;
+  const { rows } = await sql`SELECT indexdef FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'`.execute(db);
+  const indexDefinition = rows[0]?.indexdef;
+  if (!indexDefinition) throw new Error('no HNSW index to rebuild');
+  await sql`DROP INDEX memories_embedding_hnsw_idx`.execute(db);
+  const bigContents = [];
+  const every = Math.round(total / tenant);
+  const started = performance.now();
+  const now = Date.now();
+  for (let offset = 0; offset < total; offset += 1000) {
+    const batch = [];
+    for (let i = offset; i < Math.min(total, offset + 1000); i++) {
+      const content = sentence();
+      const owner = i % every === 0 ? BIG : `tenant-${i % 151}`;
+      if (owner === BIG) bigContents.push(content);
+      const created = new Date(now - Math.floor((i * 7919) % (365 * 86_400)) * 1000);
+      batch.push({
+        id: ids.next(),
+        user_id: owner,
+        tier: 'ltm',
+        content,
+        content_hash: createHash('sha256').update(contentFingerprintText(content)).digest('hex'),
+        importance_score: 0.5,
+        embedding: `[${embedder.vectorOf(content).join(',')}]`,
+        embedding_model: embedder.model,
+        embedded_at: created,
+        created_at: created,
+        updated_at: created,
+      });
+    }
+    await db.insertInto('memories').values(batch).execute();
+  }
+  const loadSeconds = (performance.now() - started) / 1000;
+  const indexStarted = performance.now();
+  await sql`SET maintenance_work_mem = '512MB'`.execute(db).catch(() => undefined);
+  await sql.raw(indexDefinition).execute(db);
+  await sql`ANALYZE memories`.execute(db);
+  return { bigContents, loadSeconds: ms(loadSeconds), indexSeconds: ms((performance.now() - indexStarted) / 1000) };
+}
+
+function queryFrom(bigContents, i) {
+  // Three words of one of the tenant's memories and one word from anywhere: a keyword query
+  // with a known best answer and some noise, as an agent's recall often is.
+  const words = bigContents[(i * 104_729) % bigContents.length].split(' ');
+  return `${words[(i * 3) % words.length]} ${words[(i * 5 + 1) % words.length]} ${words[(i * 7 + 2) % words.length]} ${vocabularyWord(i)}`;
+}
+
+async function annRecall(store, bigContents) {
+  // How many of the exact 30 nearest neighbours the HNSW search finds, on the tenant's rows.
+  const db = store.connection.db;
+  let found = 0;
+  let wanted = 0;
+  for (let i = 0; i < 50; i++) {
+    const vector = `[${embedder.vectorOf(queryFrom(bigContents, i)).join(',')}]`;
+    const nearest = (exact) =>
+      db.transaction().execute(async (trx) => {
+        await sql`SELECT set_config('hnsw.ef_search', '40', true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`.execute(trx);
+        if (exact) await sql`SET LOCAL enable_indexscan = off`.execute(trx);
+        const result = await sql`SELECT id FROM memories WHERE user_id = ${BIG} AND deleted_at IS NULL AND embedding IS NOT NULL
+          ORDER BY embedding <=> ${vector}::vector LIMIT 30`.execute(trx);
+        return result.rows.map((row) => row.id);
+      });
+    const [approximate, exact] = [await nearest(false), await nearest(true)];
+    wanted += exact.length;
+    found += exact.filter((id) => approximate.includes(id)).length;
+  }
+  return ms(found / wanted);
+}
+
+async function benchEngine(engine) {
+  const size = SIZES[engine];
+  const tmp = mkdtempSync(join(tmpdir(), 'memsvc-recall-'));
+  const database = engine === 'postgres' ? await postgresDatabase(root) : { url: `pglite://${join(tmp, 'data')}`, drop: async () => {} };
+  try {
+    let store = await openStore({ database: database.url, vector: { dimensions: embedder.dimensions } });
+    process.stderr.write(`recall bench: ${engine}: seeding ${size.total} memories (${size.tenant} in one tenant) …\n`);
+    const seeded = await seed(store, size);
+    await store.close();
+
+    const server = await startServer(root, database.url);
+    let latency;
+    try {
+      const client = await mcpClient(server.base);
+      const call = async (i) => {
+        const result = await client.callTool({
+          name: 'recall',
+          arguments: { userId: BIG, query: queryFrom(seeded.bigContents, i), limit: 10 },
+        });
+        if (result.isError) throw new Error(`recall failed: ${JSON.stringify(result.structuredContent)}`);
+        return result.structuredContent;
+      };
+      for (let i = 0; i < 50; i++) await call(QUERIES + i); // warm-up: caches, plans, pool
+      const samples = [];
+      let firstHits = 0;
+      for (let i = 0; i < QUERIES; i++) {
+        const t0 = performance.now();
+        const body = await call(i);
+        samples.push(performance.now() - t0);
+        if (body.results[0]?.memory.content === seeded.bigContents[(i * 104_729) % seeded.bigContents.length]) firstHits++;
+      }
+      latency = { ...percentileSummary(samples), sourceMemoryFirst: ms(firstHits / QUERIES) };
+      await client.close();
+    } finally {
+      await server.stop();
+    }
+
+    store = await openStore({ database: database.url, vector: { dimensions: embedder.dimensions } });
+    const query = queryFrom(seeded.bigContents, 1);
+    const plan = await store.memories.explainRecall(toTenantId(BIG), {
+      text: query,
+      vector: embedder.vectorOf(query),
+      perList: 30,
+      minSimilarity: FUSION_WEIGHTS.local.minVectorSimilarity,
+      filters: {},
+      now: new Date(),
+    });
+    const annRecallAt30 = await annRecall(store, seeded.bigContents);
+    await store.close();
+    return {
+      engine,
+      memories: size.total,
+      tenantMemories: size.tenant,
+      seed: {
+        loadSeconds: seeded.loadSeconds,
+        rowsPerSecond: Math.round(size.total / seeded.loadSeconds),
+        hnswBuildSeconds: seeded.indexSeconds,
+      },
+      recall: latency,
+      plan: { usesHnsw: plan.includes('memories_embedding_hnsw_idx'), usesGin: plan.includes('memories_search_idx'), text: plan },
+      annRecallAt30,
+    };
+  } finally {
+    await database.drop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const results = [];
+for (const engine of ENGINES) results.push(await benchEngine(engine));
+const at = new Date().toISOString();
+const outDir = join(root, 'bench', 'results');
+mkdirSync(outDir, { recursive: true });
+const outFile = join(outDir, `recall-${at.replace(/[:.]/g, '-')}.json`);
+writeFileSync(outFile, `${JSON.stringify({ at, queries: QUERIES, results }, null, 2)}\n`);
+for (const r of results) {
+  console.log(`\n== ${r.engine}: ${r.tenantMemories} memories in the tenant, ${r.memories} in all ==`);
+  console.log(`seed: ${r.seed.rowsPerSecond} rows/s (${r.seed.loadSeconds} s), HNSW build ${r.seed.hnswBuildSeconds} s`);
+  console.log(
+    `recall over MCP (warm, ${QUERIES} queries): P50 ${r.recall.p50} ms, P95 ${r.recall.p95} ms, P99 ${r.recall.p99} ms; source memory ranked first in ${r.recall.sourceMemoryFirst * 100}%`,
+  );
+  console.log(`plan uses HNSW: ${r.plan.usesHnsw}, GIN: ${r.plan.usesGin}; approximate vs exact recall@30: ${r.annRecallAt30}`);
+  console.log(r.plan.text);
+}
+console.log(`\nwritten to ${outFile}`);
