@@ -18,17 +18,10 @@ import { LocalEmbedder } from '@memsvc/embeddings';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type MemsvcStore, openStore } from '../src/index.js';
+import { codeOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
 
 const alice: CallContext = { tenant: toTenantId('alice'), actor: { id: 'user:alice' } };
-
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  return isMemsvcError(error) ? error.code : `not a MemsvcError: ${String(error)}`;
-}
 
 describeEachEngine('context and agent-memory tools', (engine) => {
   let store: MemsvcStore;

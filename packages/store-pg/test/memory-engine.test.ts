@@ -3,6 +3,7 @@ import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type MemsvcStore, openStore } from '../src/index.js';
+import { codeOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
 
 /**
@@ -23,14 +24,6 @@ const VECTORS: Record<string, number[]> = {
 const context = (tenant: string): CallContext => ({ tenant: toTenantId(tenant), actor: { id: `user:${tenant}` } });
 const alice = context('alice');
 const bob = context('bob');
-
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  return isMemsvcError(error) ? error.code : `not a MemsvcError: ${String(error)}`;
-}
 
 describeEachEngine('memory engine', (engine) => {
   let store: MemsvcStore;

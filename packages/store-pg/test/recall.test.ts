@@ -1,30 +1,15 @@
-import {
-  type CallContext,
-  createMemoryEngine,
-  FUSION_WEIGHTS,
-  isMemsvcError,
-  type MemoryEngine,
-  recallScore,
-  toTenantId,
-} from '@memsvc/core';
+import { type CallContext, createMemoryEngine, FUSION_WEIGHTS, type MemoryEngine, recallScore, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type MemsvcStore, openStore } from '../src/index.js';
+import { codeOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
 
 const context = (tenant: string): CallContext => ({ tenant: toTenantId(tenant), actor: { id: `user:${tenant}` } });
 const alice = context('alice');
 const bob = context('bob');
-
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  return isMemsvcError(error) ? error.code : `not a MemsvcError: ${String(error)}`;
-}
 
 describeEachEngine('recall', (engine) => {
   let store: MemsvcStore;

@@ -26,6 +26,7 @@ import type { PgVectorSpace } from '../vector/pg-vector-space.js';
 import type { VectorFeatures } from '../vector/vector-features.js';
 import { readAuditTrail, writeAudit } from './audit-trail.js';
 import { insertMemory, insertUnlessRelevantCandidates } from './insert-memory.js';
+import { filterMemories, type MemoriesQuery } from './memory-filters.js';
 import {
   hasEmbeddingColumn,
   isLiveAt,
@@ -39,15 +40,7 @@ import {
 } from './memory-row.js';
 import { explainRecallCandidates, findRecallCandidates } from './recall-candidates.js';
 import { restoreMemory } from './restore-memory.js';
-import {
-  applyContradictions,
-  candidatesSql,
-  findCandidates,
-  hashContent,
-  lockContent,
-  sameScope,
-  toWriteCandidates,
-} from './write-path.js';
+import { applyContradictions, candidatesSql, findCandidates, hashContent, lockContent, toWriteCandidates } from './write-path.js';
 import { inLockedTransaction, inSearchTransaction, type SearchSettings, searchSettingsSql, writeLockKey } from './write-transaction.js';
 
 export interface PgMemoryStoreOptions {
@@ -208,15 +201,14 @@ export class PgMemoryStore implements MemoryStore {
   ): Promise<readonly MemoryRecord[]> {
     checkLimit(query.limit);
     const now = this.options.clock.now();
-    const rows = await this.db
-      .selectFrom('memories')
+    const rows = await filterMemories(
+      this.db.selectFrom('memories') as MemoriesQuery,
+      tenant,
+      { scope: query.scope, tags: query.tags },
+      now,
+    )
       .select(MEMORY_COLUMNS)
       .select(hasEmbeddingColumn)
-      .where('user_id', '=', tenant)
-      .where(isLiveAt(now))
-      .where('superseded_by', 'is', null)
-      .$if(query.scope !== undefined, (select) => select.where(sameScope(query.scope ?? null)))
-      .$if((query.tags?.length ?? 0) > 0, (select) => select.where(sql<boolean>`tags @> ${[...(query.tags ?? [])]}::text[]`))
       .orderBy('importance_score', 'desc')
       .orderBy('id', 'desc')
       .limit(query.limit)
@@ -232,16 +224,9 @@ export class PgMemoryStore implements MemoryStore {
       });
     }
     const now = this.options.clock.now();
-    const rows = await this.db
-      .selectFrom('memories')
+    const rows = await filterMemories(this.db.selectFrom('memories') as MemoriesQuery, tenant, query, now)
       .select(MEMORY_COLUMNS)
       .select(hasEmbeddingColumn)
-      .where('user_id', '=', tenant)
-      .where(query.includeDeleted ? isUnexpiredAt(now) : isLiveAt(now))
-      .$if(!query.includeSuperseded, (select) => select.where('superseded_by', 'is', null))
-      .$if(query.tier !== undefined, (select) => select.where('tier', '=', query.tier ?? 'ltm'))
-      .$if(query.scope !== undefined, (select) => select.where(sameScope(query.scope ?? null)))
-      .$if((query.tags?.length ?? 0) > 0, (select) => select.where(sql<boolean>`tags @> ${[...(query.tags ?? [])]}::text[]`))
       .$if(query.cursor !== undefined, (select) => select.where('id', '<', query.cursor ?? ''))
       // Ids are time-ordered (UUIDv7), so "newest first" is one index range scan, and a cursor
       // stays valid however many rows are inserted meanwhile.

@@ -1,23 +1,8 @@
-import type { RecallCandidate, RecallCandidateQuery, RecallFilters, TenantId } from '@memsvc/core';
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { RecallCandidate, RecallCandidateQuery, TenantId } from '@memsvc/core';
+import { type Kysely, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
-import { isLiveAt, type MemoryRow, RETURNED_MEMORY_COLUMNS, toMemoryRecord, vectorLiteral } from './memory-row.js';
-import { sameScope } from './write-path.js';
-
-type MemoriesQuery = SelectQueryBuilder<MemsvcDatabase, 'memories', object>;
-
-function applyFilters(query: MemoriesQuery, tenant: TenantId, filters: RecallFilters, now: Date): MemoriesQuery {
-  return query
-    .where('user_id', '=', tenant)
-    .where(isLiveAt(now))
-    .$if(!filters.includeSuperseded, (q) => q.where('superseded_by', 'is', null))
-    .$if(filters.tier !== undefined, (q) => q.where('tier', '=', filters.tier ?? 'ltm'))
-    .$if(filters.scope !== undefined, (q) => q.where(sameScope(filters.scope ?? null)))
-    .$if((filters.tags?.length ?? 0) > 0, (q) => q.where(sql<boolean>`tags @> ${[...(filters.tags ?? [])]}::text[]`))
-    .$if(filters.metadata !== undefined, (q) => q.where(sql<boolean>`metadata @> ${JSON.stringify(filters.metadata)}::jsonb`))
-    .$if(filters.createdFrom !== undefined, (q) => q.where('created_at', '>=', filters.createdFrom ?? now))
-    .$if(filters.createdTo !== undefined, (q) => q.where('created_at', '<=', filters.createdTo ?? now));
-}
+import { filterMemories, type MemoriesQuery } from './memory-filters.js';
+import { type MemoryRow, RETURNED_MEMORY_COLUMNS, toMemoryRecord, vectorLiteral } from './memory-row.js';
 
 /**
  * Both candidate lists of a recall in one statement: the nearest memories by cosine distance
@@ -46,7 +31,7 @@ export async function explainRecallCandidates(db: Kysely<MemsvcDatabase>, tenant
 }
 
 function recallCandidatesSql(db: Kysely<MemsvcDatabase>, tenant: TenantId, query: RecallCandidateQuery) {
-  const base = () => applyFilters(db.selectFrom('memories') as MemoriesQuery, tenant, query.filters, query.now);
+  const base = () => filterMemories(db.selectFrom('memories') as MemoriesQuery, tenant, query.filters, query.now);
   // plainto_tsquery stems and drops stop words but ANDs the words; a question rarely contains
   // every word of the memory that answers it, so the words are ORed and ranking does the rest.
   const tsQuery = sql`replace(plainto_tsquery('english', ${query.text})::text, ' & ', ' | ')::tsquery`;

@@ -1,0 +1,30 @@
+import type { RecallFilters, TenantId } from '@memsvc/core';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import type { MemsvcDatabase } from '../schema/database-schema.js';
+import { isLiveAt, isUnexpiredAt } from './memory-row.js';
+import { sameScope } from './write-path.js';
+
+export type MemoriesQuery = SelectQueryBuilder<MemsvcDatabase, 'memories', object>;
+
+/**
+ * The one set of memory filters every read uses (list, recall, load_context), so a filter means
+ * the same everywhere: the tenant always; live rows (deleted ones too when asked); superseded
+ * rows only when asked; `tags` = carries all of them; `metadata` = contains this object.
+ */
+export function filterMemories(
+  query: MemoriesQuery,
+  tenant: TenantId,
+  filters: RecallFilters & { includeDeleted?: boolean | undefined },
+  now: Date,
+): MemoriesQuery {
+  return query
+    .where('user_id', '=', tenant)
+    .where(filters.includeDeleted ? isUnexpiredAt(now) : isLiveAt(now))
+    .$if(!filters.includeSuperseded, (q) => q.where('superseded_by', 'is', null))
+    .$if(filters.tier !== undefined, (q) => q.where('tier', '=', filters.tier ?? 'ltm'))
+    .$if(filters.scope !== undefined, (q) => q.where(sameScope(filters.scope ?? null)))
+    .$if((filters.tags?.length ?? 0) > 0, (q) => q.where(sql<boolean>`tags @> ${[...(filters.tags ?? [])]}::text[]`))
+    .$if(filters.metadata !== undefined, (q) => q.where(sql<boolean>`metadata @> ${JSON.stringify(filters.metadata)}::jsonb`))
+    .$if(filters.createdFrom !== undefined, (q) => q.where('created_at', '>=', filters.createdFrom ?? now))
+    .$if(filters.createdTo !== undefined, (q) => q.where('created_at', '<=', filters.createdTo ?? now));
+}
