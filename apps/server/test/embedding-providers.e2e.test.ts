@@ -1,0 +1,89 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeEmbeddingServer } from '../../../packages/embeddings/test/support/fake-embedding-server.ts';
+import { type ServerProcess, startHttpServer } from './support/server-process.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON that the assertions navigate
+type Structured = Record<string, any>;
+
+async function connect(server: ServerProcess): Promise<Client> {
+  const client = new Client({ name: 'e2e', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Structured> {
+  const result = await client.callTool({ name, arguments: args });
+  expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+  return result.structuredContent as Structured;
+}
+
+describe('the server with an HTTP embedding provider', () => {
+  const ollama = new FakeEmbeddingServer(768); // nomic-embed-text's documented size
+  beforeAll(async () => {
+    await ollama.start();
+  });
+  afterAll(async () => {
+    await ollama.stop();
+  });
+
+  it('embeds writes and queries through Ollama, and counts the requests in the metrics', async () => {
+    const server = await startHttpServer({
+      DATABASE_URL: 'pglite://memory',
+      DEPLOYMENT_PROFILE: 'lite',
+      EMBEDDING_PROVIDER: 'ollama',
+      OLLAMA_URL: ollama.url,
+    });
+    try {
+      const client = await connect(server);
+      const created = await call(client, 'create_memory', {
+        userId: 'o',
+        content: 'The staging cluster runs on ARM nodes',
+        type: 'long-term',
+      });
+      expect(created.memory).toMatchObject({ hasEmbedding: true, embeddingModel: 'nomic-embed-text' });
+      expect((await call(client, 'recall', { userId: 'o', query: 'staging cluster' })).semantic).toBe(true);
+      expect(ollama.received.map((request) => (request.body.input as string[])[0])).toEqual([
+        'search_document: The staging cluster runs on ARM nodes',
+        'search_query: staging cluster',
+      ]);
+      await client.close();
+      const metrics = await (await fetch(`${server.url}/health/metrics`)).text();
+      expect(metrics).toMatch(/memsvc_embedding_requests_total\{provider="ollama",status="success"\} 2/);
+      expect(metrics).toMatch(/memsvc_embedding_texts_total\{provider="ollama",status="success"\} 2/);
+      expect(metrics).toContain('memsvc_embedding_request_duration_seconds_bucket');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('stores memories without a vector while Ollama is down, says so once per failure, and keeps them findable by text', async () => {
+    const server = await startHttpServer({
+      DATABASE_URL: 'pglite://memory',
+      DEPLOYMENT_PROFILE: 'lite',
+      EMBEDDING_PROVIDER: 'ollama',
+      OLLAMA_URL: 'http://127.0.0.1:1',
+    });
+    try {
+      const client = await connect(server);
+      for (let i = 0; i < 5; i++) {
+        const created = await call(client, 'create_memory', {
+          userId: 'd',
+          content: `Outage note ${i}: the queue was drained by hand`,
+          type: 'long-term',
+        });
+        expect(created.memory.hasEmbedding).toBe(false);
+      }
+      const found = await call(client, 'recall', { userId: 'd', query: 'queue drained' });
+      expect(found).toMatchObject({ semantic: false, count: 5 });
+      await client.close();
+      const metrics = await (await fetch(`${server.url}/health/metrics`)).text();
+      expect(metrics).toMatch(/memsvc_embedding_requests_total\{provider="ollama",status="error"\} 3/);
+      expect(metrics).toMatch(/memsvc_embedding_requests_total\{provider="ollama",status="short_circuited"\} 3/);
+      expect(server.stderr().match(/embedding provider failed/g)).toHaveLength(3);
+    } finally {
+      await server.stop();
+    }
+  });
+});
