@@ -158,6 +158,8 @@ const results = [];
 for (const engine of ENGINES) {
   process.stderr.write(`bench: ${engine} …\n`);
   results.push(await benchEngine(engine));
+  // Each engine's figures as soon as they exist, so a later failure does not lose them.
+  process.stderr.write(`bench: ${engine}: ${JSON.stringify(results.at(-1))}\n`);
 }
 const report = {
   at: new Date().toISOString(),
