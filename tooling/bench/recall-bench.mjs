@@ -160,7 +160,7 @@ async function benchEngine(engine) {
         hnswBuildSeconds: seeded.indexSeconds,
       },
       recall: latency,
-      plan: { usesHnsw: plan.includes('memories_embedding_hnsw_idx'), usesGin: plan.includes('memories_search_idx'), text: plan },
+      plan: { usesHnsw: plan.includes('memories_embedding_hnsw_idx'), usesGin: plan.includes('memories_user_search_idx'), text: plan },
       annRecallAt30,
     };
   } finally {

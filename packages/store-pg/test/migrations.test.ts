@@ -49,7 +49,7 @@ describeEachEngine('migrations', (engine) => {
     const indexes = await sql<{ indexname: string; indexdef: string }>`
       SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'`.execute(db);
     const byName = new Map(indexes.rows.map((row) => [row.indexname, row.indexdef]));
-    expect(byName.get('memories_search_idx')).toMatch(/USING gin \(search_vector\)/);
+    expect(byName.get('memories_user_search_idx')).toMatch(/USING gin \(user_id, search_vector\)/);
     expect(byName.get('reindex_jobs_one_running_idx')).toMatch(/UNIQUE INDEX .* WHERE \(state = 'running'::text\)/);
 
     const job = (id: string) => ({ id, state: 'running' as const, params: '{}' });

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, rmSync, statSync, unlinkSync, writeFileSync } fr
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { isMemsvcError, MemsvcError } from '@memsvc/core';
 import { acquireDirectoryLock, type DirectoryLock } from './pglite-directory-lock.js';
@@ -25,7 +26,7 @@ const LOCK_FILE = 'memsvc.lock';
  */
 export async function openPglite(storage: { directory: string } | 'memory'): Promise<OpenPglite> {
   if (storage === 'memory') {
-    const pglite = await PGlite.create({ extensions: { vector } });
+    const pglite = await PGlite.create({ extensions: { vector, btree_gin } });
     return { pglite, directory: undefined, close: () => pglite.close() };
   }
 
@@ -43,7 +44,7 @@ export async function openPglite(storage: { directory: string } | 'memory'): Pro
   const pgdata = join(directory, PGDATA_SUBDIRECTORY);
   const pgdataExisted = existsSync(pgdata);
   try {
-    const pglite = await PGlite.create(pgdata, { extensions: { vector } });
+    const pglite = await PGlite.create(pgdata, { extensions: { vector, btree_gin } });
     return {
       pglite,
       directory,
