@@ -2,13 +2,14 @@ import type { Actor, MemoryRecord, NewMemory, TenantId } from '@memsvc/core';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { type MemoryRow, RETURNED_MEMORY_COLUMNS, toMemoryRecord, vectorLiteral } from './memory-row.js';
-import { hashContent } from './write-path.js';
 
 /** What a new row is made of, before the database has it. */
 interface NewRow {
   readonly id: string;
   readonly tenant: TenantId;
   readonly memory: NewMemory;
+  /** hashContent(memory.content), computed once by the caller. */
+  readonly contentHash: string;
   readonly actor: Actor;
   readonly now: Date;
   readonly contradicted: boolean;
@@ -56,7 +57,7 @@ function rowValues(row: NewRow): RawBuilder<unknown> {
     sql`${memory.tier}::text`,
     sql`${memory.scope ?? null}::text`,
     sql`${memory.content}::text`,
-    sql`${hashContent(memory.content)}::text`,
+    sql`${row.contentHash}::text`,
     sql`${[...(memory.tags ?? [])]}::text[]`,
     sql`${JSON.stringify(memory.metadata ?? {})}::jsonb`,
     sql`${memory.importance ?? null}::double precision`,

@@ -40,8 +40,8 @@ import {
 } from './memory-row.js';
 import { explainRecallCandidates, findRecallCandidates } from './recall-candidates.js';
 import { restoreMemory } from './restore-memory.js';
-import { applyContradictions, candidatesSql, findCandidates, hashContent, lockContent, toWriteCandidates } from './write-path.js';
-import { inLockedTransaction, inSearchTransaction, type SearchSettings, searchSettingsSql, writeLockKey } from './write-transaction.js';
+import { applyContradictions, candidatesSql, findCandidates, hashContent, toWriteCandidates } from './write-path.js';
+import { inLockedTransaction, inSearchTransaction, lockInTransaction, type SearchSettings, writeLockKey } from './write-transaction.js';
 
 export interface PgMemoryStoreOptions {
   readonly db: Kysely<MemsvcDatabase>;
@@ -75,7 +75,7 @@ export class PgMemoryStore implements MemoryStore {
     const id = this.options.ids.next();
     if (memory.embedding) await this.checkVector(memory.embedding);
     const now = this.options.clock.now();
-    return insertMemory(this.db, { id, tenant, memory, actor, now, contradicted: false });
+    return insertMemory(this.db, { id, tenant, memory, contentHash: hashContent(memory.content), actor, now, contradicted: false });
   }
 
   async write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
@@ -99,7 +99,7 @@ export class PgMemoryStore implements MemoryStore {
         tiers: memory.tier === 'stm' ? ['stm', 'ltm'] : ['ltm'],
         now,
       });
-      const row = { id, tenant, memory, actor, now };
+      const row = { id, tenant, memory, contentHash, actor, now };
       const rows = await insertUnlessRelevantCandidates(trx, candidates, rules.plainInsertBelow, { ...row, contradicted: false });
       const decision = rules.decide(toWriteCandidates(rows));
       const inserted = rows.find((candidate) => candidate.kind === 'inserted');
@@ -127,7 +127,8 @@ export class PgMemoryStore implements MemoryStore {
             .executeTakeFirst()
         : undefined;
       if (!row) throw new MemsvcError('NOT_FOUND', `memory ${id} was not found`, { memoryId: id });
-      await lockContent(trx, tenant, row.content_hash, this.searchSettings);
+      // Promotion writes under the same content lock as a new write of this content.
+      await lockInTransaction(trx, writeLockKey(tenant, row.content_hash), this.searchSettings);
       const before = toMemoryRecord(row as MemoryRow);
       if (before.tier === 'ltm') return { memory: before, decision: { kind: 'insert', contradictions: [], policy: 'flag' }, affected: [] };
 
@@ -346,8 +347,7 @@ export class PgMemoryStore implements MemoryStore {
       await this.options.vectorSpace.ensure(vector.length, null);
     }
     const now = this.options.clock.now();
-    const rows = await this.db.transaction().execute(async (trx) => {
-      await this.applySearchSettings(trx);
+    const rows = await inSearchTransaction(this.db, this.searchSettings, async (trx) => {
       const distance = sql<number>`embedding <=> ${vectorLiteral(vector)}`;
       return trx
         .selectFrom('memories')
@@ -397,10 +397,6 @@ export class PgMemoryStore implements MemoryStore {
 
   private get searchSettings(): SearchSettings {
     return { efSearch: this.options.hnswEfSearch, iterativeScan: this.options.vectorFeatures.iterativeScan };
-  }
-
-  private async applySearchSettings(trx: Transaction<MemsvcDatabase>): Promise<void> {
-    await sql`SELECT ${searchSettingsSql(this.searchSettings)}`.execute(trx);
   }
 
   private async checkVector(embedding: MemoryEmbedding): Promise<void> {

@@ -13,7 +13,6 @@ import {
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { hasEmbeddingColumn, isLiveAt, MEMORY_COLUMNS, type MemoryRow, toMemoryRecord, vectorLiteral } from './memory-row.js';
-import { type SearchSettings, searchSettingsSql, writeLockKey } from './write-transaction.js';
 
 /** How many nearest neighbours a write compares itself with. */
 export const NEIGHBOUR_LIMIT = 5;
@@ -21,24 +20,6 @@ export const NEIGHBOUR_LIMIT = 5;
 /** SHA-256 of the normalised content: what makes two memories "the same" without vectors. */
 export function hashContent(content: string): string {
   return createHash('sha256').update(contentFingerprintText(content)).digest('hex');
-}
-
-/**
- * Serialises rule-checked writes of the same content in one tenant, across every process
- * sharing the database, for the rest of the transaction: two identical writes can never both
- * pass the duplicate check. Writes of different content do not wait for each other (a lock per
- * tenant would queue every write of a busy tenant), so two *near*-duplicates written at the same
- * instant may both be stored; corpus consolidation merges such pairs later. For a transaction
- * already open (promotion); a new write takes the same lock in `inLockedTransaction`.
- */
-export async function lockContent(
-  trx: Kysely<MemsvcDatabase>,
-  tenant: TenantId,
-  contentHash: string,
-  search: SearchSettings,
-): Promise<void> {
-  // One round trip: the lock and this transaction's vector-search settings together.
-  await sql`SELECT pg_advisory_xact_lock(${writeLockKey(tenant, contentHash).toString()}::int8), ${searchSettingsSql(search)}`.execute(trx);
 }
 
 /**

@@ -14,21 +14,38 @@ const DEFAULT_EF_SEARCH = 40;
 
 /**
  * The advisory-lock key of rule-checked writes of one content in one tenant: 64 bits of a
- * SHA-256, so every process computes the same key, and a domain prefix keeps these keys apart
- * from the job locks.
+ * SHA-256, so every process computes the same key, with a domain prefix that keeps these keys
+ * apart from the job locks. Held to the end of the transaction, it serialises writes of the same
+ * content, so two identical writes can never both pass the duplicate check. Writes of different
+ * content do not wait for each other (a lock per tenant would queue every write of a busy
+ * tenant), so two *near*-duplicates written at the same instant may both be stored; corpus
+ * consolidation merges such pairs later.
  */
 export function writeLockKey(tenant: TenantId, contentHash: string): bigint {
   return createHash('sha256').update(`memsvc:write:${tenant}|${contentHash}`).digest().readBigInt64BE(0);
 }
 
-/** The settings as `set_config` calls local to the transaction, for a SELECT list. */
-export function searchSettingsSql(search: SearchSettings) {
-  return sql.join([
-    sql`set_config('hnsw.ef_search', ${String(search.efSearch ?? DEFAULT_EF_SEARCH)}, true)`,
-    // With a tenant filter, a plain HNSW scan returns ef_search candidates and then filters
-    // them, which can leave fewer than `limit` rows; an iterative scan keeps going instead.
-    search.iterativeScan ? sql`set_config('hnsw.iterative_scan', 'relaxed_order', true)` : sql`NULL`,
-  ]);
+/**
+ * The settings as `set_config` calls local to the transaction, for a SELECT list. Formatted
+ * here from a checked integer, so the text can travel in a simple-protocol message.
+ */
+function settingsSelectList(search: SearchSettings): string[] {
+  const efSearch = search.efSearch ?? DEFAULT_EF_SEARCH;
+  if (!Number.isSafeInteger(efSearch) || efSearch < 1) throw new RangeError(`hnsw.ef_search must be a positive integer, got ${efSearch}`);
+  const settings = [`set_config('hnsw.ef_search', '${efSearch}', true)`];
+  // With a tenant filter, a plain HNSW scan returns ef_search candidates and then filters
+  // them, which can leave fewer than `limit` rows; an iterative scan keeps going instead.
+  if (search.iterativeScan) settings.push(`set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
+  return settings;
+}
+
+/** Takes the write lock `key` and applies the search settings in a transaction already open, in one statement. */
+export async function lockInTransaction(trx: Kysely<MemsvcDatabase>, key: bigint, search: SearchSettings): Promise<void> {
+  await sql.raw(`SELECT ${[lockCall(key), ...settingsSelectList(search)].join(', ')}`).execute(trx);
+}
+
+function lockCall(key: bigint): string {
+  return `pg_advisory_xact_lock(${BigInt.asIntN(64, key)})`;
 }
 
 /**
@@ -43,7 +60,7 @@ export function inLockedTransaction<T>(
   search: SearchSettings,
   work: (connection: Kysely<MemsvcDatabase>) => Promise<T>,
 ): Promise<T> {
-  return inTransaction(db, `pg_advisory_xact_lock(${BigInt.asIntN(64, key)})`, search, work);
+  return inTransaction(db, lockCall(key), search, work);
 }
 
 /** Runs `work` in a transaction with the search settings applied (no lock), prelude in one round trip. */
@@ -61,11 +78,7 @@ function inTransaction<T>(
   search: SearchSettings,
   work: (connection: Kysely<MemsvcDatabase>) => Promise<T>,
 ): Promise<T> {
-  const efSearch = search.efSearch ?? DEFAULT_EF_SEARCH;
-  if (!Number.isSafeInteger(efSearch) || efSearch < 1) throw new RangeError(`hnsw.ef_search must be a positive integer, got ${efSearch}`);
-  const settings = [`set_config('hnsw.ef_search', '${efSearch}', true)`];
-  if (search.iterativeScan) settings.push(`set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
-  const prelude = `BEGIN; SELECT ${[...(lock ? [lock] : []), ...settings].join(', ')}`;
+  const prelude = `BEGIN; SELECT ${[...(lock ? [lock] : []), ...settingsSelectList(search)].join(', ')}`;
   return db.connection().execute(async (connection) => {
     await sql.raw(prelude).execute(connection);
     try {
