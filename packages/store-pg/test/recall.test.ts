@@ -62,6 +62,13 @@ describeEachEngine('recall', (engine) => {
     for (const result of results) expect(result.score).toBeCloseTo(recallScore(result, FUSION_WEIGHTS.local, clock.now()), 12);
   });
 
+  it('weighs the lists for the local embedder when the engine is not told how (library default)', async () => {
+    const unconfigured = createMemoryEngine({ store: store.memories, embedder, clock });
+    const { results } = await unconfigured.recall(alice, { query: 'deploys region Tuesday PostgreSQL' });
+    expect(results.length).toBeGreaterThan(1);
+    for (const result of results) expect(result.score).toBeCloseTo(recallScore(result, FUSION_WEIGHTS.local, clock.now()), 12);
+  });
+
   it('handles names and numbers: an entity and a figure find their memory', async () => {
     expect((await memories.recall(alice, { query: 'Lisbon' })).results[0]?.memory.id).toBe(ids.trip);
     expect((await memories.recall(alice, { query: 'postgresql 15' })).results[0]?.memory.id).toBe(ids.database);

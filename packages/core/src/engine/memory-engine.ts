@@ -1,4 +1,5 @@
 import type { ContradictionPolicy } from '../config/config-types.js';
+import { DEFAULT_EMBEDDING_MODEL } from '../config/known-models.js';
 import { importanceScore } from '../domain/importance.js';
 import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, MemoryTier } from '../domain/memory.js';
 import {
@@ -42,7 +43,7 @@ export interface MemoryEngineOptions {
   readonly clock: Clock;
   /** Defaults to DEFAULT_ENGINE_SETTINGS. */
   readonly settings?: EngineSettings;
-  /** How recall weighs its two lists; FUSION_WEIGHTS of the provider in use (default: a semantic model's). */
+  /** How recall weighs its two lists; FUSION_WEIGHTS of the provider in use (default: chosen by the embedder's model). */
   readonly fusion?: FusionWeights;
   /** Failures of work done after an answer (access counting); default: ignored. */
   readonly onBackgroundError?: (error: unknown) => void;
@@ -156,7 +157,7 @@ export class MemoryEngine {
   /** The memories most relevant to a query, best first (see recall.ts). */
   recall(context: CallContext, input: RecallInput): Promise<RecallResult> {
     const { store, embedder, clock } = this.options;
-    const fusion = this.options.fusion ?? (embedder.model === undefined ? FUSION_WEIGHTS.disabled : FUSION_WEIGHTS.ollama);
+    const fusion = this.options.fusion ?? defaultFusion(embedder.model);
     return recall(
       { store, embedder, clock, fusion, onBackgroundError: this.options.onBackgroundError ?? (() => undefined) },
       context.tenant,
@@ -321,6 +322,12 @@ export class MemoryEngine {
 /** Creates the engine; the README's "embed memsvc in your agent" entry point. */
 export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
   return new MemoryEngine(options);
+}
+
+/** Without an explicit choice: none for no embedder, local's for the local model, a semantic model's otherwise. */
+function defaultFusion(model: string | undefined): FusionWeights {
+  if (model === undefined) return FUSION_WEIGHTS.disabled;
+  return model === DEFAULT_EMBEDDING_MODEL.local ? FUSION_WEIGHTS.local : FUSION_WEIGHTS.ollama;
 }
 
 function notFound(id: string): MemsvcError {
