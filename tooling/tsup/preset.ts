@@ -9,6 +9,8 @@ export interface MemsvcBuildOptions {
    * that find files next to their own module (PGlite's WASM and data) must stay external.
    */
   readonly bundleExcept?: readonly string[];
+  /** Empty `dist` first (default). A second build into the same `dist` passes false. */
+  readonly clean?: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ export function memsvcBuild(entry: Record<string, string>, options: MemsvcBuildO
     target: 'node20',
     platform: 'node',
     dts: options.declarations,
-    clean: true,
+    clean: options.clean ?? true,
     sourcemap: true,
     ...(bundle
       ? {

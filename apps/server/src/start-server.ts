@@ -2,9 +2,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createMemoryEngine, FUSION_WEIGHTS, type MemsvcConfig } from '@memsvc/core';
-import { createEmbedder } from '@memsvc/embeddings';
-import { createMcpServer, type ToolObservation } from '@memsvc/mcp-tools';
-import { type MemsvcStore, openStore, systemClock } from '@memsvc/store-pg';
+import { type AdminAuthEvent, createMcpServer, type ToolObservation } from '@memsvc/mcp-tools';
+import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
+import { configuredEmbedder, createMaintenance, openConfiguredStore, type RunningJobs, startJobs } from '@memsvc/worker';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { registerEmbeddingMetrics } from './embedding-metrics.js';
 import { HealthChecker } from './health.js';
@@ -39,39 +39,11 @@ export interface RunningServer {
  * streamable HTTP, MCP) and, over stdio, MCP on stdin/stdout.
  */
 export async function startServer(config: MemsvcConfig, logger: Logger): Promise<RunningServer> {
-  const store = await openStore({
-    database: config.database.target,
-    vector: {
-      dimensions: config.embedding.dimensions,
-      model: config.embedding.model,
-      hnswM: config.vectorIndex.hnswM,
-      hnswEfConstruction: config.vectorIndex.hnswEfConstruction,
-      hnswEfSearch: config.vectorIndex.hnswEfSearch,
-    },
-    pool: { applicationName: 'memsvc-server', onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') },
-  });
+  const store = await openConfiguredStore(config, 'memsvc-server', logger);
   const health = new HealthChecker(store, config.profile);
   const metrics = createMetrics(config.profile, async () => (await health.check()).indicators.pgvector.status === 'up');
   const countEmbeddingRequest = registerEmbeddingMetrics(metrics.registry);
-  const { embedder, provider } = createEmbedder({
-    provider: config.embedding.provider,
-    model: config.embedding.model,
-    dimensions: config.embedding.dimensions,
-    ollamaUrl: config.embedding.ollamaUrl,
-    openaiApiKey: config.embedding.openaiApiKey,
-    onRequest: (event) => {
-      countEmbeddingRequest(event);
-      // At most `failureThreshold` of these per cooldown: then the circuit opens and requests
-      // are refused without a call (counted, not logged).
-      if (event.status === 'error') {
-        logger.warn(
-          { provider: event.provider, attempts: event.attempts, error: event.error },
-          'embedding provider failed: storing without a vector',
-        );
-      }
-    },
-  });
-  if (provider !== config.embedding.provider) logger.info({ configured: config.embedding.provider, provider }, 'embeddings disabled');
+  const { embedder, provider } = configuredEmbedder(config, logger, countEmbeddingRequest);
   const engine = createMemoryEngine({
     store: store.memories,
     embedder,
@@ -86,8 +58,27 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
     if (call.op === 'create') metrics.agentMemoryOperations.inc({ agent: call.agent, op: 'store', status: call.status });
     if (call.op === 'recall') metrics.agentMemoryOperations.inc({ agent: call.agent, op: 'recall', status: call.status });
   };
+  const maintenance = createMaintenance({
+    store,
+    embedder,
+    config,
+    clock: systemClock,
+    events: {
+      promoted: (count) => metrics.memoriesPromoted.inc(count),
+      consolidationRun: (status) => metrics.consolidationRuns.inc({ status }),
+      reindex: (status) => metrics.reindexOperations.inc({ status }),
+    },
+  });
   const toolDependencies = {
     clock: systemClock,
+    admin: {
+      maintenance,
+      adminToken: config.auth.adminToken,
+      // Spec §5.6 / §6: one structured line per admin call; the token itself is never logged.
+      onAdminAuth: (event: AdminAuthEvent) =>
+        event.event === 'admin_auth_ok' ? logger.info(event, event.event) : logger.warn(event, event.event),
+      onInternalError: (error: unknown, tool: string) => logger.error({ err: error, tool }, 'tool failed unexpectedly'),
+    },
     memory: {
       engine,
       defaultUserId: config.auth.defaultUserId,
@@ -134,6 +125,21 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
     await stdioServer.connect(new StdioServerTransport());
   }
 
+  // The lite profile is one process: it runs the scheduled jobs and reindex jobs itself. On
+  // standard they belong to memsvc-worker processes (any number; each job runs once per tick).
+  const jobs: RunningJobs | undefined =
+    config.profile === 'lite'
+      ? startJobs({
+          config,
+          store,
+          embedder,
+          maintenance,
+          logger: logger.child({ component: 'jobs' }),
+          unref: true,
+          runner: { onFinished: (_job, state) => metrics.reindexOperations.inc({ status: state }) },
+        })
+      : undefined;
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
@@ -156,6 +162,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
         httpServer.closeIdleConnections();
       });
       await stdioServer?.close().catch(() => undefined);
+      await jobs?.stop();
       await store.close();
     })();
     return closing;

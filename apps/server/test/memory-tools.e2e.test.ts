@@ -50,28 +50,35 @@ describe.each(engines)('memory tools end to end over streamable HTTP [$name]', (
     await server?.stop();
   });
 
-  it('lists every CRUD and lifecycle tool with an input schema', async () => {
+  it('lists every tool of spec §4.3 but the import/export pair, with an input schema', async () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
     expect(names).toEqual(
       [
         'bulk_delete_memories',
+        'cancel_reindex_job',
         'compress_context',
+        'consolidate_corpus',
+        'consolidate_memories',
         'create_memory',
         'delete_memory',
         'forget',
         'get_memory',
         'get_memory_audit',
+        'get_reindex_status',
         'ingest_conversation',
         'list_memories',
         'load_context',
         'ping',
         'promote_memory',
         'prompt_context',
+        'queue_reindex_memories',
         'recall',
         'reembed_memory',
         'reflect',
+        'reindex_memories',
         'remember',
         'restore_memory',
+        'retry_reindex_job',
         'update_memory',
       ].sort(),
     );

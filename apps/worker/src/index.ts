@@ -1,2 +1,13 @@
+export { createMaintenance } from './create-maintenance.js';
+export { scheduledJobBody } from './job-bodies.js';
+export type { Logger } from './logger.js';
+export { createLogger } from './logger.js';
+export { configuredEmbedder, openConfiguredStore } from './open-runtime.js';
+export type { ReindexRunnerOptions } from './reindex-runner.js';
+export { ReindexRunner } from './reindex-runner.js';
 export type { ScheduledJob, ScheduledJobName } from './scheduled-jobs.js';
 export { scheduledJobs } from './scheduled-jobs.js';
+export type { JobRunReport } from './scheduler.js';
+export { Scheduler } from './scheduler.js';
+export type { RunningJobs } from './start-jobs.js';
+export { startJobs } from './start-jobs.js';

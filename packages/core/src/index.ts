@@ -26,8 +26,12 @@ export { assertServerMayBoot } from './config/server-boot-rules.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';
 export type { ContextBlock, ContextBudget } from './domain/context-block.js';
 export { EMPTY_CONTEXT, estimateTokens, packContext, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from './domain/context-block.js';
+export type { MergeBand, MergeCluster, SimilarPair } from './domain/corpus-merge.js';
+export { compareCanonical, inMergeBand, mergeClusters } from './domain/corpus-merge.js';
 export type { ImportanceInputs } from './domain/importance.js';
 export { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceScore, isPruneEligible, isStale, PINNED_FLOOR } from './domain/importance.js';
+export type { DecayRules, DecayVerdict, PromotionRules } from './domain/lifecycle-rules.js';
+export { decayVerdict, qualifiesForPromotion } from './domain/lifecycle-rules.js';
 export type {
   AuditEntry,
   JsonObject,
@@ -58,6 +62,17 @@ export {
   recallScore,
   vectorConfidence,
 } from './domain/recall-ranking.js';
+export type { ReindexJob, ReindexJobState, ReindexOptions, ReindexRequest, ReindexSummary } from './domain/reindex-rules.js';
+export {
+  assertCanCancel,
+  assertCanRetry,
+  checkJobId,
+  checkReindexRequest,
+  EMPTY_REINDEX_SUMMARY,
+  REINDEX_BATCH_SIZE,
+  REINDEX_JOB_STATES,
+  REINDEX_MAX_MEMORIES,
+} from './domain/reindex-rules.js';
 export type { Neighbour, SimilarityRules, WriteCandidates, WriteDecision, WriteRules } from './domain/similarity-rules.js';
 export { decideWrite, writeRules } from './domain/similarity-rules.js';
 export type { TenantId } from './domain/tenant.js';
@@ -68,6 +83,17 @@ export type { LoadContextInput, QueryContextResult } from './engine/context-buil
 export { CHAR_BUDGET, compressContext, loadContext, promptContext, TOKEN_BUDGET } from './engine/context-builders.js';
 export type { ConversationTurn, IngestInput, IngestResult } from './engine/ingest-conversation.js';
 export { chunkTurn, ingestConversation, MAX_CHUNKS, MAX_TURNS } from './engine/ingest-conversation.js';
+export type {
+  CorpusConsolidationInput,
+  CorpusConsolidationResult,
+  DecayScanResult,
+  LifecycleDependencies,
+  LifecycleSettings,
+  PromotionPassResult,
+} from './engine/lifecycle-jobs.js';
+export { CORPUS_SEEDS, consolidateCorpus, DECAY_JOB, decayScan, promoteQualified, sweepExpiredShortTerm } from './engine/lifecycle-jobs.js';
+export type { MaintenanceEvents, MaintenanceOptions } from './engine/maintenance.js';
+export { Maintenance } from './engine/maintenance.js';
 export type {
   CallContext,
   CreateMemoryInput,
@@ -80,11 +106,14 @@ export type {
 export { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, MemoryEngine } from './engine/memory-engine.js';
 export type { RecallInput, RecallResult } from './engine/recall.js';
 export { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from './engine/recall.js';
+export type { ReindexControl, ReindexDependencies, ReindexRunResult, ReindexStop } from './engine/reindex.js';
+export { runReindex } from './engine/reindex.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
 export type { Clock } from './ports/clock.js';
 export type { Embedder } from './ports/embedder.js';
 export type { IdGenerator } from './ports/id-generator.js';
+export type { AuthSweepCounts, DecayChange, LifecycleStore, MergeOutcome } from './ports/lifecycle-store.js';
 export type {
   Actor,
   ListMemoriesQuery,
@@ -96,4 +125,6 @@ export type {
   UpdateOptions,
   WriteOutcome,
 } from './ports/memory-store.js';
+export type { JobCheckpoint, ReindexJobQueue, ReindexRow, ReindexStore, VectorWrite } from './ports/reindex-store.js';
+export { JobOwnershipLost } from './ports/reindex-store.js';
 export type { VectorSpace, VectorSpaceInfo } from './ports/vector-space.js';

@@ -39,6 +39,16 @@ export const REQUIREMENTS = {
   'R-REMEMBER-TIER': 'remember with type auto keeps notes about the moment short-term, the rest long-term',
   'R-WRITE-FAST':
     'below the lowest band edge no neighbour changes the decision, so a store may insert in the statement that finds the candidates',
+  'R-PROMOTE-1':
+    'a live short-term memory qualifies for promotion at STM_CONSOLIDATION_ACCESS_THRESHOLD reads, and the importance threshold when set (spec §3.2 rule 4)',
+  'R-DECAY-1':
+    'the decay scan recomputes importance, marks stale at or below the threshold, prunes only old unpinned memories below the prune threshold',
+  'R-MERGE-1': 'corpus consolidation merges pairs in [MEMORY_CONSOLIDATION_MERGE_THRESHOLD, MEMORY_DUPLICATE_THRESHOLD), edges exact',
+  'R-MERGE-2': 'the canonical memory of a cluster: highest importance score, then pinned, then newest, then larger id',
+  'R-MERGE-3': 'contradicted, superseded, deleted or short-term memories never merge; clusters never cross tenants or scopes',
+  'R-REINDEX-1': 'reindex batch size is 1–1000, the cursor a memory id, maxMemories a positive whole number; errors name the field',
+  'R-REINDEX-2': 'recreate is refused on a scoped run (userId, cursor or maxMemories), never silently ignored',
+  'R-JOB-1': 'reindex job transitions: only queued or running jobs cancel, only failed or cancelled jobs retry; others are CONFLICT',
   'R-IMPORTANCE': 'importance combines explicit importance, recency (half-life) and access; pinned ≥ 0.9 (spec §2.1)',
   'R-STALE-PRUNE':
     'stale at or below the stale threshold; prune-eligible below the prune threshold, old enough, unpinned (spec §3.2 rule 3)',

@@ -63,6 +63,10 @@ export class ResilientEmbedder implements Embedder {
     return this.backend.model;
   }
 
+  get maxBatch(): number {
+    return this.backend.maxBatch;
+  }
+
   get provider(): string {
     return this.backend.provider;
   }

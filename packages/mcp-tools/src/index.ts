@@ -1,3 +1,5 @@
+export type { AdminAuthEvent, AdminToolDependencies } from './admin-guard.js';
+export { runAdminTool } from './admin-guard.js';
 export type { ServerIdentity, ToolDependencies } from './create-mcp-server.js';
 export { createMcpServer } from './create-mcp-server.js';
 export type { MemoryJson } from './memory-json.js';

@@ -48,3 +48,11 @@ export const isoDateArgument = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })])
   .transform((text) => new Date(text))
   .describe('ISO 8601: 2026-05-01, or 2026-05-01T09:30:00Z, or with an offset.');
+
+export const adminTokenArgument = z
+  .string()
+  .max(1024)
+  .optional()
+  .describe('Required: the server operator’s MCP_ADMIN_TOKEN. Every call is logged as admin_auth_ok or admin_auth_denied.');
+
+export const adminUserIdArgument = z.string().optional().describe('Limit the run to this tenant; every tenant when omitted.');

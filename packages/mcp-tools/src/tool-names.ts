@@ -28,5 +28,5 @@ export type ToolName = (typeof TOOL_GROUPS)[keyof typeof TOOL_GROUPS][number];
 /** Every tool name, in group order. */
 export const TOOL_NAMES: readonly ToolName[] = Object.values(TOOL_GROUPS).flat();
 
-/** Tools that require `adminToken` (spec §5.6). */
-export const ADMIN_TOOLS: ReadonlySet<ToolName> = new Set(TOOL_GROUPS.reindex);
+/** Tools that require `adminToken` (spec §5.6): maintenance that reads or changes every tenant. */
+export const ADMIN_TOOLS: ReadonlySet<ToolName> = new Set([...TOOL_GROUPS.reindex, ...TOOL_GROUPS.consolidation]);

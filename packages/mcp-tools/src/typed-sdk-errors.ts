@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolError } from './tool-result.js';
 
-const VALIDATION_PREFIX = /^(?:MCP error -?\d+: )?Input validation error: Invalid arguments for tool [^:]+: /;
+const VALIDATION_PREFIX = /^(?:MCP error -?\d+: )?Input validation error: Invalid arguments for tool ([^:]+): /;
 const UNKNOWN_TOOL = /^(?:MCP error -?\d+: )?Tool (\S+) (not found|disabled)$/;
 
 /**
@@ -13,13 +13,15 @@ const UNKNOWN_TOOL = /^(?:MCP error -?\d+: )?Tool (\S+) (not found|disabled)$/;
  * shape. It hooks the SDK's `createToolError`, which is private API: the end-to-end tests
  * assert the typed result, so an SDK change that bypasses the hook fails them.
  */
-export function typeSdkToolErrors(server: McpServer): void {
+export function typeSdkToolErrors(server: McpServer, onInvalidArguments?: (tool: string) => void): void {
   const target = server as unknown as { createToolError: (message: string) => CallToolResult };
   const original = target.createToolError.bind(server);
   target.createToolError = (message: string) => {
     const unknownTool = UNKNOWN_TOOL.exec(message);
     if (unknownTool) return toolError(new MemsvcError('NOT_FOUND', `there is no tool named ${unknownTool[1]}`, { tool: unknownTool[1] }));
-    if (!VALIDATION_PREFIX.test(message)) return original(message);
+    const invalid = VALIDATION_PREFIX.exec(message);
+    if (!invalid) return original(message);
+    if (invalid[1]) onInvalidArguments?.(invalid[1]);
     const detail = message.replace(VALIDATION_PREFIX, '');
     const issue = firstIssue(detail);
     const field = issue?.path?.length ? issue.path.join('.') : undefined;

@@ -2,8 +2,12 @@ import { type Clock, type DatabaseTarget, type IdGenerator, knownModelDimensions
 import { sql } from 'kysely';
 import { type OpenDatabaseOptions, openDatabase, type StoreConnection } from './connection/open-database.js';
 import { UuidV7Generator } from './ids/uuid-v7.js';
+import { JobRuns } from './jobs/job-runs.js';
+import { PgLifecycleStore } from './lifecycle/pg-lifecycle-store.js';
 import { PgMemoryStore } from './memory/pg-memory-store.js';
 import { migrateToLatest } from './migrations/migrate.js';
+import { PgReindexJobQueue } from './reindex/pg-reindex-jobs.js';
+import { PgReindexStore } from './reindex/pg-reindex-store.js';
 import { systemClock } from './system-clock.js';
 import { PgVectorSpace } from './vector/pg-vector-space.js';
 import { detectVectorFeatures, type VectorFeatures } from './vector/vector-features.js';
@@ -43,6 +47,14 @@ export interface MemsvcStore {
   readonly memories: PgMemoryStore;
   readonly vectorSpace: PgVectorSpace;
   readonly vectorFeatures: VectorFeatures;
+  /** The scheduled jobs' cross-tenant scans (sweep, promotion, decay, corpus merge). */
+  readonly lifecycle: PgLifecycleStore;
+  /** Vector batches for reindex runs. */
+  readonly reindex: PgReindexStore;
+  /** The reindex job queue every worker shares. */
+  readonly reindexJobs: PgReindexJobQueue;
+  /** Once-per-interval execution of scheduled jobs across processes. */
+  readonly jobRuns: JobRuns;
   /** One query that proves the database answers and the vector extension is there. */
   health(): Promise<StoreHealth>;
   close(): Promise<void>;
@@ -65,19 +77,26 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
     const knownDimensions = vector.dimensions ?? (vector.model ? knownModelDimensions(vector.model) : undefined);
     if (knownDimensions !== undefined) await vectorSpace.ensure(knownDimensions, vector.model ?? null);
 
+    const clock = options.clock ?? systemClock;
+    const ids = options.ids ?? new UuidV7Generator();
     const memories = new PgMemoryStore({
       db: connection.db,
-      clock: options.clock ?? systemClock,
-      ids: options.ids ?? new UuidV7Generator(),
+      clock,
+      ids,
       vectorSpace,
       vectorFeatures,
       hnswEfSearch: vector.hnswEfSearch,
     });
+    const search = { efSearch: vector.hnswEfSearch, iterativeScan: vectorFeatures.iterativeScan };
     return {
       connection,
       memories,
       vectorSpace,
       vectorFeatures,
+      lifecycle: new PgLifecycleStore({ db: connection.db, clock, ids, search }),
+      reindex: new PgReindexStore(connection.db, vectorSpace, clock),
+      reindexJobs: new PgReindexJobQueue(connection.db, ids),
+      jobRuns: new JobRuns(connection.db, connection.engine),
       health: () => checkHealth(connection),
       close: () => connection.close(),
     };

@@ -2,6 +2,8 @@
 export interface Embedder {
   /** The model id stored with each vector; undefined when embeddings are disabled. */
   readonly model: string | undefined;
+  /** Most texts the provider takes in one request; bulk callers (reindex) chunk by it. Unlimited when absent. */
+  readonly maxBatch?: number;
   /**
    * One vector per text, in order. Returns undefined when no vector can be had right now
    * (provider disabled, unreachable, or its circuit open): writes then go ahead without one

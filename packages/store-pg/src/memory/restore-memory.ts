@@ -68,6 +68,8 @@ export async function restoreMemory(
       metadata: JSON.stringify(snapshot.metadata ?? {}),
       importance: snapshot.importance ?? null,
       pinned: snapshot.pinned ?? false,
+      // As it was then, hidden or not: restoring the version before a corpus merge un-merges it.
+      superseded_by: snapshot.supersededBy ?? null,
       deleted_at: null,
       ...(contentChanges ? { embedding: null, embedding_model: null, embedded_at: null } : {}),
     },

@@ -4,6 +4,7 @@ import * as initialSchema from './0001-initial-schema.js';
 import * as memoriesFillfactor from './0002-memories-fillfactor.js';
 import * as importanceIndex from './0003-importance-index.js';
 import * as searchContext from './0004-search-context.js';
+import * as jobBookkeeping from './0005-job-bookkeeping.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -14,6 +15,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0002-memories-fillfactor': memoriesFillfactor,
   '0003-importance-index': importanceIndex,
   '0004-search-context': searchContext,
+  '0005-job-bookkeeping': jobBookkeeping,
 };
 
 const bundledMigrations: MigrationProvider = {

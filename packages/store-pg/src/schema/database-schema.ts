@@ -79,6 +79,7 @@ export interface ReindexJobsTable {
   requested_by: string | null;
   runner_id: string | null;
   heartbeat_at: Date | null;
+  attempts: Defaulted<number>;
   created_at: Timestamp;
   started_at: Date | null;
   finished_at: Date | null;
@@ -92,6 +93,7 @@ export interface SchedulerStateTable {
   last_finished_at: Date | null;
   last_status: string | null;
   last_error: string | null;
+  run_count: Defaulted<string>;
   updated_at: Timestamp;
 }
 

@@ -28,7 +28,7 @@ export class PgVectorSpace implements VectorSpace {
 
   constructor(
     private readonly db: Kysely<MemsvcDatabase>,
-    private readonly hnsw: HnswBuildOptions = {},
+    readonly hnsw: HnswBuildOptions = {},
   ) {}
 
   async describe(): Promise<VectorSpaceInfo | undefined> {
@@ -76,6 +76,59 @@ export class PgVectorSpace implements VectorSpace {
       return this.#known;
     });
   }
+}
+
+/** Memory for one HNSW build; pgvector builds far faster when the graph fits (its docs' advice). */
+const INDEX_BUILD_MEMORY = '256MB';
+
+/** What a recreate sets the vector space to. */
+export interface NewVectorSpace {
+  readonly dimensions: number;
+  readonly model: string;
+}
+
+/**
+ * Drops the HNSW index before a recreate. With `next` of another dimensionality, every stored
+ * vector is dropped too and the column retyped, so the regenerated vectors fit; the database
+ * holds the content they are computed from. One transaction under the vector-space lock.
+ */
+export async function dropVectorIndex(db: Kysely<MemsvcDatabase>, space: PgVectorSpace, next: NewVectorSpace | undefined): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${VECTOR_SPACE_LOCK})`.execute(trx);
+    await sql`DROP INDEX IF EXISTS ${sql.id(HNSW_INDEX_NAME)}`.execute(trx);
+    if (!next) return;
+    const row = await trx.selectFrom('vector_space').selectAll().executeTakeFirst();
+    if (row?.dimensions !== next.dimensions) {
+      await sql`UPDATE memories SET embedding = NULL, embedding_model = NULL, embedded_at = NULL WHERE embedding IS NOT NULL`.execute(trx);
+      await sql`ALTER TABLE memories ALTER COLUMN embedding TYPE vector(${sql.lit(next.dimensions)})`.execute(trx);
+    }
+    await trx
+      .insertInto('vector_space')
+      .values({
+        dimensions: next.dimensions,
+        model: next.model,
+        hnsw_m: space.hnsw.m ?? null,
+        hnsw_ef_construction: space.hnsw.efConstruction ?? null,
+      })
+      .onConflict((conflict) =>
+        conflict.column('id').doUpdateSet({ dimensions: next.dimensions, model: next.model, updated_at: sql`now()` }),
+      )
+      .execute();
+  });
+  await space.describe();
+}
+
+/** Builds the HNSW index if the vector space is fixed and the index is missing (after a recreate). */
+export async function ensureVectorIndex(db: Kysely<MemsvcDatabase>, space: PgVectorSpace): Promise<void> {
+  const info = await space.describe();
+  if (!info) return;
+  await db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${VECTOR_SPACE_LOCK}), set_config('maintenance_work_mem', ${INDEX_BUILD_MEMORY}, true)`.execute(
+      trx,
+    );
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(HNSW_INDEX_NAME)} ON memories
+      USING hnsw (embedding vector_cosine_ops) ${hnswWithClause(space.hnsw)}`.execute(trx);
+  });
 }
 
 function hnswWithClause(options: HnswBuildOptions) {

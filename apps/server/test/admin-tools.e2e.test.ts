@@ -1,0 +1,138 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
+import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { type ServerProcess, startHttpServer } from './support/server-process.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON that the assertions navigate
+type Structured = Record<string, any>;
+
+const ADMIN_TOKEN = 'an-admin-token-for-tests-0123456789';
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: Structured }> {
+  const result = await client.callTool({ name, arguments: args });
+  return { isError: result.isError === true, body: (result.structuredContent ?? {}) as Structured };
+}
+
+const pgUrl = inject('pgvectorTestUrl');
+const engines: { name: string; database: () => Promise<string> }[] = [{ name: 'pglite', database: async () => 'pglite://memory' }];
+const createdDatabases: TestDatabase[] = [];
+if (pgUrl) {
+  engines.push({
+    name: 'postgres',
+    database: async () => {
+      const database = await createTestDatabase(pgUrl, 'memsvc_admin');
+      createdDatabases.push(database);
+      return database.url;
+    },
+  });
+}
+afterAll(async () => {
+  for (const database of createdDatabases.splice(0)) await database.drop();
+});
+
+describe.each(engines)('admin tools end to end: consolidation and reindex [$name]', (engine) => {
+  let server: ServerProcess;
+  let client: Client;
+  beforeAll(async () => {
+    server = await startHttpServer({
+      DATABASE_URL: await engine.database(),
+      DEPLOYMENT_PROFILE: 'lite',
+      EMBEDDING_PROVIDER: 'local',
+      MCP_ADMIN_TOKEN: ADMIN_TOKEN,
+      STM_CONSOLIDATION_ACCESS_THRESHOLD: '2',
+    });
+    client = new Client({ name: 'e2e-admin', version: '0.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  const adminLines = () =>
+    server
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('"admin_auth_'))
+      .map((line) => JSON.parse(line) as Structured);
+
+  it('refuses a missing or wrong token and malformed arguments, logs every call, and never logs the token', async () => {
+    const before = adminLines().length;
+    const missing = await call(client, 'reindex_memories', {});
+    expect(missing).toMatchObject({ isError: true, body: { error: { code: 'FORBIDDEN', data: { field: 'adminToken' } } } });
+    const wrong = await call(client, 'get_reindex_status', { adminToken: 'not-the-token', jobId: '00000000-0000-7000-8000-000000000000' });
+    expect(wrong.body.error.code).toBe('FORBIDDEN');
+    const tooBig = await call(client, 'reindex_memories', { adminToken: ADMIN_TOKEN, batchSize: 1001 });
+    expect(tooBig.body.error).toMatchObject({ code: 'INVALID_INPUT', data: { field: 'batchSize' } });
+    const zero = await call(client, 'queue_reindex_memories', { adminToken: ADMIN_TOKEN, batchSize: 0 });
+    expect(zero.body.error).toMatchObject({ code: 'INVALID_INPUT', data: { field: 'batchSize' } });
+    const ok = await call(client, 'consolidate_memories', { adminToken: ADMIN_TOKEN });
+    expect(ok.isError).toBe(false);
+
+    const lines = adminLines().slice(before);
+    expect(lines.map((line) => [line.msg, line.tool, line.reason])).toEqual([
+      ['admin_auth_denied', 'reindex_memories', 'missing-token'],
+      ['admin_auth_denied', 'get_reindex_status', 'wrong-token'],
+      ['admin_auth_denied', 'reindex_memories', 'invalid-arguments'],
+      ['admin_auth_denied', 'queue_reindex_memories', 'invalid-arguments'],
+      ['admin_auth_ok', 'consolidate_memories', undefined],
+    ]);
+    expect(server.stderr()).not.toContain(ADMIN_TOKEN);
+    expect(server.stderr()).not.toContain('not-the-token');
+  });
+
+  it('reindex_memories backfills and resumes; recreate on a scoped run is refused, not ignored', async () => {
+    for (let i = 0; i < 5; i++) {
+      await call(client, 'create_memory', { userId: 'ops', content: `runbook step ${i}: restart the ${i} service`, type: 'long-term' });
+    }
+    const partial = await call(client, 'reindex_memories', { adminToken: ADMIN_TOKEN, userId: 'ops', batchSize: 2, maxMemories: 3 });
+    expect(partial.body).toMatchObject({ scope: 'ops', processed: 3, skipped: 3, indexed: 0, stoppedBy: 'max-memories' });
+    const rest = await call(client, 'reindex_memories', {
+      adminToken: ADMIN_TOKEN,
+      userId: 'ops',
+      cursor: partial.body.cursor,
+      reuseExistingEmbeddings: false,
+    });
+    expect(rest.body).toMatchObject({ processed: 2, indexed: 2, cursor: null, stoppedBy: 'end' });
+    const refused = await call(client, 'reindex_memories', { adminToken: ADMIN_TOKEN, userId: 'ops', recreate: true });
+    expect(refused.body.error).toMatchObject({ code: 'INVALID_INPUT', data: { field: 'recreate' } });
+    const badCursor = await call(client, 'reindex_memories', { adminToken: ADMIN_TOKEN, cursor: 'not-an-id' });
+    expect(badCursor.body.error).toMatchObject({ code: 'INVALID_INPUT', data: { field: 'cursor' } });
+  });
+
+  it('a queued job runs in the lite server, reports its progress, and refuses impossible transitions', async () => {
+    const queued = await call(client, 'queue_reindex_memories', { adminToken: ADMIN_TOKEN, reuseExistingEmbeddings: false, batchSize: 2 });
+    expect(queued.body).toMatchObject({ state: 'queued' });
+    const jobId = queued.body.jobId as string;
+    let status: Structured = {};
+    for (let attempt = 0; attempt < 300; attempt++) {
+      status = (await call(client, 'get_reindex_status', { adminToken: ADMIN_TOKEN, jobId })).body;
+      if (status.state === 'completed' || status.state === 'failed') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toMatchObject({ jobId, state: 'completed', attempts: 1, progress: { failed: 0, cursor: null } });
+    expect(status.progress.processed).toBeGreaterThanOrEqual(5);
+    expect((await call(client, 'cancel_reindex_job', { adminToken: ADMIN_TOKEN, jobId })).body.error.code).toBe('CONFLICT');
+    expect((await call(client, 'retry_reindex_job', { adminToken: ADMIN_TOKEN, jobId })).body.error.code).toBe('CONFLICT');
+    const unknown = await call(client, 'get_reindex_status', { adminToken: ADMIN_TOKEN, jobId: '00000000-0000-7000-8000-000000000000' });
+    expect(unknown.body.error.code).toBe('NOT_FOUND');
+    const metrics = await (await fetch(`${server.url}/health/metrics`)).text();
+    expect(metrics).toMatch(/memsvc_reindex_operations_total\{status="completed"\} 1/);
+  });
+
+  it('consolidate_memories promotes a short-term memory read often enough; consolidate_corpus dry-runs by default', async () => {
+    const note = await call(client, 'create_memory', { userId: 'dana', content: 'Dana is on call this week', type: 'short-term' });
+    const id = note.body.memory.id as string;
+    for (let i = 0; i < 2; i++) await call(client, 'get_memory', { userId: 'dana', memoryId: id });
+    const pass = await call(client, 'consolidate_memories', { adminToken: ADMIN_TOKEN, userId: 'dana' });
+    expect(pass.body).toMatchObject({ promoted: 1, promotedIds: [id] });
+    expect((await call(client, 'get_memory', { userId: 'dana', memoryId: id })).body.memory.type).toBe('long-term');
+    const corpus = await call(client, 'consolidate_corpus', { adminToken: ADMIN_TOKEN });
+    expect(corpus.body).toMatchObject({ dryRun: true, merged: 0 });
+    const metrics = await (await fetch(`${server.url}/health/metrics`)).text();
+    expect(metrics).toMatch(/memsvc_memories_promoted_total 1/);
+    expect(metrics).toMatch(/memsvc_consolidation_runs_total\{status="success"\} [1-9]/);
+  });
+});

@@ -1,0 +1,49 @@
+import type { MemsvcConfig } from '@memsvc/core';
+import { createEmbedder, type EmbedderChoice, type EmbeddingRequestEvent } from '@memsvc/embeddings';
+import { type MemsvcStore, openStore } from '@memsvc/store-pg';
+import type { Logger } from './logger.js';
+
+/** Opens (and migrates) the database a configuration names, as a server or a worker does. */
+export function openConfiguredStore(config: MemsvcConfig, applicationName: string, logger: Logger): Promise<MemsvcStore> {
+  return openStore({
+    database: config.database.target,
+    vector: {
+      dimensions: config.embedding.dimensions,
+      model: config.embedding.model,
+      hnswM: config.vectorIndex.hnswM,
+      hnswEfConstruction: config.vectorIndex.hnswEfConstruction,
+      hnswEfSearch: config.vectorIndex.hnswEfSearch,
+    },
+    pool: { applicationName, onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') },
+  });
+}
+
+/** The configured embedding provider, with a warning logged for each failed request. */
+export function configuredEmbedder(
+  config: MemsvcConfig,
+  logger: Logger,
+  onRequest?: (event: EmbeddingRequestEvent) => void,
+): EmbedderChoice {
+  const created = createEmbedder({
+    provider: config.embedding.provider,
+    model: config.embedding.model,
+    dimensions: config.embedding.dimensions,
+    ollamaUrl: config.embedding.ollamaUrl,
+    openaiApiKey: config.embedding.openaiApiKey,
+    onRequest: (event) => {
+      onRequest?.(event);
+      // At most `failureThreshold` of these per cooldown: then the circuit opens and requests
+      // are refused without a call (counted, not logged).
+      if (event.status === 'error') {
+        logger.warn(
+          { provider: event.provider, attempts: event.attempts, error: event.error },
+          'embedding provider failed: storing without a vector',
+        );
+      }
+    },
+  });
+  if (created.provider !== config.embedding.provider) {
+    logger.info({ configured: config.embedding.provider, provider: created.provider }, 'embeddings disabled');
+  }
+  return created;
+}

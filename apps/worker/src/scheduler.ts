@@ -1,0 +1,79 @@
+import type { Maintenance } from '@memsvc/core';
+import type { JobRuns } from '@memsvc/store-pg';
+import { scheduledJobBody } from './job-bodies.js';
+import type { Logger } from './logger.js';
+import type { ScheduledJob } from './scheduled-jobs.js';
+
+/** A run that ended, for observers (tests, metrics). */
+export interface JobRunReport {
+  readonly job: string;
+  readonly startedAt: number;
+  readonly finishedAt: number;
+  readonly ok: boolean;
+}
+
+/**
+ * Runs each enabled job on its interval. A tick asks JobRuns to run the job exclusively: with
+ * several workers (or a worker and an in-process server) on one database, each job still runs
+ * once per interval. The first tick comes after a random fraction of the interval, so replicas
+ * started together do not all wake at once; a slow run never overlaps its own next tick.
+ */
+export class Scheduler {
+  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #running = new Set<Promise<unknown>>();
+  #stopped = false;
+
+  constructor(
+    private readonly deps: {
+      readonly jobs: readonly ScheduledJob[];
+      readonly jobRuns: JobRuns;
+      readonly maintenance: Maintenance;
+      readonly logger: Logger;
+      readonly onRun?: (report: JobRunReport) => void;
+      /** Let the process exit while only timers are pending (in-process use); default false. */
+      readonly unref?: boolean;
+      /** First tick after this many ms instead of a random fraction of the interval (tests). */
+      readonly firstTickMs?: number;
+    },
+  ) {}
+
+  start(): void {
+    for (const job of this.deps.jobs.filter((candidate) => candidate.enabled)) {
+      const body = scheduledJobBody(job.name, this.deps.maintenance, this.deps.logger);
+      this.schedule(job, body, this.deps.firstTickMs ?? Math.random() * job.intervalMs);
+    }
+  }
+
+  /** Stops ticking and waits for runs in progress to finish. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    await Promise.allSettled([...this.#running]);
+  }
+
+  private schedule(job: ScheduledJob, body: () => Promise<string>, delayMs: number): void {
+    if (this.#stopped) return;
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      const run = this.tick(job, body).finally(() => {
+        this.#running.delete(run);
+        this.schedule(job, body, job.intervalMs);
+      });
+      this.#running.add(run);
+    }, delayMs);
+    if (this.deps.unref) timer.unref();
+    this.#timers.add(timer);
+  }
+
+  private async tick(job: ScheduledJob, body: () => Promise<string>): Promise<void> {
+    const startedAt = Date.now();
+    try {
+      const outcome = await this.deps.jobRuns.runExclusive(job.name, job.intervalMs, body);
+      if (outcome.ran) this.deps.onRun?.({ job: job.name, startedAt, finishedAt: Date.now(), ok: true });
+    } catch (error) {
+      this.deps.logger.error({ job: job.name, err: error }, 'scheduled job failed');
+      this.deps.onRun?.({ job: job.name, startedAt, finishedAt: Date.now(), ok: false });
+    }
+  }
+}

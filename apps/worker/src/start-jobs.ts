@@ -1,0 +1,56 @@
+import type { Embedder, Maintenance, MemsvcConfig } from '@memsvc/core';
+import type { MemsvcStore } from '@memsvc/store-pg';
+import type { Logger } from './logger.js';
+import { ReindexRunner, type ReindexRunnerOptions } from './reindex-runner.js';
+import { scheduledJobs } from './scheduled-jobs.js';
+import { type JobRunReport, Scheduler } from './scheduler.js';
+
+/** The scheduler and the reindex runner, running. */
+export interface RunningJobs {
+  readonly scheduler: Scheduler;
+  readonly runner: ReindexRunner;
+  /** Stops both; a reindex job in hand is queued again after its current batch. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the five scheduled jobs and the reindex-job runner over an open store: the body of
+ * `memsvc-worker`, and what the server runs in-process on the lite profile.
+ */
+export function startJobs(deps: {
+  config: MemsvcConfig;
+  store: MemsvcStore;
+  embedder: Embedder;
+  maintenance: Maintenance;
+  logger: Logger;
+  /** Let the process exit while only job timers are pending (in-process use). */
+  unref?: boolean;
+  onRun?: (report: JobRunReport) => void;
+  runner?: Partial<Pick<ReindexRunnerOptions, 'pollMs' | 'heartbeatMs' | 'abandonAfterMs' | 'onFinished' | 'runnerId'>>;
+}): RunningJobs {
+  const scheduler = new Scheduler({
+    jobs: scheduledJobs(deps.config),
+    jobRuns: deps.store.jobRuns,
+    maintenance: deps.maintenance,
+    logger: deps.logger,
+    ...(deps.unref ? { unref: true } : {}),
+    ...(deps.onRun ? { onRun: deps.onRun } : {}),
+  });
+  const runner = new ReindexRunner({
+    jobs: deps.store.reindexJobs,
+    store: deps.store.reindex,
+    embedder: deps.embedder,
+    logger: deps.logger,
+    ...(deps.unref ? { unref: true } : {}),
+    ...deps.runner,
+  });
+  scheduler.start();
+  runner.start();
+  return {
+    scheduler,
+    runner,
+    stop: async () => {
+      await Promise.all([scheduler.stop(), runner.stop()]);
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import { checkScope } from '../domain/memory-limits.js';
+import {
+  assertCanCancel,
+  assertCanRetry,
+  checkJobId,
+  checkReindexRequest,
+  type ReindexJob,
+  type ReindexRequest,
+} from '../domain/reindex-rules.js';
+import { toTenantId } from '../domain/tenant.js';
+import { MemsvcError } from '../errors/memsvc-error.js';
+import type { Clock } from '../ports/clock.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { AuthSweepCounts, LifecycleStore } from '../ports/lifecycle-store.js';
+import type { MemoryStore } from '../ports/memory-store.js';
+import type { ReindexJobQueue, ReindexStore } from '../ports/reindex-store.js';
+import {
+  type CorpusConsolidationResult,
+  consolidateCorpus,
+  type DecayScanResult,
+  decayScan,
+  type LifecycleSettings,
+  type PromotionPassResult,
+  promoteQualified,
+  sweepExpiredShortTerm,
+} from './lifecycle-jobs.js';
+import { type ReindexRunResult, runReindex } from './reindex.js';
+
+/** Counters the composing app turns into metrics (spec §4.2). */
+export interface MaintenanceEvents {
+  /** memsvc_memories_promoted_total */
+  readonly promoted?: (count: number) => void;
+  /** memsvc_consolidation_runs_total{status}: a promotion pass, `partial` when some memory failed. */
+  readonly consolidationRun?: (status: 'success' | 'partial') => void;
+  /** memsvc_reindex_operations_total{status} */
+  readonly reindex?: (status: 'success' | 'failed' | 'cancelled') => void;
+}
+
+export interface MaintenanceOptions {
+  readonly lifecycle: LifecycleStore;
+  readonly memories: MemoryStore;
+  readonly reindexStore: ReindexStore;
+  readonly jobs: ReindexJobQueue;
+  readonly embedder: Embedder;
+  readonly clock: Clock;
+  readonly settings: LifecycleSettings;
+  readonly events?: MaintenanceEvents;
+}
+
+/**
+ * The maintenance use-cases behind the scheduled jobs, the admin tools and the reindex CLI, with
+ * their input checks in one place. Which caller may run them (the admin token) is the edge's
+ * business; what they do is here.
+ */
+export class Maintenance {
+  constructor(private readonly options: MaintenanceOptions) {}
+
+  /** The short-term → long-term promotion pass, now (consolidate_memories; the scheduled job). */
+  async promoteShortTerm(input: { userId?: string | undefined } = {}): Promise<PromotionPassResult> {
+    const tenant = input.userId === undefined ? undefined : toTenantId(input.userId, 'userId');
+    const result = await promoteQualified(this.lifecycleDependencies, tenant === undefined ? {} : { tenant });
+    if (result.promoted > 0) this.options.events?.promoted?.(result.promoted);
+    this.options.events?.consolidationRun?.(result.failed > 0 ? 'partial' : 'success');
+    return result;
+  }
+
+  /** Near-duplicate merging (consolidate_corpus; the opt-in scheduled job). Dry run unless `dryRun: false`. */
+  consolidateCorpus(input: {
+    userId?: string | undefined;
+    scope?: string | undefined;
+    dryRun?: boolean | undefined;
+    limit?: number | undefined;
+    cursor?: string | undefined;
+  }): Promise<CorpusConsolidationResult> {
+    return consolidateCorpus(this.lifecycleDependencies, {
+      tenant: input.userId === undefined ? undefined : toTenantId(input.userId, 'userId'),
+      scope: input.scope === undefined ? undefined : (checkScope(input.scope) ?? undefined),
+      dryRun: input.dryRun,
+      limit: input.limit,
+      cursor: input.cursor === undefined ? undefined : checkReindexRequest({ cursor: input.cursor }).cursor,
+    });
+  }
+
+  sweepExpiredShortTerm(): Promise<number> {
+    return sweepExpiredShortTerm(this.lifecycleDependencies);
+  }
+
+  decayScan(options: { maxBatches?: number } = {}): Promise<DecayScanResult> {
+    return decayScan(this.lifecycleDependencies, options);
+  }
+
+  sweepAuthStore(): Promise<AuthSweepCounts> {
+    return this.options.lifecycle.sweepAuthStore(this.options.clock.now());
+  }
+
+  /** A synchronous reindex (reindex_memories, memsvc-reindex). */
+  async reindex(request: ReindexRequest, onBatch?: (progress: ReindexRunResult) => void): Promise<ReindexRunResult> {
+    const options = checkReindexRequest(request);
+    try {
+      const result = await runReindex({ store: this.options.reindexStore, embedder: this.options.embedder }, options, {
+        onBatch: onBatch ? (progress) => onBatch({ ...progress, stoppedBy: 'end' }) : undefined,
+      });
+      this.options.events?.reindex?.('success');
+      return result;
+    } catch (error) {
+      this.options.events?.reindex?.('failed');
+      throw error;
+    }
+  }
+
+  /** Queues a reindex job (queue_reindex_memories); options are checked now, not when it runs. */
+  queueReindex(request: ReindexRequest, requestedBy: string): Promise<ReindexJob> {
+    return this.options.jobs.enqueue(checkReindexRequest(request), requestedBy);
+  }
+
+  async reindexStatus(jobId: string): Promise<ReindexJob> {
+    const id = checkJobId(jobId);
+    const job = await this.options.jobs.find(id);
+    if (!job) throw new MemsvcError('NOT_FOUND', `reindex job ${jobId} was not found`, { jobId });
+    return job;
+  }
+
+  async cancelReindex(jobId: string): Promise<ReindexJob> {
+    assertCanCancel(await this.reindexStatus(jobId));
+    return this.options.jobs.requestCancel(checkJobId(jobId));
+  }
+
+  async retryReindex(jobId: string): Promise<ReindexJob> {
+    assertCanRetry(await this.reindexStatus(jobId));
+    return this.options.jobs.retry(checkJobId(jobId));
+  }
+
+  private get lifecycleDependencies() {
+    const { lifecycle, memories, clock, settings } = this.options;
+    return { lifecycle, memories, clock, settings };
+  }
+}

@@ -1,0 +1,145 @@
+import { EMPTY_REINDEX_SUMMARY, type ReindexOptions, type ReindexSummary } from '../domain/reindex-rules.js';
+import { MemsvcError } from '../errors/memsvc-error.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { ReindexRow, ReindexStore, VectorWrite } from '../ports/reindex-store.js';
+
+export interface ReindexDependencies {
+  readonly store: ReindexStore;
+  readonly embedder: Embedder;
+}
+
+/** How a run is driven: as a job (progress saved with each batch) or directly (tool, CLI). */
+export interface ReindexControl {
+  /** Job mode: the job and runner whose progress each batch saves; the run stops if the job is lost or cancelled. */
+  readonly job?: { readonly jobId: string; readonly runnerId: string } | undefined;
+  /** Counts and cursor to continue from (a retried job's saved progress). */
+  readonly resumeFrom?: ReindexSummary | undefined;
+  /** Called after every saved batch. */
+  readonly onBatch?: ((progress: ReindexSummary) => void) | undefined;
+  /** Checked between batches: true stops the run after the batch in hand (a runner shutting down). */
+  readonly shouldStop?: (() => boolean) | undefined;
+  /** Wraps each storage call, e.g. to retry it while the database restarts. */
+  readonly retry?: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
+}
+
+/** Why a run stopped. */
+export type ReindexStop = 'end' | 'max-memories' | 'cancelled' | 'stopped';
+
+export interface ReindexRunResult extends ReindexSummary {
+  readonly stoppedBy: ReindexStop;
+}
+
+/** Text used to learn a new model's dimensionality before a recreate drops the old vectors. */
+const DIMENSION_PROBE = 'memsvc dimension probe';
+
+/**
+ * The reindex of spec §4.3/§4.4: walks live memories in id order after the cursor, in batches;
+ * with `reuseExistingEmbeddings` a memory whose vector was made by the current model is skipped,
+ * every other one gets a vector computed from the text it was written with. Each batch's vectors
+ * and the progress are saved together (ReindexStore.saveBatch). With `recreate` the vector index
+ * is dropped first — and on a dimension change the old vectors with it, after the new size is
+ * known — and rebuilt once at the end, which is far cheaper than updating it row by row.
+ */
+export async function runReindex(
+  deps: ReindexDependencies,
+  options: ReindexOptions,
+  control: ReindexControl = {},
+): Promise<ReindexRunResult> {
+  const { store, embedder } = deps;
+  const retry = control.retry ?? ((work) => work());
+  const model = embedder.model;
+  if (model === undefined && !(options.recreate && options.reuseExistingEmbeddings)) {
+    throw new MemsvcError(
+      'STORAGE_UNAVAILABLE',
+      'embeddings are disabled (EMBEDDING_PROVIDER=disabled, or openai without OPENAI_API_KEY): a reindex has nothing to compute vectors with',
+    );
+  }
+  let progress: ReindexSummary = control.resumeFrom ?? { ...EMPTY_REINDEX_SUMMARY, cursor: options.cursor ?? null };
+  const resuming = control.resumeFrom !== undefined && control.resumeFrom.cursor !== null;
+  if (options.recreate && !resuming) await retry(() => dropIndex(deps, options));
+
+  let stoppedBy: ReindexStop = 'end';
+  for (;;) {
+    const remaining = options.maxMemories === undefined ? options.batchSize : options.maxMemories - progress.processed;
+    if (remaining <= 0) {
+      stoppedBy = 'max-memories';
+      break;
+    }
+    const limit = Math.min(options.batchSize, remaining);
+    const after = progress.cursor ?? undefined;
+    const rows = await retry(() => store.batch({ tenant: options.tenant, after, limit }));
+    if (rows.length === 0) {
+      progress = { ...progress, cursor: null };
+      if (control.job) await retry(() => store.saveBatch([], { ...requireJob(control), progress }));
+      break;
+    }
+    const { writes, skipped, failed } = await vectorsFor(rows, embedder, options.reuseExistingEmbeddings);
+    const reachedEnd = rows.length < limit;
+    const next: ReindexSummary = {
+      processed: progress.processed + rows.length,
+      indexed: progress.indexed + writes.length,
+      skipped: progress.skipped + skipped,
+      failed: progress.failed + failed,
+      cursor: reachedEnd ? null : (rows.at(-1)?.id ?? null),
+    };
+    const saved = await retry(() => store.saveBatch(writes, control.job ? { ...control.job, progress: next } : undefined));
+    progress = next;
+    control.onBatch?.(progress);
+    if (saved.cancelRequested) {
+      stoppedBy = 'cancelled';
+      break;
+    }
+    if (reachedEnd) break;
+    if (control.shouldStop?.()) {
+      stoppedBy = 'stopped';
+      break;
+    }
+  }
+  if (options.recreate || stoppedBy === 'end') await retry(() => store.ensureVectorIndex());
+  return { ...progress, stoppedBy };
+}
+
+async function dropIndex(deps: ReindexDependencies, options: ReindexOptions): Promise<void> {
+  if (options.reuseExistingEmbeddings) return deps.store.dropVectorIndex(undefined);
+  const probe = (await deps.embedder.embed([DIMENSION_PROBE]))?.[0];
+  if (!probe || deps.embedder.model === undefined) {
+    throw new MemsvcError(
+      'STORAGE_UNAVAILABLE',
+      'the embedding provider is unavailable, so a recreate cannot learn the new vector size; nothing was dropped — retry when it is up',
+    );
+  }
+  return deps.store.dropVectorIndex({ dimensions: probe.length, model: deps.embedder.model });
+}
+
+async function vectorsFor(
+  rows: readonly ReindexRow[],
+  embedder: Embedder,
+  reuse: boolean,
+): Promise<{ writes: VectorWrite[]; skipped: number; failed: number }> {
+  const model = embedder.model;
+  const pending = rows.filter((row) => !(reuse && row.hasEmbedding && row.embeddingModel === model));
+  const writes: VectorWrite[] = [];
+  let failed = 0;
+  const chunk = embedder.maxBatch ?? pending.length;
+  for (let start = 0; start < pending.length; start += chunk) {
+    const part = pending.slice(start, start + chunk);
+    // A provider that fails part of the run fails those chunks only: their memories are counted
+    // failed, keep whatever vector they had, and a later run picks them up.
+    const vectors = model === undefined ? undefined : await embedder.embed(part.map((row) => row.text));
+    if (!vectors || model === undefined) {
+      failed += part.length;
+      continue;
+    }
+    part.forEach((row, index) => {
+      const vector = vectors[index];
+      if (vector) writes.push({ id: row.id, vector, model });
+      else failed++;
+    });
+  }
+  return { writes, skipped: rows.length - pending.length, failed };
+}
+
+function requireJob(control: ReindexControl): { jobId: string; runnerId: string } {
+  if (!control.job) throw new Error('job mode only');
+  return control.job;
+}

@@ -1,0 +1,92 @@
+import type { Clock, JobCheckpoint, ReindexRow, ReindexStore, TenantId, VectorWrite } from '@memsvc/core';
+import { JobOwnershipLost } from '@memsvc/core';
+import { type Kysely, sql } from 'kysely';
+import pgvector from 'pgvector';
+import { isLiveAt } from '../memory/memory-row.js';
+import type { MemsvcDatabase } from '../schema/database-schema.js';
+import { dropVectorIndex, ensureVectorIndex, type NewVectorSpace, type PgVectorSpace } from '../vector/pg-vector-space.js';
+
+/** The ReindexStore port: batches in id order, vectors and job progress saved in one transaction. */
+export class PgReindexStore implements ReindexStore {
+  constructor(
+    private readonly db: Kysely<MemsvcDatabase>,
+    private readonly vectorSpace: PgVectorSpace,
+    private readonly clock: Clock,
+  ) {}
+
+  async batch(query: { tenant: TenantId | undefined; after: string | undefined; limit: number }): Promise<readonly ReindexRow[]> {
+    const rows = await this.db
+      .selectFrom('memories')
+      .select(['id', 'user_id', 'content', 'search_context', 'embedding_model'])
+      .select(sql<boolean>`embedding IS NOT NULL`.as('has_embedding'))
+      .where(isLiveAt(this.clock.now()))
+      .$if(query.tenant !== undefined, (select) => select.where('user_id', '=', query.tenant ?? ''))
+      .$if(query.after !== undefined, (select) => select.where('id', '>', query.after ?? ''))
+      .orderBy('id')
+      .limit(query.limit)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      tenant: row.user_id as TenantId,
+      // The same text a write embeds (MemoryEngine.create): search context, then content.
+      text: row.search_context ? `${row.search_context}\n${row.content}` : row.content,
+      hasEmbedding: row.has_embedding,
+      embeddingModel: row.embedding_model,
+    }));
+  }
+
+  async saveBatch(writes: readonly VectorWrite[], checkpoint: JobCheckpoint | undefined): Promise<{ cancelRequested: boolean }> {
+    const first = writes[0];
+    // Fixes or checks the dimensionality before anything is written (DIMENSION_MISMATCH otherwise).
+    if (first) await this.vectorSpace.ensure(first.vector.length, first.model);
+    const now = this.clock.now();
+    return this.db.transaction().execute(async (trx) => {
+      let cancelRequested = false;
+      if (checkpoint) {
+        // The job row first: it is locked for the rest of the transaction, and a runner that no
+        // longer owns the job writes nothing at all.
+        const { progress } = checkpoint;
+        const job = await trx
+          .updateTable('reindex_jobs')
+          .set({
+            cursor: progress.cursor,
+            processed: progress.processed,
+            indexed: progress.indexed,
+            skipped: progress.skipped,
+            failed: progress.failed,
+            heartbeat_at: sql`now()`,
+            updated_at: sql`now()`,
+          })
+          .where('id', '=', checkpoint.jobId)
+          .where('runner_id', '=', checkpoint.runnerId)
+          .where('state', '=', 'running')
+          .returning('cancel_requested')
+          .executeTakeFirst();
+        if (!job) throw new JobOwnershipLost(`reindex job ${checkpoint.jobId} is no longer run by ${checkpoint.runnerId}`);
+        cancelRequested = job.cancel_requested;
+      }
+      for (const model of new Set(writes.map((write) => write.model))) {
+        const group = writes.filter((write) => write.model === model);
+        if (writes.some((write) => write.vector.length !== first?.vector.length)) throw new Error('vectors of one batch differ in size');
+        // One statement per batch. A vector equal to the stored one is not rewritten: no new row
+        // version, no index insert — re-running a reindex over unchanged content costs reads only.
+        await sql`
+          UPDATE memories AS m
+          SET embedding = w.embedding, embedding_model = ${model}, embedded_at = ${now}
+          FROM (SELECT unnest(${group.map((write) => write.id)}::uuid[]) AS id,
+                       unnest(${group.map((write) => pgvector.toSql(write.vector) as string)}::text[])::vector AS embedding) AS w
+          WHERE m.id = w.id AND m.deleted_at IS NULL
+            AND (m.embedding IS NULL OR m.embedding <> w.embedding OR m.embedding_model IS DISTINCT FROM ${model})`.execute(trx);
+      }
+      return { cancelRequested };
+    });
+  }
+
+  dropVectorIndex(next: NewVectorSpace | undefined): Promise<void> {
+    return dropVectorIndex(this.db, this.vectorSpace, next);
+  }
+
+  ensureVectorIndex(): Promise<void> {
+    return ensureVectorIndex(this.db, this.vectorSpace);
+  }
+}

@@ -1,0 +1,228 @@
+import {
+  checkReindexRequest,
+  EMPTY_REINDEX_SUMMARY,
+  type Embedder,
+  JobOwnershipLost,
+  Maintenance,
+  type ReindexJob,
+  runReindex,
+  toTenantId,
+} from '@memsvc/core';
+import { ManualClock } from '@memsvc/core/testing';
+import { LocalEmbedder } from '@memsvc/embeddings';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { HNSW_INDEX_NAME, type MemsvcStore, openStore } from '../src/index.js';
+import { codeOf } from './support/code-of.js';
+import { describeEachEngine } from './support/each-engine.js';
+
+const alice = toTenantId('alice');
+const bob = toTenantId('bob');
+const actor = { id: 'test' };
+
+/** A provider that fails every second request (a flaky third-party service), batching two texts per request. */
+class FlakyEmbedder implements Embedder {
+  readonly model = 'memsvc-local-v1';
+  readonly maxBatch = 2;
+  requests = 0;
+  readonly #local = new LocalEmbedder();
+
+  async embed(texts: readonly string[]) {
+    this.requests++;
+    return this.requests % 2 === 0 ? undefined : this.#local.embed(texts);
+  }
+}
+
+describeEachEngine('reindex runs and the reindex job queue', (engine) => {
+  let store: MemsvcStore;
+  const clock = new ManualClock('2026-05-01T09:00:00.000Z');
+  const local = new LocalEmbedder();
+
+  beforeAll(async () => {
+    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { model: 'memsvc-local-v1' } });
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+  beforeEach(async () => {
+    await sql`TRUNCATE memories, memory_audit, memory_links, reindex_jobs CASCADE`.execute(store.connection.db);
+  });
+
+  /** Memories stored without vectors (written while the provider was down). */
+  async function seed(count: number, tenant = alice): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++)
+      ids.push((await store.memories.insert(tenant, { tier: 'ltm', content: `fact number ${i} about ${tenant}` }, actor)).id);
+    return ids;
+  }
+  const unembedded = async () =>
+    Number((await sql<{ n: string }>`SELECT count(*) AS n FROM memories WHERE embedding IS NULL`.execute(store.connection.db)).rows[0]?.n);
+  const reindex = (request: Parameters<typeof checkReindexRequest>[0], embedder: Embedder = local) =>
+    runReindex({ store: store.reindex, embedder }, checkReindexRequest(request));
+
+  it('backfills memories without vectors, then skips them on a reuse run', async () => {
+    await seed(7);
+    expect(await reindex({ batchSize: 3 })).toEqual({ processed: 7, indexed: 7, skipped: 0, failed: 0, cursor: null, stoppedBy: 'end' });
+    expect(await unembedded()).toBe(0);
+    expect(await reindex({ batchSize: 3 })).toMatchObject({ processed: 7, indexed: 0, skipped: 7 });
+    // The stored vector is the one a write computes from the same text.
+    const [row] = (await store.memories.nearest(alice, local.vectorOf('fact number 3 about alice'), 1)).values();
+    expect(row?.similarity).toBeCloseTo(1, 5);
+  });
+
+  it('maxMemories stops with a cursor, and the next run continues after it: every memory exactly once', async () => {
+    const ids = await seed(9);
+    const first = await reindex({ batchSize: 2, maxMemories: 5 });
+    expect(first).toMatchObject({ processed: 5, indexed: 5, cursor: ids[4], stoppedBy: 'max-memories' });
+    const second = await reindex({ batchSize: 2, cursor: first.cursor ?? undefined });
+    expect(second).toMatchObject({ processed: 4, indexed: 4, cursor: null, stoppedBy: 'end' });
+    expect(await unembedded()).toBe(0);
+  });
+
+  it('a regenerate run over unchanged content rewrites nothing', async () => {
+    await seed(4);
+    await reindex({});
+    const before = await sql<{ id: string; embedded_at: Date }>`SELECT id, embedded_at FROM memories ORDER BY id`.execute(
+      store.connection.db,
+    );
+    clock.advance(60_000);
+    expect(await reindex({ reuseExistingEmbeddings: false })).toMatchObject({ processed: 4, indexed: 4, skipped: 0 });
+    const after = await sql<{ id: string; embedded_at: Date }>`SELECT id, embedded_at FROM memories ORDER BY id`.execute(
+      store.connection.db,
+    );
+    expect(after.rows).toEqual(before.rows);
+  });
+
+  it('scoped to one tenant, touches only that tenant', async () => {
+    await seed(3, alice);
+    await seed(2, bob);
+    expect(await reindex({ userId: 'bob' })).toMatchObject({ processed: 2, indexed: 2 });
+    expect(await unembedded()).toBe(3);
+  });
+
+  it('a provider failing part of the run: those memories are counted failed, keep no vector, and the next run picks them up', async () => {
+    await seed(8);
+    const flaky = new FlakyEmbedder();
+    const result = await reindex({ batchSize: 4 }, flaky);
+    // Requests of two texts; every second one fails: half the memories.
+    expect(result).toMatchObject({ processed: 8, indexed: 4, failed: 4, cursor: null });
+    expect(await unembedded()).toBe(4);
+    expect(await reindex({})).toMatchObject({ processed: 8, indexed: 4, skipped: 4, failed: 0 });
+    expect(await unembedded()).toBe(0);
+  });
+
+  it('recreate + regenerate after a dimension change: old vectors dropped, new ones written, index rebuilt, search works', async () => {
+    await seed(5);
+    await reindex({});
+    const smaller = new LocalEmbedder(96);
+    Object.defineProperty(smaller, 'model', { value: 'local-96' });
+    // Without recreate the new size is refused and nothing is written.
+    expect(await codeOf(reindex({ reuseExistingEmbeddings: false }, smaller))).toBe('DIMENSION_MISMATCH');
+    const result = await reindex({ recreate: true, reuseExistingEmbeddings: false }, smaller);
+    expect(result).toMatchObject({ processed: 5, indexed: 5, failed: 0 });
+    expect(await store.vectorSpace.describe()).toMatchObject({ dimensions: 96, model: 'local-96' });
+    const indexes = await sql<{ indexname: string }>`SELECT indexname FROM pg_indexes WHERE tablename = 'memories'`.execute(
+      store.connection.db,
+    );
+    expect(indexes.rows.map((row) => row.indexname)).toContain(HNSW_INDEX_NAME);
+    const [best] = await store.memories.nearest(alice, smaller.vectorOf('fact number 2 about alice'), 1);
+    expect(best?.memory.content).toBe('fact number 2 about alice');
+    // Back to the original model for the other tests.
+    await reindex({ recreate: true, reuseExistingEmbeddings: false });
+  });
+
+  it('R-REINDEX-1/2: bad options are typed errors naming the field, checked before anything runs', () => {
+    const fieldOf = (request: Parameters<typeof checkReindexRequest>[0]) => {
+      try {
+        checkReindexRequest(request);
+        return 'accepted';
+      } catch (error) {
+        return (error as { data: { field: string } }).data.field;
+      }
+    };
+    expect(fieldOf({ batchSize: 0 })).toBe('batchSize');
+    expect(fieldOf({ batchSize: 1001 })).toBe('batchSize');
+    expect(fieldOf({ batchSize: 1000 })).toBe('accepted');
+    expect(fieldOf({ cursor: 'not-a-memory-id' })).toBe('cursor');
+    expect(fieldOf({ maxMemories: 0 })).toBe('maxMemories');
+    expect(fieldOf({ recreate: true, userId: 'alice' })).toBe('recreate');
+    expect(fieldOf({ recreate: true, maxMemories: 10 })).toBe('recreate');
+    expect(fieldOf({ recreate: true })).toBe('accepted');
+  });
+
+  it('R-JOB-1: the queue runs one job at a time, cancels, retries and refuses impossible transitions', async () => {
+    const jobs = store.reindexJobs;
+    const maintenance = new Maintenance({
+      lifecycle: store.lifecycle,
+      memories: store.memories,
+      reindexStore: store.reindex,
+      jobs,
+      embedder: local,
+      clock,
+      settings: {
+        promotion: { accessThreshold: 3, importanceThreshold: undefined },
+        decay: { halfLifeDays: 14, batchSize: 100, staleScoreThreshold: 0.3, pruneScoreThreshold: 0.15, pruneOlderThanDays: 30 },
+        similarity: { duplicateThreshold: 0.97, contradictionThreshold: 0.8, contradictionThresholdMax: 0.97, contradictionPolicy: 'flag' },
+        mergeThreshold: 0.85,
+      },
+    });
+    const first = await maintenance.queueReindex({ batchSize: 10 }, 'admin');
+    const second = await maintenance.queueReindex({ userId: 'bob' }, 'admin');
+    expect(first.state).toBe('queued');
+    const claimed = await jobs.claimNext('runner-a');
+    expect(claimed).toMatchObject({ jobId: first.jobId, state: 'running', attempts: 1 });
+    expect(await jobs.claimNext('runner-b')).toBeUndefined(); // one running at a time
+    expect(await codeOf(maintenance.retryReindex(first.jobId))).toBe('CONFLICT');
+
+    // A queued job is cancelled at once; a running one is asked to stop.
+    expect((await maintenance.cancelReindex(second.jobId)).state).toBe('cancelled');
+    expect(await maintenance.cancelReindex(first.jobId)).toMatchObject({ state: 'running', cancelRequested: true });
+    expect(await codeOf(maintenance.cancelReindex(second.jobId))).toBe('CONFLICT');
+
+    // The runner sees the request when it saves a batch.
+    const saved = await store.reindex.saveBatch([], {
+      jobId: first.jobId,
+      runnerId: 'runner-a',
+      progress: { ...EMPTY_REINDEX_SUMMARY, processed: 3 },
+    });
+    expect(saved.cancelRequested).toBe(true);
+    // Another runner may not save progress of a job it does not own.
+    await expect(
+      store.reindex.saveBatch([], { jobId: first.jobId, runnerId: 'runner-b', progress: EMPTY_REINDEX_SUMMARY }),
+    ).rejects.toBeInstanceOf(JobOwnershipLost);
+    await jobs.finish(first.jobId, 'runner-a', { state: 'cancelled' });
+    expect(await codeOf(maintenance.cancelReindex(first.jobId))).toBe('CONFLICT');
+
+    // Retry keeps the counts and cursor, and queues the same job again.
+    const retried = await maintenance.retryReindex(first.jobId);
+    expect(retried).toMatchObject({ jobId: first.jobId, state: 'queued', cancelRequested: false });
+    expect(retried.progress.processed).toBe(3);
+    expect(await codeOf(maintenance.reindexStatus('00000000-0000-7000-8000-000000000000'))).toBe('NOT_FOUND');
+    expect(await codeOf(maintenance.reindexStatus('nope'))).toBe('INVALID_INPUT');
+  });
+
+  it('a job whose runner went silent is declared failed; the runner then can no longer write', async () => {
+    const ids = await seed(6);
+    const job: ReindexJob = await store.reindexJobs.enqueue(checkReindexRequest({ batchSize: 2 }), 'admin');
+    await store.reindexJobs.claimNext('runner-a');
+    // One batch done by runner-a.
+    await store.reindex.saveBatch([], {
+      jobId: job.jobId,
+      runnerId: 'runner-a',
+      progress: { ...EMPTY_REINDEX_SUMMARY, processed: 2, cursor: ids[1] ?? null },
+    });
+    expect(await store.reindexJobs.failAbandoned(60_000)).toEqual([]); // it just beat
+    await sql`UPDATE reindex_jobs SET heartbeat_at = now() - interval '2 minutes'`.execute(store.connection.db);
+    const abandoned = await store.reindexJobs.failAbandoned(60_000);
+    expect(abandoned.map((entry) => entry.state)).toEqual(['failed']);
+    expect(abandoned[0]?.error).toMatch(/retry continues from the saved cursor/);
+    await expect(
+      store.reindex.saveBatch([{ id: ids[2] ?? '', vector: local.vectorOf('x'), model: local.model }], {
+        jobId: job.jobId,
+        runnerId: 'runner-a',
+        progress: EMPTY_REINDEX_SUMMARY,
+      }),
+    ).rejects.toBeInstanceOf(JobOwnershipLost);
+    expect(await unembedded()).toBe(6); // the lost runner's batch wrote nothing
+  });
+});
