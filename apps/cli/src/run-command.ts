@@ -7,8 +7,9 @@ export const EXIT_CONFIG = 2;
 /**
  * Runs one command and turns failures into one readable line on stderr and an exit code —
  * never a stack trace, never a secret (every message memsvc raises is written to be shown).
+ * `programName` prefixes the line (`memsvc`, `memsvc-reindex`).
  */
-export async function runCommand(action: () => Promise<void>): Promise<void> {
+export async function runCommand(action: () => Promise<void>, programName = 'memsvc'): Promise<void> {
   try {
     await action();
   } catch (error) {
@@ -16,10 +17,10 @@ export async function runCommand(action: () => Promise<void>): Promise<void> {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = EXIT_CONFIG;
     } else if (isMemsvcError(error)) {
-      process.stderr.write(`memsvc: ${error.message} [${error.code}]\n`);
+      process.stderr.write(`${programName}: ${error.message} [${error.code}]\n`);
       process.exitCode = error.code === 'INVALID_CONFIG' || error.code === 'INVALID_INPUT' ? EXIT_CONFIG : EXIT_FAILURE;
     } else {
-      process.stderr.write(`memsvc: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`${programName}: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = EXIT_FAILURE;
     }
   }
