@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type MemsvcStore, openStore } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { TEST_LIFECYCLE_SETTINGS } from './support/maintenance-settings.js';
 
 const alice: CallContext = { tenant: toTenantId('alice'), actor: { id: 'user:alice' } };
 const bob: CallContext = { tenant: toTenantId('bob'), actor: { id: 'user:bob' } };
@@ -59,21 +60,7 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
     for (const key of Object.keys(vectors)) delete vectors[key];
     memories = createMemoryEngine({ store: store.memories, embedder, clock });
     promotedEvents = [];
-    maintenance = new Maintenance({
-      lifecycle: store.lifecycle,
-      memories: store.memories,
-      reindexStore: store.reindex,
-      jobs: store.reindexJobs,
-      embedder,
-      clock,
-      settings: {
-        promotion: { accessThreshold: 3, importanceThreshold: undefined },
-        decay: { halfLifeDays: 14, batchSize: 2, staleScoreThreshold: 0.3, pruneScoreThreshold: 0.15, pruneOlderThanDays: 30 },
-        similarity: { duplicateThreshold: 0.97, contradictionThreshold: 0.8, contradictionThresholdMax: 0.97, contradictionPolicy: 'flag' },
-        mergeThreshold: 0.85,
-      },
-      events: { promoted: (count) => promotedEvents.push(count) },
-    });
+    maintenance = new Maintenance({ ...maintenanceOptions(), events: { promoted: (count) => promotedEvents.push(count) } });
   });
 
   const read = async (context: CallContext, id: string, times: number) => {
@@ -292,17 +279,7 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
       jobs: store.reindexJobs,
       embedder,
       clock,
-      settings: {
-        promotion: { accessThreshold: 3, importanceThreshold: undefined as number | undefined },
-        decay: { halfLifeDays: 14, batchSize: 2, staleScoreThreshold: 0.3, pruneScoreThreshold: 0.15, pruneOlderThanDays: 30 },
-        similarity: {
-          duplicateThreshold: 0.97,
-          contradictionThreshold: 0.8,
-          contradictionThresholdMax: 0.97,
-          contradictionPolicy: 'flag' as const,
-        },
-        mergeThreshold: 0.85,
-      },
+      settings: TEST_LIFECYCLE_SETTINGS,
     };
   }
 });

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { HNSW_INDEX_NAME, type MemsvcStore, openStore } from '../src/index.js';
 import { codeOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { TEST_LIFECYCLE_SETTINGS } from './support/maintenance-settings.js';
 
 const alice = toTenantId('alice');
 const bob = toTenantId('bob');
@@ -159,12 +160,7 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
       jobs,
       embedder: local,
       clock,
-      settings: {
-        promotion: { accessThreshold: 3, importanceThreshold: undefined },
-        decay: { halfLifeDays: 14, batchSize: 100, staleScoreThreshold: 0.3, pruneScoreThreshold: 0.15, pruneOlderThanDays: 30 },
-        similarity: { duplicateThreshold: 0.97, contradictionThreshold: 0.8, contradictionThresholdMax: 0.97, contradictionPolicy: 'flag' },
-        mergeThreshold: 0.85,
-      },
+      settings: TEST_LIFECYCLE_SETTINGS,
     });
     const first = await maintenance.queueReindex({ batchSize: 10 }, 'admin');
     const second = await maintenance.queueReindex({ userId: 'bob' }, 'admin');
