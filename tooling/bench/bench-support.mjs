@@ -1,6 +1,7 @@
 // Shared by the memsvc benchmarks: the content generator, percentiles, a throw-away PostgreSQL
 // database from tooling/scripts/pg-local.sh, the real server process, and an MCP client.
 import { execFileSync, spawn } from 'node:child_process';
+import http from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -74,7 +75,8 @@ export async function postgresDatabase(root) {
   };
 }
 
-export async function startServer(root, databaseUrl) {
+/** `env` adds to (or overrides) the server's environment, e.g. the embedding provider. */
+export async function startServer(root, databaseUrl, env = {}) {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [join(root, 'apps', 'server', 'dist', 'memsvc-server.js')], {
@@ -89,6 +91,7 @@ export async function startServer(root, databaseUrl) {
       HOST: '127.0.0.1',
       PORT: String(port),
       EMBEDDING_PROVIDER: 'local',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -110,8 +113,41 @@ export async function startServer(root, databaseUrl) {
   return { child, base, stop, coldStartMs: ms(performance.now() - started) };
 }
 
-export async function mcpClient(base) {
+/** `transportOptions` go to the StreamableHTTPClientTransport (e.g. `{ fetch: nodeHttpFetch }`). */
+export async function mcpClient(base, transportOptions = {}) {
   const client = new Client({ name: 'bench', version: '0.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), transportOptions));
   return client;
+}
+
+const keepAlive = new http.Agent({ keepAlive: true });
+
+/**
+ * A minimal fetch over node:http, for MCP calls that may run longer than five minutes: the
+ * server answers tool calls as one JSON response, sent when the tool is done, and Node's
+ * built-in fetch (undici) gives up waiting for response headers after 300 s. Buffers the body.
+ */
+export function nodeHttpFetch(url, init = {}) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      new URL(url),
+      { method: init.method ?? 'GET', headers: Object.fromEntries(new Headers(init.headers)), agent: keepAlive, signal: init.signal },
+      (response) => {
+        const chunks = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            for (const one of [value ?? []].flat()) headers.append(name, one);
+          }
+          const status = response.statusCode ?? 500;
+          const body = [101, 204, 205, 304].includes(status) ? null : Buffer.concat(chunks);
+          resolve(new Response(body, { status, statusText: response.statusMessage, headers }));
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(init.body ?? undefined);
+  });
 }

@@ -1,0 +1,84 @@
+// A loopback server speaking Ollama's `POST /api/embed` wire format (the same request and reply
+// bodies as packages/embeddings/test/support/fake-embedding-server.ts), answering every request
+// after a fixed delay: a stand-in for a fast embedding provider, so a benchmark measures memsvc's
+// side of a provider-backed reindex (batching, requests, JSON, writes) rather than a model.
+// Vectors are deterministic per text (the same text always gets the same vector, so a regenerate
+// over unchanged content finds equal vectors) and are assembled from pre-formatted numbers, so
+// the fake costs the benchmark process little CPU on a 2-core machine.
+import { createServer } from 'node:http';
+
+const TABLE_SIZE = 4096;
+// Pre-formatted float32-like values in (-0.1, 0.1), never zero, as Ollama prints them.
+let state = 7;
+const next = () => {
+  state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+  return state / 4294967296;
+};
+const TABLE = Array.from({ length: TABLE_SIZE }, () => {
+  const value = (next() - 0.5) / 5;
+  return (Math.abs(value) < 1e-4 ? 0.0123 : value).toPrecision(8);
+});
+
+function fnv1a(text) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+function vectorJson(text, dimensions) {
+  const hash = fnv1a(text);
+  const parts = new Array(dimensions);
+  for (let i = 0; i < dimensions; i++) parts[i] = TABLE[(hash + Math.imul(i, 2_654_435_761 >>> 0)) & (TABLE_SIZE - 1)];
+  return `[${parts.join(',')}]`;
+}
+
+/**
+ * Starts the fake on a free loopback port. Returns {url, requests(), texts(), stop()}.
+ * Options: dimensions (default 768, nomic-embed-text's size), delayMs per request (default 5).
+ */
+export async function startFakeOllama({ dimensions = 768, delayMs = 5 } = {}) {
+  let requests = 0;
+  let texts = 0;
+  const server = createServer((request, response) => {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      const send = (status, body) => {
+        response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        response.end(body);
+      };
+      if (request.method !== 'POST' || request.url !== '/api/embed') {
+        send(404, JSON.stringify({ error: `no route ${request.method} ${request.url}` }));
+        return;
+      }
+      let body;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        send(400, JSON.stringify({ error: 'invalid JSON' }));
+        return;
+      }
+      const input = Array.isArray(body.input) ? body.input : [body.input];
+      requests++;
+      texts += input.length;
+      setTimeout(() => {
+        send(
+          200,
+          `{"model":${JSON.stringify(body.model)},"embeddings":[${input.map((text) => vectorJson(String(text), dimensions)).join(',')}],` +
+            `"total_duration":${delayMs * 1_000_000},"load_duration":0,"prompt_eval_count":${input.length}}`,
+        );
+      }, delayMs);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    requests: () => requests,
+    texts: () => texts,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
