@@ -4,9 +4,15 @@ import { serve } from '@hono/node-server';
 import { createMemoryEngine, FUSION_WEIGHTS, type MemsvcConfig } from '@memsvc/core';
 import { type AdminAuthEvent, createMcpServer, type ToolObservation } from '@memsvc/mcp-tools';
 import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
-import { configuredEmbedder, createMaintenance, openConfiguredStore, type RunningJobs, startJobs } from '@memsvc/worker';
+import {
+  configuredEmbedder,
+  createMaintenance,
+  openConfiguredStore,
+  type RunningJobs,
+  registerEmbeddingMetrics,
+  startJobs,
+} from '@memsvc/worker';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { registerEmbeddingMetrics } from './embedding-metrics.js';
 import { HealthChecker } from './health.js';
 import { createHttpApp, TrafficMeter } from './http-app.js';
 import type { Logger } from './logger.js';

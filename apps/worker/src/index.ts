@@ -1,7 +1,10 @@
 export { createMaintenance } from './create-maintenance.js';
+export { registerEmbeddingMetrics } from './embedding-metrics.js';
 export { scheduledJobBody } from './job-bodies.js';
 export type { Logger } from './logger.js';
 export { createLogger } from './logger.js';
+export type { Metrics } from './metrics.js';
+export { createMetrics } from './metrics.js';
 export { configuredEmbedder, openConfiguredStore } from './open-runtime.js';
 export type { ReindexRunnerOptions } from './reindex-runner.js';
 export { ReindexRunner } from './reindex-runner.js';
@@ -11,3 +14,4 @@ export type { JobRunReport } from './scheduler.js';
 export { Scheduler } from './scheduler.js';
 export type { RunningJobs } from './start-jobs.js';
 export { startJobs } from './start-jobs.js';
+export { serveWorkerHttp } from './worker-http.js';

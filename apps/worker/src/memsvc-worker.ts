@@ -1,13 +1,49 @@
 #!/usr/bin/env node
 import { homedir } from 'node:os';
+import { parseArgs } from 'node:util';
 import { ConfigError, isMemsvcError, type LoadedConfig, loadConfig } from '@memsvc/core';
 import { systemClock } from '@memsvc/store-pg';
 import { createMaintenance } from './create-maintenance.js';
+import { registerEmbeddingMetrics } from './embedding-metrics.js';
 import { createLogger } from './logger.js';
+import { createMetrics } from './metrics.js';
 import { configuredEmbedder, openConfiguredStore } from './open-runtime.js';
 import { startJobs } from './start-jobs.js';
+import { serveWorkerHttp } from './worker-http.js';
 
-// Exit codes: 2 the configuration is refused, 1 the worker could not start.
+const HELP = `Usage: memsvc-worker [--port <n>] [--host <address>]
+
+Runs memsvc's scheduled jobs (short-term sweep and promotion, auth-store sweep, decay scan,
+corpus consolidation) and the reindex-job runner. Configuration comes from the environment,
+as for the server (DATABASE_URL, the *_INTERVAL_MS variables, EMBEDDING_PROVIDER, ...).
+Run any number of workers: each job runs once per interval across all of them.
+
+Options:
+  --port <n>        serve GET /health and GET /health/metrics on this port (default: no HTTP)
+  --host <address>  address to bind with --port (default 127.0.0.1)
+  -h, --help        show this help
+`;
+
+// Exit codes: 2 the configuration or a flag is refused, 1 the worker could not start.
+let flags: { port?: string; host?: string; help?: boolean };
+try {
+  flags = parseArgs({
+    options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  }).values;
+} catch (error) {
+  process.stderr.write(`memsvc-worker: ${(error as Error).message}\n${HELP}`);
+  process.exit(2);
+}
+if (flags.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+const port = flags.port === undefined ? undefined : Number(flags.port);
+if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
+  process.stderr.write(`memsvc-worker: --port must be a whole number from 0 to 65535 (got ${flags.port})\n`);
+  process.exit(2);
+}
+
 let loaded: LoadedConfig;
 try {
   loaded = loadConfig(process.env, { homeDir: homedir() });
@@ -21,12 +57,35 @@ for (const warning of warnings) logger.warn(warning);
 
 try {
   const store = await openConfiguredStore(config, 'memsvc-worker', logger);
-  const { embedder } = configuredEmbedder(config, logger);
-  const maintenance = createMaintenance({ store, embedder, config, clock: systemClock });
-  const jobs = startJobs({ config, store, embedder, maintenance, logger });
-  logger.info({ database: store.connection.description, runner: jobs.runner.runnerId }, 'memsvc worker running');
+  const metrics = createMetrics(config.profile, async () => (await store.health()).pgvector);
+  const { embedder } = configuredEmbedder(config, logger, registerEmbeddingMetrics(metrics.registry));
+  const maintenance = createMaintenance({
+    store,
+    embedder,
+    config,
+    clock: systemClock,
+    events: {
+      promoted: (count) => metrics.memoriesPromoted.inc(count),
+      consolidationRun: (status) => metrics.consolidationRuns.inc({ status }),
+      reindex: (status) => metrics.reindexOperations.inc({ status }),
+    },
+  });
+  const jobs = startJobs({
+    config,
+    store,
+    embedder,
+    maintenance,
+    logger,
+    runner: { onFinished: (_job, state) => metrics.reindexOperations.inc({ status: state }) },
+  });
+  const http =
+    port === undefined
+      ? undefined
+      : await serveWorkerHttp({ port, host: flags.host ?? '127.0.0.1', store, metrics, metricsToken: config.metrics.token });
+  logger.info({ database: store.connection.description, runner: jobs.runner.runnerId, http: http?.url }, 'memsvc worker running');
   const shutdown = async (reason: string) => {
     logger.info({ reason }, 'worker stopping: finishing the runs in progress');
+    await http?.close();
     await jobs.stop();
     await store.close();
     logger.info('worker stopped');

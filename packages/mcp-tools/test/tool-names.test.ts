@@ -7,9 +7,11 @@ describe('the tool surface of spec §4.3', () => {
     expect(new Set(TOOL_NAMES).size).toBe(28);
   });
 
-  it('guards exactly the reindex group with the admin token', () => {
+  it('guards exactly the reindex and consolidation groups with the admin token', () => {
     expect([...ADMIN_TOOLS].sort()).toEqual([
       'cancel_reindex_job',
+      'consolidate_corpus',
+      'consolidate_memories',
       'get_reindex_status',
       'queue_reindex_memories',
       'reindex_memories',

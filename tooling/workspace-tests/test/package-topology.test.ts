@@ -26,7 +26,8 @@ const PUBLISHABLE = {
   'packages/store-pg': { name: '@memsvc/store-pg', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
   'packages/embeddings': { name: '@memsvc/embeddings', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
   'packages/auth': { name: '@memsvc/auth', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
-  'packages/mcp-tools': { name: '@memsvc/mcp-tools', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
+  // The admin tools compare adminToken with @memsvc/auth's constant-time check (DESIGN §1: auth sits below mcp-tools).
+  'packages/mcp-tools': { name: '@memsvc/mcp-tools', exports: ['.', './package.json'], mayUse: ['@memsvc/core', '@memsvc/auth'] },
 } as const;
 
 const APPS = { 'apps/server': '@memsvc/server', 'apps/worker': '@memsvc/worker', 'apps/cli': '@memsvc/cli' } as const;
@@ -57,8 +58,16 @@ describe('workspace layout (DESIGN.md §1)', () => {
     expect(existsSync(join(root, directory, 'README.md'))).toBe(true);
   });
 
-  it('exposes the operator CLI as the memsvc binary', () => {
-    expect(manifest('apps/cli').bin).toEqual({ memsvc: './dist/memsvc.js' });
+  it('exposes the operator CLI as the memsvc and memsvc-reindex binaries, and the worker as memsvc-worker', () => {
+    expect(manifest('apps/cli').bin).toEqual({ memsvc: './dist/memsvc.js', 'memsvc-reindex': './dist/memsvc-reindex.js' });
+    expect(manifest('apps/worker').bin).toEqual({ 'memsvc-worker': './dist/memsvc-worker.js' });
+  });
+
+  it('lets the server run the worker in-process, and nothing depend on the server', () => {
+    const uses = (directory: string) => Object.keys(manifest(directory).dependencies ?? {}).filter((name) => name.startsWith('@memsvc/'));
+    expect(uses('apps/server')).toContain('@memsvc/worker');
+    expect(uses('apps/worker')).not.toContain('@memsvc/server');
+    expect(uses('apps/cli')).not.toContain('@memsvc/server');
   });
 
   it('pins the package manager and the Node version for turbo and users', () => {

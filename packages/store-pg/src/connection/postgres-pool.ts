@@ -29,6 +29,12 @@ export async function openPostgresPool(url: string, options: PostgresPoolOptions
   // Without a listener, an error on an idle client (say, the server restarting) would be an
   // unhandled 'error' event and take the whole process down. The pool replaces the client.
   pool.on('error', (error) => options.onIdleError?.(error));
+  // The same for a client that is checked out but between queries when its connection breaks
+  // (a transaction or a held job lock during a restart): the query in flight, or the next one,
+  // fails with the error, and the pool discards the client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => options.onIdleError?.(error));
+  });
   try {
     await pool.query('SELECT 1');
   } catch (error) {

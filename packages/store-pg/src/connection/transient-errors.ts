@@ -13,6 +13,6 @@ export function isTransientDatabaseError(error: unknown): boolean {
   const message = (error as { message?: unknown }).message;
   return (
     typeof message === 'string' &&
-    /Connection terminated|connection is closed|the database system is (starting up|shutting down)/i.test(message)
+    /Connection terminated|connection is closed|not queryable|the database system is (starting up|shutting down)/i.test(message)
   );
 }

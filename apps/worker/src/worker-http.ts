@@ -1,0 +1,61 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { secretMatches } from '@memsvc/auth';
+import type { Secret } from '@memsvc/core';
+import type { MemsvcStore } from '@memsvc/store-pg';
+import type { Metrics } from './metrics.js';
+
+/**
+ * The worker's own small HTTP surface, so a standalone worker can be probed and scraped like the
+ * server: `GET /health` (200 when the database and pgvector answer, else 503) and
+ * `GET /health/metrics` (Prometheus text; a bearer token when METRICS_TOKEN is set). The job
+ * counters of spec §4.2 — promotions, consolidation runs, reindex operations — count here when
+ * the jobs run in a worker.
+ */
+export async function serveWorkerHttp(options: {
+  port: number;
+  host: string;
+  store: MemsvcStore;
+  metrics: Metrics;
+  metricsToken: Secret | undefined;
+}): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    const send = (status: number, type: string, body: string) => {
+      response.writeHead(status, { 'Content-Type': type });
+      response.end(body);
+    };
+    if (request.method !== 'GET') return send(405, 'application/json', JSON.stringify({ error: { code: 'METHOD_NOT_ALLOWED' } }));
+    if (path === '/health') {
+      void options.store.health().then((health) => {
+        const up = health.database && health.pgvector;
+        send(up ? 200 : 503, 'application/json', JSON.stringify({ status: up ? 'up' : 'down', component: 'worker', ...health }));
+      });
+      return;
+    }
+    if (path === '/health/metrics') {
+      if (options.metricsToken) {
+        const token = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
+        if (!secretMatches(options.metricsToken, token)) {
+          return send(
+            401,
+            'application/json',
+            JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'a valid bearer token is required' } }),
+          );
+        }
+      }
+      void options.metrics.registry.metrics().then((text) => send(200, options.metrics.registry.contentType, text));
+      return;
+    }
+    send(404, 'application/json', JSON.stringify({ error: { code: 'NOT_FOUND' } }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  return {
+    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,86 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '@memsvc/core';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
+import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { createLogger, openConfiguredStore } from '../src/index.js';
+
+const pgvectorTestUrl = inject('pgvectorTestUrl');
+const workerBin = fileURLToPath(new URL('../dist/memsvc-worker.js', import.meta.url));
+const METRICS_TOKEN = 'metrics-token-for-the-worker-test';
+
+describe('memsvc-worker executable', () => {
+  it('--help lists its flags; a bad --port is refused with exit code 2', () => {
+    const help = spawnSync(process.execPath, [workerBin, '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/--port <n>/);
+    expect(help.stdout).toMatch(/--host <address>/);
+    const bad = spawnSync(process.execPath, [workerBin, '--port', 'eighty'], { encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--port must be a whole number/);
+  });
+});
+
+(pgvectorTestUrl ? describe : describe.skip)('memsvc-worker on PostgreSQL', () => {
+  let database: TestDatabase;
+  let child: ChildProcess | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(pgvectorTestUrl ?? '');
+  });
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await database?.drop();
+  });
+
+  it('runs the promotion job on its interval and reports it on /health/metrics, behind METRICS_TOKEN', async () => {
+    const env = {
+      DATABASE_URL: database.url,
+      EMBEDDING_PROVIDER: 'local',
+      STM_CONSOLIDATION_INTERVAL_MS: '300',
+      METRICS_TOKEN,
+      LOG_LEVEL: 'info',
+    };
+    const config = loadConfig(env, { homeDir: '/tmp' }).config;
+    const store = await openConfiguredStore(config, 'worker-test-seed', createLogger('error'));
+    await sql`
+      INSERT INTO memories (id, user_id, tier, content, content_hash, access_count, expires_at)
+      SELECT gen_random_uuid(), 'tenant', 'stm', 'worker note ' || n, md5(n::text), 3, now() + interval '1 day'
+      FROM generate_series(1, 12) AS n`.execute(store.connection.db);
+
+    child = spawn(process.execPath, [workerBin, '--port', '0'], {
+      env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child?.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk;
+        const line = stderr.split('\n').find((entry) => entry.includes('"memsvc worker running"'));
+        if (line) resolve((JSON.parse(line) as { http: string }).http);
+      });
+      child?.once('exit', (code) => reject(new Error(`memsvc-worker exited with ${code}:\n${stderr}`)));
+    });
+
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    expect((await fetch(`${url}/health/metrics`)).status).toBe(401);
+    let metrics = '';
+    for (let attempt = 0; attempt < 100 && !/memsvc_memories_promoted_total 12/.test(metrics); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      metrics = await (await fetch(`${url}/health/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    }
+    expect(metrics).toMatch(/memsvc_memories_promoted_total 12/);
+    expect(metrics).toMatch(/memsvc_consolidation_runs_total\{status="success"\} [1-9]/);
+    expect(metrics).toMatch(/memsvc_vector_backend_info\{backend="pgvector"\} 1/);
+    const promoted = await sql<{ n: string }>`SELECT count(*) AS n FROM memories WHERE tier = 'ltm'`.execute(store.connection.db);
+    expect(Number(promoted.rows[0]?.n)).toBe(12);
+    await store.close();
+
+    child.kill('SIGTERM');
+    const code = await new Promise((resolve) => child?.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/worker stopped/);
+    expect(stderr).not.toContain(METRICS_TOKEN);
+  });
+});
