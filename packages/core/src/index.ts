@@ -126,5 +126,5 @@ export type {
   WriteOutcome,
 } from './ports/memory-store.js';
 export type { JobCheckpoint, ReindexJobQueue, ReindexRow, ReindexStore, VectorWrite } from './ports/reindex-store.js';
-export { JobOwnershipLost } from './ports/reindex-store.js';
+export { CheckpointOutOfOrder, JobOwnershipLost } from './ports/reindex-store.js';
 export type { VectorSpace, VectorSpaceInfo } from './ports/vector-space.js';

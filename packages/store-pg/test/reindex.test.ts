@@ -1,4 +1,5 @@
 import {
+  CheckpointOutOfOrder,
   checkReindexRequest,
   EMPTY_REINDEX_SUMMARY,
   type Embedder,
@@ -180,11 +181,12 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
       jobId: first.jobId,
       runnerId: 'runner-a',
       progress: { ...EMPTY_REINDEX_SUMMARY, processed: 3 },
+      previousCursor: null,
     });
     expect(saved.cancelRequested).toBe(true);
     // Another runner may not save progress of a job it does not own.
     await expect(
-      store.reindex.saveBatch([], { jobId: first.jobId, runnerId: 'runner-b', progress: EMPTY_REINDEX_SUMMARY }),
+      store.reindex.saveBatch([], { jobId: first.jobId, runnerId: 'runner-b', progress: EMPTY_REINDEX_SUMMARY, previousCursor: null }),
     ).rejects.toBeInstanceOf(JobOwnershipLost);
     await jobs.finish(first.jobId, 'runner-a', { state: 'cancelled' });
     expect(await codeOf(maintenance.cancelReindex(first.jobId))).toBe('CONFLICT');
@@ -201,11 +203,27 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
     const ids = await seed(6);
     const job: ReindexJob = await store.reindexJobs.enqueue(checkReindexRequest({ batchSize: 2 }), 'admin');
     await store.reindexJobs.claimNext('runner-a');
+    // A checkpoint that does not follow the saved cursor is refused, and its vectors with it.
+    const vectorOf = (index: number) => ({
+      id: ids[index] ?? '',
+      vector: local.vectorOf(`fact number ${index} about alice`),
+      model: local.model,
+    });
+    await expect(
+      store.reindex.saveBatch([vectorOf(2), vectorOf(3)], {
+        jobId: job.jobId,
+        runnerId: 'runner-a',
+        progress: { ...EMPTY_REINDEX_SUMMARY, processed: 4, cursor: ids[3] ?? null },
+        previousCursor: ids[1] ?? null,
+      }),
+    ).rejects.toBeInstanceOf(CheckpointOutOfOrder);
+    expect(await unembedded()).toBe(6);
     // One batch done by runner-a.
     await store.reindex.saveBatch([], {
       jobId: job.jobId,
       runnerId: 'runner-a',
       progress: { ...EMPTY_REINDEX_SUMMARY, processed: 2, cursor: ids[1] ?? null },
+      previousCursor: null,
     });
     expect(await store.reindexJobs.failAbandoned(60_000)).toEqual([]); // it just beat
     await sql`UPDATE reindex_jobs SET heartbeat_at = now() - interval '2 minutes'`.execute(store.connection.db);
@@ -217,6 +235,7 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
         jobId: job.jobId,
         runnerId: 'runner-a',
         progress: EMPTY_REINDEX_SUMMARY,
+        previousCursor: ids[1] ?? null,
       }),
     ).rejects.toBeInstanceOf(JobOwnershipLost);
     expect(await unembedded()).toBe(6); // the lost runner's batch wrote nothing

@@ -1,7 +1,7 @@
 import { EMPTY_REINDEX_SUMMARY, type ReindexOptions, type ReindexSummary } from '../domain/reindex-rules.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Embedder } from '../ports/embedder.js';
-import type { ReindexRow, ReindexStore, VectorWrite } from '../ports/reindex-store.js';
+import { CheckpointOutOfOrder, type ReindexRow, type ReindexStore, type VectorWrite } from '../ports/reindex-store.js';
 
 export interface ReindexDependencies {
   readonly store: ReindexStore;
@@ -18,6 +18,8 @@ export interface ReindexControl {
   readonly onBatch?: ((progress: ReindexSummary) => void) | undefined;
   /** Checked between batches: true stops the run after the batch in hand (a runner shutting down). */
   readonly shouldStop?: (() => boolean) | undefined;
+  /** Batch writes in flight at once (default 2; 1 writes batch after batch). */
+  readonly pipelineDepth?: number | undefined;
   /** Wraps each storage call, e.g. to retry it while the database restarts. */
   readonly retry?: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
 }
@@ -28,6 +30,9 @@ export type ReindexStop = 'end' | 'max-memories' | 'cancelled' | 'stopped';
 export interface ReindexRunResult extends ReindexSummary {
   readonly stoppedBy: ReindexStop;
 }
+
+/** Two writes in flight: one connection inserting into the HNSW graph while the next batch is prepared and sent. */
+const PIPELINE_DEPTH = 2;
 
 /** Text used to learn a new model's dimensionality before a recreate drops the old vectors. */
 const DIMENSION_PROBE = 'memsvc dimension probe';
@@ -58,43 +63,89 @@ export async function runReindex(
   const resuming = control.resumeFrom !== undefined && control.resumeFrom.cursor !== null;
   if (options.recreate && !resuming) await retry(() => dropIndex(deps, options));
 
-  let stoppedBy: ReindexStop = 'end';
-  for (;;) {
-    const remaining = options.maxMemories === undefined ? options.batchSize : options.maxMemories - progress.processed;
-    if (remaining <= 0) {
-      stoppedBy = 'max-memories';
-      break;
-    }
-    const limit = Math.min(options.batchSize, remaining);
-    const after = progress.cursor ?? undefined;
-    const rows = await retry(() => store.batch({ tenant: options.tenant, after, limit }));
-    if (rows.length === 0) {
-      progress = { ...progress, cursor: null };
-      if (control.job) await retry(() => store.saveBatch([], { ...requireJob(control), progress }));
-      break;
-    }
-    const { writes, skipped, failed } = await vectorsFor(rows, embedder, options.reuseExistingEmbeddings);
-    const reachedEnd = rows.length < limit;
-    const next: ReindexSummary = {
-      processed: progress.processed + rows.length,
-      indexed: progress.indexed + writes.length,
-      skipped: progress.skipped + skipped,
-      failed: progress.failed + failed,
-      cursor: reachedEnd ? null : (rows.at(-1)?.id ?? null),
-    };
-    const saved = await retry(() => store.saveBatch(writes, control.job ? { ...control.job, progress: next } : undefined));
-    progress = next;
+  // Batches are pipelined: while one batch's vectors are written (pgvector inserts each into the
+  // HNSW graph, the costly part), the next is read and embedded and its write starts on another
+  // connection. Writes may overlap but checkpoints commit in order (saveBatch's previousCursor),
+  // so the saved cursor never passes a batch that is not saved.
+  const depth = Math.max(1, control.pipelineDepth ?? PIPELINE_DEPTH);
+  const pending: { save: Promise<{ cancelRequested: boolean }>; progress: ReindexSummary }[] = [];
+  let previousSave: Promise<unknown> = Promise.resolve();
+  const saveInOrder = (writes: readonly VectorWrite[], next: ReindexSummary, previousCursor: string | null) => {
+    const prior = previousSave;
+    const ready = prior.then(
+      () => undefined,
+      () => undefined,
+    );
+    const checkpoint = control.job ? { ...control.job, progress: next, previousCursor, ready } : undefined;
+    const save = retry(async () => {
+      try {
+        return await store.saveBatch(writes, checkpoint);
+      } catch (error) {
+        // The batch before this one had not committed yet (its first attempt failed): wait for it.
+        if (!(error instanceof CheckpointOutOfOrder)) throw error;
+        await prior.catch(() => undefined);
+        return store.saveBatch(writes, checkpoint);
+      }
+    });
+    // Awaited in order below; until then a rejection must not count as unhandled.
+    save.catch(() => undefined);
+    previousSave = save;
+    pending.push({ save, progress: next });
+  };
+  let cancelSeen = false;
+  const settleOldest = async () => {
+    const oldest = pending.shift();
+    if (!oldest) return;
+    const saved = await oldest.save;
+    progress = oldest.progress;
     control.onBatch?.(progress);
-    if (saved.cancelRequested) {
-      stoppedBy = 'cancelled';
-      break;
+    if (saved.cancelRequested) cancelSeen = true;
+  };
+
+  let stoppedBy: ReindexStop = 'end';
+  let readTo = progress;
+  try {
+    for (;;) {
+      const remaining = options.maxMemories === undefined ? options.batchSize : options.maxMemories - readTo.processed;
+      if (remaining <= 0) {
+        stoppedBy = 'max-memories';
+        break;
+      }
+      const limit = Math.min(options.batchSize, remaining);
+      const after = readTo.cursor ?? undefined;
+      const rows = await retry(() => store.batch({ tenant: options.tenant, after, limit }));
+      if (rows.length === 0) {
+        const final = { ...readTo, cursor: null };
+        if (control.job) saveInOrder([], final, readTo.cursor);
+        else pending.push({ save: Promise.resolve({ cancelRequested: false }), progress: final });
+        break;
+      }
+      const { writes, skipped, failed } = await vectorsFor(rows, embedder, options.reuseExistingEmbeddings);
+      const reachedEnd = rows.length < limit;
+      const next: ReindexSummary = {
+        processed: readTo.processed + rows.length,
+        indexed: readTo.indexed + writes.length,
+        skipped: readTo.skipped + skipped,
+        failed: readTo.failed + failed,
+        cursor: reachedEnd ? null : (rows.at(-1)?.id ?? null),
+      };
+      saveInOrder(writes, next, readTo.cursor);
+      readTo = next;
+      if (reachedEnd) break;
+      while (pending.length >= depth) await settleOldest();
+      if (cancelSeen) break;
+      if (control.shouldStop?.()) {
+        stoppedBy = 'stopped';
+        break;
+      }
     }
-    if (reachedEnd) break;
-    if (control.shouldStop?.()) {
-      stoppedBy = 'stopped';
-      break;
-    }
+    while (pending.length > 0) await settleOldest();
+  } catch (error) {
+    // Let the writes already sent finish (or fail) before reporting: none may outlive the run.
+    await Promise.allSettled(pending.map((entry) => entry.save));
+    throw error;
   }
+  if (cancelSeen && progress.cursor !== null) stoppedBy = 'cancelled';
   if (options.recreate || stoppedBy === 'end') await retry(() => store.ensureVectorIndex());
   return { ...progress, stoppedBy };
 }
@@ -137,9 +188,4 @@ async function vectorsFor(
     });
   }
   return { writes, skipped: rows.length - pending.length, failed };
-}
-
-function requireJob(control: ReindexControl): { jobId: string; runnerId: string } {
-  if (!control.job) throw new Error('job mode only');
-  return control.job;
 }

@@ -23,11 +23,20 @@ export interface JobCheckpoint {
   readonly jobId: string;
   readonly runnerId: string;
   readonly progress: ReindexSummary;
+  /** The cursor the job must be at: the batch before this one is saved (batches commit in order). */
+  readonly previousCursor: string | null;
+  /** Settles once the previous batch's save has committed or failed; the checkpoint is written after it. */
+  readonly ready?: Promise<unknown>;
 }
 
 /** Raised when a runner saves a batch of a job it no longer owns (cancelled elsewhere, or declared dead). */
 export class JobOwnershipLost extends Error {
   override readonly name = 'JobOwnershipLost';
+}
+
+/** Raised when a batch's checkpoint arrives before the previous batch's has committed; nothing is written. */
+export class CheckpointOutOfOrder extends Error {
+  override readonly name = 'CheckpointOutOfOrder';
 }
 
 /**
@@ -46,7 +55,9 @@ export interface ReindexStore {
   /**
    * Writes the vectors (a vector equal to the stored one is not rewritten) and, for a job, its
    * cursor, counts and heartbeat, in one transaction. Returns whether cancellation was requested.
-   * Throws JobOwnershipLost, writing nothing, when the job is no longer this runner's.
+   * Throws JobOwnershipLost, writing nothing, when the job is no longer this runner's, and
+   * CheckpointOutOfOrder when the job is not at `previousCursor`. Two saves may run at once; the
+   * later one's checkpoint waits for the earlier one's commit.
    */
   saveBatch(writes: readonly VectorWrite[], checkpoint: JobCheckpoint | undefined): Promise<{ readonly cancelRequested: boolean }>;
 

@@ -1,5 +1,5 @@
 import type { Clock, JobCheckpoint, ReindexRow, ReindexStore, TenantId, VectorWrite } from '@memsvc/core';
-import { JobOwnershipLost } from '@memsvc/core';
+import { CheckpointOutOfOrder, JobOwnershipLost } from '@memsvc/core';
 import { type Kysely, sql } from 'kysely';
 import pgvector from 'pgvector';
 import { isLiveAt } from '../memory/memory-row.js';
@@ -41,30 +41,6 @@ export class PgReindexStore implements ReindexStore {
     if (first) await this.vectorSpace.ensure(first.vector.length, first.model);
     const now = this.clock.now();
     return this.db.transaction().execute(async (trx) => {
-      let cancelRequested = false;
-      if (checkpoint) {
-        // The job row first: it is locked for the rest of the transaction, and a runner that no
-        // longer owns the job writes nothing at all.
-        const { progress } = checkpoint;
-        const job = await trx
-          .updateTable('reindex_jobs')
-          .set({
-            cursor: progress.cursor,
-            processed: progress.processed,
-            indexed: progress.indexed,
-            skipped: progress.skipped,
-            failed: progress.failed,
-            heartbeat_at: sql`now()`,
-            updated_at: sql`now()`,
-          })
-          .where('id', '=', checkpoint.jobId)
-          .where('runner_id', '=', checkpoint.runnerId)
-          .where('state', '=', 'running')
-          .returning('cancel_requested')
-          .executeTakeFirst();
-        if (!job) throw new JobOwnershipLost(`reindex job ${checkpoint.jobId} is no longer run by ${checkpoint.runnerId}`);
-        cancelRequested = job.cancel_requested;
-      }
       for (const model of new Set(writes.map((write) => write.model))) {
         const group = writes.filter((write) => write.model === model);
         if (writes.some((write) => write.vector.length !== first?.vector.length)) throw new Error('vectors of one batch differ in size');
@@ -78,7 +54,39 @@ export class PgReindexStore implements ReindexStore {
           WHERE m.id = w.id AND m.deleted_at IS NULL
             AND (m.embedding IS NULL OR m.embedding <> w.embedding OR m.embedding_model IS DISTINCT FROM ${model})`.execute(trx);
       }
-      return { cancelRequested };
+      if (!checkpoint) return { cancelRequested: false };
+      // The checkpoint last, after the previous batch's: the job row is locked only from here to
+      // COMMIT, and the cursor moves only from where the previous batch left it.
+      await checkpoint.ready;
+      const { progress } = checkpoint;
+      const job = await trx
+        .updateTable('reindex_jobs')
+        .set({
+          cursor: progress.cursor,
+          processed: progress.processed,
+          indexed: progress.indexed,
+          skipped: progress.skipped,
+          failed: progress.failed,
+          heartbeat_at: sql`now()`,
+          updated_at: sql`now()`,
+        })
+        .where('id', '=', checkpoint.jobId)
+        .where('runner_id', '=', checkpoint.runnerId)
+        .where('state', '=', 'running')
+        .where(sql<boolean>`cursor IS NOT DISTINCT FROM ${checkpoint.previousCursor}::uuid`)
+        .returning('cancel_requested')
+        .executeTakeFirst();
+      if (job) return { cancelRequested: job.cancel_requested };
+      const current = await trx
+        .selectFrom('reindex_jobs')
+        .select(['runner_id', 'state'])
+        .where('id', '=', checkpoint.jobId)
+        .executeTakeFirst();
+      // Throwing rolls the vectors back too: a batch is saved with its checkpoint or not at all.
+      if (current?.state === 'running' && current.runner_id === checkpoint.runnerId) {
+        throw new CheckpointOutOfOrder(`reindex job ${checkpoint.jobId} is not at the cursor this batch follows`);
+      }
+      throw new JobOwnershipLost(`reindex job ${checkpoint.jobId} is no longer run by ${checkpoint.runnerId}`);
     });
   }
 
