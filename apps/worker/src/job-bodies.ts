@@ -35,15 +35,15 @@ export function scheduledJobBody(name: ScheduledJobName, maintenance: Maintenanc
         logger.info({ job: name, ...result }, 'decay scan finished');
         return 'success';
       };
-    case 'corpus-consolidation': {
-      let cursor: string | undefined;
+    case 'corpus-consolidation':
       return async () => {
+        // The position is kept in the database, so passes continue across ticks, workers and restarts.
+        const cursor = await maintenance.jobCursor(name);
         const result = await maintenance.consolidateCorpus({ dryRun: false, limit: SCHEDULED_CORPUS_SEEDS, cursor });
-        cursor = result.cursor ?? undefined;
+        await maintenance.saveJobCursor(name, result.cursor ?? undefined);
         const { perCluster: _clusters, ...counts } = result;
         logger.info({ job: name, ...counts }, 'corpus consolidation pass finished');
         return counts.skippedConcurrentEdit > 0 ? 'partial' : 'success';
       };
-    }
   }
 }

@@ -32,8 +32,8 @@ export interface MaintenanceEvents {
   readonly promoted?: (count: number) => void;
   /** memsvc_consolidation_runs_total{status}: a promotion pass, `partial` when some memory failed. */
   readonly consolidationRun?: (status: 'success' | 'partial') => void;
-  /** memsvc_reindex_operations_total{status} */
-  readonly reindex?: (status: 'success' | 'failed' | 'cancelled') => void;
+  /** memsvc_reindex_operations_total{status}, with a job's end states for synchronous runs too. */
+  readonly reindex?: (status: 'completed' | 'failed' | 'cancelled') => void;
 }
 
 export interface MaintenanceOptions {
@@ -89,6 +89,15 @@ export class Maintenance {
     return decayScan(this.lifecycleDependencies, options);
   }
 
+  /** A scheduled job's saved position (corpus consolidation continues where its last pass stopped). */
+  jobCursor(job: string): Promise<string | undefined> {
+    return this.options.lifecycle.jobCursor(job);
+  }
+
+  saveJobCursor(job: string, cursor: string | undefined): Promise<void> {
+    return this.options.lifecycle.saveJobCursor(job, cursor);
+  }
+
   sweepAuthStore(): Promise<AuthSweepCounts> {
     return this.options.lifecycle.sweepAuthStore(this.options.clock.now());
   }
@@ -100,7 +109,7 @@ export class Maintenance {
       const result = await runReindex({ store: this.options.reindexStore, embedder: this.options.embedder }, options, {
         onBatch: onBatch ? (progress) => onBatch({ ...progress, stoppedBy: 'end' }) : undefined,
       });
-      this.options.events?.reindex?.('success');
+      this.options.events?.reindex?.('completed');
       return result;
     } catch (error) {
       this.options.events?.reindex?.('failed');
