@@ -1,4 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkReindexRequest, loadConfig, type MemsvcConfig } from '@memsvc/core';
 import { LocalEmbedder } from '@memsvc/embeddings';
@@ -31,6 +34,9 @@ const jobsOff = {
 };
 
 const describeOnPostgres = pgvectorTestUrl ? describe : describe.skip;
+const pgLocal = fileURLToPath(new URL('../../../tooling/scripts/pg-local.sh', import.meta.url));
+// The restart test runs a cluster of its own with pg-local.sh's PostgreSQL 15 binaries.
+const canRunOwnCluster = pgvectorTestUrl !== null && existsSync('/usr/lib/postgresql/15/bin/pg_ctl');
 
 describeOnPostgres('jobs across processes on PostgreSQL', () => {
   let database: TestDatabase;
@@ -222,4 +228,65 @@ describeOnPostgres('jobs across processes on PostgreSQL', () => {
     });
     expect(await unembedded(store)).toBe(0);
   });
+
+  it('a running job cancelled mid-way stops after a batch; retry continues it to the end, each memory once', async () => {
+    const total = 2_000;
+    const config = configFor();
+    const store = await open(config);
+    await resetAndSeed(store, total);
+    const maintenance = createMaintenance({ store, embedder: local, config, clock: systemClock });
+    const job = await maintenance.queueReindex({ batchSize: 20 }, 'test');
+    const runner = new ReindexRunner({ jobs: store.reindexJobs, store: store.reindex, embedder: local, logger, runnerId: 'cancellable' });
+    const running = runner.runOnce();
+    while ((await jobRow(store, job.jobId)).progress.processed < 100) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await maintenance.cancelReindex(job.jobId)).cancelRequested).toBe(true);
+    await running;
+    const cancelled = await jobRow(store, job.jobId);
+    expect(cancelled.state).toBe('cancelled');
+    expect(cancelled.progress.processed).toBeLessThan(total);
+    expect(await unembedded(store)).toBe(total - cancelled.progress.indexed);
+    await maintenance.retryReindex(job.jobId);
+    expect(await runner.runOnce()).toBe(true);
+    expect(await jobRow(store, job.jobId)).toMatchObject({ state: 'completed', progress: { processed: total, indexed: total } });
+    expect(await unembedded(store)).toBe(0);
+  });
+
+  (canRunOwnCluster ? it : it.skip)(
+    'PostgreSQL restarted mid-job (pg_ctl stop -m fast, then start): the runner waits, reconnects and finishes, counting each memory once',
+    async () => {
+      const clusterDir = mkdtempSync(join(tmpdir(), 'memsvc-restart-'));
+      const cluster = (command: string) =>
+        execFileSync('bash', [pgLocal, command], { env: { ...process.env, MEMSVC_PG_DIR: clusterDir }, encoding: 'utf8', timeout: 120_000 })
+          .trim()
+          .split('\n')
+          .at(-1) ?? '';
+      try {
+        const url = cluster('start');
+        const config = loadConfig({ DATABASE_URL: url, EMBEDDING_PROVIDER: 'local', ...jobsOff }, { homeDir: '/tmp' }).config;
+        const store = await open(config, 'restart-victim');
+        const total = 3_000;
+        await resetAndSeed(store, total);
+        const job = await store.reindexJobs.enqueue(checkReindexRequest({ batchSize: 25 }), 'test');
+        const runner = new ReindexRunner({ jobs: store.reindexJobs, store: store.reindex, embedder: local, logger, runnerId: 'restart' });
+        const running = runner.runOnce();
+        while ((await jobRow(store, job.jobId)).progress.processed < 200) await new Promise((resolve) => setTimeout(resolve, 5));
+        cluster('stop');
+        cluster('start');
+        expect(await running).toBe(true);
+        expect(await jobRow(store, job.jobId)).toMatchObject({
+          state: 'completed',
+          attempts: 1,
+          progress: { processed: total, indexed: total, failed: 0, cursor: null },
+        });
+        expect(await unembedded(store)).toBe(0);
+      } finally {
+        for (const store of opened.splice(0)) await store.close();
+        try {
+          cluster('stop');
+        } finally {
+          rmSync(clusterDir, { recursive: true, force: true });
+        }
+      }
+    },
+  );
 });
