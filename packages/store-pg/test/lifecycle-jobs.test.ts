@@ -58,6 +58,7 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
     );
     clock.set('2026-05-01T09:00:00.000Z');
     for (const key of Object.keys(vectors)) delete vectors[key];
+    embedder.available = true;
     memories = createMemoryEngine({ store: store.memories, embedder, clock });
     promotedEvents = [];
     maintenance = new Maintenance({ ...maintenanceOptions(), events: { promoted: (count) => promotedEvents.push(count) } });
@@ -117,6 +118,19 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
     await read(alice, note.memory.id, 3);
     const pass = await maintenance.promoteShortTerm();
     expect(pass).toMatchObject({ scanned: 1, promoted: 0, collapsed: 1 });
+    expect((await memories.list(alice, { limit: 10 })).items.map((memory) => memory.id)).toEqual([fact.memory.id]);
+  });
+
+  it('promotion embeds a short-term memory stored while the provider was down, so a long-term duplicate is found', async () => {
+    vectors['Backups run at 02:00'] = at(20);
+    vectors['backups run at 2am'] = at(20.5); // a duplicate by similarity, not by text
+    embedder.available = false;
+    const note = await memories.create(alice, { tier: 'stm', content: 'backups run at 2am' });
+    embedder.available = true;
+    expect(note.embedded).toBe(false);
+    const fact = await memories.create(alice, { tier: 'ltm', content: 'Backups run at 02:00' });
+    await read(alice, note.memory.id, 3);
+    expect(await maintenance.promoteShortTerm()).toMatchObject({ scanned: 1, promoted: 0, collapsed: 1 });
     expect((await memories.list(alice, { limit: 10 })).items.map((memory) => memory.id)).toEqual([fact.memory.id]);
   });
 

@@ -1,9 +1,11 @@
 import { type MergeBand, mergeClusters } from '../domain/corpus-merge.js';
 import { type DecayRules, decayVerdict, type PromotionRules } from '../domain/lifecycle-rules.js';
+import type { MemoryRecord } from '../domain/memory.js';
 import { type SimilarityRules, writeRules } from '../domain/similarity-rules.js';
 import type { TenantId } from '../domain/tenant.js';
 import { isMemsvcError, MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
+import type { Embedder } from '../ports/embedder.js';
 import type { DecayChange, LifecycleStore } from '../ports/lifecycle-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 
@@ -21,6 +23,8 @@ export interface LifecycleDependencies {
   readonly memories: MemoryStore;
   readonly clock: Clock;
   readonly settings: LifecycleSettings;
+  /** Promotion embeds a memory stored without a vector first, so the duplicate check can see it. */
+  readonly embedder?: Embedder;
 }
 
 /** Rows handled per statement by the sweep and the promotion pass. */
@@ -62,6 +66,7 @@ export async function promoteQualified(deps: LifecycleDependencies, options: { t
     for (const candidate of candidates) {
       counts.scanned++;
       try {
+        await embedIfMissing(deps, candidate);
         const outcome = await deps.memories.promote(candidate.userId, candidate.id, actor, rules);
         if (outcome.decision.kind === 'collapse') counts.collapsed++;
         else {
@@ -78,6 +83,14 @@ export async function promoteQualified(deps: LifecycleDependencies, options: { t
     after = candidates.at(-1)?.id;
   }
   return { ...counts, promotedIds };
+}
+
+/** A short-term memory written while the provider was down gets its vector before it is compared. */
+async function embedIfMissing(deps: LifecycleDependencies, memory: MemoryRecord): Promise<void> {
+  const model = deps.embedder?.model;
+  if (memory.hasEmbedding || !deps.embedder || model === undefined) return;
+  const vector = (await deps.embedder.embed([memory.content]))?.[0];
+  if (vector) await deps.memories.setEmbedding(memory.userId, memory.id, { vector, model });
 }
 
 /** The expiry sweep (spec §3.2 rule 5): bulk deletes of expired short-term rows; returns how many. */

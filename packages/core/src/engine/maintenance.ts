@@ -140,7 +140,7 @@ export class Maintenance {
   }
 
   private get lifecycleDependencies() {
-    const { lifecycle, memories, clock, settings } = this.options;
-    return { lifecycle, memories, clock, settings };
+    const { lifecycle, memories, clock, settings, embedder } = this.options;
+    return { lifecycle, memories, clock, settings, embedder };
   }
 }
