@@ -164,7 +164,9 @@ async function benchEngine(engine) {
       annRecallAt30,
     };
   } finally {
-    await database.drop();
+    // RECALL_KEEP_DATABASE=1 leaves the seeded PostgreSQL database for EXPLAIN experiments.
+    if (process.env.RECALL_KEEP_DATABASE === '1' && engine === 'postgres') process.stderr.write(`recall bench: kept ${database.url}\n`);
+    else await database.drop();
     rmSync(tmp, { recursive: true, force: true });
   }
 }

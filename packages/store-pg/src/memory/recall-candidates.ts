@@ -36,7 +36,7 @@ function recallCandidatesSql(db: Kysely<MemsvcDatabase>, tenant: TenantId, query
   // every word of the memory that answers it, so the words are ORed and ranking does the rest.
   const tsQuery = sql`replace(plainto_tsquery('english', ${query.text})::text, ' & ', ' | ')::tsquery`;
   const lexical = base()
-    .select(['id', sql<number>`ts_rank_cd(search_vector, ${tsQuery}, 1)`.as('lexical')])
+    .select(['id', sql<number>`ts_rank(search_vector, ${tsQuery}, 1)`.as('lexical')])
     .where(sql<boolean>`search_vector @@ ${tsQuery}`)
     .orderBy('lexical', 'desc')
     .orderBy('id', 'desc')
