@@ -69,11 +69,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
     embedder,
     config,
     clock: systemClock,
-    events: {
-      promoted: (count) => metrics.memoriesPromoted.inc(count),
-      consolidationRun: (status) => metrics.consolidationRuns.inc({ status }),
-      reindex: (status) => metrics.reindexOperations.inc({ status }),
-    },
+    metrics,
   });
   const toolDependencies = {
     clock: systemClock,
@@ -142,7 +138,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
           maintenance,
           logger: logger.child({ component: 'jobs' }),
           unref: true,
-          runner: { onFinished: (_job, state) => metrics.reindexOperations.inc({ status: state }) },
+          metrics,
         })
       : undefined;
 

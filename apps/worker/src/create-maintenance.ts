@@ -1,5 +1,6 @@
 import { type Clock, type Embedder, Maintenance, type MaintenanceEvents, type MemsvcConfig } from '@memsvc/core';
 import type { MemsvcStore } from '@memsvc/store-pg';
+import type { Metrics } from './metrics.js';
 
 /** The maintenance use-cases over an open store, with the configuration's thresholds. */
 export function createMaintenance(deps: {
@@ -7,7 +8,8 @@ export function createMaintenance(deps: {
   embedder: Embedder;
   config: MemsvcConfig;
   clock: Clock;
-  events?: MaintenanceEvents;
+  /** Counts promotions, consolidation runs and reindex runs in the spec's metrics. */
+  metrics?: Metrics;
 }): Maintenance {
   const { store, config } = deps;
   return new Maintenance({
@@ -32,6 +34,15 @@ export function createMaintenance(deps: {
       similarity: config.similarity,
       mergeThreshold: config.similarity.mergeThreshold,
     },
-    ...(deps.events ? { events: deps.events } : {}),
+    ...(deps.metrics ? { events: maintenanceMetrics(deps.metrics) } : {}),
   });
+}
+
+/** The maintenance events as the counters of spec §4.2. */
+export function maintenanceMetrics(metrics: Metrics): MaintenanceEvents {
+  return {
+    promoted: (count) => metrics.memoriesPromoted.inc(count),
+    consolidationRun: (status) => metrics.consolidationRuns.inc({ status }),
+    reindex: (status) => metrics.reindexOperations.inc({ status }),
+  };
 }

@@ -64,11 +64,7 @@ try {
     embedder,
     config,
     clock: systemClock,
-    events: {
-      promoted: (count) => metrics.memoriesPromoted.inc(count),
-      consolidationRun: (status) => metrics.consolidationRuns.inc({ status }),
-      reindex: (status) => metrics.reindexOperations.inc({ status }),
-    },
+    metrics,
   });
   const jobs = startJobs({
     config,
@@ -76,7 +72,7 @@ try {
     embedder,
     maintenance,
     logger,
-    runner: { onFinished: (_job, state) => metrics.reindexOperations.inc({ status: state }) },
+    metrics,
   });
   const http =
     port === undefined

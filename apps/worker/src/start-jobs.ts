@@ -1,6 +1,7 @@
 import type { Embedder, Maintenance, MemsvcConfig } from '@memsvc/core';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
 import { ReindexRunner, type ReindexRunnerOptions } from './reindex-runner.js';
 import { scheduledJobs } from './scheduled-jobs.js';
 import { type JobRunReport, Scheduler } from './scheduler.js';
@@ -26,6 +27,8 @@ export function startJobs(deps: {
   /** Let the process exit while only job timers are pending (in-process use). */
   unref?: boolean;
   onRun?: (report: JobRunReport) => void;
+  /** Counts every reindex job's end in memsvc_reindex_operations_total. */
+  metrics?: Metrics;
   runner?: Partial<Pick<ReindexRunnerOptions, 'pollMs' | 'heartbeatMs' | 'abandonAfterMs' | 'onFinished' | 'runnerId'>>;
 }): RunningJobs {
   const scheduler = new Scheduler({
@@ -42,6 +45,7 @@ export function startJobs(deps: {
     embedder: deps.embedder,
     logger: deps.logger,
     ...(deps.unref ? { unref: true } : {}),
+    ...(deps.metrics ? { onFinished: countReindex(deps.metrics) } : {}),
     ...deps.runner,
   });
   scheduler.start();
@@ -53,4 +57,8 @@ export function startJobs(deps: {
       await Promise.all([scheduler.stop(), runner.stop()]);
     },
   };
+}
+
+function countReindex(metrics: Metrics): NonNullable<ReindexRunnerOptions['onFinished']> {
+  return (_job, state) => metrics.reindexOperations.inc({ status: state });
 }
