@@ -71,6 +71,8 @@ describe.each(engines)('admin tools end to end: consolidation and reindex [$name
     const ok = await call(client, 'consolidate_memories', { adminToken: ADMIN_TOKEN });
     expect(ok.isError).toBe(false);
 
+    // The log reaches us through the child's stderr pipe, which may lag the HTTP answer.
+    for (let wait = 0; wait < 100 && adminLines().length < before + 5; wait++) await new Promise((resolve) => setTimeout(resolve, 20));
     const lines = adminLines().slice(before);
     expect(lines.map((line) => [line.msg, line.tool, line.reason])).toEqual([
       ['admin_auth_denied', 'reindex_memories', 'missing-token'],
