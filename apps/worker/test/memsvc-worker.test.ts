@@ -78,7 +78,8 @@ describe('memsvc-worker executable', () => {
     await store.close();
 
     child.kill('SIGTERM');
-    const code = await new Promise((resolve) => child?.once('exit', resolve));
+    // 'close', not 'exit': by then stderr has been read to its end.
+    const code = await new Promise((resolve) => child?.once('close', resolve));
     expect(code).toBe(0);
     expect(stderr).toMatch(/worker stopped/);
     expect(stderr).not.toContain(METRICS_TOKEN);
