@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { type Run, runExecutable } from './support/run-executable.js';
 
 const cli = fileURLToPath(new URL('../dist/memsvc.js', import.meta.url));
 const workDir = mkdtempSync(join(tmpdir(), 'memsvc-cli-'));
@@ -15,26 +15,9 @@ afterAll(async () => {
   for (const database of createdDatabases.splice(0)) await database.drop();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the built CLI as an operator would, with only the given environment. */
 function memsvc(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? '', HOME: workDir, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-    });
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runExecutable(cli, args, env, workDir);
 }
 
 describe('memsvc CLI', () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { type Run, runExecutable } from './support/run-executable.js';
 
 const bin = fileURLToPath(new URL('../dist/memsvc-reindex.js', import.meta.url));
 const workDir = mkdtempSync(join(tmpdir(), 'memsvc-reindex-'));
@@ -19,34 +19,9 @@ afterAll(async () => {
   for (const database of createdDatabases.splice(0)) await database.drop();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the built executable as an operator would (stderr is a pipe, so no progress bar). */
 function reindex(args: string[], databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: workDir,
-      DATABASE_URL: databaseUrl,
-      EMBEDDING_PROVIDER: 'local',
-      LOG_LEVEL: 'warn',
-      ...extraEnv,
-    };
-    const child = spawn(process.execPath, [bin, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-    });
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runExecutable(bin, args, { DATABASE_URL: databaseUrl, EMBEDDING_PROVIDER: 'local', LOG_LEVEL: 'warn', ...extraEnv }, workDir);
 }
 
 const alice = toTenantId('alice');

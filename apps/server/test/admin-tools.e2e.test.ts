@@ -1,36 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
-import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startHttpServer } from './support/server-process.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON that the assertions navigate
-type Structured = Record<string, any>;
+import { call, e2eEngines, type Structured } from './support/tool-calls.js';
 
 const ADMIN_TOKEN = 'an-admin-token-for-tests-0123456789';
 
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: Structured }> {
-  const result = await client.callTool({ name, arguments: args });
-  return { isError: result.isError === true, body: (result.structuredContent ?? {}) as Structured };
-}
-
-const pgUrl = inject('pgvectorTestUrl');
-const engines: { name: string; database: () => Promise<string> }[] = [{ name: 'pglite', database: async () => 'pglite://memory' }];
-const createdDatabases: TestDatabase[] = [];
-if (pgUrl) {
-  engines.push({
-    name: 'postgres',
-    database: async () => {
-      const database = await createTestDatabase(pgUrl, 'memsvc_admin');
-      createdDatabases.push(database);
-      return database.url;
-    },
-  });
-}
-afterAll(async () => {
-  for (const database of createdDatabases.splice(0)) await database.drop();
-});
+const engines = e2eEngines('memsvc_admin');
 
 describe.each(engines)('admin tools end to end: consolidation and reindex [$name]', (engine) => {
   let server: ServerProcess;

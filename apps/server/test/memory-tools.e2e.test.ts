@@ -1,41 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
-import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, serverBin, serverEnv, startHttpServer } from './support/server-process.js';
+import { call, e2eEngines, errorCode, type Structured } from './support/tool-calls.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON that the assertions navigate
-type Structured = Record<string, any>;
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: Structured }> {
-  const result = await client.callTool({ name, arguments: args });
-  return { isError: result.isError === true, body: (result.structuredContent ?? {}) as Structured };
-}
-
-async function errorCode(client: Client, name: string, args: Record<string, unknown>): Promise<string | undefined> {
-  const result = await call(client, name, args);
-  expect(result.isError, `${name} should fail`).toBe(true);
-  return result.body.error?.code;
-}
-
-const pgUrl = inject('pgvectorTestUrl');
-const engines: { name: string; database: () => Promise<string> }[] = [{ name: 'pglite', database: async () => 'pglite://memory' }];
-const createdDatabases: TestDatabase[] = [];
-if (pgUrl) {
-  engines.push({
-    name: 'postgres',
-    database: async () => {
-      const database = await createTestDatabase(pgUrl, 'memsvc_tools');
-      createdDatabases.push(database);
-      return database.url;
-    },
-  });
-}
-afterAll(async () => {
-  for (const database of createdDatabases.splice(0)) await database.drop();
-});
+const engines = e2eEngines('memsvc_tools');
 
 describe.each(engines)('memory tools end to end over streamable HTTP [$name]', (engine) => {
   let server: ServerProcess;

@@ -78,6 +78,12 @@ describeOnPostgres('jobs across processes on PostgreSQL', () => {
   };
   const unembedded = async (store: MemsvcStore) =>
     Number((await sql<{ n: string }>`SELECT count(*) AS n FROM memories WHERE embedding IS NULL`.execute(store.connection.db)).rows[0]?.n);
+  const runnerFor = (store: MemsvcStore, runnerId: string) =>
+    new ReindexRunner({ jobs: store.reindexJobs, store: store.reindex, embedder: local, logger, runnerId });
+  /** Waits until the job has saved at least `processed` memories. */
+  const untilProcessed = async (store: MemsvcStore, jobId: string, processed: number) => {
+    while ((await jobRow(store, jobId)).progress.processed < processed) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
 
   it('two schedulers in step: each job runs once per tick, never alongside itself, and promotes each memory once', async () => {
     const config = configFor({ STM_CONSOLIDATION_INTERVAL_MS: '400' });
@@ -189,9 +195,9 @@ describeOnPostgres('jobs across processes on PostgreSQL', () => {
     const victim = await open(config, 'reindex-victim');
     await resetAndSeed(store, total);
     const job = await store.reindexJobs.enqueue(checkReindexRequest({ batchSize: 25 }), 'test');
-    const runner = new ReindexRunner({ jobs: victim.reindexJobs, store: victim.reindex, embedder: local, logger, runnerId: 'victim' });
+    const runner = runnerFor(victim, 'victim');
     const running = runner.runOnce();
-    while ((await jobRow(store, job.jobId)).progress.processed < 200) await new Promise((resolve) => setTimeout(resolve, 5));
+    await untilProcessed(store, job.jobId, 200);
     const terminated = await sql<{ n: string }>`
       SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE application_name = 'reindex-victim'`.execute(
       store.connection.db,
@@ -212,14 +218,14 @@ describeOnPostgres('jobs across processes on PostgreSQL', () => {
     const store = await open(config);
     await resetAndSeed(store, total);
     const job = await store.reindexJobs.enqueue(checkReindexRequest({ batchSize: 20 }), 'test');
-    const first = new ReindexRunner({ jobs: store.reindexJobs, store: store.reindex, embedder: local, logger, runnerId: 'first' });
+    const first = runnerFor(store, 'first');
     first.start();
-    while ((await jobRow(store, job.jobId)).progress.processed < 100) await new Promise((resolve) => setTimeout(resolve, 5));
+    await untilProcessed(store, job.jobId, 100);
     await first.stop();
     const paused = await jobRow(store, job.jobId);
     expect(paused.state).toBe('queued');
     expect(paused.progress.cursor).not.toBeNull();
-    const second = new ReindexRunner({ jobs: store.reindexJobs, store: store.reindex, embedder: local, logger, runnerId: 'second' });
+    const second = runnerFor(store, 'second');
     expect(await second.runOnce()).toBe(true);
     expect(await jobRow(store, job.jobId)).toMatchObject({
       state: 'completed',
@@ -236,9 +242,9 @@ describeOnPostgres('jobs across processes on PostgreSQL', () => {
     await resetAndSeed(store, total);
     const maintenance = createMaintenance({ store, embedder: local, config, clock: systemClock });
     const job = await maintenance.queueReindex({ batchSize: 20 }, 'test');
-    const runner = new ReindexRunner({ jobs: store.reindexJobs, store: store.reindex, embedder: local, logger, runnerId: 'cancellable' });
+    const runner = runnerFor(store, 'cancellable');
     const running = runner.runOnce();
-    while ((await jobRow(store, job.jobId)).progress.processed < 100) await new Promise((resolve) => setTimeout(resolve, 5));
+    await untilProcessed(store, job.jobId, 100);
     expect((await maintenance.cancelReindex(job.jobId)).cancelRequested).toBe(true);
     await running;
     const cancelled = await jobRow(store, job.jobId);
@@ -267,9 +273,9 @@ describeOnPostgres('jobs across processes on PostgreSQL', () => {
         const total = 3_000;
         await resetAndSeed(store, total);
         const job = await store.reindexJobs.enqueue(checkReindexRequest({ batchSize: 25 }), 'test');
-        const runner = new ReindexRunner({ jobs: store.reindexJobs, store: store.reindex, embedder: local, logger, runnerId: 'restart' });
+        const runner = runnerFor(store, 'restart');
         const running = runner.runOnce();
-        while ((await jobRow(store, job.jobId)).progress.processed < 200) await new Promise((resolve) => setTimeout(resolve, 5));
+        await untilProcessed(store, job.jobId, 200);
         cluster('stop');
         cluster('start');
         expect(await running).toBe(true);

@@ -12,7 +12,7 @@ import type {
 } from '@memsvc/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { writeAudit } from '../memory/audit-trail.js';
-import { hasEmbeddingColumn, isLiveAt, MEMORY_COLUMNS, type MemoryRow, toMemoryRecord } from '../memory/memory-row.js';
+import { hasEmbeddingColumn, isLiveAt, MEMORY_COLUMNS, type MemoryRow, toMemoryRecord, updateMemoryRow } from '../memory/memory-row.js';
 import { inSearchTransaction, type SearchSettings } from '../memory/write-transaction.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 
@@ -192,7 +192,7 @@ export class PgLifecycleStore implements LifecycleStore {
 
       const loserIds = losers.map((loser) => loser.memory.id);
       if (tags.length !== canonical.tags.length || tags.some((tag, index) => canonical.tags[index] !== tag)) {
-        const after = await updateReturning(trx, tenant, canonical.id, { tags: [...tags] }, now);
+        const after = await updateMemoryRow(trx, tenant, canonical.id, { tags: [...tags] }, true, now);
         await writeAudit(trx, {
           tenant,
           memoryId: canonical.id,
@@ -205,7 +205,7 @@ export class PgLifecycleStore implements LifecycleStore {
         });
       }
       for (const loser of losers) {
-        const after = await updateReturning(trx, tenant, loser.memory.id, { superseded_by: canonical.id }, now);
+        const after = await updateMemoryRow(trx, tenant, loser.memory.id, { superseded_by: canonical.id }, true, now);
         await writeAudit(trx, {
           tenant,
           memoryId: loser.memory.id,
@@ -295,22 +295,4 @@ async function pruneOne(trx: Transaction<MemsvcDatabase>, change: DecayChange, a
     at: now,
   });
   return true;
-}
-
-async function updateReturning(
-  trx: Transaction<MemsvcDatabase>,
-  tenant: TenantId,
-  id: string,
-  change: { tags?: string[]; superseded_by?: string },
-  now: Date,
-): Promise<MemoryRecord> {
-  const row = await trx
-    .updateTable('memories')
-    .set((eb) => ({ ...change, version: eb('version', '+', 1), updated_at: now }))
-    .where('user_id', '=', tenant)
-    .where('id', '=', id)
-    .returning(MEMORY_COLUMNS)
-    .returning(hasEmbeddingColumn)
-    .executeTakeFirstOrThrow();
-  return toMemoryRecord(row as MemoryRow);
 }

@@ -128,3 +128,26 @@ export function memoryByIdQuery(
     .where('id', '=', id)
     .where(visible);
 }
+
+/**
+ * Applies `change` to one memory of the tenant and returns it as it now is; a client-visible
+ * change bumps the version and `updated_at`, server bookkeeping passes `bumpVersion: false`.
+ */
+export async function updateMemoryRow(
+  trx: Transaction<MemsvcDatabase>,
+  tenant: TenantId,
+  id: string,
+  change: Record<string, unknown>,
+  bumpVersion: boolean,
+  now: Date,
+): Promise<MemoryRecord> {
+  const row = await trx
+    .updateTable('memories')
+    .set((eb) => ({ ...change, ...(bumpVersion ? { version: eb('version', '+', 1), updated_at: now } : {}) }))
+    .where('user_id', '=', tenant)
+    .where('id', '=', id)
+    .returning(MEMORY_COLUMNS)
+    .returning(hasEmbeddingColumn)
+    .executeTakeFirstOrThrow();
+  return toMemoryRecord(row as MemoryRow);
+}

@@ -36,6 +36,7 @@ import {
   memoryByIdQuery,
   RETURNED_MEMORY_COLUMNS,
   toMemoryRecord,
+  updateMemoryRow,
   vectorLiteral,
 } from './memory-row.js';
 import { explainRecallCandidates, findRecallCandidates } from './recall-candidates.js';
@@ -156,7 +157,7 @@ export class PgMemoryStore implements MemoryStore {
         });
         return { memory: decision.into, decision, affected: [] };
       }
-      const promoted = await this.updateRow(trx, tenant, id, { tier: 'ltm', expires_at: null }, true, now);
+      const promoted = await updateMemoryRow(trx, tenant, id, { tier: 'ltm', expires_at: null }, true, now);
       await writeAudit(trx, {
         tenant,
         memoryId: id,
@@ -169,7 +170,7 @@ export class PgMemoryStore implements MemoryStore {
       });
       const affected = await applyContradictions(trx, { tenant, actor, ids: this.options.ids, now }, promoted, decision);
       const flagged = decision.policy === 'flag' && decision.contradictions.length > 0;
-      const memory = flagged ? await this.updateRow(trx, tenant, id, { contradicted: true }, false, now) : promoted;
+      const memory = flagged ? await updateMemoryRow(trx, tenant, id, { contradicted: true }, false, now) : promoted;
       return { memory, decision, affected };
     });
   }
@@ -250,7 +251,7 @@ export class PgMemoryStore implements MemoryStore {
           { memoryId: id, currentVersion: before.version, expectedVersion: options.expectedVersion },
         );
       }
-      const after = await this.updateRow(trx, tenant, id, toColumns(patch, now), options.bumpVersion ?? true, now);
+      const after = await updateMemoryRow(trx, tenant, id, toColumns(patch, now), options.bumpVersion ?? true, now);
       await writeAudit(trx, {
         tenant,
         memoryId: id,
@@ -283,7 +284,7 @@ export class PgMemoryStore implements MemoryStore {
       .transaction()
       .execute((trx) =>
         restoreMemory(trx, { tenant, id, actor, now, version: options.version }, (change, bump) =>
-          this.updateRow(trx, tenant, id, change, bump, now),
+          updateMemoryRow(trx, tenant, id, change, bump, now),
         ),
       );
   }
@@ -372,27 +373,8 @@ export class PgMemoryStore implements MemoryStore {
     return toMemoryRecord(row as MemoryRow);
   }
 
-  private async updateRow(
-    trx: Transaction<MemsvcDatabase>,
-    tenant: TenantId,
-    id: string,
-    change: Record<string, unknown>,
-    bumpVersion: boolean,
-    now: Date,
-  ): Promise<MemoryRecord> {
-    const row = await trx
-      .updateTable('memories')
-      .set((eb) => ({ ...change, ...(bumpVersion ? { version: eb('version', '+', 1), updated_at: now } : {}) }))
-      .where('user_id', '=', tenant)
-      .where('id', '=', id)
-      .returning(MEMORY_COLUMNS)
-      .returning(hasEmbeddingColumn)
-      .executeTakeFirstOrThrow();
-    return toMemoryRecord(row as MemoryRow);
-  }
-
   private markDeleted(trx: Transaction<MemsvcDatabase>, tenant: TenantId, before: MemoryRecord, now: Date): Promise<MemoryRecord> {
-    return this.updateRow(trx, tenant, before.id, { deleted_at: now }, true, now);
+    return updateMemoryRow(trx, tenant, before.id, { deleted_at: now }, true, now);
   }
 
   private get searchSettings(): SearchSettings {
