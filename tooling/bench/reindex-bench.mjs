@@ -93,7 +93,7 @@ async function seed(databaseUrl, model, total) {
     await sql`ANALYZE memories`.execute(db);
     const { rows } = await sql`SELECT
         (SELECT count(*)::int FROM memories WHERE embedding IS NULL) AS unembedded,
-        EXISTS (SELECT 1 FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx') AS hnsw`.execute(db);
+        EXISTS (SELECT 1 FROM pg_indexes WHERE indexname LIKE 'memories_embedding_hnsw_s%') AS hnsw`.execute(db);
     if (rows[0].unembedded !== total) throw new Error(`seeded ${rows[0].unembedded} rows without vectors, expected ${total}`);
     return { seconds: round((performance.now() - started) / 1000), hnswLive: rows[0].hnsw };
   } finally {

@@ -31,7 +31,14 @@ describe('memsvc CLI', () => {
     const env = { DATABASE_URL: `pglite://${join(workDir, 'fresh')}` };
     const status = await memsvc(['status', '--json'], env);
     // Every migration this version ships, and still all of them: status applies nothing.
-    const all = ['0001-initial-schema', '0002-memories-fillfactor', '0003-importance-index', '0004-search-context', '0005-job-bookkeeping'];
+    const all = [
+      '0001-initial-schema',
+      '0002-memories-fillfactor',
+      '0003-importance-index',
+      '0004-search-context',
+      '0005-job-bookkeeping',
+      '0006-vector-shards',
+    ];
     expect(JSON.parse(status.stdout).pendingMigrations).toEqual(all);
     expect(JSON.parse((await memsvc(['status', '--json'], env)).stdout).pendingMigrations).toEqual(all);
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toTenantId } from '@memsvc/core';
 import { LocalEmbedder } from '@memsvc/embeddings';
-import { type MemsvcStore, openStore } from '@memsvc/store-pg';
+import { type MemsvcStore, openStore, VECTOR_SHARDS } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
@@ -178,10 +178,11 @@ describe.each(dialects)('memsvc-reindex on $name', ({ skip, url: newDatabase }) 
 
       await withStore(url, async (store) => {
         const indexes = await sql<{ indexdef: string }>`
-        SELECT indexdef FROM pg_indexes WHERE tablename = 'memories' AND indexname = 'memories_embedding_hnsw_idx'`.execute(
+        SELECT indexdef FROM pg_indexes WHERE tablename = 'memories' AND indexname LIKE 'memories_embedding_hnsw_s%'`.execute(
           store.connection.db,
         );
-        expect(indexes.rows).toEqual([{ indexdef: expect.stringMatching(/USING hnsw/i) }]);
+        expect(indexes.rows).toHaveLength(VECTOR_SHARDS);
+        for (const row of indexes.rows) expect(row.indexdef).toMatch(/USING hnsw/i);
         expect(await memoriesWithoutVector(store)).toBe(0);
         const query = new LocalEmbedder().vectorOf('the deploy window number 5');
         const nearest = await store.memories.nearest(alice, query, 3);

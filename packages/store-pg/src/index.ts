@@ -9,7 +9,14 @@ export type { PgLifecycleStoreOptions } from './lifecycle/pg-lifecycle-store.js'
 export { PgLifecycleStore } from './lifecycle/pg-lifecycle-store.js';
 export type { PgMemoryStoreOptions } from './memory/pg-memory-store.js';
 export { MAX_PAGE_SIZE, PgMemoryStore } from './memory/pg-memory-store.js';
-export { KNOWN_MIGRATIONS, MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrateToLatest, pendingMigrations } from './migrations/migrate.js';
+export {
+  KNOWN_MIGRATIONS,
+  MIGRATION_LOCK_TABLE,
+  MIGRATION_TABLE,
+  migrateToLatest,
+  migrateUpTo,
+  pendingMigrations,
+} from './migrations/migrate.js';
 export type { MemsvcStore, OpenStoreOptions, StoreHealth, VectorOptions } from './open-store.js';
 export { openStore } from './open-store.js';
 export { PgReindexJobQueue } from './reindex/pg-reindex-jobs.js';
@@ -17,6 +24,7 @@ export { PgReindexStore } from './reindex/pg-reindex-store.js';
 export type { MemsvcDatabase } from './schema/database-schema.js';
 export { systemClock } from './system-clock.js';
 export type { HnswBuildOptions, NewVectorSpace } from './vector/pg-vector-space.js';
-export { HNSW_INDEX_NAME, PgVectorSpace } from './vector/pg-vector-space.js';
+export { PgVectorSpace } from './vector/pg-vector-space.js';
 export type { VectorFeatures } from './vector/vector-features.js';
 export { detectVectorFeatures } from './vector/vector-features.js';
+export { HNSW_SHARD_INDEX_NAMES, hnswShardIndexName, VECTOR_SHARDS, vectorShardOf } from './vector/vector-shards.js';

@@ -5,6 +5,7 @@ import { UuidV7Generator } from './ids/uuid-v7.js';
 import { JobRuns } from './jobs/job-runs.js';
 import { PgLifecycleStore } from './lifecycle/pg-lifecycle-store.js';
 import { PgMemoryStore } from './memory/pg-memory-store.js';
+import { searchSessionSettings } from './memory/write-transaction.js';
 import { migrateToLatest } from './migrations/migrate.js';
 import { PgReindexJobQueue } from './reindex/pg-reindex-jobs.js';
 import { PgReindexStore } from './reindex/pg-reindex-store.js';
@@ -67,7 +68,10 @@ export interface MemsvcStore {
  * was opened and throws one clear MemsvcError.
  */
 export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore> {
-  const connection = await openDatabase(options.database, options.pool);
+  const connection = await openDatabase(options.database, {
+    ...options.pool,
+    sessionSettings: searchSessionSettings(options.vector?.hnswEfSearch),
+  });
   try {
     await assertPgvectorAvailable(connection);
     if (options.migrate ?? true) await migrateToLatest(connection.db as never);

@@ -10,7 +10,7 @@ import {
 import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type MemsvcStore, openStore } from '../src/index.js';
+import { type MemsvcStore, openStore, vectorShardOf } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
 import { TEST_LIFECYCLE_SETTINGS } from './support/maintenance-settings.js';
 
@@ -221,6 +221,38 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
     const restored = await memories.restore(alice, first.memory.id, 1);
     expect(restored.supersededBy).toBeNull();
     expect((await memories.list(alice, { limit: 10 })).items.map((memory: MemoryRecord) => memory.id)).toContain(first.memory.id);
+  });
+
+  it('an unscoped pass finds the clusters of tenants whose vectors are in different HNSW shards', async () => {
+    const carol: CallContext = { tenant: toTenantId('carol'), actor: { id: 'user:carol' } };
+    expect(new Set([vectorShardOf('bob'), vectorShardOf('carol')]).size).toBe(2);
+    vectors['Deploys go out on Tuesdays'] = at(0);
+    vectors['deploys happen every Tuesday'] = at(similarityDegrees(0.9));
+    const writer = createMemoryEngine({
+      store: store.memories,
+      embedder,
+      clock,
+      settings: { similarity: { ...maintenanceOptions().settings.similarity, contradictionThreshold: 0.95 }, importanceHalfLifeDays: 14 },
+    });
+    for (const who of [bob, carol]) {
+      await writer.create(who, { tier: 'ltm', content: 'Deploys go out on Tuesdays' });
+      await writer.create(who, { tier: 'ltm', content: 'deploys happen every Tuesday' });
+    }
+    const dry = await maintenance.consolidateCorpus({});
+    expect(dry).toMatchObject({ dryRun: true, clusters: 2 });
+    const owners = await Promise.all(
+      dry.perCluster.map(
+        async (cluster) =>
+          (
+            await store.connection.db
+              .selectFrom('memories')
+              .select('user_id')
+              .where('id', '=', cluster.canonicalId)
+              .executeTakeFirstOrThrow()
+          ).user_id,
+      ),
+    );
+    expect(owners.sort()).toEqual(['bob', 'carol']);
   });
 
   it('contradicted memories never merge, and a pair at the duplicate threshold is not in the merge band', async () => {

@@ -1,6 +1,15 @@
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { KNOWN_MIGRATIONS, MIGRATION_TABLE, migrateToLatest, openDatabase, type StoreConnection } from '../src/index.js';
+import {
+  HNSW_SHARD_INDEX_NAMES,
+  KNOWN_MIGRATIONS,
+  MIGRATION_TABLE,
+  migrateToLatest,
+  migrateUpTo,
+  openDatabase,
+  type StoreConnection,
+  vectorShardOf,
+} from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
 
 const EXPECTED_TABLES = [
@@ -82,6 +91,42 @@ describeEachEngine('migrations', (engine) => {
     expect(results.flat().sort()).toEqual([...KNOWN_MIGRATIONS].sort());
     const applied = await sql<{ count: number }>`SELECT count(*)::int AS count FROM ${sql.table(MIGRATION_TABLE)}`.execute(first.db);
     expect(applied.rows[0]?.count).toBe(KNOWN_MIGRATIONS.length);
+  });
+
+  it('upgrades a database with one HNSW index to the tenant shard indexes, with the same settings', async () => {
+    const { db } = await connect();
+    await migrateUpTo(db as never, '0005-job-bookkeeping');
+    // The schema as the previous version left it once its first vector had fixed the size.
+    await db.insertInto('vector_space').values({ dimensions: 3, model: 'm', hnsw_m: 12, hnsw_ef_construction: null }).execute();
+    await sql`ALTER TABLE memories ALTER COLUMN embedding TYPE vector(3)`.execute(db);
+    await sql`CREATE INDEX memories_embedding_hnsw_idx ON memories USING hnsw (embedding vector_cosine_ops) WITH (m = 12)`.execute(db);
+    const tenants = ['alice', 'bob', 'carol', 'dave', 'ユーザー', '🦊'];
+    await db
+      .insertInto('memories')
+      .values(
+        tenants.map((tenant, i) => ({
+          id: `00000000-0000-7000-8000-0000000000${String(i).padStart(2, '0')}`,
+          user_id: tenant,
+          tier: 'ltm' as const,
+          content: `fact of ${tenant}`,
+          content_hash: `h${i}`,
+          metadata: '{}',
+          embedding: `[1,${i},0]`,
+        })),
+      )
+      .execute();
+
+    expect(await migrateToLatest(db as never)).toEqual(['0006-vector-shards']);
+    const indexes = await sql<{ indexname: string; indexdef: string }>`
+      SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'memories_embedding_hnsw%' ORDER BY indexname`.execute(db);
+    expect(indexes.rows.map((row) => row.indexname)).toEqual(HNSW_SHARD_INDEX_NAMES);
+    for (const row of indexes.rows) expect(row.indexdef).toMatch(/USING hnsw \(embedding vector_cosine_ops\) WITH \(m='?12'?\) WHERE/);
+    const shards = await db.selectFrom('memories').select(['user_id', 'vector_shard', 'embedding']).execute();
+    expect(shards).toHaveLength(tenants.length);
+    for (const row of shards) {
+      expect(row.vector_shard).toBe(vectorShardOf(row.user_id));
+      expect(row.embedding).not.toBeNull();
+    }
   });
 
   it('enforces the tier/expiry rule in the schema itself', async () => {

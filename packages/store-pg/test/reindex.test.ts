@@ -13,7 +13,7 @@ import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { HNSW_INDEX_NAME, type MemsvcStore, openStore } from '../src/index.js';
+import { HNSW_SHARD_INDEX_NAMES, type MemsvcStore, openStore } from '../src/index.js';
 import { codeOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
 import { TEST_LIFECYCLE_SETTINGS } from './support/maintenance-settings.js';
@@ -126,7 +126,7 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
     const indexes = await sql<{ indexname: string }>`SELECT indexname FROM pg_indexes WHERE tablename = 'memories'`.execute(
       store.connection.db,
     );
-    expect(indexes.rows.map((row) => row.indexname)).toContain(HNSW_INDEX_NAME);
+    expect(indexes.rows.map((row) => row.indexname)).toEqual(expect.arrayContaining([...HNSW_SHARD_INDEX_NAMES]));
     const [best] = await store.memories.nearest(alice, smaller.vectorOf('fact number 2 about alice'), 1);
     expect(best?.memory.content).toBe('fact number 2 about alice');
     // Back to the original model for the other tests.

@@ -1,5 +1,5 @@
 import { type DatabaseTarget, describeDatabaseTarget, MemsvcError, parseDatabaseUrl } from '@memsvc/core';
-import { Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { openPostgresPool, type PostgresPoolOptions } from './postgres-pool.js';
@@ -17,7 +17,14 @@ export interface StoreConnection {
   close(): Promise<void>;
 }
 
-export type OpenDatabaseOptions = PostgresPoolOptions;
+export interface OpenDatabaseOptions extends PostgresPoolOptions {
+  /**
+   * Settings every connection applies once, when it is first used (`set_config(name, value,
+   * false)`): the HNSW search settings, so a search is one statement with no transaction
+   * around it to carry them.
+   */
+  readonly sessionSettings?: Readonly<Record<string, string>>;
+}
 
 /**
  * Opens the database a `DATABASE_URL` names. PostgreSQL and PGlite go through the same Kysely
@@ -30,7 +37,9 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
 
   if (resolved.engine === 'postgres') {
     const pool = await openPostgresPool(resolved.url.reveal(), options);
-    const db = new Kysely<MemsvcDatabase>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<MemsvcDatabase>({
+      dialect: new PostgresDialect({ pool, onCreateConnection: applySettings(options.sessionSettings) }),
+    });
     return { db, engine: 'postgres', description, close: once(() => db.destroy()) };
   }
 
@@ -42,7 +51,9 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
   const embedded = await openPglite(resolved.storage === 'memory' ? 'memory' : { directory: resolved.directory });
   // PGlite is one connection; its pool config has size 1, so concurrent transactions queue.
   const pool = new pg.Pool({ ...createPgConfig(embedded.pglite), types: memsvcTypeParsers });
-  const db = new Kysely<MemsvcDatabase>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<MemsvcDatabase>({
+    dialect: new PostgresDialect({ pool, onCreateConnection: applySettings(options.sessionSettings) }),
+  });
   return {
     db,
     engine: 'pglite',
@@ -54,6 +65,17 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
         await embedded.close();
       }
     }),
+  };
+}
+
+/** The hook that applies the session settings to each new connection, in one round trip. */
+function applySettings(settings: Readonly<Record<string, string>> | undefined) {
+  const entries = Object.entries(settings ?? {});
+  if (entries.length === 0) return undefined;
+  const calls = entries.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, false)`).join(', ');
+  const query = CompiledQuery.raw(`SELECT ${calls}`, entries.flat());
+  return async (connection: DatabaseConnection) => {
+    await connection.executeQuery(query);
   };
 }
 

@@ -116,31 +116,36 @@ export class PgLifecycleStore implements LifecycleStore {
       sql.raw(`${alias}.tier = 'ltm' AND ${alias}.deleted_at IS NULL AND NOT ${alias}.contradicted
         AND ${alias}.superseded_by IS NULL AND ${alias}.embedding IS NOT NULL`);
     const found = await inSearchTransaction(this.db, this.options.search, async (trx) => {
-      const seeds = await sql<{ id: string }>`
-        SELECT s.id FROM memories s
+      const seeds = await sql<{ id: string; vector_shard: number }>`
+        SELECT s.id, s.vector_shard FROM memories s
         WHERE ${mergeable('s')}
           ${query.tenant === undefined ? sql`` : sql`AND s.user_id = ${query.tenant}`}
           ${query.scope === undefined ? sql`` : sql`AND s.scope = ${query.scope}`}
           ${query.after === undefined ? sql`` : sql`AND s.id > ${query.after}`}
         ORDER BY s.id LIMIT ${query.seedLimit}`.execute(trx);
       const seedIds = seeds.rows.map((row) => row.id);
-      if (seedIds.length === 0) return { seedIds, pairs: [] as { seed_id: string; other_id: string; similarity: number }[] };
-      // Each seed's nearest neighbours come from the HNSW index (tenant filter, iterative scan);
-      // the band and the scope are checked on those few rows.
-      const pairs = await sql<{ seed_id: string; other_id: string; similarity: number }>`
-        SELECT s.id AS seed_id, n.id AS other_id, n.similarity
-        FROM memories s
-        CROSS JOIN LATERAL (
-          SELECT m.id, m.scope, 1 - (m.embedding <=> s.embedding) AS similarity
-          FROM memories m
-          WHERE m.user_id = s.user_id AND ${mergeable('m')} AND m.id <> s.id
-          ORDER BY m.embedding <=> s.embedding
-          LIMIT ${NEIGHBOURS_PER_SEED}
-        ) n
-        WHERE s.id = ANY(${seedIds}::uuid[])
-          AND n.scope IS NOT DISTINCT FROM s.scope
-          AND n.similarity >= ${query.minSimilarity} AND n.similarity < ${query.maxSimilarity}`.execute(trx);
-      return { seedIds, pairs: pairs.rows };
+      const pairs: { seed_id: string; other_id: string; similarity: number }[] = [];
+      // Each seed's nearest neighbours come from its tenant's HNSW shard index (tenant filter,
+      // iterative scan); the band and the scope are checked on those few rows. A partial index
+      // is used only for a literal shard, so the seeds are searched one shard at a time.
+      for (const shard of new Set(seeds.rows.map((row) => Number(row.vector_shard)))) {
+        const shardSeeds = seeds.rows.filter((row) => Number(row.vector_shard) === shard).map((row) => row.id);
+        const found = await sql<{ seed_id: string; other_id: string; similarity: number }>`
+          SELECT s.id AS seed_id, n.id AS other_id, n.similarity
+          FROM memories s
+          CROSS JOIN LATERAL (
+            SELECT m.id, m.scope, 1 - (m.embedding <=> s.embedding) AS similarity
+            FROM memories m
+            WHERE m.vector_shard = ${sql.lit(shard)} AND m.user_id = s.user_id AND ${mergeable('m')} AND m.id <> s.id
+            ORDER BY m.embedding <=> s.embedding
+            LIMIT ${NEIGHBOURS_PER_SEED}
+          ) n
+          WHERE s.id = ANY(${shardSeeds}::uuid[])
+            AND n.scope IS NOT DISTINCT FROM s.scope
+            AND n.similarity >= ${query.minSimilarity} AND n.similarity < ${query.maxSimilarity}`.execute(trx);
+        pairs.push(...found.rows);
+      }
+      return { seedIds, pairs };
     });
     const memberIds = [...new Set(found.pairs.flatMap((pair) => [pair.seed_id, pair.other_id]))];
     const members = new Map<string, MemoryRecord>();

@@ -24,6 +24,7 @@ import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import type { PgVectorSpace } from '../vector/pg-vector-space.js';
 import type { VectorFeatures } from '../vector/vector-features.js';
+import { inVectorShardOf } from '../vector/vector-shards.js';
 import { readAuditTrail, writeAudit } from './audit-trail.js';
 import { insertMemory, insertUnlessRelevantCandidates } from './insert-memory.js';
 import { filterMemories, type MemoriesQuery } from './memory-filters.js';
@@ -42,7 +43,7 @@ import {
 import { explainRecallCandidates, findRecallCandidates } from './recall-candidates.js';
 import { restoreMemory } from './restore-memory.js';
 import { applyContradictions, candidatesSql, findCandidates, hashContent, toWriteCandidates } from './write-path.js';
-import { inLockedTransaction, inSearchTransaction, lockInTransaction, type SearchSettings, writeLockKey } from './write-transaction.js';
+import { inLockedTransaction, lockInTransaction, type SearchSettings, writeLockKey } from './write-transaction.js';
 
 export interface PgMemoryStoreOptions {
   readonly db: Kysely<MemsvcDatabase>;
@@ -326,16 +327,20 @@ export class PgMemoryStore implements MemoryStore {
   async recallCandidates(tenant: TenantId, query: RecallCandidateQuery): Promise<readonly RecallCandidate[]> {
     if (query.vector) {
       checkFinite(query.vector);
-      const space = await this.options.vectorSpace.describe();
+      // The size as last seen saves a round trip; only a mismatch is worth asking again about
+      // (another process may have fixed the size since).
+      let space = this.options.vectorSpace.cached;
+      if (space?.dimensions !== query.vector.length) space = await this.options.vectorSpace.describe();
       // No vector stored yet, or a query vector of another size: full text alone can still answer.
       if (!space || space.dimensions !== query.vector.length) return this.recallCandidates(tenant, { ...query, vector: null });
     }
-    return inSearchTransaction(this.db, this.searchSettings, (trx) => findRecallCandidates(trx, tenant, query));
+    // One statement, no transaction: every connection carries the search settings (openStore).
+    return findRecallCandidates(this.db, tenant, query);
   }
 
   /** The plan of a recall's candidate statement, executed (EXPLAIN ANALYZE): for operators and the scale benchmark. */
   async explainRecall(tenant: TenantId, query: RecallCandidateQuery): Promise<string> {
-    return inSearchTransaction(this.db, this.searchSettings, (trx) => explainRecallCandidates(trx, tenant, query));
+    return explainRecallCandidates(this.db, tenant, query);
   }
 
   async nearest(tenant: TenantId, vector: readonly number[], limit: number): Promise<readonly NearestMemory[]> {
@@ -348,20 +353,19 @@ export class PgMemoryStore implements MemoryStore {
       await this.options.vectorSpace.ensure(vector.length, null);
     }
     const now = this.options.clock.now();
-    const rows = await inSearchTransaction(this.db, this.searchSettings, async (trx) => {
-      const distance = sql<number>`embedding <=> ${vectorLiteral(vector)}`;
-      return trx
-        .selectFrom('memories')
-        .select(MEMORY_COLUMNS)
-        .select(hasEmbeddingColumn)
-        .select(sql<number>`1 - (${distance})`.as('similarity'))
-        .where('user_id', '=', tenant)
-        .where(isLiveAt(now))
-        .where('embedding', 'is not', null)
-        .orderBy(distance)
-        .limit(limit)
-        .execute();
-    });
+    const distance = sql<number>`embedding <=> ${vectorLiteral(vector)}`;
+    const rows = await this.db
+      .selectFrom('memories')
+      .select(MEMORY_COLUMNS)
+      .select(hasEmbeddingColumn)
+      .select(sql<number>`1 - (${distance})`.as('similarity'))
+      .where('user_id', '=', tenant)
+      .where(isLiveAt(now))
+      .where('embedding', 'is not', null)
+      .where(inVectorShardOf(tenant))
+      .orderBy(distance)
+      .limit(limit)
+      .execute();
     return rows
       .map((row) => ({ memory: toMemoryRecord(row as MemoryRow), similarity: Number(row.similarity) }))
       .sort((a, b) => b.similarity - a.similarity);

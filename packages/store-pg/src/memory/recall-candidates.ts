@@ -1,12 +1,13 @@
 import type { RecallCandidate, RecallCandidateQuery, TenantId } from '@memsvc/core';
 import { type Kysely, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
+import { inVectorShardOf } from '../vector/vector-shards.js';
 import { filterMemories, type MemoriesQuery } from './memory-filters.js';
 import { type MemoryRow, RETURNED_MEMORY_COLUMNS, toMemoryRecord, vectorLiteral } from './memory-row.js';
 
 /**
  * Both candidate lists of a recall in one statement: the nearest memories by cosine distance
- * (HNSW) and the best full-text matches (GIN, English stemming, any query word may match), each
+ * (the tenant's HNSW shard) and the best full-text matches (GIN, English stemming, any query word may match), each
  * numbered by rank, joined back to their rows. Ranking them is core's job (rankCandidates), so
  * the formula exists once.
  */
@@ -45,6 +46,7 @@ function recallCandidatesSql(db: Kysely<MemsvcDatabase>, tenant: TenantId, query
     ? base()
         .select(['id', sql<number>`1 - (embedding <=> ${vectorLiteral(query.vector)})`.as('similarity')])
         .where('embedding', 'is not', null)
+        .where(inVectorShardOf(tenant))
         .orderBy(sql`embedding <=> ${vectorLiteral(query.vector)}`)
         .limit(query.perList)
     : undefined;

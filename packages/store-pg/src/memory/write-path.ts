@@ -12,6 +12,7 @@ import {
 } from '@memsvc/core';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
+import { inVectorShardOf } from '../vector/vector-shards.js';
 import { hasEmbeddingColumn, isLiveAt, MEMORY_COLUMNS, type MemoryRow, toMemoryRecord, vectorLiteral } from './memory-row.js';
 
 /** How many nearest neighbours a write compares itself with. */
@@ -71,6 +72,7 @@ export function candidatesSql(db: Kysely<MemsvcDatabase>, query: CandidateQuery)
     .select(sql<number>`1 - (${distance})`.as('similarity'))
     .select(sql<string>`'near'`.as('kind'))
     .where('embedding', 'is not', null)
+    .where(inVectorShardOf(query.tenant))
     .orderBy(distance)
     .limit(NEIGHBOUR_LIMIT);
   // Each branch has its own ORDER BY and LIMIT, so each is a parenthesised subquery.

@@ -26,6 +26,18 @@ export function writeLockKey(tenant: TenantId, contentHash: string): bigint {
 }
 
 /**
+ * The search settings as every connection's session settings (see OpenDatabaseOptions), so a
+ * recall is one statement and no transaction. The iterative scan is asked for whatever the
+ * pgvector version, as the connection may open before the extension exists: pgvector older than
+ * 0.8 drops the unknown setting with a warning in the server log, and searches as before.
+ */
+export function searchSessionSettings(efSearch: number | undefined): Record<string, string> {
+  const value = efSearch ?? DEFAULT_EF_SEARCH;
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`hnsw.ef_search must be a positive integer, got ${value}`);
+  return { 'hnsw.ef_search': String(value), 'hnsw.iterative_scan': 'relaxed_order' };
+}
+
+/**
  * The settings as `set_config` calls local to the transaction, for a SELECT list. Formatted
  * here from a checked integer, so the text can travel in a simple-protocol message.
  */

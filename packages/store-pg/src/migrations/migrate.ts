@@ -5,6 +5,7 @@ import * as memoriesFillfactor from './0002-memories-fillfactor.js';
 import * as importanceIndex from './0003-importance-index.js';
 import * as searchContext from './0004-search-context.js';
 import * as jobBookkeeping from './0005-job-bookkeeping.js';
+import * as vectorShards from './0006-vector-shards.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -16,6 +17,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003-importance-index': importanceIndex,
   '0004-search-context': searchContext,
   '0005-job-bookkeeping': jobBookkeeping,
+  '0006-vector-shards': vectorShards,
 };
 
 const bundledMigrations: MigrationProvider = {
@@ -46,13 +48,21 @@ export async function pendingMigrations(db: Kysely<unknown>): Promise<readonly s
  * once and the others wait, then find nothing to do. Running it again is a no-op.
  */
 export async function migrateToLatest(db: Kysely<unknown>): Promise<readonly string[]> {
+  return migrateUpTo(db, undefined);
+}
+
+/**
+ * Applies the pending migrations up to and including `last` (all of them when undefined): how
+ * the upgrade tests build a database as an older version left it.
+ */
+export async function migrateUpTo(db: Kysely<unknown>, last: string | undefined): Promise<readonly string[]> {
   const migrator = new Migrator({
     db,
     provider: bundledMigrations,
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
   });
-  const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
+  const { error, results }: MigrationResultSet = await (last === undefined ? migrator.migrateToLatest() : migrator.migrateTo(last));
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     throw new MemsvcError(

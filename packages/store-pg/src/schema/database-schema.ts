@@ -34,6 +34,8 @@ export interface MemoriesTable {
   /** Generated from content; read-only. */
   search_vector: ColumnType<string, never, never>;
   search_context: string | null;
+  /** Generated from user_id: which HNSW shard index holds the row's vector (vector-shards.ts). */
+  vector_shard: ColumnType<number, never, never>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -1,21 +1,16 @@
 import { HNSW_MAX_DIMENSIONS, MemsvcError, type VectorSpace, type VectorSpaceInfo } from '@memsvc/core';
 import { type Kysely, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
+import { createHnswShardIndexes, dropHnswShardIndexes, type HnswBuildOptions } from './vector-shards.js';
 
-/** HNSW build settings (spec §2.5 PGVECTOR_HNSW_M / _EF_CONSTRUCTION); pgvector's defaults when unset. */
-export interface HnswBuildOptions {
-  readonly m?: number | undefined;
-  readonly efConstruction?: number | undefined;
-}
-
-export const HNSW_INDEX_NAME = 'memories_embedding_hnsw_idx';
+export type { HnswBuildOptions } from './vector-shards.js';
 
 // Any constant works; it only has to differ from memsvc's other advisory locks.
 const VECTOR_SPACE_LOCK = 7_310_001;
 
 /**
- * The vector column's dimensionality and its HNSW index, fixed once and then enforced. Fixing
- * it types the column as `vector(n)` and builds the cosine HNSW index; both happen in one
+ * The vector column's dimensionality and its HNSW shard indexes, fixed once and then enforced. Fixing
+ * it types the column as `vector(n)` and builds the cosine HNSW shard indexes; both happen in one
  * transaction under an advisory lock, so concurrent first writers agree on one size.
  */
 export class PgVectorSpace implements VectorSpace {
@@ -60,8 +55,7 @@ export class PgVectorSpace implements VectorSpace {
       if (row) return checkMatches(toInfo(row), dimensions);
 
       await sql`ALTER TABLE memories ALTER COLUMN embedding TYPE vector(${sql.lit(dimensions)})`.execute(trx);
-      await sql`CREATE INDEX IF NOT EXISTS ${sql.id(HNSW_INDEX_NAME)} ON memories
-        USING hnsw (embedding vector_cosine_ops) ${hnswWithClause(this.hnsw)}`.execute(trx);
+      await createHnswShardIndexes(trx, this.hnsw);
       const inserted = await trx
         .insertInto('vector_space')
         .values({
@@ -88,14 +82,14 @@ export interface NewVectorSpace {
 }
 
 /**
- * Drops the HNSW index before a recreate. With `next` of another dimensionality, every stored
+ * Drops the HNSW shard indexes before a recreate. With `next` of another dimensionality, every stored
  * vector is dropped too and the column retyped, so the regenerated vectors fit; the database
  * holds the content they are computed from. One transaction under the vector-space lock.
  */
 export async function dropVectorIndex(db: Kysely<MemsvcDatabase>, space: PgVectorSpace, next: NewVectorSpace | undefined): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${VECTOR_SPACE_LOCK})`.execute(trx);
-    await sql`DROP INDEX IF EXISTS ${sql.id(HNSW_INDEX_NAME)}`.execute(trx);
+    await dropHnswShardIndexes(trx);
     if (!next) return;
     const row = await trx.selectFrom('vector_space').selectAll().executeTakeFirst();
     if (row?.dimensions !== next.dimensions) {
@@ -118,7 +112,7 @@ export async function dropVectorIndex(db: Kysely<MemsvcDatabase>, space: PgVecto
   await space.describe();
 }
 
-/** Builds the HNSW index if the vector space is fixed and the index is missing (after a recreate). */
+/** Builds the HNSW shard indexes if the vector space is fixed and they are missing (after a recreate). */
 export async function ensureVectorIndex(db: Kysely<MemsvcDatabase>, space: PgVectorSpace): Promise<void> {
   const info = await space.describe();
   if (!info) return;
@@ -126,17 +120,8 @@ export async function ensureVectorIndex(db: Kysely<MemsvcDatabase>, space: PgVec
     await sql`SELECT pg_advisory_xact_lock(${VECTOR_SPACE_LOCK}), set_config('maintenance_work_mem', ${INDEX_BUILD_MEMORY}, true)`.execute(
       trx,
     );
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(HNSW_INDEX_NAME)} ON memories
-      USING hnsw (embedding vector_cosine_ops) ${hnswWithClause(space.hnsw)}`.execute(trx);
+    await createHnswShardIndexes(trx, space.hnsw);
   });
-}
-
-function hnswWithClause(options: HnswBuildOptions) {
-  const settings = [
-    options.m === undefined ? undefined : sql`m = ${sql.lit(options.m)}`,
-    options.efConstruction === undefined ? undefined : sql`ef_construction = ${sql.lit(options.efConstruction)}`,
-  ].filter((setting) => setting !== undefined);
-  return settings.length === 0 ? sql`` : sql`WITH (${sql.join(settings)})`;
 }
 
 function checkMatches(info: VectorSpaceInfo, dimensions: number): VectorSpaceInfo {

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { TenantId } from '@memsvc/core';
+import { type QueryExecutorProvider, type RawBuilder, sql } from 'kysely';
+
+/**
+ * The HNSW graph is split into shards by tenant: one partial index per shard
+ * (`WHERE vector_shard = n`), and every nearest-neighbour query names its tenant's shard. A
+ * tenant's search then walks a graph holding its own rows and about 1/16 of everyone else's,
+ * instead of one graph of every tenant's rows, where a filtered search must visit and discard
+ * the other tenants' neighbours (measured at 50,000 of 200,000 rows: 10–14 ms → 3.4 ms P50).
+ * A single-tenant install keeps everything in one shard and pays nothing.
+ */
+export const VECTOR_SHARDS = 16;
+
+/**
+ * The shard of a tenant as the database computes it (the `vector_shard` generated column): the
+ * first byte of md5(user_id), modulo the shard count. md5 is immutable and the same on every
+ * PostgreSQL and PGlite, so the column can be generated and this process can compute the same
+ * number without asking (the database encoding must be UTF-8, as memsvc's databases are).
+ */
+export const VECTOR_SHARD_EXPRESSION = sql.raw(`(get_byte(decode(md5(user_id), 'hex'), 0) % ${VECTOR_SHARDS})::smallint`);
+
+/** The shard of a tenant, computed here exactly as the generated column computes it. */
+export function vectorShardOf(tenant: TenantId | string): number {
+  const firstByte = createHash('md5').update(tenant, 'utf8').digest()[0] ?? 0;
+  return firstByte % VECTOR_SHARDS;
+}
+
+/**
+ * `vector_shard = n` with n inline: the planner uses a partial index only when it can prove the
+ * index's predicate from the query's constants, so the shard is a literal (an integer this
+ * module computed, never client text).
+ */
+export function inVectorShardOf(tenant: TenantId | string, column = sql.ref('vector_shard')): RawBuilder<boolean> {
+  return sql<boolean>`${column} = ${sql.lit(vectorShardOf(tenant))}`;
+}
+
+/** The name of one shard's HNSW index. */
+export function hnswShardIndexName(shard: number): string {
+  return `memories_embedding_hnsw_s${String(shard).padStart(2, '0')}`;
+}
+
+/** Every shard index's name, shard 0 first. */
+export const HNSW_SHARD_INDEX_NAMES: readonly string[] = Array.from({ length: VECTOR_SHARDS }, (_, shard) => hnswShardIndexName(shard));
+
+/** HNSW build settings (spec §2.5 PGVECTOR_HNSW_M / _EF_CONSTRUCTION); pgvector's defaults when unset. */
+export interface HnswBuildOptions {
+  readonly m?: number | undefined;
+  readonly efConstruction?: number | undefined;
+}
+
+/** Creates the shard indexes that are missing, in the caller's transaction. */
+export async function createHnswShardIndexes(db: QueryExecutorProvider, options: HnswBuildOptions): Promise<void> {
+  for (let shard = 0; shard < VECTOR_SHARDS; shard++) {
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(hnswShardIndexName(shard))} ON memories
+      USING hnsw (embedding vector_cosine_ops) ${hnswWithClause(options)}
+      WHERE vector_shard = ${sql.lit(shard)}`.execute(db);
+  }
+}
+
+/** Drops every shard index, in the caller's transaction. */
+export async function dropHnswShardIndexes(db: QueryExecutorProvider): Promise<void> {
+  for (const name of HNSW_SHARD_INDEX_NAMES) await sql`DROP INDEX IF EXISTS ${sql.id(name)}`.execute(db);
+}
+
+function hnswWithClause(options: HnswBuildOptions) {
+  const settings = [
+    options.m === undefined ? undefined : sql`m = ${sql.lit(options.m)}`,
+    options.efConstruction === undefined ? undefined : sql`ef_construction = ${sql.lit(options.efConstruction)}`,
+  ].filter((setting) => setting !== undefined);
+  return settings.length === 0 ? sql`` : sql`WITH (${sql.join(settings)})`;
+}
