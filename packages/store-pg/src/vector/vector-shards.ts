@@ -13,26 +13,32 @@ import { type QueryExecutorProvider, type RawBuilder, sql } from 'kysely';
 export const VECTOR_SHARDS = 16;
 
 /**
- * The shard of a tenant as the database computes it (the `vector_shard` generated column): the
- * first byte of md5(user_id), modulo the shard count. md5 is immutable and the same on every
- * PostgreSQL and PGlite, so the column can be generated and this process can compute the same
- * number without asking (the database encoding must be UTF-8, as memsvc's databases are).
+ * The shard of a tenant: the first byte of md5(user_id), modulo the shard count. md5 is
+ * immutable, so the column can be generated from it and no writer can file a row wrongly.
  */
-export const VECTOR_SHARD_EXPRESSION = sql.raw(`(get_byte(decode(md5(user_id), 'hex'), 0) % ${VECTOR_SHARDS})::smallint`);
+function shardOf(tenant: RawBuilder<unknown>): RawBuilder<number> {
+  return sql<number>`(get_byte(decode(md5(${tenant}), 'hex'), 0) % ${sql.lit(VECTOR_SHARDS)})`;
+}
 
-/** The shard of a tenant, computed here exactly as the generated column computes it. */
+/** The generated column's expression. */
+export const VECTOR_SHARD_EXPRESSION = sql`${shardOf(sql.ref('user_id'))}::smallint`;
+
+/**
+ * `vector_shard = <the tenant's shard>`, computed by the database from the tenant parameter. The
+ * planner uses a partial index only when it can prove the index's predicate from constants; the
+ * statements memsvc sends are planned with their parameter values (unnamed statements), so
+ * `md5($1)` folds to a constant and the predicate matches that shard's index exactly. Computing
+ * the shard in SQL, not here, means the query and the column can never disagree, whatever the
+ * database's encoding.
+ */
+export function inVectorShardOf(tenant: TenantId | string): RawBuilder<boolean> {
+  return sql<boolean>`vector_shard = ${shardOf(sql`${tenant}::text`)}`;
+}
+
+/** The shard of a tenant, computed here as the database does on a UTF-8 database (tests, benchmarks). */
 export function vectorShardOf(tenant: TenantId | string): number {
   const firstByte = createHash('md5').update(tenant, 'utf8').digest()[0] ?? 0;
   return firstByte % VECTOR_SHARDS;
-}
-
-/**
- * `vector_shard = n` with n inline: the planner uses a partial index only when it can prove the
- * index's predicate from the query's constants, so the shard is a literal (an integer this
- * module computed, never client text).
- */
-export function inVectorShardOf(tenant: TenantId | string, column = sql.ref('vector_shard')): RawBuilder<boolean> {
-  return sql<boolean>`${column} = ${sql.lit(vectorShardOf(tenant))}`;
 }
 
 /** The name of one shard's HNSW index. */
