@@ -98,7 +98,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       vectorSpace,
       vectorFeatures,
       lifecycle: new PgLifecycleStore({ db: connection.db, clock, ids, search }),
-      reindex: new PgReindexStore(connection.db, vectorSpace, clock),
+      reindex: new PgReindexStore(connection.db, vectorSpace, clock, connection.engine),
       reindexJobs: new PgReindexJobQueue(connection.db, ids),
       jobRuns: new JobRuns(connection.db, connection.engine),
       health: () => checkHealth(connection),

@@ -12,6 +12,7 @@ import {
 import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { HNSW_SHARD_INDEX_NAMES, type MemsvcStore, openStore } from '../src/index.js';
 import { codeOf } from './support/code-of.js';
@@ -37,11 +38,13 @@ class FlakyEmbedder implements Embedder {
 
 describeEachEngine('reindex runs and the reindex job queue', (engine) => {
   let store: MemsvcStore;
+  let databaseUrl: string;
   const clock = new ManualClock('2026-05-01T09:00:00.000Z');
   const local = new LocalEmbedder();
 
   beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { model: 'memsvc-local-v1' } });
+    databaseUrl = await engine.freshDatabaseUrl();
+    store = await openStore({ database: databaseUrl, clock, vector: { model: 'memsvc-local-v1' } });
   });
   afterAll(async () => {
     await store?.close();
@@ -239,5 +242,61 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
       }),
     ).rejects.toBeInstanceOf(JobOwnershipLost);
     expect(await unembedded()).toBe(6); // the lost runner's batch wrote nothing
+  });
+  it('rebuilds the shard indexes after a drop; on PostgreSQL concurrently, so writes go on during the build', async () => {
+    const db = store.connection.db;
+    // Random vectors in one tenant: on PostgreSQL a build of a few seconds.
+    const rows = engine.supportsSecondConnection ? 2500 : 300;
+    await sql`INSERT INTO memories (id, user_id, tier, content, content_hash, embedding)
+      SELECT gen_random_uuid(), 'alice', 'ltm', 'bulk ' || g, md5('bulk ' || g), v.embedding::vector
+      FROM generate_series(1, ${rows}::int) AS g,
+           LATERAL (SELECT '[' || string_agg((random() + d * 0 + g * 0)::text, ',') || ']' AS embedding
+                    FROM generate_series(1, 384) AS d) AS v`.execute(db);
+    await store.reindex.dropVectorIndex(undefined);
+    const vector = local.vectorOf('written during the rebuild');
+
+    const building = store.reindex.ensureVectorIndex();
+    if (engine.supportsSecondConnection) {
+      let finished = false;
+      void building.then(() => {
+        finished = true;
+      });
+      const probe = new pg.Client({ connectionString: databaseUrl });
+      await probe.connect();
+      try {
+        for (;;) {
+          const progress = await probe.query(
+            `SELECT count(*)::int AS n FROM pg_stat_progress_create_index WHERE relid = 'memories'::regclass`,
+          );
+          if (progress.rows[0].n > 0 || finished) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(finished).toBe(false);
+        // A plain CREATE INDEX holds a lock that makes this insert wait for the whole build.
+        await probe.query(`SET lock_timeout = '1s'`);
+        await probe.query(
+          `INSERT INTO memories (id, user_id, tier, content, content_hash, embedding)
+           VALUES (gen_random_uuid(), 'alice', 'ltm', 'written during the rebuild', md5('x'), $1)`,
+          [`[${vector.join(',')}]`],
+        );
+      } finally {
+        await probe.end();
+      }
+    } else {
+      // PGlite is one connection: the write queues behind the build, and must not be lost.
+      await store.memories.insert(
+        alice,
+        { tier: 'ltm', content: 'written during the rebuild', embedding: { vector, model: local.model } },
+        actor,
+      );
+    }
+    await building;
+
+    const indexes = await sql<{ name: string; valid: boolean }>`
+      SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+      WHERE c.relname LIKE 'memories_embedding_hnsw_s%' ORDER BY 1`.execute(db);
+    expect(indexes.rows).toEqual(HNSW_SHARD_INDEX_NAMES.map((name) => ({ name, valid: true })));
+    const [best] = await store.memories.nearest(alice, vector, 1);
+    expect(best?.memory.content).toBe('written during the rebuild');
   });
 });

@@ -2,6 +2,7 @@ import type { Clock, JobCheckpoint, ReindexRow, ReindexStore, TenantId, VectorWr
 import { CheckpointOutOfOrder, JobOwnershipLost } from '@memsvc/core';
 import { type Kysely, sql } from 'kysely';
 import pgvector from 'pgvector';
+import type { DatabaseEngine } from '../connection/open-database.js';
 import { isLiveAt } from '../memory/memory-row.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { dropVectorIndex, ensureVectorIndex, type NewVectorSpace, type PgVectorSpace } from '../vector/pg-vector-space.js';
@@ -12,6 +13,7 @@ export class PgReindexStore implements ReindexStore {
     private readonly db: Kysely<MemsvcDatabase>,
     private readonly vectorSpace: PgVectorSpace,
     private readonly clock: Clock,
+    private readonly engine: DatabaseEngine,
   ) {}
 
   async batch(query: { tenant: TenantId | undefined; after: string | undefined; limit: number }): Promise<readonly ReindexRow[]> {
@@ -95,6 +97,6 @@ export class PgReindexStore implements ReindexStore {
   }
 
   ensureVectorIndex(): Promise<void> {
-    return ensureVectorIndex(this.db, this.vectorSpace);
+    return ensureVectorIndex(this.db, this.vectorSpace, this.engine);
   }
 }

@@ -1,7 +1,8 @@
 import { HNSW_MAX_DIMENSIONS, MemsvcError, type VectorSpace, type VectorSpaceInfo } from '@memsvc/core';
 import { type Kysely, sql } from 'kysely';
+import type { DatabaseEngine } from '../connection/open-database.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
-import { createHnswShardIndexes, dropHnswShardIndexes, type HnswBuildOptions } from './vector-shards.js';
+import { buildHnswShardIndexesConcurrently, createHnswShardIndexes, dropHnswShardIndexes, type HnswBuildOptions } from './vector-shards.js';
 
 export type { HnswBuildOptions } from './vector-shards.js';
 
@@ -112,15 +113,38 @@ export async function dropVectorIndex(db: Kysely<MemsvcDatabase>, space: PgVecto
   await space.describe();
 }
 
-/** Builds the HNSW shard indexes if the vector space is fixed and they are missing (after a recreate). */
-export async function ensureVectorIndex(db: Kysely<MemsvcDatabase>, space: PgVectorSpace): Promise<void> {
+/**
+ * Builds the HNSW shard indexes if the vector space is fixed and any is missing (after a
+ * recreate). On PostgreSQL each is built concurrently, so memsvc's writes go on during a
+ * rebuild that can take minutes; the vector-space lock is then a session lock on one reserved
+ * connection, released when done (or with the session, if the connection dies). PGlite is one
+ * connection, where writes wait for any statement, so it builds in one transaction.
+ */
+export async function ensureVectorIndex(db: Kysely<MemsvcDatabase>, space: PgVectorSpace, engine: DatabaseEngine): Promise<void> {
   const info = await space.describe();
   if (!info) return;
-  await db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(${VECTOR_SPACE_LOCK}), set_config('maintenance_work_mem', ${INDEX_BUILD_MEMORY}, true)`.execute(
-      trx,
+  if (engine === 'pglite') {
+    await db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(${VECTOR_SPACE_LOCK}), set_config('maintenance_work_mem', ${INDEX_BUILD_MEMORY}, true)`.execute(
+        trx,
+      );
+      await createHnswShardIndexes(trx, space.hnsw);
+    });
+    return;
+  }
+  await db.connection().execute(async (connection) => {
+    await sql`SELECT pg_advisory_lock(${VECTOR_SPACE_LOCK}), set_config('maintenance_work_mem', ${INDEX_BUILD_MEMORY}, false)`.execute(
+      connection,
     );
-    await createHnswShardIndexes(trx, space.hnsw);
+    try {
+      await buildHnswShardIndexesConcurrently(connection, space.hnsw);
+    } finally {
+      // The connection returns to the pool: leave it as it was. If it broke, the session's end
+      // released the lock already.
+      await sql`SELECT pg_advisory_unlock(${VECTOR_SPACE_LOCK}), set_config('maintenance_work_mem', NULL, false)`
+        .execute(connection)
+        .catch(() => undefined);
+    }
   });
 }
 

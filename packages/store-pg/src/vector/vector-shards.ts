@@ -64,6 +64,25 @@ export async function createHnswShardIndexes(db: QueryExecutorProvider, options:
   }
 }
 
+/**
+ * Builds the shard indexes that are missing with `CREATE INDEX CONCURRENTLY`, which lets inserts
+ * and updates go on during the build (a plain build blocks them for all of it). It cannot run
+ * in a transaction, so the caller holds its lock at session level. A concurrent build that
+ * failed leaves an invalid index behind, which `IF NOT EXISTS` would keep; those are dropped
+ * and built again.
+ */
+export async function buildHnswShardIndexesConcurrently(db: QueryExecutorProvider, options: HnswBuildOptions): Promise<void> {
+  const invalid = await sql<{ name: string }>`
+    SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    WHERE c.relname = ANY(${[...HNSW_SHARD_INDEX_NAMES]}) AND NOT i.indisvalid`.execute(db);
+  for (const { name } of invalid.rows) await sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.id(name)}`.execute(db);
+  for (let shard = 0; shard < VECTOR_SHARDS; shard++) {
+    await sql`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${sql.id(hnswShardIndexName(shard))} ON memories
+      USING hnsw (embedding vector_cosine_ops) ${hnswWithClause(options)}
+      WHERE vector_shard = ${sql.lit(shard)}`.execute(db);
+  }
+}
+
 /** Drops every shard index, in the caller's transaction. */
 export async function dropHnswShardIndexes(db: QueryExecutorProvider): Promise<void> {
   for (const name of HNSW_SHARD_INDEX_NAMES) await sql`DROP INDEX IF EXISTS ${sql.id(name)}`.execute(db);
