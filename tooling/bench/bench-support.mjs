@@ -113,10 +113,16 @@ export async function startServer(root, databaseUrl, env = {}) {
   return { child, base, stop, coldStartMs: ms(performance.now() - started) };
 }
 
+// The SDK's HTTP client transport hands every fetch one long-lived AbortSignal, and each fetch
+// leaves a listener on it: past 1,500 calls Node prints a MaxListenersExceeded warning on every
+// call and each new listener walks the list, so a long run measured the load generator slowing
+// down. The benchmarks never abort a call, so their fetch does not pass the signal on.
+const fetchWithoutSignal = (url, init = {}) => fetch(url, { ...init, signal: undefined });
+
 /** `transportOptions` go to the StreamableHTTPClientTransport (e.g. `{ fetch: nodeHttpFetch }`). */
 export async function mcpClient(base, transportOptions = {}) {
   const client = new Client({ name: 'bench', version: '0.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), transportOptions));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { fetch: fetchWithoutSignal, ...transportOptions }));
   return client;
 }
 
