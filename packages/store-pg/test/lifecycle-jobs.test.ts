@@ -64,6 +64,15 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
     maintenance = new Maintenance({ ...maintenanceOptions(), events: { promoted: (count) => promotedEvents.push(count) } });
   });
 
+  /** An engine whose writes never flag a contradiction, so near-duplicates stay for consolidation to merge. */
+  const mergeableWriter = () =>
+    createMemoryEngine({
+      store: store.memories,
+      embedder,
+      clock,
+      settings: { similarity: { ...maintenanceOptions().settings.similarity, contradictionThreshold: 0.95 }, importanceHalfLifeDays: 14 },
+    });
+
   const read = async (context: CallContext, id: string, times: number) => {
     for (let i = 0; i < times; i++) await memories.get(context, id);
   };
@@ -181,13 +190,7 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
     vectors['service a listens on 8080'] = at(similarityDegrees(0.9));
     vectors['Service A: HTTP port 8080'] = at(-similarityDegrees(0.9)); // 0.9 to the first, 0.62 to the second
     vectors['An unrelated fact'] = at(90);
-    const contradictionFree = { ...maintenanceOptions().settings.similarity, contradictionThreshold: 0.95 };
-    const writer = createMemoryEngine({
-      store: store.memories,
-      embedder,
-      clock,
-      settings: { similarity: contradictionFree, importanceHalfLifeDays: 14 },
-    });
+    const writer = mergeableWriter();
     const first = await writer.create(alice, { tier: 'ltm', content: 'Service A runs on port 8080', tags: ['infra'] });
     clock.advance(1000);
     const second = await writer.create(alice, { tier: 'ltm', content: 'service a listens on 8080', tags: ['ports'], importance: 0.9 });
@@ -228,12 +231,7 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
     expect(new Set([vectorShardOf('bob'), vectorShardOf('carol')]).size).toBe(2);
     vectors['Deploys go out on Tuesdays'] = at(0);
     vectors['deploys happen every Tuesday'] = at(similarityDegrees(0.9));
-    const writer = createMemoryEngine({
-      store: store.memories,
-      embedder,
-      clock,
-      settings: { similarity: { ...maintenanceOptions().settings.similarity, contradictionThreshold: 0.95 }, importanceHalfLifeDays: 14 },
-    });
+    const writer = mergeableWriter();
     for (const who of [bob, carol]) {
       await writer.create(who, { tier: 'ltm', content: 'Deploys go out on Tuesdays' });
       await writer.create(who, { tier: 'ltm', content: 'deploys happen every Tuesday' });
@@ -269,12 +267,7 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
   it('a cluster whose member changed since the scan is left alone', async () => {
     vectors['Build with pnpm'] = at(0);
     vectors['Builds use pnpm'] = at(similarityDegrees(0.9));
-    const writer = createMemoryEngine({
-      store: store.memories,
-      embedder,
-      clock,
-      settings: { similarity: { ...maintenanceOptions().settings.similarity, contradictionThreshold: 0.95 }, importanceHalfLifeDays: 14 },
-    });
+    const writer = mergeableWriter();
     const a = await writer.create(alice, { tier: 'ltm', content: 'Build with pnpm' });
     const b = await writer.create(alice, { tier: 'ltm', content: 'Builds use pnpm' });
     const found = await store.lifecycle.similarPairs({

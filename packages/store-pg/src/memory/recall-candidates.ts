@@ -7,8 +7,8 @@ import { type MemoryRow, RETURNED_MEMORY_COLUMNS, toMemoryRecord, vectorLiteral 
 
 /**
  * Both candidate lists of a recall in one statement: the nearest memories by cosine distance
- * (the tenant's HNSW shard) and the best full-text matches (GIN, English stemming, any query word may match), each
- * numbered by rank, joined back to their rows. Ranking them is core's job (rankCandidates), so
+ * (the tenant's HNSW shard) and the best full-text matches (GIN, English stemming, any query
+ * word may match), each numbered by rank, joined back to their rows. Ranking them is core's job (rankCandidates), so
  * the formula exists once.
  */
 export async function findRecallCandidates(

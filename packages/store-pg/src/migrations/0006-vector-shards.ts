@@ -5,8 +5,8 @@ import { createHnswShardIndexes, VECTOR_SHARD_EXPRESSION } from '../vector/vecto
  * The HNSW index becomes one partial index per tenant shard (see vector-shards.ts). The shard
  * is a generated column, so no writer can get it wrong. A database whose vector space is already
  * fixed has its single index replaced by the shard indexes here, built with the same settings;
- * that is a full rebuild, paid once (about 80 s for 200,000 384-dimensional vectors on two
- * cores, less than the single index took).
+ * that is a full rebuild, paid once, inside the migration's transaction, so writes wait for it
+ * (80–90 s for 200,000 384-dimensional vectors on two cores, less than the single index took).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`DROP INDEX IF EXISTS memories_embedding_hnsw_idx`.execute(db);
