@@ -2,7 +2,7 @@
 // database from tooling/scripts/pg-local.sh, the real server process, and an MCP client.
 import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
-import { createServer } from 'node:net';
+import net, { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -156,4 +156,56 @@ export function nodeHttpFetch(url, init = {}) {
     request.on('error', reject);
     request.end(init.body ?? undefined);
   });
+}
+
+/**
+ * Closed-loop GET load over raw keep-alive sockets: `concurrency` connections, each sending its
+ * next request when the previous response is complete (framed by Content-Length), until `total`
+ * requests. A load generator on the same two cores as the server must cost far less than the
+ * server per request, or its own queueing is what gets measured; this one writes a pre-encoded
+ * request and reads only the status line and Content-Length. Returns every latency (ms), the
+ * request rate and the count of non-200 answers.
+ */
+export function httpGetLoad({ host, port, path, concurrency, total }) {
+  const request = Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\n\r\n`);
+  const samples = [];
+  let issued = 0;
+  let failures = 0;
+  const connection = () =>
+    new Promise((resolve, reject) => {
+      const socket = net.connect({ host, port });
+      socket.setNoDelay(true);
+      let pending = Buffer.alloc(0);
+      let sentAt = 0;
+      const sendNext = () => {
+        if (issued >= total) {
+          socket.end();
+          return resolve();
+        }
+        issued++;
+        sentAt = performance.now();
+        socket.write(request);
+      };
+      socket.on('connect', sendNext);
+      socket.on('error', reject);
+      socket.on('data', (chunk) => {
+        pending = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+        const headEnd = pending.indexOf('\r\n\r\n');
+        if (headEnd < 0) return;
+        const head = pending.toString('latin1', 0, headEnd);
+        const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1]);
+        if (!Number.isSafeInteger(length)) return reject(new Error(`a response without Content-Length: ${head.split('\r\n')[0]}`));
+        if (pending.length < headEnd + 4 + length) return;
+        if (!head.startsWith('HTTP/1.1 200 ')) failures++;
+        samples.push(performance.now() - sentAt);
+        pending = pending.subarray(headEnd + 4 + length);
+        sendNext();
+      });
+    });
+  const started = performance.now();
+  return Promise.all(Array.from({ length: concurrency }, connection)).then(() => ({
+    samples,
+    perSecond: Math.round(total / ((performance.now() - started) / 1000)),
+    failures,
+  }));
 }

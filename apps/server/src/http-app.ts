@@ -2,11 +2,10 @@ import { secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { HealthChecker } from './health.js';
 import type { Logger } from './logger.js';
-import { createMcpHttpHandler, jsonRpcError, MCP_MAX_BODY_BYTES } from './mcp-http-route.js';
+import { createMcpHttpHandler } from './mcp-http-route.js';
 import type { Metrics } from './metrics.js';
 
 export interface HttpAppDependencies {
@@ -89,14 +88,8 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
   });
 
   if (deps.createMcpServer) {
-    app.all(
-      '/mcp',
-      bodyLimit({
-        maxSize: MCP_MAX_BODY_BYTES,
-        onError: (c) => jsonRpcError(c, 413, -32600, `request body exceeds ${MCP_MAX_BODY_BYTES} bytes`),
-      }),
-      createMcpHttpHandler({ config, createServer: deps.createMcpServer, metrics: deps.metrics, logger }),
-    );
+    // The body limit (MCP_MAX_BODY_BYTES) is enforced by the handler, which reads the body itself.
+    app.all('/mcp', createMcpHttpHandler({ config, createServer: deps.createMcpServer, metrics: deps.metrics, logger }));
   }
 
   app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));

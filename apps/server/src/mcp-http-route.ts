@@ -3,6 +3,7 @@ import type { MemsvcConfig } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'hono';
+import { readBoundedBody } from './bounded-body.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 
@@ -33,6 +34,16 @@ export function mcpCredentialProblem(config: MemsvcConfig, authorization: string
   return secretMatches(config.auth.apiKey, token) ? undefined : 'Unauthorized: the credential is not valid';
 }
 
+/**
+ * The Node request under Hono's node adapter. Reading the body from it, instead of through the
+ * web `Request`, spares every call the construction of a full undici Request with its body
+ * stream and abort signal (about a quarter of the server's CPU for a small tool call); the
+ * transport is then handed the parsed body and reads only the method, URL and headers.
+ */
+function nodeRequestOf(c: Context): AsyncIterable<Uint8Array> | undefined {
+  return (c.env as { incoming?: AsyncIterable<Uint8Array> } | undefined)?.incoming;
+}
+
 /** Idle servers kept for reuse; more than this many concurrent requests create extra ones. */
 const MAX_IDLE_SERVERS = 64;
 
@@ -48,12 +59,23 @@ export function createMcpHttpHandler(deps: { config: MemsvcConfig; createServer:
     const problem = mcpCredentialProblem(deps.config, c.req.header('authorization'));
     if (problem) return jsonRpcError(c, 401, -32001, problem, { 'WWW-Authenticate': 'Bearer' });
 
+    let parsedBody: unknown;
+    if (c.req.method === 'POST') {
+      const body = await readBoundedBody(nodeRequestOf(c) ?? c.req.raw.body, c.req.header('content-length'), MCP_MAX_BODY_BYTES);
+      if (body.tooLarge) return jsonRpcError(c, 413, -32600, `request body exceeds ${MCP_MAX_BODY_BYTES} bytes`);
+      try {
+        parsedBody = JSON.parse(body.bytes.toString('utf8'));
+      } catch {
+        return jsonRpcError(c, 400, -32700, 'Parse error: Invalid JSON');
+      }
+    }
+
     const server = idle.pop() ?? deps.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     deps.metrics.activeMcpSessions.inc();
     try {
       await server.connect(transport);
-      return await transport.handleRequest(c.req.raw);
+      return await transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody });
     } finally {
       deps.metrics.activeMcpSessions.dec();
       server

@@ -80,6 +80,38 @@ describe('memsvc-server over streamable HTTP (lite, embedded database)', () => {
     expect(huge.status).toBe(413);
     expect(((await huge.json()) as { error: { message: string } }).error.message).toMatch(/exceeds 4194304 bytes/);
 
+    // Chunked, with no Content-Length to refuse up front: counted while it streams.
+    const megabyte = new TextEncoder().encode('x'.repeat(1024 * 1024));
+    let megabytesSent = 0;
+    const chunked = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers,
+      body: new ReadableStream({
+        pull(controller) {
+          controller.enqueue(megabyte);
+          if (++megabytesSent === 5) controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+
+    // A body under the limit that is split across chunks still arrives whole.
+    const split = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers,
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"jsonrpc": "2.0", "id": 3, '));
+          controller.enqueue(new TextEncoder().encode('"method": "ping"}'));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(split.status).toBe(200);
+    expect(((await split.json()) as { id: number; result: unknown }).id).toBe(3);
+
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
     expect((await fetch(`${server.url}/nowhere`)).status).toBe(404);
   });
