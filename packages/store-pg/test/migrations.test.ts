@@ -59,6 +59,24 @@ describeEachEngine('migrations', (engine) => {
       SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'`.execute(db);
     const byName = new Map(indexes.rows.map((row) => [row.indexname, row.indexdef]));
     expect(byName.get('memories_user_search_idx')).toMatch(/USING gin \(user_id, search_vector\)/);
+
+    // Written rows go straight into the full-text index: nothing waits in a pending list that
+    // every search would have to scan (gin_clean_pending_list answers how many pages it merged).
+    await db
+      .insertInto('memories')
+      .values(
+        Array.from({ length: 50 }, (_, i) => ({
+          id: `00000000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`,
+          user_id: 'alice',
+          tier: 'ltm' as const,
+          content: `release note ${i} about deploying the billing service`,
+          content_hash: `fulltext-${i}`,
+          metadata: '{}',
+        })),
+      )
+      .execute();
+    const pending = await sql<{ pages: number }>`SELECT gin_clean_pending_list('memories_user_search_idx'::regclass) AS pages`.execute(db);
+    expect(Number(pending.rows[0]?.pages)).toBe(0);
     expect(byName.get('reindex_jobs_one_running_idx')).toMatch(/UNIQUE INDEX .* WHERE \(state = 'running'::text\)/);
 
     const job = (id: string) => ({ id, state: 'running' as const, params: '{}' });
@@ -116,7 +134,7 @@ describeEachEngine('migrations', (engine) => {
       )
       .execute();
 
-    expect(await migrateToLatest(db as never)).toEqual(['0006-vector-shards']);
+    expect(await migrateToLatest(db as never)).toEqual(['0006-vector-shards', '0007-full-text-no-pending-list']);
     const indexes = await sql<{ indexname: string; indexdef: string }>`
       SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'memories_embedding_hnsw%' ORDER BY indexname`.execute(db);
     expect(indexes.rows.map((row) => row.indexname)).toEqual(HNSW_SHARD_INDEX_NAMES);

@@ -6,6 +6,7 @@ import * as importanceIndex from './0003-importance-index.js';
 import * as searchContext from './0004-search-context.js';
 import * as jobBookkeeping from './0005-job-bookkeeping.js';
 import * as vectorShards from './0006-vector-shards.js';
+import * as fullTextNoPendingList from './0007-full-text-no-pending-list.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -18,6 +19,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004-search-context': searchContext,
   '0005-job-bookkeeping': jobBookkeeping,
   '0006-vector-shards': vectorShards,
+  '0007-full-text-no-pending-list': fullTextNoPendingList,
 };
 
 const bundledMigrations: MigrationProvider = {
