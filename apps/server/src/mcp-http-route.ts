@@ -44,6 +44,10 @@ function nodeRequestOf(c: Context): AsyncIterable<Uint8Array> | undefined {
   return (c.env as { incoming?: AsyncIterable<Uint8Array> } | undefined)?.incoming;
 }
 
+function isJsonMediaType(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
+}
+
 /** Idle servers kept for reuse; more than this many concurrent requests create extra ones. */
 const MAX_IDLE_SERVERS = 64;
 
@@ -60,7 +64,9 @@ export function createMcpHttpHandler(deps: { config: MemsvcConfig; createServer:
     if (problem) return jsonRpcError(c, 401, -32001, problem, { 'WWW-Authenticate': 'Bearer' });
 
     let parsedBody: unknown;
-    if (c.req.method === 'POST') {
+    // Anything but a JSON POST goes to the transport untouched, which answers it as the MCP
+    // specification says (405 for other methods, 415 for another media type).
+    if (c.req.method === 'POST' && isJsonMediaType(c.req.header('content-type'))) {
       const body = await readBoundedBody(nodeRequestOf(c) ?? c.req.raw.body, c.req.header('content-length'), MCP_MAX_BODY_BYTES);
       if (body.tooLarge) return jsonRpcError(c, 413, -32600, `request body exceeds ${MCP_MAX_BODY_BYTES} bytes`);
       try {

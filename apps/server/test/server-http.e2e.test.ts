@@ -112,6 +112,13 @@ describe('memsvc-server over streamable HTTP (lite, embedded database)', () => {
     expect(split.status).toBe(200);
     expect(((await split.json()) as { id: number; result: unknown }).id).toBe(3);
 
+    const notJson = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'text/plain' },
+      body: 'ping',
+    });
+    expect(notJson.status).toBe(415);
+
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
     expect((await fetch(`${server.url}/nowhere`)).status).toBe(404);
   });
