@@ -42,18 +42,20 @@ function recallCandidatesSql(db: Kysely<MemsvcDatabase>, tenant: TenantId, query
     .orderBy('lexical', 'desc')
     .orderBy('id', 'desc')
     .limit(query.perList);
+  // Ordered by the selected distance, so the query vector is sent (and parsed) once; the
+  // planner still walks the HNSW index for an ORDER BY of an output column.
   const vectorList = query.vector
     ? base()
-        .select(['id', sql<number>`1 - (embedding <=> ${vectorLiteral(query.vector)})`.as('similarity')])
+        .select(['id', sql<number>`embedding <=> ${vectorLiteral(query.vector)}`.as('distance')])
         .where('embedding', 'is not', null)
         .where(inVectorShardOf(tenant))
-        .orderBy(sql`embedding <=> ${vectorLiteral(query.vector)}`)
+        .orderBy('distance')
         .limit(query.perList)
     : undefined;
 
   const vectorCte = vectorList
-    ? sql`SELECT id, similarity, row_number() OVER (ORDER BY similarity DESC, id DESC) AS vector_rank
-          FROM (${vectorList}) AS nearest WHERE similarity >= ${query.minSimilarity}::double precision`
+    ? sql`SELECT id, 1 - distance AS similarity, row_number() OVER (ORDER BY distance, id DESC) AS vector_rank
+          FROM (${vectorList}) AS nearest WHERE 1 - distance >= ${query.minSimilarity}::double precision`
     : sql`SELECT NULL::uuid AS id, NULL::double precision AS similarity, NULL::bigint AS vector_rank WHERE false`;
   return sql<MemoryRow & { vector_rank: number | null; lexical_rank: number | null; similarity: number | null }>`
     WITH vector_list AS (${vectorCte}),
