@@ -196,7 +196,7 @@ const outFile = join(outDir, `recall-${at.replace(/[:.]/g, '-')}.json`);
 writeFileSync(outFile, `${JSON.stringify({ at, queries: QUERIES, warmup: WARMUP, results }, null, 2)}\n`);
 for (const r of results) {
   console.log(`\n== ${r.engine}: ${r.tenantMemories} memories in the tenant, ${r.memories} in all ==`);
-  console.log(`seed: ${r.seed.rowsPerSecond} rows/s (${r.seed.loadSeconds} s), HNSW build ${r.seed.hnswBuildSeconds} s`);
+  console.log(`seed: ${r.seed.rowsPerSecond} rows/s (${r.seed.loadSeconds} s), HNSW build + vacuum ${r.seed.hnswBuildSeconds} s`);
   console.log(
     `recall over MCP (warm, ${QUERIES} queries): P50 ${r.recall.p50} ms, P95 ${r.recall.p95} ms, P99 ${r.recall.p99} ms; source memory ranked first in ${r.recall.sourceMemoryFirst * 100}%`,
   );
