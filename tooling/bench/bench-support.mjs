@@ -57,7 +57,12 @@ export async function postgresDatabase(root) {
     .trim()
     .split('\n')
     .at(-1);
-  const name = `memsvc_bench_${Date.now().toString(36)}`;
+  return databaseOnServer(base, 'memsvc_bench');
+}
+
+/** A new, empty database on the PostgreSQL server at `base`: {url, drop()}. */
+export async function databaseOnServer(base, prefix) {
+  const name = `${prefix}_${Date.now().toString(36)}_${process.pid}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${name}"`);

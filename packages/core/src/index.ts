@@ -30,6 +30,8 @@ export type { MergeBand, MergeCluster, SimilarPair } from './domain/corpus-merge
 export { compareCanonical, inMergeBand, mergeClusters } from './domain/corpus-merge.js';
 export type { ImportanceInputs } from './domain/importance.js';
 export { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceScore, isPruneEligible, isStale, PINNED_FLOOR } from './domain/importance.js';
+export type { LexicalCorpusStatistics, LexicalPosting, LexicalRanking } from './domain/lexical-ranking.js';
+export { bm25Score, bm25TermScore, inverseDocumentFrequency, LEXICAL_RANKING } from './domain/lexical-ranking.js';
 export type { DecayRules, DecayVerdict, PromotionRules } from './domain/lifecycle-rules.js';
 export { decayVerdict, qualifiesForPromotion } from './domain/lifecycle-rules.js';
 export type {
@@ -52,10 +54,13 @@ export {
   MEMORY_LIMITS,
   mergeMetadata,
 } from './domain/memory-limits.js';
-export type { FusionWeights, RankedMemory, RecallCandidate } from './domain/recall-ranking.js';
+export { rankingQueryText } from './domain/query-terms.js';
+export type { FusionContext, FusionWeights, RankedMemory, RecallCandidate } from './domain/recall-ranking.js';
 export {
   FUSION_WEIGHTS,
   fusedScore,
+  fusionContextOf,
+  lexicalStrength,
   RANKING_ADJUSTMENT,
   RRF_K,
   rankCandidates,
@@ -73,8 +78,11 @@ export {
   REINDEX_JOB_STATES,
   REINDEX_MAX_MEMORIES,
 } from './domain/reindex-rules.js';
+export type { ConversationReference, SearchContextSources } from './domain/search-context.js';
+export { buildSearchContext, conversationReference, isConversationTurn } from './domain/search-context.js';
 export type { Neighbour, SimilarityRules, WriteCandidates, WriteDecision, WriteRules } from './domain/similarity-rules.js';
 export { decideWrite, writeRules } from './domain/similarity-rules.js';
+export { formatSearchDate, resolveRelativeDates } from './domain/temporal-context.js';
 export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
 export type { ForgetInput, ForgetResult, ReflectInput, ReflectResult, RememberInput, RememberResult } from './engine/agent-memory.js';
@@ -120,6 +128,7 @@ export type {
   MemoryPage,
   MemoryStore,
   NearestMemory,
+  PrecedingMemoryQuery,
   RecallCandidateQuery,
   RecallFilters,
   UpdateOptions,

@@ -52,6 +52,17 @@ export const REQUIREMENTS = {
   'R-IMPORTANCE': 'importance combines explicit importance, recency (half-life) and access; pinned ≥ 0.9 (spec §2.1)',
   'R-STALE-PRUNE':
     'stale at or below the stale threshold; prune-eligible below the prune threshold, old enough, unpinned (spec §3.2 rule 3)',
+  'R-TEMPORAL-FORMAT': 'a search date writes the UTC calendar day as "8 May 2023", "May 2023" and "2023-05-08"',
+  'R-TEMPORAL-RESOLVE':
+    'relative time in a turn (yesterday, 3 weeks ago, last Friday, last summer…) resolves to absolute dates from the turn’s UTC day, in order, once each',
+  'R-TEMPORAL-SAFE': 'resolving relative time is linear in the text, and safe on untrusted text of 10,240 characters',
+  'R-LEX-BM25':
+    'the full-text list is Okapi BM25 over the tenant’s own statistics (document frequency, length, average length); context words count contextWeight',
+  'R-LEX-BOUNDED':
+    'a query uses at most maxQueryTerms terms, rarest first, reads them whole within postingBudget and at most postingsPerTerm postings of each past it',
+  'R-QUERY-NOISE': 'question words, auxiliaries, modals and pronouns are not ranking terms; names, numbers and months are',
+  'R-SEARCH-CONTEXT':
+    'a memory is indexed with its date (and the absolute dates of its relative ones), speaker, previous turn, scope, tags and metadata words; content stays as written',
   'TENANT-ID': 'tenant ids accept real-world user ids (hyphens, emails) and reject the rest with INVALID_INPUT',
 } as const;
 

@@ -1,4 +1,12 @@
-import { type CallContext, createMemoryEngine, FUSION_WEIGHTS, type MemoryEngine, recallScore, toTenantId } from '@memsvc/core';
+import {
+  type CallContext,
+  createMemoryEngine,
+  FUSION_WEIGHTS,
+  fusionContextOf,
+  type MemoryEngine,
+  recallScore,
+  toTenantId,
+} from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { sql } from 'kysely';
@@ -59,14 +67,17 @@ describeEachEngine('recall', (engine) => {
   it('ranks exactly by the core formula over the ranks the SQL returned', async () => {
     const { results } = await memories.recall(alice, { query: 'deploys region Tuesday PostgreSQL' });
     expect(results.length).toBeGreaterThan(1);
-    for (const result of results) expect(result.score).toBeCloseTo(recallScore(result, FUSION_WEIGHTS.local, clock.now()), 12);
+    const context = fusionContextOf(results);
+    expect(context.bestLexicalScore).toBeGreaterThan(0);
+    for (const result of results) expect(result.score).toBeCloseTo(recallScore(result, FUSION_WEIGHTS.local, clock.now(), context), 12);
   });
 
   it('weighs the lists for the local embedder when the engine is not told how (library default)', async () => {
     const unconfigured = createMemoryEngine({ store: store.memories, embedder, clock });
     const { results } = await unconfigured.recall(alice, { query: 'deploys region Tuesday PostgreSQL' });
     expect(results.length).toBeGreaterThan(1);
-    for (const result of results) expect(result.score).toBeCloseTo(recallScore(result, FUSION_WEIGHTS.local, clock.now()), 12);
+    const context = fusionContextOf(results);
+    for (const result of results) expect(result.score).toBeCloseTo(recallScore(result, FUSION_WEIGHTS.local, clock.now(), context), 12);
   });
 
   it('handles names and numbers: an entity and a figure find their memory', async () => {

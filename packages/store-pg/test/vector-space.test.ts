@@ -1,4 +1,4 @@
-import { isMemsvcError } from '@memsvc/core';
+import { isMemsvcError, LEXICAL_RANKING } from '@memsvc/core';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { HNSW_SHARD_INDEX_NAMES, type MemsvcStore, type OpenStoreOptions, openStore, VECTOR_SHARDS, vectorShardOf } from '../src/index.js';
@@ -136,6 +136,7 @@ describeEachEngine('vector space', (engine) => {
       vector: [1, 0.5, 0.5],
       perList: 30,
       minSimilarity: 0,
+      lexical: LEXICAL_RANKING,
       filters: {},
       now: new Date(),
     });

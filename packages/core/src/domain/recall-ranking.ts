@@ -2,11 +2,12 @@ import type { EmbeddingProviderName } from '../config/known-models.js';
 import type { MemoryRecord } from './memory.js';
 
 /**
- * How much each candidate list counts in the fusion. The `local` embedder hashes words and
- * character n-grams: its list is a fuzzier copy of the full-text list, good at typos and word
+ * How much each candidate list counts in the fusion, at most. The `local` embedder hashes words
+ * and character n-grams: its list is a fuzzier copy of the full-text list, good at typos and word
  * forms, weaker at exact terms, so full text leads. A semantic model (ollama, openai) finds
  * paraphrases full text cannot, so its list leads. Without vectors only full text counts.
- * `pnpm eval` shows fusion against each list alone with these weights.
+ * How much a list actually counts for a query is how informative it is for that query (see
+ * fusedScore): `pnpm eval` and `pnpm eval:conversations` show fusion against each list alone.
  */
 export interface FusionWeights {
   readonly vector: number;
@@ -28,24 +29,22 @@ export interface FusionWeights {
 }
 
 export const FUSION_WEIGHTS: Readonly<Record<EmbeddingProviderName, FusionWeights>> = Object.freeze({
-  local: Object.freeze({ vector: 0.7, lexical: 1, minVectorSimilarity: 0.2, confidentVectorSimilarity: 0.6 }),
+  local: Object.freeze({ vector: 0.2, lexical: 1, minVectorSimilarity: 0.2, confidentVectorSimilarity: 0.6 }),
   ollama: Object.freeze({ vector: 1, lexical: 0.7, minVectorSimilarity: 0.45, confidentVectorSimilarity: 0.7 }),
   openai: Object.freeze({ vector: 1, lexical: 0.7, minVectorSimilarity: 0.25, confidentVectorSimilarity: 0.5 }),
   disabled: Object.freeze({ vector: 0, lexical: 1, minVectorSimilarity: 1, confidentVectorSimilarity: 1 }),
 });
 
 /**
- * The RRF constant. The classic 60 suits fusing long web result lists; memsvc fuses two lists of
- * a few dozen candidates, where a smaller constant keeps first and fifth place meaningfully apart.
+ * For candidates that carry a full-text rank but no score (a store without BM25 scores): the
+ * lexical part of place r is (RRF_K + 1) / (RRF_K + r), 1 for first place.
  */
 export const RRF_K = 10;
 
 /**
  * The importance and recency nudge: importance moves a score by at most ±2%, recency adds at
- * most 2%. The largest swing between two candidates is 1.04 / 0.98 ≈ 1.061, less than the ratio
- * between any two neighbouring places among the first seven of a list ((RRF_K + 7) / (RRF_K + 6)
- * ≈ 1.0625), so the nudge never reorders those; further down, where places differ by less, it
- * orders near-ties by importance and freshness.
+ * most 2%, so the largest swing between two candidates is 1.04 / 0.98 ≈ 6%: it orders near-ties
+ * by importance and freshness and cannot lift a clearly weaker match over a stronger one.
  */
 export const RANKING_ADJUSTMENT = Object.freeze({ importance: 0.04, recency: 0.02, recencyHalfLifeDays: 30 });
 
@@ -54,28 +53,56 @@ export interface RecallCandidate {
   readonly memory: MemoryRecord;
   readonly vectorRank: number | undefined;
   readonly lexicalRank: number | undefined;
+  /** The memory's BM25 score for the query, when it was in the full-text list. */
+  readonly lexicalScore?: number | undefined;
   /** Cosine similarity to the query vector, when the memory was in the vector list. */
   readonly similarity: number | undefined;
 }
 
 export interface RankedMemory {
   readonly memory: MemoryRecord;
-  /** In [0, 1]: 1 is first in every list, fresh and of top importance. */
+  /** In [0, 1]: 1 is the best full-text match, a confident neighbour, fresh and of top importance. */
   readonly score: number;
   readonly vectorRank: number | undefined;
   readonly lexicalRank: number | undefined;
+  readonly lexicalScore?: number | undefined;
   readonly similarity: number | undefined;
 }
 
+/** What a candidate's fused score is measured against: the query's best full-text score. */
+export interface FusionContext {
+  /** The highest BM25 score among the query's candidates (0 when none matched by text). */
+  readonly bestLexicalScore: number;
+}
+
 /**
- * Weighted reciprocal-rank fusion: Σ weight / (RRF_K + rank) over the lists a memory is in,
- * where the vector weight is scaled by the neighbour's confidence (0 at the minimum similarity,
- * 1 from the confident similarity up). A candidate without a similarity counts fully.
+ * Score fusion, each list weighed by how informative it is for this query:
+ *
+ *   lexical · score / best score of the query  +  vector · confidence(similarity)
+ *
+ * The full-text part is relative to the query's best match, so the best text match always counts
+ * fully and the others by how close they come (a BM25 score means nothing across queries). The
+ * vector part is absolute: a neighbour counts by how similar it really is (0 at the model's
+ * "unrelated" similarity, full from its "clearly related" one), so when nothing is truly close the
+ * vector list hardly counts and full text decides, and a confident neighbour can lead. Rank-based
+ * fusion (RRF) gave a weak list's first places the same weight as a strong one's and ranked below
+ * full text alone on real conversations.
  */
-export function fusedScore(candidate: Pick<RecallCandidate, 'vectorRank' | 'lexicalRank' | 'similarity'>, weights: FusionWeights): number {
-  const part = (rank: number | undefined, weight: number) => (rank === undefined || weight === 0 ? 0 : weight / (RRF_K + rank));
-  const vectorWeight = weights.vector * vectorConfidence(candidate.similarity, weights);
-  return part(candidate.vectorRank, vectorWeight) + part(candidate.lexicalRank, weights.lexical);
+export function fusedScore(
+  candidate: Pick<RecallCandidate, 'vectorRank' | 'lexicalRank' | 'lexicalScore' | 'similarity'>,
+  weights: FusionWeights,
+  context: FusionContext,
+): number {
+  const vector =
+    candidate.vectorRank === undefined || weights.vector === 0 ? 0 : weights.vector * vectorConfidence(candidate.similarity, weights);
+  return vector + weights.lexical * lexicalStrength(candidate, context);
+}
+
+/** How close a candidate's full-text match comes to the query's best, in [0, 1]. */
+export function lexicalStrength(candidate: Pick<RecallCandidate, 'lexicalRank' | 'lexicalScore'>, context: FusionContext): number {
+  if (candidate.lexicalRank === undefined) return 0;
+  if (candidate.lexicalScore === undefined || context.bestLexicalScore <= 0) return (RRF_K + 1) / (RRF_K + candidate.lexicalRank);
+  return Math.min(1, Math.max(0, candidate.lexicalScore / context.bestLexicalScore));
 }
 
 /** How far a similarity is from "unrelated" towards "clearly related", in [0, 1]. */
@@ -86,28 +113,35 @@ export function vectorConfidence(similarity: number | undefined, weights: Fusion
   return Math.min(1, Math.max(0, (similarity - weights.minVectorSimilarity) / span));
 }
 
+/** The fusion context of a set of candidates. */
+export function fusionContextOf(candidates: readonly Pick<RecallCandidate, 'lexicalScore'>[]): FusionContext {
+  let bestLexicalScore = 0;
+  for (const candidate of candidates) bestLexicalScore = Math.max(bestLexicalScore, candidate.lexicalScore ?? 0);
+  return { bestLexicalScore };
+}
+
 /**
  * The score recall sorts by, in [0, 1]:
  *
- *   fused / best  ·  (1 + 0.04 · (importanceScore − 0.5) + 0.02 · 0.5^(age days / 30)) / 1.04
+ *   fused / (lexical + vector weight)  ·  (1 + 0.04 · (importanceScore − 0.5) + 0.02 · 0.5^(age days / 30)) / 1.04
  *
- * where `best` is the fused score of a memory first in both lists. Relevance dominates (see
- * RANKING_ADJUSTMENT for how little the nudge can move).
+ * Relevance dominates (see RANKING_ADJUSTMENT for how little the nudge can move).
  */
-export function recallScore(candidate: RecallCandidate, weights: FusionWeights, now: Date): number {
-  const best = fusedScore({ vectorRank: 1, lexicalRank: 1, similarity: undefined }, weights);
+export function recallScore(candidate: RecallCandidate, weights: FusionWeights, now: Date, context: FusionContext): number {
+  const best = weights.lexical + weights.vector;
   if (best === 0) return 0;
   const ageDays = Math.max(0, now.getTime() - candidate.memory.createdAt.getTime()) / 86_400_000;
   const recency = 0.5 ** (ageDays / RANKING_ADJUSTMENT.recencyHalfLifeDays);
   const nudge = 1 + RANKING_ADJUSTMENT.importance * (candidate.memory.importanceScore - 0.5) + RANKING_ADJUSTMENT.recency * recency;
   const maxNudge = 1 + RANKING_ADJUSTMENT.importance * 0.5 + RANKING_ADJUSTMENT.recency;
-  return (fusedScore(candidate, weights) / best) * (nudge / maxNudge);
+  return (fusedScore(candidate, weights, context) / best) * (nudge / maxNudge);
 }
 
 /** Ranks candidates by recallScore (ties: newer first) and keeps the best `limit`. */
 export function rankCandidates(candidates: readonly RecallCandidate[], weights: FusionWeights, now: Date, limit: number): RankedMemory[] {
+  const context = fusionContextOf(candidates);
   return candidates
-    .map((candidate) => ({ ...candidate, score: recallScore(candidate, weights, now) }))
+    .map((candidate) => ({ ...candidate, score: recallScore(candidate, weights, now, context) }))
     .filter((ranked) => ranked.score > 0)
     .sort((a, b) => b.score - a.score || (a.memory.id < b.memory.id ? 1 : -1))
     .slice(0, limit);

@@ -1,12 +1,11 @@
 import { MEMORY_LIMITS } from '../domain/memory-limits.js';
+import { buildSearchContext, NEIGHBOUR_TURNS } from '../domain/search-context.js';
 import { createHashHex } from '../domain/stable-hash.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { CallContext, MemoryEngine } from './memory-engine.js';
 
 export const MAX_TURNS = 500;
 export const MAX_CHUNKS = 500;
-/** How much of the neighbouring turn is indexed with a turn. */
-const CONTEXT_CHARS = 600;
 
 export interface ConversationTurn {
   readonly role: string;
@@ -60,7 +59,8 @@ export function chunkTurn(role: string, content: string): string[] {
 /**
  * `ingest_conversation`: every turn becomes long-term memories ("<role>: <text>", chunked when
  * long) with provenance in metadata (`conversation: {id, turn, chunk, role, date}`). Each chunk
- * is indexed with its conversational context — the turn before it, the speaker and the date —
+ * is indexed with its conversational context (buildSearchContext) — the two turns before it, the
+ * speaker, the date and the absolute dates of its relative ones ("yesterday") —
  * so "what did the assistant say about the staging port?" finds the answer "5433" though the
  * words "staging" and "port" were only in the question. Writes go through the duplicate rules,
  * so sending the same conversation again stores nothing and reports every chunk as skipped.
@@ -88,14 +88,18 @@ export async function ingestConversation(engine: MemoryEngine, context: CallCont
   let ingested = 0;
   for (const [turnIndex, chunks] of chunked.entries()) {
     const turn = input.turns[turnIndex] as ConversationTurn;
-    const previous = input.turns[turnIndex - 1];
-    const searchContext = [
-      date ? `conversation on ${date}` : 'conversation',
-      `speaker ${turn.role}`,
-      previous ? `in reply to ${previous.role}: ${previous.content.slice(0, CONTEXT_CHARS)}` : undefined,
-    ]
-      .filter(Boolean)
-      .join('; ');
+    const searchContext = buildSearchContext({
+      content: turn.content,
+      date: input.date,
+      speaker: turn.role,
+      previous: input.turns
+        .slice(Math.max(0, turnIndex - NEIGHBOUR_TURNS), turnIndex)
+        .reverse()
+        .map((earlier) => earlier.content),
+      scope: input.scope,
+      tags: input.tags,
+      metadata: input.metadata,
+    });
     for (const [chunkIndex, content] of chunks.entries()) {
       const created = await engine.create(context, {
         tier: 'ltm',

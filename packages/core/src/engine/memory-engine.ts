@@ -12,6 +12,7 @@ import {
   mergeMetadata,
 } from '../domain/memory-limits.js';
 import { FUSION_WEIGHTS, type FusionWeights } from '../domain/recall-ranking.js';
+import { buildSearchContext, conversationReference, isConversationTurn, NEIGHBOUR_TURNS } from '../domain/search-context.js';
 import { type SimilarityRules, type WriteDecision, writeRules } from '../domain/similarity-rules.js';
 import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
@@ -19,6 +20,11 @@ import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Actor, MemoryPage, MemoryStore, WriteOutcome } from '../ports/memory-store.js';
 import { type RecallInput, type RecallResult, recall } from './recall.js';
+
+/** How many of a tenant's most recent memories are searched for the turn before a new one. */
+const PRECEDING_MEMORY_WINDOW = 200;
+/** Memories written further apart than this are not one session's neighbours. */
+const SESSION_GAP_MS = 30 * 60_000;
 
 /** The configuration the engine uses (a slice of MemsvcConfig). */
 export interface EngineSettings {
@@ -120,8 +126,12 @@ export class MemoryEngine {
     const pinned = input.pinned ?? false;
     const now = this.options.clock.now();
     const ttlSeconds = input.tier === 'stm' ? checkTtlSeconds(input.ttlSeconds) : undefined;
-    const searchContext = input.searchContext?.trim() || undefined;
-    const embedding = await this.embed(searchContext ? `${searchContext}\n${content}` : content);
+    const searchContext =
+      input.searchContext?.trim() || (await this.contextFromCaller(context.tenant, { content, scope, tags, metadata }, now));
+    // The vector is the content's alone: the write rules compare what memories say, and two turns
+    // with the same neighbours and date must not look like duplicates or contradictions. The
+    // context reaches recall through the lexical index.
+    const embedding = await this.embed(content);
     const outcome = await this.options.store.write(
       context.tenant,
       {
@@ -145,6 +155,34 @@ export class MemoryEngine {
       writeRules(this.settings.similarity),
     );
     return toCreateResult(outcome, embedding !== undefined);
+  }
+
+  /**
+   * The search context of a memory written by `create_memory`: what its caller said about it,
+   * and the memories just before it. With a conversation in the metadata, those are the
+   * conversation's previous turns. Without one, a memory written as a conversation turn
+   * ("Caroline: …", as ingest writes turns too) gets the tenant's latest memories of the same
+   * scope written in the last SESSION_GAP_MS: a client that stores a conversation turn by turn
+   * is writing one conversation. A plain fact gets no neighbours (and costs no lookup).
+   */
+  private async contextFromCaller(
+    tenant: TenantId,
+    memory: { content: string; scope: string | null; tags: readonly string[]; metadata: Readonly<Record<string, unknown>> },
+    now: Date,
+  ): Promise<string | undefined> {
+    const conversation = conversationReference(memory.metadata);
+    const previous =
+      conversation.id !== undefined || isConversationTurn(memory.content)
+        ? await this.options.store.precedingMemories(tenant, {
+            count: NEIGHBOUR_TURNS,
+            conversationId: conversation.id,
+            beforeTurn: conversation.id === undefined ? undefined : conversation.turn,
+            scope: memory.scope,
+            since: new Date(now.getTime() - SESSION_GAP_MS),
+            window: PRECEDING_MEMORY_WINDOW,
+          })
+        : [];
+    return buildSearchContext({ ...memory, ...conversation, previous: previous.map((earlier) => earlier.content) });
   }
 
   /** One memory; reading counts as an access (spec §2.1). NOT_FOUND for absent or foreign ids. */

@@ -1,5 +1,7 @@
+import { LEXICAL_RANKING } from '../domain/lexical-ranking.js';
 import type { MemoryTier } from '../domain/memory.js';
 import { checkMetadata, checkScope, checkTags } from '../domain/memory-limits.js';
+import { rankingQueryText } from '../domain/query-terms.js';
 import { FUSION_WEIGHTS, type FusionWeights, type RankedMemory, rankCandidates } from '../domain/recall-ranking.js';
 import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
@@ -56,15 +58,17 @@ export async function recall(deps: RecallDependencies, tenant: TenantId, input: 
     throw new MemsvcError('INVALID_INPUT', `limit must be a whole number from 1 to ${MAX_RECALL_LIMIT}`, { field: 'limit' });
   }
   const filters = checkFilters(input);
-  const vector = deps.fusion.vector > 0 ? (await deps.embedder.embed([query], 'query'))?.[0] : undefined;
+  const rankingText = rankingQueryText(query);
+  const vector = deps.fusion.vector > 0 ? (await deps.embedder.embed([rankingText], 'query'))?.[0] : undefined;
   const now = deps.clock.now();
   const candidates = await deps.store.recallCandidates(tenant, {
-    text: query,
+    text: rankingText,
     vector: vector ?? null,
     // A memory can be far down one list and first in the other; three times the limit (at least
     // 30) gives fusion room without paying for long lists.
     perList: Math.min(150, Math.max(30, limit * 3)),
     minSimilarity: deps.fusion.minVectorSimilarity,
+    lexical: LEXICAL_RANKING,
     filters,
     now,
   });
@@ -82,7 +86,8 @@ export async function recall(deps: RecallDependencies, tenant: TenantId, input: 
 }
 
 function checkQuery(query: string): string {
-  const trimmed = typeof query === 'string' ? query.trim() : '';
+  // A NUL cannot be sent as PostgreSQL text; it is never part of a word anyway.
+  const trimmed = typeof query === 'string' ? query.replaceAll('\u0000', ' ').trim() : '';
   if (trimmed.length === 0) throw new MemsvcError('INVALID_INPUT', 'query must not be empty', { field: 'query' });
   if (trimmed.length > MAX_QUERY_LENGTH) {
     throw new MemsvcError('INVALID_INPUT', `query is ${trimmed.length} characters; the limit is ${MAX_QUERY_LENGTH}`, { field: 'query' });

@@ -1,3 +1,4 @@
+import type { LexicalRanking } from '../domain/lexical-ranking.js';
 import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, MemoryTier, NewMemory } from '../domain/memory.js';
 import type { RecallCandidate } from '../domain/recall-ranking.js';
 import type { Neighbour, WriteDecision, WriteRules } from '../domain/similarity-rules.js';
@@ -54,8 +55,22 @@ export interface RecallCandidateQuery {
   readonly perList: number;
   /** Nearest neighbours below this cosine similarity are left out. */
   readonly minSimilarity: number;
+  /** The BM25 parameters of the full-text list. */
+  readonly lexical: LexicalRanking;
   readonly filters: RecallFilters;
   readonly now: Date;
+}
+
+/** Which earlier memory of a conversation to find (MemoryStore.precedingMemory). */
+export interface PrecedingMemoryQuery {
+  readonly count: number;
+  readonly conversationId: string | undefined;
+  readonly beforeTurn: number | undefined;
+  /** Without a conversation: the scope the memory must share, and how recent it must be. */
+  readonly scope: string | null;
+  readonly since: Date;
+  /** How many of the tenant's most recent memories to look through. */
+  readonly window: number;
 }
 
 /** What a rule-checked write did. */
@@ -144,6 +159,16 @@ export interface MemoryStore {
    * with its rank in its list. Unordered; core ranks them.
    */
   recallCandidates(tenant: TenantId, query: RecallCandidateQuery): Promise<readonly RecallCandidate[]>;
+
+  /**
+   * The memories written just before a new one, newest first, for the new one's search context:
+   * up to `count` live memories among the tenant's `window` most recent ones that, with a
+   * `conversationId`, name that conversation in their metadata (as `conversationId`, or
+   * `conversation.id` as ingest writes it) and, when `beforeTurn` is given, one of the `count`
+   * turns before it; without one, share the scope and were created at or after `since`.
+   * Bounded: it never reads past `window` rows.
+   */
+  precedingMemories(tenant: TenantId, query: PrecedingMemoryQuery): Promise<readonly MemoryRecord[]>;
 
   /** The live memories nearest to `vector` by cosine similarity, most similar first. */
   nearest(tenant: TenantId, vector: readonly number[], limit: number): Promise<readonly NearestMemory[]>;

@@ -17,8 +17,20 @@ export function filterMemories(
   filters: RecallFilters & { includeDeleted?: boolean | undefined },
   now: Date,
 ): MemoriesQuery {
+  return filterVisibleMemories(query.where('user_id', '=', tenant), filters, now);
+}
+
+/**
+ * filterMemories without the tenant: for a query that reaches memories by primary key from rows
+ * already scoped to the tenant (a lexical posting), where a tenant condition would let the
+ * planner walk the tenant's index instead of fetching the one row.
+ */
+export function filterVisibleMemories(
+  query: MemoriesQuery,
+  filters: RecallFilters & { includeDeleted?: boolean | undefined },
+  now: Date,
+): MemoriesQuery {
   return query
-    .where('user_id', '=', tenant)
     .where(filters.includeDeleted ? isUnexpiredAt(now) : isLiveAt(now))
     .$if(!filters.includeSuperseded, (q) => q.where('superseded_by', 'is', null))
     .$if(filters.tier !== undefined, (q) => q.where('tier', '=', filters.tier ?? 'ltm'))

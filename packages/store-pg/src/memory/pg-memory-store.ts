@@ -12,6 +12,7 @@ import {
   MemsvcError,
   type NearestMemory,
   type NewMemory,
+  type PrecedingMemoryQuery,
   type RecallCandidate,
   type RecallCandidateQuery,
   type TenantId,
@@ -19,12 +20,13 @@ import {
   type WriteOutcome,
   type WriteRules,
 } from '@memsvc/core';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import type { PgVectorSpace } from '../vector/pg-vector-space.js';
 import type { VectorFeatures } from '../vector/vector-features.js';
 import { inVectorShardOf } from '../vector/vector-shards.js';
+import { AccessCounter } from './access-counter.js';
 import { readAuditTrail, writeAudit } from './audit-trail.js';
 import { insertMemory, insertUnlessRelevantCandidates } from './insert-memory.js';
 import { filterMemories, type MemoriesQuery } from './memory-filters.js';
@@ -42,7 +44,7 @@ import {
 } from './memory-row.js';
 import { explainRecallCandidates, findRecallCandidates } from './recall-candidates.js';
 import { restoreMemory } from './restore-memory.js';
-import { applyContradictions, candidatesSql, findCandidates, hashContent, toWriteCandidates } from './write-path.js';
+import { applyContradictions, candidatesSql, findCandidates, hashContent, sameScope, toWriteCandidates } from './write-path.js';
 import { inLockedTransaction, lockInTransaction, type SearchSettings, writeLockKey } from './write-transaction.js';
 
 export interface PgMemoryStoreOptions {
@@ -64,7 +66,11 @@ export const MAX_PAGE_SIZE = 1000;
  * expiry exactly.
  */
 export class PgMemoryStore implements MemoryStore {
-  constructor(private readonly options: PgMemoryStoreOptions) {}
+  readonly #accessCounter: AccessCounter;
+
+  constructor(private readonly options: PgMemoryStoreOptions) {
+    this.#accessCounter = new AccessCounter(() => this.db, options.clock);
+  }
 
   private get db() {
     return this.options.db;
@@ -298,15 +304,9 @@ export class PgMemoryStore implements MemoryStore {
   async recordAccess(tenant: TenantId, ids: readonly string[]): Promise<void> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return;
-    const now = this.options.clock.now();
-    // One statement for every memory read, whatever the count (never N queries).
-    await this.db
-      .updateTable('memories')
-      .set((eb) => ({ access_count: eb('access_count', '+', 1), last_accessed_at: now }))
-      .where('user_id', '=', tenant)
-      .where('id', 'in', valid)
-      .where('deleted_at', 'is', null)
-      .execute();
+    // One statement for every memory read, whatever the count (never N queries), shared by the
+    // recalls of the same moment (AccessCounter).
+    await this.#accessCounter.record(tenant, valid);
   }
 
   // A vector is derived data, not content: setting it neither bumps the version (which would
@@ -341,6 +341,43 @@ export class PgMemoryStore implements MemoryStore {
   /** The plan of a recall's candidate statement, executed (EXPLAIN ANALYZE): for operators and the scale benchmark. */
   async explainRecall(tenant: TenantId, query: RecallCandidateQuery): Promise<string> {
     return explainRecallCandidates(this.db, tenant, query);
+  }
+
+  async precedingMemories(tenant: TenantId, query: PrecedingMemoryQuery): Promise<readonly MemoryRecord[]> {
+    const now = this.options.clock.now();
+    const recent = this.db
+      .selectFrom('memories')
+      .select('id')
+      .where('user_id', '=', tenant)
+      .where('deleted_at', 'is', null)
+      .orderBy('id', 'desc')
+      .limit(query.window);
+    // The turns before `beforeTurn`, as metadata text ("12"), so one IN list serves both shapes.
+    const turns =
+      query.beforeTurn === undefined
+        ? undefined
+        : Array.from({ length: Math.min(query.count, query.beforeTurn) }, (_, i) => String((query.beforeTurn ?? 0) - 1 - i));
+    if (turns?.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('memories')
+      .select(MEMORY_COLUMNS)
+      .select(hasEmbeddingColumn)
+      .where('id', 'in', recent)
+      .where('user_id', '=', tenant)
+      .where(isLiveAt(now))
+      .where((eb) => {
+        const { conversationId } = query;
+        if (conversationId === undefined) return eb.and([sameScope(query.scope), eb('created_at', '>=', query.since)]);
+        const turnIs = (path: RawBuilder<unknown>) => (turns === undefined ? [] : [eb(path, 'in', turns)]);
+        return eb.or([
+          eb.and([eb(sql`metadata->>'conversationId'`, '=', conversationId), ...turnIs(sql`metadata->>'turn'`)]),
+          eb.and([eb(sql`metadata->'conversation'->>'id'`, '=', conversationId), ...turnIs(sql`metadata->'conversation'->>'turn'`)]),
+        ]);
+      })
+      .orderBy('id', 'desc')
+      .limit(query.count)
+      .execute();
+    return rows.map((row) => toMemoryRecord(row as MemoryRow));
   }
 
   async nearest(tenant: TenantId, vector: readonly number[], limit: number): Promise<readonly NearestMemory[]> {

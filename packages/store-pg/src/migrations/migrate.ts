@@ -7,6 +7,7 @@ import * as searchContext from './0004-search-context.js';
 import * as jobBookkeeping from './0005-job-bookkeeping.js';
 import * as vectorShards from './0006-vector-shards.js';
 import * as fullTextNoPendingList from './0007-full-text-no-pending-list.js';
+import * as lexicalIndex from './0008-lexical-index.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -20,6 +21,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0005-job-bookkeeping': jobBookkeeping,
   '0006-vector-shards': vectorShards,
   '0007-full-text-no-pending-list': fullTextNoPendingList,
+  '0008-lexical-index': lexicalIndex,
 };
 
 const bundledMigrations: MigrationProvider = {

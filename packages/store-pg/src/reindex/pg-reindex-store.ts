@@ -19,7 +19,7 @@ export class PgReindexStore implements ReindexStore {
   async batch(query: { tenant: TenantId | undefined; after: string | undefined; limit: number }): Promise<readonly ReindexRow[]> {
     const rows = await this.db
       .selectFrom('memories')
-      .select(['id', 'user_id', 'content', 'search_context', 'embedding_model'])
+      .select(['id', 'user_id', 'content', 'embedding_model'])
       .select(sql<boolean>`embedding IS NOT NULL`.as('has_embedding'))
       .where(isLiveAt(this.clock.now()))
       .$if(query.tenant !== undefined, (select) => select.where('user_id', '=', query.tenant ?? ''))
@@ -30,8 +30,8 @@ export class PgReindexStore implements ReindexStore {
     return rows.map((row) => ({
       id: row.id,
       tenant: row.user_id as TenantId,
-      // The same text a write embeds (MemoryEngine.create): search context, then content.
-      text: row.search_context ? `${row.search_context}\n${row.content}` : row.content,
+      // The same text a write embeds (MemoryEngine.create): the content alone.
+      text: row.content,
       hasEmbedding: row.has_embedding,
       embeddingModel: row.embedding_model,
     }));

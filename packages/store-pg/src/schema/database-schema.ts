@@ -31,8 +31,6 @@ export interface MemoriesTable {
   embedding: string | null;
   embedding_model: string | null;
   embedded_at: Date | null;
-  /** Generated from content; read-only. */
-  search_vector: ColumnType<string, never, never>;
   search_context: string | null;
   /** Generated from user_id: which HNSW shard index holds the row's vector (vector-shards.ts). */
   vector_shard: ColumnType<number, never, never>;
@@ -180,6 +178,33 @@ export interface RateLimitCountersTable {
   expires_at: Date;
 }
 
+/** One posting of the lexical index: a stemmed term of a live memory (migration 0008). */
+export interface MemoryTermsTable {
+  memory_id: string;
+  user_id: string;
+  term: string;
+  content_frequency: number;
+  context_frequency: number;
+  content_length: number;
+  context_length: number;
+  impact: number;
+}
+
+/** How many of a tenant's live memories contain a term (BM25's document frequency). */
+export interface LexicalTermsTable {
+  user_id: string;
+  term: string;
+  documents: number;
+}
+
+/** A tenant's indexed memories and their total lengths (BM25's N and average length). */
+export interface LexicalCorpusTable {
+  user_id: string;
+  documents: number;
+  total_content_length: number;
+  total_context_length: number;
+}
+
 /** Every table memsvc keeps, as Kysely sees them. */
 export interface MemsvcDatabase {
   memories: MemoriesTable;
@@ -196,4 +221,7 @@ export interface MemsvcDatabase {
   oauth_states: OAuthStatesTable;
   jwt_denylist: JwtDenylistTable;
   rate_limit_counters: RateLimitCountersTable;
+  memory_terms: MemoryTermsTable;
+  lexical_terms: LexicalTermsTable;
+  lexical_corpus: LexicalCorpusTable;
 }

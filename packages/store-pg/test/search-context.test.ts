@@ -1,0 +1,82 @@
+import { type CallContext, createMemoryEngine, FUSION_WEIGHTS, type MemoryEngine, toTenantId } from '@memsvc/core';
+import { ManualClock } from '@memsvc/core/testing';
+import { LocalEmbedder } from '@memsvc/embeddings';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { type MemsvcStore, openStore } from '../src/index.js';
+import { describeEachEngine } from './support/each-engine.js';
+
+const alice: CallContext = { tenant: toTenantId('alice'), actor: { id: 'user:alice' } };
+
+describeEachEngine('search context of create_memory', (engine) => {
+  let store: MemsvcStore;
+  const clock = new ManualClock('2026-05-01T09:00:00.000Z');
+  const embedder = new LocalEmbedder();
+  let memories: MemoryEngine;
+  const contextOf = async (id: string) =>
+    (await store.connection.db.selectFrom('memories').select('search_context').where('id', '=', id).executeTakeFirstOrThrow())
+      .search_context;
+  const lexicalIds = async (query: string) =>
+    (await memories.recall(alice, { query, limit: 5 })).results.filter((r) => r.lexicalRank !== undefined).map((r) => r.memory.id);
+
+  beforeAll(async () => {
+    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: embedder.dimensions } });
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+  beforeEach(async () => {
+    await sql`TRUNCATE memories, memory_audit, memory_links CASCADE`.execute(store.connection.db);
+    memories = createMemoryEngine({ store: store.memories, embedder, clock, fusion: FUSION_WEIGHTS.local });
+  });
+
+  it('indexes the conversation’s two previous turns and the date, finds the answer by the question’s words, returns the content as written', async () => {
+    const turn = (n: number, content: string) =>
+      memories.create(alice, { tier: 'ltm', content, metadata: { conversationId: 'c-1', turn: n, sessionDate: '2023-05-08' } });
+    await turn(0, 'Caroline: Hey Mel, how was the weekend?');
+    await turn(1, 'Melanie: We celebrated my daughter’s birthday with a concert!');
+    await turn(2, 'Caroline: Wow, what concert was it?');
+    const answer = await turn(3, 'Melanie: It was Matt Patterson, so talented. I went yesterday too.');
+
+    const context = await contextOf(answer.memory.id);
+    expect(context).toContain('after: Wow, what concert was it?');
+    expect(context).toContain('after: We celebrated my daughter’s birthday with a concert!');
+    expect(context).not.toContain('Hey Mel');
+    expect(context).toContain('8 May 2023');
+    expect(context).toContain('7 May 2023'); // "yesterday", resolved
+    expect(answer.memory.content).toBe('Melanie: It was Matt Patterson, so talented. I went yesterday too.');
+    expect(JSON.stringify(answer.memory)).not.toContain('after:');
+
+    expect(await lexicalIds('Who performed at the concert at the daughter’s birthday?')).toContain(answer.memory.id);
+    expect(await lexicalIds('What happened on 7 May 2023?')).toContain(answer.memory.id);
+  });
+
+  it('takes the turns before from the metadata’s conversation only, and none for its first turn', async () => {
+    const other = await memories.create(alice, {
+      tier: 'ltm',
+      content: 'unrelated note about invoices',
+      metadata: { conversationId: 'c-2', turn: 0 },
+    });
+    expect(await contextOf(other.memory.id)).toBeNull();
+    const first = await memories.create(alice, { tier: 'ltm', content: 'first turn', metadata: { conversationId: 'c-3', turn: 0 } });
+    expect(await contextOf(first.memory.id)).toBeNull();
+    const second = await memories.create(alice, { tier: 'ltm', content: 'second turn', metadata: { conversationId: 'c-3', turn: 1 } });
+    expect(await contextOf(second.memory.id)).toBe('after: first turn');
+  });
+
+  it('without a conversation, gives a turn ("Name: …") the memories just before it in its scope and session', async () => {
+    await memories.create(alice, { tier: 'ltm', content: 'Ana: We are planning the Lisbon offsite', scope: 'team' });
+    await memories.create(alice, { tier: 'ltm', content: 'Ben: Something in another scope', scope: 'other' });
+    const next = await memories.create(alice, { tier: 'ltm', content: 'Ben: Flights are booked for June', scope: 'team' });
+    expect(await contextOf(next.memory.id)).toBe('after: We are planning the Lisbon offsite; scope team');
+    expect(await lexicalIds('When is the Lisbon offsite?')).toContain(next.memory.id);
+
+    // A plain fact is not a turn: it gets no neighbours, and is nobody's neighbour match by accident.
+    const fact = await memories.create(alice, { tier: 'ltm', content: 'The invoices live in PostgreSQL', scope: 'team' });
+    expect(await contextOf(fact.memory.id)).toBe('scope team');
+
+    clock.advance(31 * 60_000);
+    const later = await memories.create(alice, { tier: 'ltm', content: 'Ana: The hotel is the one near the river', scope: 'team' });
+    expect(await contextOf(later.memory.id)).toBe('scope team');
+  });
+});

@@ -1,0 +1,59 @@
+// The question phases of `pnpm eval:conversations`: every question as one MCP `recall`
+// (limit 5) to its conversation's tenant, first one at a time on one client (the rankings that
+// are scored, and the unloaded latency), then by 8 clients at once in a closed loop (the latency
+// a small team of agents sharing one server sees). Latency is the client's view: performance.now()
+// around callTool, so it includes MCP framing and HTTP on loopback.
+import { percentileSummary } from '../bench/bench-support.mjs';
+import { callTool, tenantOf } from './conversation-writes.mjs';
+
+export const LIMIT = 5;
+
+/**
+ * Asks `questions` ({conv, question, ...}) in order. Returns {rankings, latency, semantic,
+ * unmapped}: rankings[i] is question i's results as arrays of dia_ids (via `idToDiaIds` of its
+ * conversation), best first; `semantic` counts the answers that used a query vector (a provider
+ * failing would silently make every answer full-text only) and `unmapped` the results that name
+ * no written turn (there should be none).
+ */
+export async function askSequentially(client, way, questions, idToDiaIdsOf) {
+  const samples = [];
+  const rankings = [];
+  let semantic = 0;
+  let unmapped = 0;
+  for (const question of questions) {
+    const started = performance.now();
+    const result = await callTool(client, 'recall', { userId: tenantOf(way, question.conv), query: question.question, limit: LIMIT });
+    samples.push(performance.now() - started);
+    if (result.semantic) semantic++;
+    const idToDiaIds = idToDiaIdsOf(question.conv);
+    rankings.push(
+      result.results.map(({ memory }) => {
+        const diaIds = idToDiaIds.get(memory.id);
+        if (!diaIds) unmapped++;
+        return diaIds ?? [];
+      }),
+    );
+  }
+  return { rankings, latency: percentileSummary(samples), semantic, unmapped };
+}
+
+/**
+ * Every question once, split round-robin across `clients`, each client asking its share back to
+ * back. Returns {latency, perSecond} over all the calls.
+ */
+export async function askConcurrently(clients, way, questions) {
+  const samples = [];
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (client, c) => {
+      for (let i = c; i < questions.length; i += clients.length) {
+        const question = questions[i];
+        const began = performance.now();
+        await callTool(client, 'recall', { userId: tenantOf(way, question.conv), query: question.question, limit: LIMIT });
+        samples.push(performance.now() - began);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { latency: percentileSummary(samples), perSecond: Math.round(questions.length / seconds) };
+}
