@@ -102,7 +102,10 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       reindexJobs: new PgReindexJobQueue(connection.db, ids),
       jobRuns: new JobRuns(connection.db, connection.engine),
       health: () => checkHealth(connection),
-      close: () => connection.close(),
+      close: async () => {
+        await memories.settle();
+        await connection.close();
+      },
     };
   } catch (error) {
     await connection.close().catch(() => undefined);

@@ -163,6 +163,18 @@ describeEachEngine('recall', (engine) => {
     expect((await store.memories.findById(alice.tenant, ids.trip ?? ''))?.accessCount).toBe(1);
   });
 
+  it('writes the access counts of a recall before the store closes', async () => {
+    const url = await engine.freshDatabaseUrl({ reopenable: true });
+    let own = await openStore({ database: url, clock, vector: { dimensions: embedder.dimensions } });
+    const engineOnOwn = createMemoryEngine({ store: own.memories, embedder, clock, fusion: FUSION_WEIGHTS.local });
+    const created = await engineOnOwn.create(alice, { tier: 'ltm', content: 'The archive lives on tape in Lisbon' });
+    await engineOnOwn.recall(alice, { query: 'archive tape' });
+    await own.close(); // right away: the count is still pending
+    own = await openStore({ database: url, clock, vector: { dimensions: embedder.dimensions } });
+    expect((await own.memories.findById(alice.tenant, created.memory.id))?.accessCount).toBe(1);
+    await own.close();
+  });
+
   it('accepts other scripts and symbols, and rejects bad input with INVALID_INPUT naming the field', async () => {
     await remember(alice, 'cjk', '東京のオフィスは渋谷にあります 🚀');
     expect((await memories.recall(alice, { query: '東京のオフィス' })).results.map((r) => r.memory.id)).toContain(ids.cjk);

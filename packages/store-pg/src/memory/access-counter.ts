@@ -30,6 +30,11 @@ export class AccessCounter {
     return this.#flush;
   }
 
+  /** Resolves once the accesses recorded so far are written (before the store closes). */
+  settle(): Promise<void> {
+    return this.#flush ?? Promise.resolve();
+  }
+
   private async write(): Promise<void> {
     const batch = this.#pending;
     this.#pending = new Map();

@@ -301,6 +301,11 @@ export class PgMemoryStore implements MemoryStore {
     return isUuid(id) ? readAuditTrail(this.db, tenant, id, limit) : [];
   }
 
+  /** Waits for the writes still pending after an answer (access counts); the store's close calls it. */
+  async settle(): Promise<void> {
+    await this.#accessCounter.settle().catch(() => undefined);
+  }
+
   async recordAccess(tenant: TenantId, ids: readonly string[]): Promise<void> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return;
