@@ -33,10 +33,11 @@ function vectorJson(text, dimensions) {
 }
 
 /**
- * Starts the fake on a free loopback port. Returns {url, requests(), texts(), stop()}.
- * Options: dimensions (default 768, nomic-embed-text's size), delayMs per request (default 5).
+ * A loopback server speaking Ollama's `POST /api/embed` wire format: {model, input} in,
+ * {model, embeddings, ...} out. `embeddingsJson(texts, model)` returns the `embeddings` array as
+ * JSON text; the reply is sent after `delayMs`. Returns {url, requests(), texts(), stop()}.
  */
-export async function startFakeOllama({ dimensions = 768, delayMs = 5 } = {}) {
+export async function serveOllamaEmbed({ embeddingsJson, delayMs = 0 }) {
   let requests = 0;
   let texts = 0;
   const server = createServer((request, response) => {
@@ -58,16 +59,17 @@ export async function startFakeOllama({ dimensions = 768, delayMs = 5 } = {}) {
         send(400, JSON.stringify({ error: 'invalid JSON' }));
         return;
       }
-      const input = Array.isArray(body.input) ? body.input : [body.input];
+      const input = (Array.isArray(body.input) ? body.input : [body.input]).map(String);
       requests++;
       texts += input.length;
-      setTimeout(() => {
+      const reply = () =>
         send(
           200,
-          `{"model":${JSON.stringify(body.model)},"embeddings":[${input.map((text) => vectorJson(String(text), dimensions)).join(',')}],` +
+          `{"model":${JSON.stringify(body.model)},"embeddings":${embeddingsJson(input, body.model)},` +
             `"total_duration":${delayMs * 1_000_000},"load_duration":0,"prompt_eval_count":${input.length}}`,
         );
-      }, delayMs);
+      if (delayMs > 0) setTimeout(reply, delayMs);
+      else reply();
     });
   });
   server.keepAliveTimeout = 60_000;
@@ -81,4 +83,15 @@ export async function startFakeOllama({ dimensions = 768, delayMs = 5 } = {}) {
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * Starts the fake on a free loopback port. Returns {url, requests(), texts(), stop()}.
+ * Options: dimensions (default 768, nomic-embed-text's size), delayMs per request (default 5).
+ */
+export function startFakeOllama({ dimensions = 768, delayMs = 5 } = {}) {
+  return serveOllamaEmbed({
+    delayMs,
+    embeddingsJson: (texts) => `[${texts.map((text) => vectorJson(text, dimensions)).join(',')}]`,
+  });
 }

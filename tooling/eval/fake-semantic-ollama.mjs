@@ -6,7 +6,7 @@
 // share a direction (a token is cut to its first 6 characters), stop words carry nothing, and a
 // per-text noise term stands for everything a real model gets wrong. Deterministic: the same text
 // always gets the same vector.
-import { createServer } from 'node:http';
+import { serveOllamaEmbed } from '../bench/fake-ollama.mjs';
 import { STOP_WORDS } from './bm25-baseline.mjs';
 
 export const FAKE_DIMENSIONS = 384;
@@ -67,51 +67,8 @@ export function semanticVector(text, { dimensions = FAKE_DIMENSIONS, noise = 0.5
 /** Starts the fake on a free loopback port: {url, model, dimensions, requests(), texts(), stop()}. */
 export async function startFakeSemanticOllama({ dimensions = FAKE_DIMENSIONS, noise = 0.5 } = {}) {
   const cache = new Map();
-  let requests = 0;
-  let texts = 0;
-  const server = createServer((request, response) => {
-    const chunks = [];
-    request.on('data', (chunk) => chunks.push(chunk));
-    request.on('end', () => {
-      const send = (status, body) => {
-        const text = JSON.stringify(body);
-        response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-        response.end(text);
-      };
-      if (request.method !== 'POST' || request.url !== '/api/embed') {
-        send(404, { error: `no route ${request.method} ${request.url}` });
-        return;
-      }
-      let body;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        send(400, { error: 'invalid JSON' });
-        return;
-      }
-      const input = Array.isArray(body.input) ? body.input : [body.input];
-      requests++;
-      texts += input.length;
-      send(200, {
-        model: body.model,
-        embeddings: input.map((text) => semanticVector(String(text), { dimensions, noise, cache })),
-        total_duration: 0,
-        load_duration: 0,
-        prompt_eval_count: input.length,
-      });
-    });
+  const server = await serveOllamaEmbed({
+    embeddingsJson: (texts) => JSON.stringify(texts.map((text) => semanticVector(text, { dimensions, noise, cache }))),
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    model: FAKE_MODEL,
-    dimensions,
-    requests: () => requests,
-    texts: () => texts,
-    stop: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return { ...server, model: FAKE_MODEL, dimensions };
 }
