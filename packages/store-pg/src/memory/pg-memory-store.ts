@@ -21,6 +21,7 @@ import {
   type WriteRules,
 } from '@memsvc/core';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { retryingLockConflicts } from '../connection/lock-conflicts.js';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import type { PgVectorSpace } from '../vector/pg-vector-space.js';
@@ -127,59 +128,64 @@ export class PgMemoryStore implements MemoryStore {
 
   async promote(tenant: TenantId, id: string, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
     const now = this.options.clock.now();
-    return this.db.transaction().execute(async (trx) => {
-      const row = isUuid(id)
-        ? await memoryByIdQuery(trx, tenant, id, isLiveAt(now))
-            .select(['content_hash', sql<string | null>`embedding::text`.as('embedding_text')])
-            .forUpdate()
-            .executeTakeFirst()
-        : undefined;
-      if (!row) throw new MemsvcError('NOT_FOUND', `memory ${id} was not found`, { memoryId: id });
-      // Promotion writes under the same content lock as a new write of this content.
-      await lockInTransaction(trx, writeLockKey(tenant, row.content_hash), this.searchSettings);
-      const before = toMemoryRecord(row as MemoryRow);
-      if (before.tier === 'ltm') return { memory: before, decision: { kind: 'insert', contradictions: [], policy: 'flag' }, affected: [] };
+    // It holds its own row before it locks the neighbours it contradicts, an order a write
+    // locking the same rows may cross: a deadlock reruns it.
+    return retryingLockConflicts(() =>
+      this.db.transaction().execute(async (trx) => {
+        const row = isUuid(id)
+          ? await memoryByIdQuery(trx, tenant, id, isLiveAt(now))
+              .select(['content_hash', sql<string | null>`embedding::text`.as('embedding_text')])
+              .forUpdate()
+              .executeTakeFirst()
+          : undefined;
+        if (!row) throw new MemsvcError('NOT_FOUND', `memory ${id} was not found`, { memoryId: id });
+        // Promotion writes under the same content lock as a new write of this content.
+        await lockInTransaction(trx, writeLockKey(tenant, row.content_hash), this.searchSettings);
+        const before = toMemoryRecord(row as MemoryRow);
+        if (before.tier === 'ltm')
+          return { memory: before, decision: { kind: 'insert', contradictions: [], policy: 'flag' }, affected: [] };
 
-      const candidates = await findCandidates(trx, {
-        tenant,
-        scope: before.scope,
-        contentHash: row.content_hash,
-        vector: row.embedding_text ? (JSON.parse(row.embedding_text) as number[]) : null,
-        tiers: ['ltm'],
-        now,
-        excludeId: id,
-      });
-      const decision = rules.decide(candidates);
-      if (decision.kind === 'collapse') {
-        const deleted = await this.markDeleted(trx, tenant, before, now);
+        const candidates = await findCandidates(trx, {
+          tenant,
+          scope: before.scope,
+          contentHash: row.content_hash,
+          vector: row.embedding_text ? (JSON.parse(row.embedding_text) as number[]) : null,
+          tiers: ['ltm'],
+          now,
+          excludeId: id,
+        });
+        const decision = rules.decide(candidates);
+        if (decision.kind === 'collapse') {
+          const deleted = await this.markDeleted(trx, tenant, before, now);
+          await writeAudit(trx, {
+            tenant,
+            memoryId: id,
+            actor,
+            action: 'promote-collapse',
+            version: deleted.version,
+            before,
+            after: { ...deleted, collapsedInto: decision.into.id },
+            at: now,
+          });
+          return { memory: decision.into, decision, affected: [] };
+        }
+        const promoted = await updateMemoryRow(trx, tenant, id, { tier: 'ltm', expires_at: null }, true, now);
         await writeAudit(trx, {
           tenant,
           memoryId: id,
           actor,
-          action: 'promote-collapse',
-          version: deleted.version,
+          action: 'promote',
+          version: promoted.version,
           before,
-          after: { ...deleted, collapsedInto: decision.into.id },
+          after: promoted,
           at: now,
         });
-        return { memory: decision.into, decision, affected: [] };
-      }
-      const promoted = await updateMemoryRow(trx, tenant, id, { tier: 'ltm', expires_at: null }, true, now);
-      await writeAudit(trx, {
-        tenant,
-        memoryId: id,
-        actor,
-        action: 'promote',
-        version: promoted.version,
-        before,
-        after: promoted,
-        at: now,
-      });
-      const affected = await applyContradictions(trx, { tenant, actor, ids: this.options.ids, now }, promoted, decision);
-      const flagged = decision.policy === 'flag' && decision.contradictions.length > 0;
-      const memory = flagged ? await updateMemoryRow(trx, tenant, id, { contradicted: true }, false, now) : promoted;
-      return { memory, decision, affected };
-    });
+        const affected = await applyContradictions(trx, { tenant, actor, ids: this.options.ids, now }, promoted, decision);
+        const flagged = decision.policy === 'flag' && decision.contradictions.length > 0;
+        const memory = flagged ? await updateMemoryRow(trx, tenant, id, { contradicted: true }, false, now) : promoted;
+        return { memory, decision, affected };
+      }),
+    );
   }
 
   async findById(tenant: TenantId, id: string, options: { includeDeleted?: boolean } = {}): Promise<MemoryRecord | undefined> {

@@ -96,6 +96,24 @@ export async function findCandidates(db: Kysely<MemsvcDatabase>, query: Candidat
 }
 
 /**
+ * Locks memory rows in id order. An UPDATE locks rows in the order its plan meets them, which
+ * differs between plans and moves as rows are rewritten; two writes of one tenant marking
+ * overlapping neighbours could then wait for each other. Taking the locks in one global order
+ * first means they never do.
+ */
+export async function lockRowsInIdOrder(trx: Kysely<MemsvcDatabase>, tenant: TenantId, ids: readonly string[]): Promise<void> {
+  if (ids.length < 2) return;
+  await trx
+    .selectFrom('memories')
+    .select('id')
+    .where('user_id', '=', tenant)
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+}
+
+/**
  * Applies the contradiction part of a decision to the existing rows: policy `flag` marks them
  * contradicted (both stay visible), `supersede` hides each from default reads behind the new
  * row. Either way links record which row contradicts or supersedes which, and audit rows record
@@ -112,6 +130,7 @@ export async function applyContradictions(
   const flag = decision.policy === 'flag';
   const similarityOf = new Map(decision.contradictions.map((neighbour) => [neighbour.memory.id, neighbour.similarity]));
   const beforeOf = new Map(decision.contradictions.map((neighbour) => [neighbour.memory.id, neighbour.memory]));
+  await lockRowsInIdOrder(trx, context.tenant, [...similarityOf.keys()]);
   const rows = await trx
     .updateTable('memories')
     .set(flag ? { contradicted: true } : { superseded_by: newer.id })

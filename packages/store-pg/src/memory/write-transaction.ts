@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TenantId } from '@memsvc/core';
 import { type Kysely, sql } from 'kysely';
+import { retryingLockConflicts } from '../connection/lock-conflicts.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 
 /** Per-transaction HNSW settings (PGVECTOR_HNSW_EF_SEARCH; pgvector 0.8 iterative scans). */
@@ -64,7 +65,9 @@ function lockCall(key: bigint): string {
  * Runs `work` in a transaction that already holds the write lock `key` and the search settings.
  * BEGIN, the lock and the settings travel as one simple-protocol message (one round trip, not
  * three): every value in it is a number this process formatted, so nothing needs a parameter.
- * The lock is released by COMMIT or ROLLBACK, never left behind on a pooled connection.
+ * The lock is released by COMMIT or ROLLBACK, never left behind on a pooled connection. A
+ * transaction the server aborts to break a deadlock runs again (retryingLockConflicts), so
+ * `work` must decide from what it reads, not from state kept across calls.
  */
 export function inLockedTransaction<T>(
   db: Kysely<MemsvcDatabase>,
@@ -91,6 +94,10 @@ function inTransaction<T>(
   work: (connection: Kysely<MemsvcDatabase>) => Promise<T>,
 ): Promise<T> {
   const prelude = `BEGIN; SELECT ${[...(lock ? [lock] : []), ...settingsSelectList(search)].join(', ')}`;
+  return retryingLockConflicts(() => runOnce(db, prelude, work));
+}
+
+function runOnce<T>(db: Kysely<MemsvcDatabase>, prelude: string, work: (connection: Kysely<MemsvcDatabase>) => Promise<T>): Promise<T> {
   return db.connection().execute(async (connection) => {
     await sql.raw(prelude).execute(connection);
     try {

@@ -1,0 +1,115 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ManualClock } from '@memsvc/core/testing';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { LOCK_CONFLICT_ATTEMPTS } from '../src/connection/lock-conflicts.js';
+import { type MemsvcStore, openStore } from '../src/index.js';
+import { inSearchTransaction, type SearchSettings } from '../src/memory/write-transaction.js';
+import { describeEachEngine } from './support/each-engine.js';
+
+const search: SearchSettings = { efSearch: undefined, iterativeScan: false };
+const lockConflict = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
+
+describeEachEngine('write transactions and lock conflicts', (engine) => {
+  let store: MemsvcStore;
+  const db = () => store.connection.db;
+  const probe = async () =>
+    (await sql<{ id: number; n: number }>`SELECT id, n FROM lock_probe ORDER BY id`.execute(db())).rows.map((row) => [row.id, row.n]);
+
+  beforeAll(async () => {
+    store = await openStore({
+      database: await engine.freshDatabaseUrl(),
+      clock: new ManualClock('2026-05-01T09:00:00.000Z'),
+      vector: { dimensions: 8 },
+    });
+    await sql`CREATE TABLE lock_probe (id int PRIMARY KEY, n int NOT NULL)`.execute(db());
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+  beforeEach(async () => {
+    await sql`TRUNCATE lock_probe`.execute(db());
+  });
+
+  it('runs a transaction the server aborted for a lock conflict again, and the aborted attempt leaves nothing', async () => {
+    let attempts = 0;
+    const result = await inSearchTransaction(db(), search, async (trx) => {
+      attempts++;
+      await sql`INSERT INTO lock_probe VALUES (1, ${attempts})`.execute(trx);
+      if (attempts === 1) throw lockConflict();
+      return 'written';
+    });
+    expect(result).toBe('written');
+    expect(attempts).toBe(2);
+    expect(await probe()).toEqual([[1, 2]]);
+  });
+
+  it('gives up after LOCK_CONFLICT_ATTEMPTS, and never retries any other error', async () => {
+    let attempts = 0;
+    const conflicting = inSearchTransaction(db(), search, async (trx) => {
+      attempts++;
+      await sql`INSERT INTO lock_probe VALUES (1, 1)`.execute(trx);
+      throw lockConflict();
+    });
+    await expect(conflicting).rejects.toMatchObject({ code: '40P01' });
+    expect(attempts).toBe(LOCK_CONFLICT_ATTEMPTS);
+
+    attempts = 0;
+    const failing = inSearchTransaction(db(), search, async (trx) => {
+      attempts++;
+      await sql`INSERT INTO lock_probe VALUES (1, 1)`.execute(trx);
+      await sql`INSERT INTO lock_probe VALUES (1, 1)`.execute(trx);
+    });
+    await expect(failing).rejects.toMatchObject({ code: '23505' });
+    expect(attempts).toBe(1);
+    expect(await probe()).toEqual([]);
+  });
+
+  it.runIf(engine.supportsSecondConnection)(
+    'survives a real deadlock with another connection: the victim reruns and both commit',
+    async () => {
+      await sql`INSERT INTO lock_probe VALUES (1, 0), (2, 0)`.execute(db());
+      let attempts = 0;
+      let otherHoldsTwo!: () => void;
+      const otherReady = new Promise<void>((resolve) => {
+        otherHoldsTwo = resolve;
+      });
+      let oursHoldsOne!: () => void;
+      const oursReady = new Promise<void>((resolve) => {
+        oursHoldsOne = resolve;
+      });
+
+      // The other connection locks row 2, then asks for row 1, which ours holds.
+      const other = db()
+        .connection()
+        .execute(async (connection) => {
+          await sql`BEGIN`.execute(connection);
+          await sql`UPDATE lock_probe SET n = n + 1 WHERE id = 2`.execute(connection);
+          otherHoldsTwo();
+          await oursReady;
+          await sql`UPDATE lock_probe SET n = n + 1 WHERE id = 1`.execute(connection);
+          await sql`COMMIT`.execute(connection);
+        });
+
+      const ours = inSearchTransaction(db(), search, async (trx) => {
+        attempts++;
+        // Ours checks for the deadlock first, so ours is the transaction the server aborts.
+        if (attempts === 1) await sql`SET LOCAL deadlock_timeout = '20ms'`.execute(trx);
+        await sql`UPDATE lock_probe SET n = n + 1 WHERE id = 1`.execute(trx);
+        if (attempts === 1) {
+          await otherReady;
+          oursHoldsOne();
+          await sleep(200); // the other connection is now waiting for row 1
+        }
+        await sql`UPDATE lock_probe SET n = n + 1 WHERE id = 2`.execute(trx);
+      });
+
+      await Promise.all([ours, other]);
+      expect(attempts).toBe(2);
+      expect(await probe()).toEqual([
+        [1, 2],
+        [2, 2],
+      ]);
+    },
+  );
+});
