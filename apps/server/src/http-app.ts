@@ -1,4 +1,4 @@
-import { secretMatches } from '@memsvc/auth';
+import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type Context, Hono } from 'hono';
@@ -77,7 +77,7 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
 
   app.get('/health/metrics', async (c) => {
     if (config.metrics.token) {
-      const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
+      const token = bearerToken(c.req.header('authorization'));
       if (!secretMatches(config.metrics.token, token)) {
         return c.json({ error: { code: 'UNAUTHENTICATED', message: 'a valid bearer token is required for metrics' } }, 401, {
           'WWW-Authenticate': 'Bearer',

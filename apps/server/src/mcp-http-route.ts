@@ -1,4 +1,4 @@
-import { secretMatches } from '@memsvc/auth';
+import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -29,7 +29,7 @@ export function jsonRpcError(
  */
 export function mcpCredentialProblem(config: MemsvcConfig, authorization: string | undefined): string | undefined {
   if (!config.auth.required) return undefined;
-  const token = /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
+  const token = bearerToken(authorization);
   if (!token) return 'Unauthorized: authentication is required (Authorization: Bearer <api key>)';
   return secretMatches(config.auth.apiKey, token) ? undefined : 'Unauthorized: the credential is not valid';
 }

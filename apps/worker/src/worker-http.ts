@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { secretMatches } from '@memsvc/auth';
+import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { Secret } from '@memsvc/core';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import type { Metrics } from './metrics.js';
@@ -35,7 +35,7 @@ export async function serveWorkerHttp(options: {
     }
     if (path === '/health/metrics') {
       if (options.metricsToken) {
-        const token = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
+        const token = bearerToken(request.headers.authorization);
         if (!secretMatches(options.metricsToken, token)) {
           return send(
             401,

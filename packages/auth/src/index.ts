@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Secret } from '@memsvc/core';
 
+export { bearerToken } from './bearer-token.js';
+
 /**
  * Compares a presented token with a configured secret in constant time (spec §5.6: admin
  * tokens; also METRICS_TOKEN). Both sides are hashed first, so neither the comparison time nor

@@ -1,6 +1,6 @@
 /**
- * Names of every MCP tool of spec §4.3, by group. The handlers arrive with the engine work; the
- * list is here first so the server, the docs and the tests agree on one surface from the start.
+ * Names of every MCP tool the server serves, by group: spec §4.3's 28 but import and export,
+ * which arrive with their handlers. The server, the docs and the tests agree on this one list.
  */
 export const TOOL_GROUPS = {
   crud: [
@@ -18,7 +18,6 @@ export const TOOL_GROUPS = {
   retrieval: ['recall', 'load_context', 'prompt_context', 'compress_context'],
   agentContract: ['remember', 'forget', 'reflect', 'ingest_conversation'],
   consolidation: ['consolidate_memories', 'consolidate_corpus'],
-  importExport: ['export_memories', 'import_agent_memory'],
   reindex: ['reindex_memories', 'queue_reindex_memories', 'get_reindex_status', 'cancel_reindex_job', 'retry_reindex_job'],
   connectivity: ['ping'],
 } as const satisfies Record<string, readonly string[]>;

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_TOOLS, TOOL_NAMES } from '../src/index.js';
 
 describe('the tool surface of spec §4.3', () => {
-  it('has 28 distinct tools', () => {
-    expect(TOOL_NAMES).toHaveLength(28);
-    expect(new Set(TOOL_NAMES).size).toBe(28);
+  it('names the 26 distinct tools served today (spec §4.3 but import and export)', () => {
+    expect(TOOL_NAMES).toHaveLength(26);
+    expect(new Set(TOOL_NAMES).size).toBe(26);
+    expect(TOOL_NAMES).not.toContain('export_memories');
   });
 
   it('guards exactly the reindex and consolidation groups with the admin token', () => {

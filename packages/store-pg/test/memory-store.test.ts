@@ -156,6 +156,17 @@ describeEachEngine('memory store', (engine) => {
     expect(trail[1]?.after).toMatchObject({ deletedAt: clock.now().toISOString() });
   });
 
+  it('reports a failing database on delete as a failure, never as "not found"', async () => {
+    const memory = await store.memories.insert(alice, { tier: 'ltm', content: 'kept through an outage' }, actor);
+    await sql`ALTER TABLE memories RENAME TO memories_unreachable`.execute(store.connection.db);
+    try {
+      await expect(store.memories.softDelete(alice, memory.id, actor)).rejects.toThrow(/memories/);
+    } finally {
+      await sql`ALTER TABLE memories_unreachable RENAME TO memories`.execute(store.connection.db);
+    }
+    expect(await store.memories.findById(alice, memory.id)).toMatchObject({ version: 1, deletedAt: null });
+  });
+
   it('refuses bad input and writes nothing', async () => {
     const attempts = [
       store.memories.insert(alice, { tier: 'stm', content: 'no expiry' }, actor),

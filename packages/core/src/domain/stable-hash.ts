@@ -6,7 +6,7 @@ const MASK = 0xffffffffffffffffn;
  * FNV-1a (64 bit) of a string's UTF-16 code units, as 16 hex digits: a stable, dependency-free
  * fingerprint for deriving ids (not for security). The same text gives the same hex everywhere.
  */
-export function createHashHex(text: string): string {
+export function fnv1a64Hex(text: string): string {
   let hash = FNV_OFFSET;
   for (let i = 0; i < text.length; i++) {
     hash ^= BigInt(text.charCodeAt(i));

@@ -1,6 +1,6 @@
 import { MEMORY_LIMITS } from '../domain/memory-limits.js';
 import { buildSearchContext, NEIGHBOUR_TURNS } from '../domain/search-context.js';
-import { createHashHex } from '../domain/stable-hash.js';
+import { fnv1a64Hex } from '../domain/stable-hash.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { CallContext, MemoryEngine } from './memory-engine.js';
 
@@ -82,7 +82,7 @@ export async function ingestConversation(engine: MemoryEngine, context: CallCont
 
   const conversationId =
     input.conversationId ??
-    `conv-${createHashHex(input.turns.map((turn) => `${turn.role}\u0000${turn.content}`).join('\u0001')).slice(0, 16)}`;
+    `conv-${fnv1a64Hex(input.turns.map((turn) => `${turn.role}\u0000${turn.content}`).join('\u0001')).slice(0, 16)}`;
   const date = input.date?.toISOString().slice(0, 10);
   const memoryIds: string[] = [];
   let ingested = 0;

@@ -1,4 +1,4 @@
-import type { Actor, AuditEntry, JsonObject, MemoryRecord, TenantId } from '@memsvc/core';
+import type { Actor, AuditEntry, JsonObject, TenantId } from '@memsvc/core';
 import type { Kysely, Transaction } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 
@@ -29,11 +29,6 @@ export async function writeAudit(
       created_at: entry.at,
     })
     .execute();
-}
-
-/** A record's audit snapshot (it never contains the vector). */
-export function snapshot(record: MemoryRecord): MemoryRecord {
-  return record;
 }
 
 /** The audit trail of one memory in one tenant, newest first. */

@@ -90,11 +90,6 @@ export function toMemoryRecord(row: MemoryRow): MemoryRecord {
   };
 }
 
-/** A record as the JSON snapshot kept in the audit trail. */
-export function toAuditSnapshot(record: MemoryRecord): string {
-  return JSON.stringify(record);
-}
-
 /** Live for reads at `now`: not deleted, and not an expired short-term row (spec §3.2 rule 5). */
 export function isLiveAt(now: Date) {
   return (eb: ExpressionBuilder<MemsvcDatabase, 'memories'>) =>

@@ -283,7 +283,11 @@ export class PgMemoryStore implements MemoryStore {
     if (!isUuid(id)) return false;
     const now = this.options.clock.now();
     return this.db.transaction().execute(async (trx) => {
-      const before = await this.lockLiveRow(trx, tenant, id, now).catch(() => undefined);
+      const before = await this.lockLiveRow(trx, tenant, id, now).catch((error: unknown) => {
+        // Only "not found" means false; a database that fails must reach the caller as a failure.
+        if (error instanceof MemsvcError && error.code === 'NOT_FOUND') return undefined;
+        throw error;
+      });
       if (!before) return false;
       const after = await this.markDeleted(trx, tenant, before, now);
       await writeAudit(trx, { tenant, memoryId: id, actor, action: 'delete', version: after.version, before, after, at: now });
