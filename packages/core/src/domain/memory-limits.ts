@@ -1,7 +1,7 @@
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { JsonObject } from './memory.js';
 
-/** Documented input limits (README "Limits"); every violation is INVALID_INPUT naming the field. */
+/** Documented input limits (docs/tools.md, "Limits"); every violation is INVALID_INPUT naming the field. */
 export const MEMORY_LIMITS = {
   contentMaxChars: 10_240,
   tagsMax: 50,
