@@ -49,17 +49,9 @@ export class AccessCounter {
       counts.push(count);
     }
     // The tenant travels with each id: a batch never counts an access on another tenant's row.
-    // The rows are locked in id order first, as writes lock them (lockRowsInIdOrder), so a batch
-    // from another replica or a write marking neighbours never waits in a cycle with this one.
     await sql`
-      WITH counted AS (
-        SELECT * FROM unnest(${ids}::uuid[], ${tenants}::text[], ${counts}::int[]) AS counted (id, user_id, count)
-      ),
-      locked AS (
-        SELECT memories.id, counted.count FROM memories JOIN counted USING (id, user_id)
-        WHERE memories.deleted_at IS NULL ORDER BY memories.id FOR NO KEY UPDATE OF memories
-      )
-      UPDATE memories SET access_count = memories.access_count + locked.count, last_accessed_at = ${this.clock.now()}
-      FROM locked WHERE memories.id = locked.id`.execute(this.db());
+      UPDATE memories SET access_count = memories.access_count + counted.count, last_accessed_at = ${this.clock.now()}
+      FROM unnest(${ids}::uuid[], ${tenants}::text[], ${counts}::int[]) AS counted (id, user_id, count)
+      WHERE memories.id = counted.id AND memories.user_id = counted.user_id AND memories.deleted_at IS NULL`.execute(this.db());
   }
 }
