@@ -28,6 +28,8 @@ export type { ContextBlock, ContextBudget } from './domain/context-block.js';
 export { EMPTY_CONTEXT, estimateTokens, packContext, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from './domain/context-block.js';
 export type { MergeBand, MergeCluster, SimilarPair } from './domain/corpus-merge.js';
 export { compareCanonical, inMergeBand, mergeClusters } from './domain/corpus-merge.js';
+export type { FollowUpRules, MatchedMemory } from './domain/follow-up-support.js';
+export { FOLLOW_UP_SUPPORT, withFollowUpSupport } from './domain/follow-up-support.js';
 export type { ImportanceInputs } from './domain/importance.js';
 export { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceScore, isPruneEligible, isStale, PINNED_FLOOR } from './domain/importance.js';
 export type { LexicalCorpusStatistics, LexicalPosting, LexicalRanking } from './domain/lexical-ranking.js';

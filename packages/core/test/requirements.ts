@@ -34,7 +34,9 @@ export const REQUIREMENTS = {
   'R-DUP-1': 'similarity ≥ MEMORY_DUPLICATE_THRESHOLD collapses into the existing row (spec §3.2 rule 1)',
   'R-CONTRA-1': 'similarity in [MEMORY_CONTRADICTION_THRESHOLD, MEMORY_CONTRADICTION_THRESHOLD_MAX) is a contradiction (spec §3.2 rule 2)',
   'R-RECALL-RANK':
-    'recall ranks by weighted reciprocal-rank fusion of the vector and full-text lists, gated by similarity, nudged by importance and recency',
+    'recall ranks by score fusion of the vector and full-text lists, each weighed by how informative it is for the query, nudged by importance and recency',
+  'R-RECALL-FOLLOW-UP':
+    'a conversation turn is lifted by how well the turns after it match the query, never above 1, never lowered; forget deletes by a memory’s own match',
   'R-CONTEXT-PACK': 'context blocks frame memories as untrusted data and never exceed their character or token budget',
   'R-REMEMBER-TIER': 'remember with type auto keeps notes about the moment short-term, the rest long-term',
   'R-WRITE-FAST':

@@ -166,6 +166,31 @@ describeEachEngine('ingest_conversation', (engine) => {
     expect(again).toMatchObject({ conversationId: first.conversationId, ingested: 0, skipped: 4, memoryIds: first.memoryIds });
   });
 
+  it('lifts an answer by the turns that follow it, and forget still judges each memory by its own match', async () => {
+    const chat = await ingestConversation(memories, alice, {
+      conversationId: 'promotion-chat',
+      date: new Date('2026-04-29T10:00:00Z'),
+      turns: [
+        { role: 'Maria', content: 'How did the interview go?' },
+        { role: 'John', content: 'I start as assistant manager on Monday.' },
+        { role: 'Maria', content: 'Congrats on the promotion! That promotion was well deserved.' },
+        { role: 'John', content: 'Thanks, the promotion took two years of work.' },
+      ],
+    });
+    const answerId = chat.memoryIds[1];
+    const { results } = await memories.recall(alice, { query: 'What was John promoted to?', limit: 10 });
+    const answer = results.find((result) => result.memory.id === answerId);
+    expect(answer).toBeDefined();
+    expect(answer?.score).toBeGreaterThan(answer?.matchScore ?? 1);
+    for (let i = 1; i < results.length; i++) expect(results[i - 1]?.score).toBeGreaterThanOrEqual(results[i]?.score ?? 0);
+
+    // A threshold between the answer's own match and its lifted score: forget leaves it alone.
+    const between = ((answer?.matchScore ?? 0) + (answer?.score ?? 0)) / 2;
+    const preview = await forget(memories, alice, { query: 'What was John promoted to?', minScore: between, limit: 20 });
+    expect(preview.candidates.map((candidate) => candidate.memoryId)).not.toContain(answerId);
+    for (const candidate of preview.candidates) expect(candidate.score).toBeGreaterThanOrEqual(Math.floor(between * 10_000) / 10_000);
+  });
+
   it('splits a long turn at paragraphs, and refuses bad turns naming the field', async () => {
     const paragraph = 'word '.repeat(1500).trim();
     const long = await ingestConversation(memories, alice, {

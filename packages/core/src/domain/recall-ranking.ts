@@ -1,4 +1,5 @@
 import type { EmbeddingProviderName } from '../config/known-models.js';
+import { FOLLOW_UP_SUPPORT, type FollowUpRules, withFollowUpSupport } from './follow-up-support.js';
 import type { MemoryRecord } from './memory.js';
 
 /**
@@ -61,8 +62,13 @@ export interface RecallCandidate {
 
 export interface RankedMemory {
   readonly memory: MemoryRecord;
-  /** In [0, 1]: 1 is the best full-text match, a confident neighbour, fresh and of top importance. */
+  /**
+   * What recall ranks by, in [0, 1]: the memory's own match, lifted by follow-up support when the
+   * turns after it in its conversation match too (see follow-up-support.ts).
+   */
   readonly score: number;
+  /** The memory's own match, in [0, 1]: 1 is the best full-text match, a confident neighbour, fresh and of top importance. */
+  readonly matchScore: number;
   readonly vectorRank: number | undefined;
   readonly lexicalRank: number | undefined;
   readonly lexicalScore?: number | undefined;
@@ -137,12 +143,24 @@ export function recallScore(candidate: RecallCandidate, weights: FusionWeights, 
   return (fusedScore(candidate, weights, context) / best) * (nudge / maxNudge);
 }
 
-/** Ranks candidates by recallScore (ties: newer first) and keeps the best `limit`. */
-export function rankCandidates(candidates: readonly RecallCandidate[], weights: FusionWeights, now: Date, limit: number): RankedMemory[] {
+/**
+ * Ranks candidates by recallScore lifted by follow-up support (ties: newer first) and keeps the
+ * best `limit`. Candidates that match nothing are dropped before support is counted.
+ */
+export function rankCandidates(
+  candidates: readonly RecallCandidate[],
+  weights: FusionWeights,
+  now: Date,
+  limit: number,
+  followUps: FollowUpRules = FOLLOW_UP_SUPPORT,
+): RankedMemory[] {
   const context = fusionContextOf(candidates);
-  return candidates
-    .map((candidate) => ({ ...candidate, score: recallScore(candidate, weights, now, context) }))
-    .filter((ranked) => ranked.score > 0)
+  const matched = candidates
+    .map((candidate) => ({ ...candidate, matchScore: recallScore(candidate, weights, now, context) }))
+    .filter((ranked) => ranked.matchScore > 0);
+  const scores = withFollowUpSupport(matched, followUps);
+  return matched
+    .map((ranked, i) => ({ ...ranked, score: scores[i] ?? ranked.matchScore }))
     .sort((a, b) => b.score - a.score || (a.memory.id < b.memory.id ? 1 : -1))
     .slice(0, limit);
 }

@@ -85,9 +85,14 @@ export async function forget(engine: MemoryEngine, context: CallContext, input: 
     const minScore = input.minScore ?? 0.3;
     if (!(minScore >= 0 && minScore <= 1)) throw new MemsvcError('INVALID_INPUT', 'minScore must be from 0 to 1', { field: 'minScore' });
     const { results } = await engine.recall(context, { query: input.query ?? '', limit, scope: input.scope });
+    // A memory is deleted for what it says itself, never for what the turns after it say.
     candidates = results
-      .filter((result) => result.score >= minScore)
-      .map((result) => ({ memoryId: result.memory.id, content: result.memory.content, score: Math.round(result.score * 10_000) / 10_000 }));
+      .filter((result) => result.matchScore >= minScore)
+      .map((result) => ({
+        memoryId: result.memory.id,
+        content: result.memory.content,
+        score: Math.round(result.matchScore * 10_000) / 10_000,
+      }));
   }
   if (!input.confirm) return { dryRun: true, candidates, deleted: [] };
   const deleted: string[] = [];

@@ -73,7 +73,7 @@ export function registerAgentMemoryTools(server: McpServer, dependencies: Memory
     {
       title: 'Forget memories',
       description:
-        'Delete one memory by memoryId, or the memories a query finds (both tiers, score ≥ minScore, default 0.3). Without ' +
+        'Delete one memory by memoryId, or the memories a query finds (both tiers, each by its own match: score ≥ minScore, default 0.3). Without ' +
         'confirm=true nothing is deleted: the result lists what would be. Deletes are audited and can be undone with ' +
         'restore_memory. Returns {dryRun, candidates: [{memoryId, content, score}], deleted: [ids], message}.',
       inputSchema: z

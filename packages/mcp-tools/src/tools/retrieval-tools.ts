@@ -24,7 +24,7 @@ export function registerRetrievalTools(server: McpServer, dependencies: MemoryTo
       description:
         'Find the memories most relevant to a question or topic, best first, from both tiers (short-term and long-term) unless ' +
         'type is given. Matches meaning (vector search) and words (full text with stemming, names and numbers), fused into ' +
-        'one score in [0, 1]. Filters: type, scope (exact), tags (a memory must carry all of them), metadata (must contain ' +
+        'one score in [0, 1]; a conversation turn also counts by how well the turns after it match. Filters: type, scope (exact), tags (a memory must carry all of them), metadata (must contain ' +
         'this object), createdFrom/createdTo. Superseded memories are hidden unless includeSuperseded is true; contradicted ' +
         'ones are returned with contradicted=true. Returns {query, count, semantic, results: [{score, memory}]}.',
       inputSchema: z
