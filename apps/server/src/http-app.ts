@@ -1,12 +1,11 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
+import type { Logger, Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { HealthChecker } from './health.js';
-import type { Logger } from './logger.js';
 import { createMcpHttpHandler } from './mcp-http-route.js';
-import type { Metrics } from './metrics.js';
 
 export interface HttpAppDependencies {
   readonly config: MemsvcConfig;

@@ -1,8 +1,6 @@
 export type { HealthReport } from './health.js';
 export { HealthChecker } from './health.js';
 export { createHttpApp, TrafficMeter } from './http-app.js';
-export { createLogger } from './logger.js';
-export { createMetrics } from './metrics.js';
 export { readServerConfig } from './server-config.js';
 export type { RunningServer } from './start-server.js';
 export { startServer } from './start-server.js';

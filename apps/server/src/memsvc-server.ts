@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError, isMemsvcError } from '@memsvc/core';
-import { createLogger } from './logger.js';
+import { createLogger } from '@memsvc/runtime';
 import { readServerConfig } from './server-config.js';
 import { startServer } from './start-server.js';
 

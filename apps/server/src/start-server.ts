@@ -1,22 +1,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createMemoryEngine, FUSION_WEIGHTS, type MemsvcConfig } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/core';
 import { type AdminAuthEvent, createMcpServer, type ToolObservation } from '@memsvc/mcp-tools';
-import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
-import {
-  configuredEmbedder,
-  createMaintenance,
-  openConfiguredStore,
-  type RunningJobs,
-  registerEmbeddingMetrics,
-  startJobs,
-} from '@memsvc/worker';
+import { type Logger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
+import type { MemsvcStore } from '@memsvc/store-pg';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HealthChecker } from './health.js';
 import { createHttpApp, TrafficMeter } from './http-app.js';
-import type { Logger } from './logger.js';
-import { createMetrics } from './metrics.js';
 
 export const SERVER_NAME = 'memsvc';
 export const SERVER_VERSION = '0.1.0';
@@ -45,34 +36,26 @@ export interface RunningServer {
  * streamable HTTP, MCP) and, over stdio, MCP on stdin/stdout.
  */
 export async function startServer(config: MemsvcConfig, logger: Logger): Promise<RunningServer> {
-  const store = await openConfiguredStore(config, 'memsvc-server', logger);
-  const health = new HealthChecker(store, config.profile);
-  const metrics = createMetrics(config.profile, async () => (await health.check()).indicators.pgvector.status === 'up');
-  const countEmbeddingRequest = registerEmbeddingMetrics(metrics.registry);
-  const { embedder, provider } = configuredEmbedder(config, logger, countEmbeddingRequest);
-  const engine = createMemoryEngine({
-    store: store.memories,
-    embedder,
-    clock: systemClock,
-    fusion: FUSION_WEIGHTS[provider],
-    onBackgroundError: (error) => logger.warn({ err: error }, 'recording memory accesses failed'),
-    settings: { similarity: config.similarity, importanceHalfLifeDays: config.importance.halfLifeDays },
+  let health: HealthChecker | undefined;
+  const runtime: MemsvcRuntime = await openRuntime(config, {
+    applicationName: 'memsvc-server',
+    logger,
+    // One probe for /health and memsvc_pgvector_ready: concurrent checks share the one in flight.
+    readPgvector: async (store) => {
+      health ??= new HealthChecker(store, config.profile);
+      return (await health.check()).indicators.pgvector.status === 'up';
+    },
   });
+  const { store, metrics, engine, maintenance, clock } = runtime;
+  health ??= new HealthChecker(store, config.profile);
   const observe = (call: ToolObservation) => {
     metrics.memoryOperations.inc({ op: call.op, tier: call.tier, status: call.status });
     metrics.memoryOperationDuration.observe({ op: call.op, tier: call.tier }, call.seconds);
     if (call.op === 'create') metrics.agentMemoryOperations.inc({ agent: call.agent, op: 'store', status: call.status });
     if (call.op === 'recall') metrics.agentMemoryOperations.inc({ agent: call.agent, op: 'recall', status: call.status });
   };
-  const maintenance = createMaintenance({
-    store,
-    embedder,
-    config,
-    clock: systemClock,
-    metrics,
-  });
   const toolDependencies = {
-    clock: systemClock,
+    clock,
     admin: {
       maintenance,
       adminToken: config.auth.adminToken,
@@ -117,7 +100,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
       } else reject(error);
     });
   }).catch(async (error: unknown) => {
-    await store.close();
+    await runtime.close();
     throw error;
   });
 
@@ -129,18 +112,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
 
   // The lite profile is one process: it runs the scheduled jobs and reindex jobs itself. On
   // standard they belong to memsvc-worker processes (any number; each job runs once per tick).
-  const jobs: RunningJobs | undefined =
-    config.profile === 'lite'
-      ? startJobs({
-          config,
-          store,
-          embedder,
-          maintenance,
-          logger: logger.child({ component: 'jobs' }),
-          unref: true,
-          metrics,
-        })
-      : undefined;
+  if (config.profile === 'lite') runtime.startJobs({ unref: true });
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -164,8 +136,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
         httpServer.closeIdleConnections();
       });
       await stdioServer?.close().catch(() => undefined);
-      await jobs?.stop();
-      await store.close();
+      await runtime.close();
     })();
     return closing;
   };

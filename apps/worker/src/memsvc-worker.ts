@@ -2,13 +2,7 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ConfigError, isMemsvcError, type LoadedConfig, loadConfig } from '@memsvc/core';
-import { systemClock } from '@memsvc/store-pg';
-import { createMaintenance } from './create-maintenance.js';
-import { registerEmbeddingMetrics } from './embedding-metrics.js';
-import { createLogger } from './logger.js';
-import { createMetrics } from './metrics.js';
-import { configuredEmbedder, openConfiguredStore } from './open-runtime.js';
-import { startJobs } from './start-jobs.js';
+import { createLogger, openRuntime } from '@memsvc/runtime';
 import { serveWorkerHttp } from './worker-http.js';
 
 const HELP = `Usage: memsvc-worker [--port <n>] [--host <address>]
@@ -56,24 +50,9 @@ const logger = createLogger(config.logLevel).child({ component: 'worker' });
 for (const warning of warnings) logger.warn(warning);
 
 try {
-  const store = await openConfiguredStore(config, 'memsvc-worker', logger);
-  const metrics = createMetrics(config.profile, async () => (await store.health()).pgvector);
-  const { embedder } = configuredEmbedder(config, logger, registerEmbeddingMetrics(metrics.registry));
-  const maintenance = createMaintenance({
-    store,
-    embedder,
-    config,
-    clock: systemClock,
-    metrics,
-  });
-  const jobs = startJobs({
-    config,
-    store,
-    embedder,
-    maintenance,
-    logger,
-    metrics,
-  });
+  const runtime = await openRuntime(config, { applicationName: 'memsvc-worker', logger });
+  const { store, metrics } = runtime;
+  const jobs = runtime.startJobs();
   const http =
     port === undefined
       ? undefined
@@ -82,8 +61,7 @@ try {
   const shutdown = async (reason: string) => {
     logger.info({ reason }, 'worker stopping: finishing the runs in progress');
     await http?.close();
-    await jobs.stop();
-    await store.close();
+    await runtime.close();
     logger.info('worker stopped');
     process.exit(0);
   };

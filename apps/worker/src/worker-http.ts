@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { Secret } from '@memsvc/core';
+import type { Metrics } from '@memsvc/runtime';
 import type { MemsvcStore } from '@memsvc/store-pg';
-import type { Metrics } from './metrics.js';
 
 /**
  * The worker's own small HTTP surface, so a standalone worker can be probed and scraped like the

@@ -5,11 +5,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkReindexRequest, loadConfig, type MemsvcConfig } from '@memsvc/core';
 import { LocalEmbedder } from '@memsvc/embeddings';
-import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
-import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
-import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
 import {
   createLogger,
   createMaintenance,
@@ -18,7 +13,12 @@ import {
   ReindexRunner,
   Scheduler,
   scheduledJobs,
-} from '../src/index.js';
+} from '@memsvc/runtime';
+import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
+import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
 
 const pgvectorTestUrl = inject('pgvectorTestUrl');
 const workerBin = fileURLToPath(new URL('../dist/memsvc-worker.js', import.meta.url));

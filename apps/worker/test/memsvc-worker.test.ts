@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@memsvc/core';
+import { createLogger, openConfiguredStore } from '@memsvc/runtime';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
-import { createLogger, openConfiguredStore } from '../src/index.js';
 
 const pgvectorTestUrl = inject('pgvectorTestUrl');
 const workerBin = fileURLToPath(new URL('../dist/memsvc-worker.js', import.meta.url));

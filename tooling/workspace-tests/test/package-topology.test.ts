@@ -63,11 +63,18 @@ describe('workspace layout (DESIGN.md §1)', () => {
     expect(manifest('apps/worker').bin).toEqual({ 'memsvc-worker': './dist/memsvc-worker.js' });
   });
 
-  it('lets the server run the worker in-process, and nothing depend on the server', () => {
+  it('composes every app from @memsvc/runtime, and no app depends on another', () => {
     const uses = (directory: string) => Object.keys(manifest(directory).dependencies ?? {}).filter((name) => name.startsWith('@memsvc/'));
-    expect(uses('apps/server')).toContain('@memsvc/worker');
-    expect(uses('apps/worker')).not.toContain('@memsvc/server');
-    expect(uses('apps/cli')).not.toContain('@memsvc/server');
+    const appNames: string[] = Object.values(APPS);
+    for (const directory of Object.keys(APPS)) {
+      expect(uses(directory), directory).toContain('@memsvc/runtime');
+      expect(
+        uses(directory).filter((name) => appNames.includes(name)),
+        directory,
+      ).toEqual([]);
+    }
+    expect(manifest('packages/runtime')).toMatchObject({ name: '@memsvc/runtime', private: true, type: 'module' });
+    expect(uses('packages/runtime').sort()).toEqual(['@memsvc/core', '@memsvc/embeddings', '@memsvc/store-pg']);
   });
 
   it('pins the package manager and the Node version for turbo and users', () => {

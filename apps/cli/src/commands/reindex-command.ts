@@ -1,6 +1,6 @@
 import type { ReindexSummary } from '@memsvc/core';
+import { configuredEmbedder, createLogger, createMaintenance, openConfiguredStore } from '@memsvc/runtime';
 import { systemClock } from '@memsvc/store-pg';
-import { configuredEmbedder, createLogger, createMaintenance, openConfiguredStore } from '@memsvc/worker';
 import { readConfig } from '../read-config.js';
 import { EXIT_INTERRUPTED, interruptAfterBatch, ReindexInterrupted } from '../reindex/interrupt-after-batch.js';
 import { type ReindexFlags, toReindexRequest } from '../reindex/parse-reindex-flags.js';

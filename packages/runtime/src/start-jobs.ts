@@ -6,6 +6,14 @@ import { ReindexRunner, type ReindexRunnerOptions } from './reindex-runner.js';
 import { scheduledJobs } from './scheduled-jobs.js';
 import { type JobRunReport, Scheduler } from './scheduler.js';
 
+/** How the jobs run, beyond what the configuration says. */
+export interface StartJobsOptions {
+  /** Let the process exit while only job timers are pending (in-process use). */
+  unref?: boolean;
+  onRun?: (report: JobRunReport) => void;
+  runner?: Partial<Pick<ReindexRunnerOptions, 'pollMs' | 'heartbeatMs' | 'abandonAfterMs' | 'onFinished' | 'runnerId'>>;
+}
+
 /** The scheduler and the reindex runner, running. */
 export interface RunningJobs {
   readonly scheduler: Scheduler;
@@ -18,19 +26,17 @@ export interface RunningJobs {
  * Starts the five scheduled jobs and the reindex-job runner over an open store: the body of
  * `memsvc-worker`, and what the server runs in-process on the lite profile.
  */
-export function startJobs(deps: {
-  config: MemsvcConfig;
-  store: MemsvcStore;
-  embedder: Embedder;
-  maintenance: Maintenance;
-  logger: Logger;
-  /** Let the process exit while only job timers are pending (in-process use). */
-  unref?: boolean;
-  onRun?: (report: JobRunReport) => void;
-  /** Counts every reindex job's end in memsvc_reindex_operations_total. */
-  metrics?: Metrics;
-  runner?: Partial<Pick<ReindexRunnerOptions, 'pollMs' | 'heartbeatMs' | 'abandonAfterMs' | 'onFinished' | 'runnerId'>>;
-}): RunningJobs {
+export function startJobs(
+  deps: {
+    config: MemsvcConfig;
+    store: MemsvcStore;
+    embedder: Embedder;
+    maintenance: Maintenance;
+    logger: Logger;
+    /** Counts every reindex job's end in memsvc_reindex_operations_total. */
+    metrics?: Metrics;
+  } & StartJobsOptions,
+): RunningJobs {
   const scheduler = new Scheduler({
     jobs: scheduledJobs(deps.config),
     jobRuns: deps.store.jobRuns,

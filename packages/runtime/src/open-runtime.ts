@@ -1,0 +1,101 @@
+import {
+  type Clock,
+  createMemoryEngine,
+  type Embedder,
+  type EmbeddingProviderName,
+  FUSION_WEIGHTS,
+  type Maintenance,
+  type MemoryEngine,
+  type MemsvcConfig,
+} from '@memsvc/core';
+import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
+import { configuredEmbedder, openConfiguredStore } from './configured-parts.js';
+import { createMaintenance } from './create-maintenance.js';
+import { registerEmbeddingMetrics } from './embedding-metrics.js';
+import type { Logger } from './logger.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { type RunningJobs, type StartJobsOptions, startJobs } from './start-jobs.js';
+
+export interface RuntimeOptions {
+  /** PostgreSQL's application_name for the pool (`memsvc-server`, `memsvc-worker`, …). */
+  readonly applicationName: string;
+  readonly logger: Logger;
+  /** Defaults to the system clock. */
+  readonly clock?: Clock | undefined;
+  /**
+   * Whether the vector extension answers, for `memsvc_pgvector_ready`; by default the store's
+   * own check. The server passes its health checker, so metrics and /health share one probe.
+   */
+  readonly readPgvector?: ((store: MemsvcStore) => Promise<boolean>) | undefined;
+}
+
+/** memsvc, composed from a configuration: what every entry point (server, worker, CLI) runs on. */
+export interface MemsvcRuntime {
+  readonly config: MemsvcConfig;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly store: MemsvcStore;
+  readonly metrics: Metrics;
+  readonly embedder: Embedder;
+  /** The provider actually in use (`disabled` when the configured one could not be set up). */
+  readonly provider: EmbeddingProviderName;
+  readonly engine: MemoryEngine;
+  readonly maintenance: Maintenance;
+  /** Starts the scheduled jobs and the reindex-job runner; close() stops them. At most once. */
+  startJobs(options?: StartJobsOptions): RunningJobs;
+  /** Stops the jobs (after the runs in progress), then closes the store. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens (and migrates) the configured database and builds everything on it: metrics, the
+ * embedder with its request metrics, the memory engine with the provider's fusion weights, and
+ * the maintenance use-cases. Nothing runs until `startJobs`.
+ */
+export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions): Promise<MemsvcRuntime> {
+  const { logger } = options;
+  const clock = options.clock ?? systemClock;
+  const store = await openConfiguredStore(config, options.applicationName, logger);
+  const readPgvector = options.readPgvector ?? (async (open: MemsvcStore) => (await open.health()).pgvector);
+  const metrics = createMetrics(config.profile, () => readPgvector(store));
+  const { embedder, provider } = configuredEmbedder(config, logger, registerEmbeddingMetrics(metrics.registry));
+  const engine = createMemoryEngine({
+    store: store.memories,
+    embedder,
+    clock,
+    fusion: FUSION_WEIGHTS[provider],
+    onBackgroundError: (error) => logger.warn({ err: error }, 'recording memory accesses failed'),
+    settings: { similarity: config.similarity, importanceHalfLifeDays: config.importance.halfLifeDays },
+  });
+  const maintenance = createMaintenance({ store, embedder, config, clock, metrics });
+
+  let jobs: RunningJobs | undefined;
+  let closing: Promise<void> | undefined;
+  return {
+    config,
+    logger,
+    clock,
+    store,
+    metrics,
+    embedder,
+    provider,
+    engine,
+    maintenance,
+    startJobs: (jobOptions = {}) => {
+      if (closing) throw new Error('the runtime is closed');
+      if (jobs) throw new Error('the jobs of this runtime are already running');
+      jobs = startJobs({ config, store, embedder, maintenance, metrics, logger: logger.child({ component: 'jobs' }), ...jobOptions });
+      return jobs;
+    },
+    close: () => {
+      closing ??= (async () => {
+        try {
+          await jobs?.stop();
+        } finally {
+          await store.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}
