@@ -1,5 +1,6 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
+import { ANONYMOUS_PRINCIPAL, authInfoOf, PRE_SHARED_KEY_PRINCIPAL, type Principal } from '@memsvc/mcp-tools';
 import type { Logger, Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -24,13 +25,16 @@ export function jsonRpcError(
  * Spec §5.2: with AUTH_REQUIRED=true every MCP call over HTTP carries
  * `Authorization: Bearer <token>`. Until session JWTs and per-agent keys land, the accepted
  * credential is the pre-shared MEMSVC_API_KEY, compared in constant time; with no key
- * configured every call is refused rather than let through.
+ * configured every call is refused rather than let through. Without AUTH_REQUIRED the caller
+ * is anonymous. Returns who is calling, or why the call is refused.
  */
-export function mcpCredentialProblem(config: MemsvcConfig, authorization: string | undefined): string | undefined {
-  if (!config.auth.required) return undefined;
+export function mcpCaller(config: MemsvcConfig, authorization: string | undefined): { principal: Principal } | { problem: string } {
+  if (!config.auth.required) return { principal: ANONYMOUS_PRINCIPAL };
   const token = bearerToken(authorization);
-  if (!token) return 'Unauthorized: authentication is required (Authorization: Bearer <api key>)';
-  return secretMatches(config.auth.apiKey, token) ? undefined : 'Unauthorized: the credential is not valid';
+  if (!token) return { problem: 'Unauthorized: authentication is required (Authorization: Bearer <api key>)' };
+  return secretMatches(config.auth.apiKey, token)
+    ? { principal: PRE_SHARED_KEY_PRINCIPAL }
+    : { problem: 'Unauthorized: the credential is not valid' };
 }
 
 /**
@@ -59,8 +63,8 @@ const MAX_IDLE_SERVERS = 64;
 export function createMcpHttpHandler(deps: { config: MemsvcConfig; createServer: () => McpServer; metrics: Metrics; logger: Logger }) {
   const idle: McpServer[] = [];
   return async (c: Context) => {
-    const problem = mcpCredentialProblem(deps.config, c.req.header('authorization'));
-    if (problem) return jsonRpcError(c, 401, -32001, problem, { 'WWW-Authenticate': 'Bearer' });
+    const caller = mcpCaller(deps.config, c.req.header('authorization'));
+    if ('problem' in caller) return jsonRpcError(c, 401, -32001, caller.problem, { 'WWW-Authenticate': 'Bearer' });
 
     let parsedBody: unknown;
     // Anything but a JSON POST goes to the transport untouched, which answers it as the MCP
@@ -80,7 +84,11 @@ export function createMcpHttpHandler(deps: { config: MemsvcConfig; createServer:
     deps.metrics.activeMcpSessions.inc();
     try {
       await server.connect(transport);
-      return await transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody });
+      // The principal reaches every tool of the request as the SDK's authInfo (runTool reads it).
+      return await transport.handleRequest(c.req.raw, {
+        authInfo: authInfoOf(caller.principal),
+        ...(parsedBody === undefined ? {} : { parsedBody }),
+      });
     } finally {
       deps.metrics.activeMcpSessions.dec();
       server

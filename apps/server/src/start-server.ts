@@ -2,12 +2,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { MemsvcConfig } from '@memsvc/core';
-import { type AdminAuthEvent, createMcpServer, type ToolObservation } from '@memsvc/mcp-tools';
+import { type AdminAuthEvent, createMcpServer, type ToolPipeline } from '@memsvc/mcp-tools';
 import { type Logger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HealthChecker } from './health.js';
 import { createHttpApp, TrafficMeter } from './http-app.js';
+import { toolMetrics } from './tool-metrics.js';
 
 export const SERVER_NAME = 'memsvc';
 export const SERVER_VERSION = '0.1.0';
@@ -48,29 +49,16 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
   });
   const { store, metrics, engine, maintenance, clock } = runtime;
   health ??= new HealthChecker(store, config.profile);
-  const observe = (call: ToolObservation) => {
-    metrics.memoryOperations.inc({ op: call.op, tier: call.tier, status: call.status });
-    metrics.memoryOperationDuration.observe({ op: call.op, tier: call.tier }, call.seconds);
-    if (call.op === 'create') metrics.agentMemoryOperations.inc({ agent: call.agent, op: 'store', status: call.status });
-    if (call.op === 'recall') metrics.agentMemoryOperations.inc({ agent: call.agent, op: 'recall', status: call.status });
+  const pipeline: ToolPipeline = {
+    defaultUserId: config.auth.defaultUserId,
+    adminToken: config.auth.adminToken,
+    // Spec §5.6 / §6: one structured line per admin call; the token itself is never logged.
+    onAdminAuth: (event: AdminAuthEvent) =>
+      event.event === 'admin_auth_ok' ? logger.info(event, event.event) : logger.warn(event, event.event),
+    onInternalError: (error: unknown, tool: string) => logger.error({ err: error, tool }, 'tool failed unexpectedly'),
+    hooks: [toolMetrics(metrics)],
   };
-  const toolDependencies = {
-    clock,
-    admin: {
-      maintenance,
-      adminToken: config.auth.adminToken,
-      // Spec §5.6 / §6: one structured line per admin call; the token itself is never logged.
-      onAdminAuth: (event: AdminAuthEvent) =>
-        event.event === 'admin_auth_ok' ? logger.info(event, event.event) : logger.warn(event, event.event),
-      onInternalError: (error: unknown, tool: string) => logger.error({ err: error, tool }, 'tool failed unexpectedly'),
-    },
-    memory: {
-      engine,
-      defaultUserId: config.auth.defaultUserId,
-      observe,
-      onInternalError: (error: unknown, tool: string) => logger.error({ err: error, tool }, 'tool failed unexpectedly'),
-    },
-  };
+  const toolDependencies = { clock, engine, maintenance, pipeline };
   const newMcpServer = () => createMcpServer({ name: SERVER_NAME, version: SERVER_VERSION }, toolDependencies);
   const overHttp = config.mcp.transport === 'streamable-http';
   let shuttingDown = false;

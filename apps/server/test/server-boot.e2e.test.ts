@@ -97,6 +97,16 @@ describe('memsvc-server security switches', () => {
         }),
       );
       expect((await client.callTool({ name: 'ping', arguments: {} })).isError).toBeFalsy();
+      // The audit actor is the principal the credential established, not a name the caller typed.
+      const created = await client.callTool({
+        name: 'create_memory',
+        arguments: { userId: 'team-a', content: 'Deploys freeze on Fridays', type: 'long-term' },
+      });
+      const memoryId = (created.structuredContent as { memory: { id: string } }).memory.id;
+      const audit = await client.callTool({ name: 'get_memory_audit', arguments: { userId: 'team-a', memoryId } });
+      expect((audit.structuredContent as { entries: Array<{ actor: string }> }).entries.map((entry) => entry.actor)).toEqual([
+        'shared-key',
+      ]);
       await client.close();
     } finally {
       expect(await server.stop()).toBe(0);

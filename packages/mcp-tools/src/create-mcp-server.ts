@@ -1,9 +1,8 @@
-import type { Clock } from '@memsvc/core';
+import type { Clock, Maintenance, MemoryEngine } from '@memsvc/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { AdminToolDependencies } from './admin-guard.js';
+import type { ToolPipeline } from './run-tool.js';
 import { ADMIN_TOOLS, type ToolName } from './tool-names.js';
-import type { MemoryToolDependencies } from './tool-runner.js';
 import { registerAgentMemoryTools } from './tools/agent-memory-tools.js';
 import { registerConsolidationTools } from './tools/consolidation-tools.js';
 import { registerContextTools } from './tools/context-tools.js';
@@ -20,9 +19,11 @@ import { typeSdkToolErrors } from './typed-sdk-errors.js';
 export interface ToolDependencies {
   readonly clock: Clock;
   /** The memory tools are registered when an engine is given. */
-  readonly memory?: MemoryToolDependencies;
+  readonly engine?: MemoryEngine | undefined;
   /** The admin tools (consolidation, reindex) are registered when maintenance is given. */
-  readonly admin?: AdminToolDependencies;
+  readonly maintenance?: Maintenance | undefined;
+  /** What every call goes through (runTool): the principal, the tenant, the admin check, the hooks. */
+  readonly pipeline: ToolPipeline;
 }
 
 export interface ServerIdentity {
@@ -48,22 +49,23 @@ export function createMcpServer(identity: ServerIdentity, dependencies: ToolDepe
   });
   typeSdkToolErrors(server, (tool) => {
     // Arguments the schema refused never reach the admin check; the call is still logged.
-    if (ADMIN_TOOLS.has(tool as ToolName))
-      dependencies.admin?.onAdminAuth({ event: 'admin_auth_denied', tool, reason: 'invalid-arguments' });
+    if (ADMIN_TOOLS.has(tool as ToolName) && dependencies.maintenance)
+      dependencies.pipeline.onAdminAuth?.({ event: 'admin_auth_denied', tool, reason: 'invalid-arguments' });
   });
-  registerPingTool(server, dependencies.clock);
-  if (dependencies.memory) {
-    registerWriteTools(server, dependencies.memory);
-    registerReadTools(server, dependencies.memory);
-    registerRetrievalTools(server, dependencies.memory);
-    registerContextTools(server, dependencies.memory);
-    registerAgentMemoryTools(server, dependencies.memory);
-    registerDeleteTools(server, dependencies.memory);
-    registerLifecycleTools(server, dependencies.memory);
+  const { engine, maintenance, pipeline } = dependencies;
+  registerPingTool(server, dependencies.clock, pipeline);
+  if (engine) {
+    registerWriteTools(server, engine, pipeline);
+    registerReadTools(server, engine, pipeline);
+    registerRetrievalTools(server, engine, pipeline);
+    registerContextTools(server, engine, pipeline);
+    registerAgentMemoryTools(server, engine, pipeline);
+    registerDeleteTools(server, engine, pipeline);
+    registerLifecycleTools(server, engine, pipeline);
   }
-  if (dependencies.admin) {
-    registerConsolidationTools(server, dependencies.admin);
-    registerReindexTools(server, dependencies.admin);
+  if (maintenance) {
+    registerConsolidationTools(server, maintenance, pipeline);
+    registerReindexTools(server, maintenance, pipeline);
   }
   return server;
 }

@@ -1,11 +1,24 @@
-export type { AdminAuthEvent, AdminToolDependencies } from './admin-guard.js';
-export { runAdminTool } from './admin-guard.js';
 export type { ServerIdentity, ToolDependencies } from './create-mcp-server.js';
 export { createMcpServer } from './create-mcp-server.js';
 export type { MemoryJson } from './memory-json.js';
 export { memoryJson } from './memory-json.js';
+export type { AnonymousPrincipal, PreSharedKeyPrincipal, Principal } from './principal.js';
+export { ANONYMOUS_PRINCIPAL, authInfoOf, PRE_SHARED_KEY_PRINCIPAL, principalOf } from './principal.js';
+export type {
+  AdminAuthEvent,
+  AdminToolCall,
+  MemoryToolCall,
+  ObservedCall,
+  OpenToolCall,
+  ToolBodyResult,
+  ToolCall,
+  ToolHooks,
+  ToolOutcome,
+  ToolPipeline,
+  ToolRequest,
+} from './run-tool.js';
+export { runTool } from './run-tool.js';
 export type { ToolName } from './tool-names.js';
 export { ADMIN_TOOLS, TOOL_GROUPS, TOOL_NAMES } from './tool-names.js';
 export type { ToolErrorBody } from './tool-result.js';
 export { toolError, toolSuccess } from './tool-result.js';
-export type { MemoryToolDependencies, ToolObservation } from './tool-runner.js';

@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { createMcpServer, toolError } from '../src/index.js';
 
 async function connectedClient() {
-  const server = createMcpServer({ name: 'memsvc-test', version: '0.0.0' }, { clock: new ManualClock('2026-05-01T10:00:00Z') });
+  const server = createMcpServer(
+    { name: 'memsvc-test', version: '0.0.0' },
+    { clock: new ManualClock('2026-05-01T10:00:00Z'), pipeline: {} },
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'test-client', version: '0.0.0' });

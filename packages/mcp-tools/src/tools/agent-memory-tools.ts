@@ -1,7 +1,9 @@
+import type { MemoryEngine } from '@memsvc/core';
 import { forget, ingestConversation, MAX_QUERY_LENGTH, MAX_TURNS, MEMORY_LIMITS, reflect, remember } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
+import { runTool, type ToolPipeline } from '../run-tool.js';
 import {
   isoDateArgument,
   memoryIdArgument,
@@ -12,10 +14,9 @@ import {
   wholeNumber,
 } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
-import { type MemoryToolDependencies, runMemoryTool } from '../tool-runner.js';
 
 /** `remember`, `forget`, `reflect` and `ingest_conversation`. */
-export function registerAgentMemoryTools(server: McpServer, dependencies: MemoryToolDependencies): void {
+export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
   server.registerTool(
     'remember',
     {
@@ -43,9 +44,9 @@ export function registerAgentMemoryTools(server: McpServer, dependencies: Memory
         .strict(),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'remember', op: 'create', userId: args.userId }, async (context) => {
-        const result = await remember(dependencies.engine, context, {
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'remember', op: 'create', userId: args.userId }, async (context) => {
+        const result = await remember(engine, context, {
           content: args.content,
           type: args.type === 'short-term' ? 'stm' : args.type === 'long-term' ? 'ltm' : 'auto',
           scope: args.scope,
@@ -89,9 +90,9 @@ export function registerAgentMemoryTools(server: McpServer, dependencies: Memory
         .strict(),
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'forget', op: 'delete', userId: args.userId }, async (context) => {
-        const result = await forget(dependencies.engine, context, args);
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'forget', op: 'delete', userId: args.userId }, async (context) => {
+        const result = await forget(engine, context, args);
         const message = result.dryRun
           ? `${result.candidates.length} memories would be deleted; call again with confirm=true to delete them`
           : `deleted ${result.deleted.length} of ${result.candidates.length} memories; restore_memory brings any of them back`;
@@ -119,9 +120,9 @@ export function registerAgentMemoryTools(server: McpServer, dependencies: Memory
         .strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'reflect', op: 'recall', userId: args.userId }, async (context) => {
-        const result = await reflect(dependencies.engine, context, args);
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'reflect', op: 'recall', userId: args.userId }, async (context) => {
+        const result = await reflect(engine, context, args);
         return { tier: 'ltm', result: toolSuccess({ query: args.query, ...result }) };
       }),
   );
@@ -156,9 +157,9 @@ export function registerAgentMemoryTools(server: McpServer, dependencies: Memory
         .strict(),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'ingest_conversation', op: 'create', userId: args.userId }, async (context) => {
-        const result = await ingestConversation(dependencies.engine, context, args);
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'ingest_conversation', op: 'create', userId: args.userId }, async (context) => {
+        const result = await ingestConversation(engine, context, args);
         return { tier: 'ltm', result: toolSuccess({ ...result }) };
       }),
   );

@@ -1,12 +1,13 @@
+import type { Maintenance } from '@memsvc/core';
 import { CORPUS_SEEDS } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { type AdminToolDependencies, runAdminTool } from '../admin-guard.js';
+import { runTool, type ToolPipeline } from '../run-tool.js';
 import { adminTokenArgument, adminUserIdArgument, scopeArgument, wholeNumber } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
 
 /** `consolidate_memories` (short-term → long-term promotion now) and `consolidate_corpus` (near-duplicate merging). */
-export function registerConsolidationTools(server: McpServer, dependencies: AdminToolDependencies): void {
+export function registerConsolidationTools(server: McpServer, maintenance: Maintenance, pipeline: ToolPipeline): void {
   server.registerTool(
     'consolidate_memories',
     {
@@ -19,10 +20,10 @@ export function registerConsolidationTools(server: McpServer, dependencies: Admi
       inputSchema: z.object({ adminToken: adminTokenArgument, userId: adminUserIdArgument }).strict(),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (args) =>
-      runAdminTool(dependencies, { tool: 'consolidate_memories', adminToken: args.adminToken }, async () =>
-        toolSuccess({ ...(await dependencies.maintenance.promoteShortTerm({ userId: args.userId })) }),
-      ),
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'admin', tool: 'consolidate_memories', adminToken: args.adminToken }, async () => ({
+        result: toolSuccess({ ...(await maintenance.promoteShortTerm({ userId: args.userId })) }),
+      })),
   );
 
   server.registerTool(
@@ -48,9 +49,9 @@ export function registerConsolidationTools(server: McpServer, dependencies: Admi
         .strict(),
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    (args) =>
-      runAdminTool(dependencies, { tool: 'consolidate_corpus', adminToken: args.adminToken }, async () =>
-        toolSuccess({ ...(await dependencies.maintenance.consolidateCorpus(args)) }),
-      ),
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'admin', tool: 'consolidate_corpus', adminToken: args.adminToken }, async () => ({
+        result: toolSuccess({ ...(await maintenance.consolidateCorpus(args)) }),
+      })),
   );
 }

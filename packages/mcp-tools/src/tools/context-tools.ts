@@ -1,9 +1,10 @@
+import type { MemoryEngine } from '@memsvc/core';
 import { CHAR_BUDGET, type ContextBlock, compressContext, loadContext, MAX_QUERY_LENGTH, promptContext, TOKEN_BUDGET } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { runTool, type ToolPipeline } from '../run-tool.js';
 import { isoDateArgument, scopeArgument, tagsArgument, userIdArgument, wholeNumber } from '../tool-arguments.js';
-import { type MemoryToolDependencies, runMemoryTool } from '../tool-runner.js';
 
 /** The block as the first text item (ready to paste into a prompt), its figures as the second and as structuredContent. */
 function contextResult(block: ContextBlock, extra: Record<string, unknown>): CallToolResult {
@@ -31,7 +32,7 @@ const FRAMING =
   'markers (short-term, contradicted). An empty result is "(no memories)".';
 
 /** `load_context`, `prompt_context` and `compress_context`. */
-export function registerContextTools(server: McpServer, dependencies: MemoryToolDependencies): void {
+export function registerContextTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
   server.registerTool(
     'load_context',
     {
@@ -51,9 +52,9 @@ export function registerContextTools(server: McpServer, dependencies: MemoryTool
         .strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'load_context', op: 'context', userId: args.userId }, async (context) => {
-        const block = await loadContext(dependencies.engine, context, args);
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'load_context', op: 'context', userId: args.userId }, async (context) => {
+        const block = await loadContext(engine, context, args);
         return { tier: 'ltm', result: contextResult(block, {}) };
       }),
   );
@@ -80,9 +81,9 @@ export function registerContextTools(server: McpServer, dependencies: MemoryTool
         .strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'prompt_context', op: 'context', userId: args.userId }, async (context) => {
-        const block = await promptContext(dependencies.engine, context, args);
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'prompt_context', op: 'context', userId: args.userId }, async (context) => {
+        const block = await promptContext(engine, context, args);
         return {
           tier: 'ltm',
           result: contextResult(block, { tokenBudget: args.tokenBudget ?? 2000, candidatesFound: block.candidatesFound }),
@@ -108,9 +109,9 @@ export function registerContextTools(server: McpServer, dependencies: MemoryTool
         .strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'compress_context', op: 'context', userId: args.userId }, async (context) => {
-        const block = await compressContext(dependencies.engine, context, args);
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'compress_context', op: 'context', userId: args.userId }, async (context) => {
+        const block = await compressContext(engine, context, args);
         return { tier: 'ltm', result: contextResult(block, { candidatesFound: block.candidatesFound }) };
       }),
   );

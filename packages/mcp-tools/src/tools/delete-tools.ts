@@ -1,11 +1,12 @@
+import type { MemoryEngine } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { runTool, type ToolPipeline } from '../run-tool.js';
 import { memoryIdArgument, userIdArgument } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
-import { type MemoryToolDependencies, runMemoryTool } from '../tool-runner.js';
 
 /** `delete_memory` and `bulk_delete_memories`. */
-export function registerDeleteTools(server: McpServer, dependencies: MemoryToolDependencies): void {
+export function registerDeleteTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
   server.registerTool(
     'delete_memory',
     {
@@ -16,9 +17,9 @@ export function registerDeleteTools(server: McpServer, dependencies: MemoryToolD
       inputSchema: z.object({ userId: userIdArgument, memoryId: memoryIdArgument, actorLabel: z.string().max(256).optional() }).strict(),
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'delete_memory', op: 'delete', userId: args.userId }, async (context) => ({
-        result: toolSuccess({ deleted: await dependencies.engine.delete(context, args.memoryId), memoryId: args.memoryId }),
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'delete_memory', op: 'delete', userId: args.userId }, async (context) => ({
+        result: toolSuccess({ deleted: await engine.delete(context, args.memoryId), memoryId: args.memoryId }),
       })),
   );
 
@@ -38,17 +39,22 @@ export function registerDeleteTools(server: McpServer, dependencies: MemoryToolD
         .strict(),
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'bulk_delete_memories', op: 'bulk_delete', userId: args.userId }, async (context) => {
-        const { deleted, notFound } = await dependencies.engine.bulkDelete(context, args.memoryIds);
-        return {
-          result: toolSuccess({
-            deleted,
-            failed: notFound.map((id) => ({ id, reason: 'not-found' })),
-            deletedCount: deleted.length,
-            failedCount: notFound.length,
-          }),
-        };
-      }),
+    (args, request) =>
+      runTool(
+        pipeline,
+        request,
+        { kind: 'memory', tool: 'bulk_delete_memories', op: 'bulk_delete', userId: args.userId },
+        async (context) => {
+          const { deleted, notFound } = await engine.bulkDelete(context, args.memoryIds);
+          return {
+            result: toolSuccess({
+              deleted,
+              failed: notFound.map((id) => ({ id, reason: 'not-found' })),
+              deletedCount: deleted.length,
+              failedCount: notFound.length,
+            }),
+          };
+        },
+      ),
   );
 }

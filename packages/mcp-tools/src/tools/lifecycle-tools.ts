@@ -1,12 +1,13 @@
+import type { MemoryEngine } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
+import { runTool, type ToolPipeline } from '../run-tool.js';
 import { memoryIdArgument, userIdArgument, wholeNumber } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
-import { type MemoryToolDependencies, runMemoryTool } from '../tool-runner.js';
 
 /** `promote_memory`, `restore_memory` and `reembed_memory`. */
-export function registerLifecycleTools(server: McpServer, dependencies: MemoryToolDependencies): void {
+export function registerLifecycleTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
   server.registerTool(
     'promote_memory',
     {
@@ -17,9 +18,9 @@ export function registerLifecycleTools(server: McpServer, dependencies: MemoryTo
       inputSchema: z.object({ userId: userIdArgument, memoryId: memoryIdArgument, actorLabel: z.string().max(256).optional() }).strict(),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'promote_memory', op: 'promote', userId: args.userId }, async (context) => {
-        const { memory, outcome } = await dependencies.engine.promote(context, args.memoryId);
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'promote_memory', op: 'promote', userId: args.userId }, async (context) => {
+        const { memory, outcome } = await engine.promote(context, args.memoryId);
         return { tier: 'stm', result: toolSuccess({ promoted: outcome !== 'already-long-term', outcome, memory: memoryJson(memory) }) };
       }),
   );
@@ -41,9 +42,9 @@ export function registerLifecycleTools(server: McpServer, dependencies: MemoryTo
         .strict(),
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'restore_memory', op: 'restore', userId: args.userId }, async (context) => {
-        const memory = await dependencies.engine.restore(context, args.memoryId, args.version);
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'restore_memory', op: 'restore', userId: args.userId }, async (context) => {
+        const memory = await engine.restore(context, args.memoryId, args.version);
         return { tier: memory.tier, result: toolSuccess({ restored: true, memory: memoryJson(memory) }) };
       }),
   );
@@ -58,9 +59,9 @@ export function registerLifecycleTools(server: McpServer, dependencies: MemoryTo
       inputSchema: z.object({ userId: userIdArgument, memoryId: memoryIdArgument, actorLabel: z.string().max(256).optional() }).strict(),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'reembed_memory', op: 'reembed', userId: args.userId }, async (context) => {
-        const memory = await dependencies.engine.reembed(context, args.memoryId);
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'reembed_memory', op: 'reembed', userId: args.userId }, async (context) => {
+        const memory = await engine.reembed(context, args.memoryId);
         return { tier: memory.tier, result: toolSuccess({ memory: memoryJson(memory) }) };
       }),
   );

@@ -1,10 +1,11 @@
 import type { Clock } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { runTool, type ToolPipeline } from '../run-tool.js';
 import { toolSuccess } from '../tool-result.js';
 
 /** `ping`: connectivity check; needs no credentials and touches no data. */
-export function registerPingTool(server: McpServer, clock: Clock): void {
+export function registerPingTool(server: McpServer, clock: Clock, pipeline: ToolPipeline): void {
   server.registerTool(
     'ping',
     {
@@ -14,6 +15,9 @@ export function registerPingTool(server: McpServer, clock: Clock): void {
       outputSchema: z.object({ status: z.literal('pong'), timestamp: z.string() }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async () => toolSuccess({ status: 'pong' as const, timestamp: clock.now().toISOString() }),
+    (_args, request) =>
+      runTool(pipeline, request, { kind: 'open', tool: 'ping' }, async () => ({
+        result: toolSuccess({ status: 'pong' as const, timestamp: clock.now().toISOString() }),
+      })),
   );
 }

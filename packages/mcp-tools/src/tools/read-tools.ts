@@ -1,13 +1,14 @@
+import type { MemoryEngine } from '@memsvc/core';
 import { MemsvcError } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { auditJson, memoryJson } from '../memory-json.js';
+import { runTool, type ToolPipeline } from '../run-tool.js';
 import { memoryIdArgument, scopeArgument, tagsArgument, tierArgument, toTier, userIdArgument, wholeNumber } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
-import { type MemoryToolDependencies, runMemoryTool } from '../tool-runner.js';
 
 /** `get_memory`, `list_memories` and `get_memory_audit`. */
-export function registerReadTools(server: McpServer, dependencies: MemoryToolDependencies): void {
+export function registerReadTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
   server.registerTool(
     'get_memory',
     {
@@ -18,9 +19,9 @@ export function registerReadTools(server: McpServer, dependencies: MemoryToolDep
       inputSchema: z.object({ userId: userIdArgument, memoryId: memoryIdArgument, scope: scopeArgument.optional() }).strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'get_memory', op: 'get', userId: args.userId }, async (context) => {
-        const memory = await dependencies.engine.get(context, args.memoryId);
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'get_memory', op: 'get', userId: args.userId }, async (context) => {
+        const memory = await engine.get(context, args.memoryId);
         if (args.scope !== undefined && memory.scope !== args.scope) {
           throw new MemsvcError('NOT_FOUND', `memory ${args.memoryId} was not found in scope ${args.scope}`, { memoryId: args.memoryId });
         }
@@ -49,9 +50,9 @@ export function registerReadTools(server: McpServer, dependencies: MemoryToolDep
         .strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'list_memories', op: 'list', userId: args.userId }, async (context) => {
-        const page = await dependencies.engine.list(context, {
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'list_memories', op: 'list', userId: args.userId }, async (context) => {
+        const page = await engine.list(context, {
           limit: args.limit ?? 20,
           ...(args.type ? { tier: toTier(args.type) } : {}),
           ...(args.cursor ? { cursor: args.cursor } : {}),
@@ -86,9 +87,9 @@ export function registerReadTools(server: McpServer, dependencies: MemoryToolDep
         .strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'get_memory_audit', op: 'audit', userId: args.userId }, async (context) => {
-        const entries = await dependencies.engine.audit(context, args.memoryId, args.limit ?? 50);
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'get_memory_audit', op: 'audit', userId: args.userId }, async (context) => {
+        const entries = await engine.audit(context, args.memoryId, args.limit ?? 50);
         return { result: toolSuccess({ entries: entries.map(auditJson) }) };
       }),
   );

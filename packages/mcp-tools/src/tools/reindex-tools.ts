@@ -1,7 +1,8 @@
+import type { Maintenance } from '@memsvc/core';
 import { REINDEX_BATCH_SIZE, REINDEX_MAX_MEMORIES, type ReindexJob, type ReindexRequest } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { type AdminToolDependencies, runAdminTool } from '../admin-guard.js';
+import { runTool, type ToolPipeline } from '../run-tool.js';
 import { adminTokenArgument, adminUserIdArgument, wholeNumber } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
 
@@ -35,8 +36,7 @@ const jobIdArguments = {
 };
 
 /** The five reindex tools of spec §4.3, all admin-guarded. */
-export function registerReindexTools(server: McpServer, dependencies: AdminToolDependencies): void {
-  const { maintenance } = dependencies;
+export function registerReindexTools(server: McpServer, maintenance: Maintenance, pipeline: ToolPipeline): void {
   server.registerTool(
     'reindex_memories',
     {
@@ -49,10 +49,10 @@ export function registerReindexTools(server: McpServer, dependencies: AdminToolD
       inputSchema: z.object(reindexArguments).strict(),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    (args) =>
-      runAdminTool(dependencies, { tool: 'reindex_memories', adminToken: args.adminToken }, async () =>
-        toolSuccess({ scope: args.userId ?? 'all-users', ...(await maintenance.reindex(reindexRequest(args))) }),
-      ),
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'admin', tool: 'reindex_memories', adminToken: args.adminToken }, async () => ({
+        result: toolSuccess({ scope: args.userId ?? 'all-users', ...(await maintenance.reindex(reindexRequest(args))) }),
+      })),
   );
 
   server.registerTool(
@@ -66,10 +66,10 @@ export function registerReindexTools(server: McpServer, dependencies: AdminToolD
       inputSchema: z.object(reindexArguments).strict(),
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    (args) =>
-      runAdminTool(dependencies, { tool: 'queue_reindex_memories', adminToken: args.adminToken }, async () => {
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'admin', tool: 'queue_reindex_memories', adminToken: args.adminToken }, async () => {
         const job = await maintenance.queueReindex(reindexRequest(args), 'admin');
-        return toolSuccess({ jobId: job.jobId, state: job.state, createdAt: job.createdAt.toISOString() });
+        return { result: toolSuccess({ jobId: job.jobId, state: job.state, createdAt: job.createdAt.toISOString() }) };
       }),
   );
 
@@ -83,10 +83,10 @@ export function registerReindexTools(server: McpServer, dependencies: AdminToolD
       inputSchema: z.object(jobIdArguments).strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
-      runAdminTool(dependencies, { tool: 'get_reindex_status', adminToken: args.adminToken }, async () =>
-        toolSuccess(jobJson(await maintenance.reindexStatus(args.jobId))),
-      ),
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'admin', tool: 'get_reindex_status', adminToken: args.adminToken }, async () => ({
+        result: toolSuccess(jobJson(await maintenance.reindexStatus(args.jobId))),
+      })),
   );
 
   server.registerTool(
@@ -99,10 +99,10 @@ export function registerReindexTools(server: McpServer, dependencies: AdminToolD
       inputSchema: z.object(jobIdArguments).strict(),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (args) =>
-      runAdminTool(dependencies, { tool: 'cancel_reindex_job', adminToken: args.adminToken }, async () =>
-        toolSuccess(jobJson(await maintenance.cancelReindex(args.jobId))),
-      ),
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'admin', tool: 'cancel_reindex_job', adminToken: args.adminToken }, async () => ({
+        result: toolSuccess(jobJson(await maintenance.cancelReindex(args.jobId))),
+      })),
   );
 
   server.registerTool(
@@ -115,10 +115,10 @@ export function registerReindexTools(server: McpServer, dependencies: AdminToolD
       inputSchema: z.object(jobIdArguments).strict(),
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (args) =>
-      runAdminTool(dependencies, { tool: 'retry_reindex_job', adminToken: args.adminToken }, async () =>
-        toolSuccess(jobJson(await maintenance.retryReindex(args.jobId))),
-      ),
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'admin', tool: 'retry_reindex_job', adminToken: args.adminToken }, async () => ({
+        result: toolSuccess(jobJson(await maintenance.retryReindex(args.jobId))),
+      })),
   );
 }
 

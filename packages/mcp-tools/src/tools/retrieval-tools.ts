@@ -1,7 +1,9 @@
+import type { MemoryEngine } from '@memsvc/core';
 import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
+import { runTool, type ToolPipeline } from '../run-tool.js';
 import {
   isoDateArgument,
   metadataArgument,
@@ -13,10 +15,9 @@ import {
   wholeNumber,
 } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
-import { type MemoryToolDependencies, runMemoryTool } from '../tool-runner.js';
 
 /** `recall`. */
-export function registerRetrievalTools(server: McpServer, dependencies: MemoryToolDependencies): void {
+export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
   server.registerTool(
     'recall',
     {
@@ -43,9 +44,9 @@ export function registerRetrievalTools(server: McpServer, dependencies: MemoryTo
         .strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'recall', op: 'recall', userId: args.userId }, async (context) => {
-        const { results, semantic } = await dependencies.engine.recall(context, {
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'recall', op: 'recall', userId: args.userId }, async (context) => {
+        const { results, semantic } = await engine.recall(context, {
           query: args.query,
           limit: args.limit,
           tier: args.type ? toTier(args.type) : undefined,

@@ -1,7 +1,9 @@
+import type { MemoryEngine } from '@memsvc/core';
 import { MEMORY_LIMITS } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
+import { runTool, type ToolPipeline } from '../run-tool.js';
 import {
   memoryIdArgument,
   metadataArgument,
@@ -13,7 +15,6 @@ import {
   wholeNumber,
 } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
-import { type MemoryToolDependencies, runMemoryTool } from '../tool-runner.js';
 
 const contentArgument = z
   .string()
@@ -63,7 +64,7 @@ const updateMemoryInput = z
   .strict();
 
 /** `create_memory` and `update_memory`. */
-export function registerWriteTools(server: McpServer, dependencies: MemoryToolDependencies): void {
+export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
   server.registerTool(
     'create_memory',
     {
@@ -76,9 +77,9 @@ export function registerWriteTools(server: McpServer, dependencies: MemoryToolDe
       inputSchema: createMemoryInput,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'create_memory', op: 'create', userId: args.userId }, async (context) => {
-        const result = await dependencies.engine.create(context, {
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'create_memory', op: 'create', userId: args.userId }, async (context) => {
+        const result = await engine.create(context, {
           content: args.content,
           tier: toTier(args.type),
           scope: args.scope,
@@ -114,9 +115,9 @@ export function registerWriteTools(server: McpServer, dependencies: MemoryToolDe
       inputSchema: updateMemoryInput,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (args) =>
-      runMemoryTool(dependencies, { tool: 'update_memory', op: 'update', userId: args.userId }, async (context) => {
-        const memory = await dependencies.engine.update(
+    (args, request) =>
+      runTool(pipeline, request, { kind: 'memory', tool: 'update_memory', op: 'update', userId: args.userId }, async (context) => {
+        const memory = await engine.update(
           context,
           args.memoryId,
           {

@@ -1,0 +1,164 @@
+import { adminTokenMatches } from '@memsvc/auth';
+import { type CallContext, isMemsvcError, type MemoryTier, MemsvcError, type MemsvcErrorCode, type Secret, toTenantId } from '@memsvc/core';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type Principal, principalOf } from './principal.js';
+import type { ToolName } from './tool-names.js';
+import { toolError } from './tool-result.js';
+
+/** A memory tool: it works on one tenant's memories. */
+export interface MemoryToolCall {
+  readonly kind: 'memory';
+  readonly tool: ToolName;
+  /** The `op` label of memsvc_memory_operations_total. */
+  readonly op: string;
+  /** The tenant the arguments name; MEMSVC_DEFAULT_USER_ID when they name none. */
+  readonly userId: string | undefined;
+}
+
+/** An admin tool: allowed only with the adminToken the server was configured with. */
+export interface AdminToolCall {
+  readonly kind: 'admin';
+  readonly tool: ToolName;
+  readonly adminToken: string | undefined;
+}
+
+/** A tool that touches no data (`ping`). */
+export interface OpenToolCall {
+  readonly kind: 'open';
+  readonly tool: ToolName;
+}
+
+export type ToolCall = MemoryToolCall | AdminToolCall | OpenToolCall;
+
+/** A call as the hooks see it: what was called, and by whom. */
+export type ObservedCall = ToolCall & { readonly principal: Principal };
+
+/** How a call ended. */
+export interface ToolOutcome {
+  readonly status: 'success' | 'error';
+  /** The error code of a failed call. */
+  readonly code?: MemsvcErrorCode;
+  /** The tier the call worked on, when it worked on one. */
+  readonly tier: MemoryTier | 'none';
+  readonly seconds: number;
+}
+
+/**
+ * Code that runs around every tool call: authentication, authorisation, rate limiting, spans
+ * and metrics plug in here. `before` may refuse a call by throwing a MemsvcError (FORBIDDEN,
+ * RATE_LIMITED, …): the body does not run and the caller gets that typed error. `after` runs
+ * for every call, refused ones included, and must not throw.
+ */
+export interface ToolHooks {
+  readonly before?: (call: ObservedCall, context: CallContext | undefined) => void | Promise<void>;
+  readonly after?: (call: ObservedCall, outcome: ToolOutcome) => void;
+}
+
+/** One admin tool call's authorisation, for the `admin_auth_ok` / `admin_auth_denied` log line (spec §5.6, §6). */
+export interface AdminAuthEvent {
+  readonly event: 'admin_auth_ok' | 'admin_auth_denied';
+  readonly tool: string;
+  /** Why a call was denied; never the token itself. */
+  readonly reason?: 'missing-token' | 'wrong-token' | 'admin-tools-disabled' | 'invalid-arguments';
+}
+
+/** What every tool call goes through, as the composing app configures it. */
+export interface ToolPipeline {
+  /** `MEMSVC_DEFAULT_USER_ID`: the tenant when a memory tool's call names none. */
+  readonly defaultUserId?: string | undefined;
+  /** `MCP_ADMIN_TOKEN`; when unset every admin call is denied. */
+  readonly adminToken?: Secret | undefined;
+  /** Called once for every admin tool call: the app writes the structured log line. */
+  readonly onAdminAuth?: ((event: AdminAuthEvent) => void) | undefined;
+  /** Run in order before, and in reverse order after, every call. */
+  readonly hooks?: readonly ToolHooks[] | undefined;
+  /** An error that is not a MemsvcError: logged by the app, reported to the caller as INTERNAL. */
+  readonly onInternalError?: ((error: unknown, tool: string) => void) | undefined;
+}
+
+/** What a tool body returns: its result, and the tier it worked on for the metrics. */
+export interface ToolBodyResult {
+  readonly result: CallToolResult;
+  readonly tier?: MemoryTier | undefined;
+}
+
+/** The request handling the SDK passes to a tool callback; only its `authInfo` is read. */
+export interface ToolRequest {
+  readonly authInfo?: AuthInfo | undefined;
+}
+
+/**
+ * The one way a tool runs. The principal comes from the transport (`authInfo`), never from the
+ * arguments; a memory tool's tenant is its `userId` (spec §5.1) and its audit actor is the
+ * principal. Admin tools are checked against MCP_ADMIN_TOKEN in constant time first, and every
+ * admin call is reported as allowed or denied. Then the `before` hooks, the body, and the
+ * `after` hooks; every failure becomes a typed tool error, and a refused call changes nothing.
+ */
+export function runTool(
+  pipeline: ToolPipeline,
+  request: ToolRequest,
+  call: MemoryToolCall,
+  body: (context: CallContext) => Promise<ToolBodyResult>,
+): Promise<CallToolResult>;
+export function runTool(
+  pipeline: ToolPipeline,
+  request: ToolRequest,
+  call: AdminToolCall | OpenToolCall,
+  body: () => Promise<ToolBodyResult>,
+): Promise<CallToolResult>;
+export async function runTool(
+  pipeline: ToolPipeline,
+  request: ToolRequest,
+  call: ToolCall,
+  body: (context: CallContext) => Promise<ToolBodyResult>,
+): Promise<CallToolResult> {
+  const started = performance.now();
+  const observed: ObservedCall = { ...call, principal: principalOf(request.authInfo) };
+  const hooks = pipeline.hooks ?? [];
+  let outcome: Omit<ToolOutcome, 'seconds'> = { status: 'error', tier: 'none' };
+  try {
+    if (call.kind === 'admin') checkAdminToken(pipeline, call);
+    const context: CallContext | undefined =
+      call.kind === 'memory'
+        ? { tenant: resolveTenant(call.userId, pipeline.defaultUserId), actor: { id: observed.principal.id } }
+        : undefined;
+    for (const hook of hooks) await hook.before?.(observed, context);
+    const { result, tier } = await body(context as CallContext);
+    outcome = { status: result.isError ? 'error' : 'success', tier: tier ?? 'none' };
+    return result;
+  } catch (error) {
+    outcome = { status: 'error', tier: 'none', code: isMemsvcError(error) ? error.code : 'INTERNAL' };
+    return toolError(error, (internal) => pipeline.onInternalError?.(internal, call.tool));
+  } finally {
+    const ended: ToolOutcome = { ...outcome, seconds: (performance.now() - started) / 1000 };
+    for (const hook of [...hooks].reverse()) hook.after?.(observed, ended);
+  }
+}
+
+function resolveTenant(userId: string | undefined, fallback: string | undefined) {
+  const chosen = userId ?? fallback;
+  if (chosen === undefined) {
+    throw new MemsvcError('INVALID_INPUT', 'userId is required (or configure MEMSVC_DEFAULT_USER_ID on the server)', { field: 'userId' });
+  }
+  return toTenantId(chosen, 'userId');
+}
+
+/** Spec §5.6: the presented adminToken against MCP_ADMIN_TOKEN, in constant time; every call reported. */
+function checkAdminToken(pipeline: ToolPipeline, call: AdminToolCall): void {
+  const reason =
+    pipeline.adminToken === undefined
+      ? 'admin-tools-disabled'
+      : !call.adminToken
+        ? 'missing-token'
+        : adminTokenMatches(pipeline.adminToken, call.adminToken)
+          ? undefined
+          : 'wrong-token';
+  pipeline.onAdminAuth?.(reason ? { event: 'admin_auth_denied', tool: call.tool, reason } : { event: 'admin_auth_ok', tool: call.tool });
+  if (!reason) return;
+  const message =
+    reason === 'admin-tools-disabled'
+      ? 'admin tools are disabled on this server: the operator has not set MCP_ADMIN_TOKEN'
+      : 'adminToken is missing or wrong: admin tools need the token the server was configured with (MCP_ADMIN_TOKEN)';
+  throw new MemsvcError('FORBIDDEN', message, { field: 'adminToken' });
+}
