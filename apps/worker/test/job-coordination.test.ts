@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkReindexRequest, loadConfig, type MemsvcConfig } from '@memsvc/core';
+import { ManualClock, ManualTimers } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import {
   createLogger,
@@ -14,7 +15,7 @@ import {
   Scheduler,
   scheduledJobs,
 } from '@memsvc/runtime';
-import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
+import { type MemsvcStore, openStore, systemClock } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
@@ -87,7 +88,15 @@ describeOnPostgres('jobs across processes on PostgreSQL', () => {
 
   it('two schedulers in step: each job runs once per tick, never alongside itself, and promotes each memory once', async () => {
     const config = configFor({ STM_CONSOLIDATION_INTERVAL_MS: '400' });
-    const [a, b] = [await open(config, 'scheduler-a'), await open(config, 'scheduler-b')];
+    // Both schedulers and both stores on one manual clock: ticks are stepped, not slept through.
+    const clock = new ManualClock(Date.now());
+    const timers = new ManualTimers(clock);
+    const openAt = async (name: string) => {
+      const store = await openStore({ database: config.database.target, clock, pool: { applicationName: name } });
+      opened.push(store);
+      return store;
+    };
+    const [a, b] = [await openAt('scheduler-a'), await openAt('scheduler-b')];
     await sql`TRUNCATE memories, memory_audit, memory_links, scheduler_state CASCADE`.execute(a.connection.db);
     await sql`
       INSERT INTO memories (id, user_id, tier, content, content_hash, access_count, expires_at)
@@ -99,21 +108,27 @@ describeOnPostgres('jobs across processes on PostgreSQL', () => {
         new Scheduler({
           jobs: scheduledJobs(config),
           jobRuns: store.jobRuns,
-          maintenance: createMaintenance({ store, embedder: local, config, clock: systemClock }),
+          maintenance: createMaintenance({ store, embedder: local, config, clock }),
           logger,
           firstTickMs: 0,
+          timers,
+          clock,
           onRun: (report) => runs.push(report),
         }),
     );
-    const started = Date.now();
+    const started = clock.now().getTime();
     for (const scheduler of schedulers) scheduler.start();
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const ticks = 6;
+    for (let tick = 0; tick < ticks; tick++) {
+      // Both schedulers' timers fire at the same instant; the runs they start finish before the next step.
+      expect(timers.advance(tick === 0 ? 0 : 400)).toBe(2);
+      await Promise.all(schedulers.map((scheduler) => scheduler.idle()));
+    }
     await Promise.all(schedulers.map((scheduler) => scheduler.stop()));
-    const ticks = Math.floor((Date.now() - started) / 400) + 1;
+    expect(timers.pending).toBe(0);
 
-    // Both schedulers ticked every 400 ms; together they ran the job about once per tick, not twice.
-    expect(runs.length).toBeGreaterThanOrEqual(ticks - 2);
-    expect(runs.length).toBeLessThanOrEqual(ticks);
+    // Both schedulers ticked every 400 ms; together they ran the job exactly once per tick, not twice.
+    expect(runs.map((run) => run.startedAt - started)).toEqual([0, 400, 800, 1200, 1600, 2000]);
     const sorted = [...runs].sort((x, y) => x.startedAt - y.startedAt);
     for (let i = 1; i < sorted.length; i++) expect(sorted[i]?.startedAt).toBeGreaterThanOrEqual(sorted[i - 1]?.finishedAt ?? 0);
     const history = await a.jobRuns.history();

@@ -138,4 +138,5 @@ export type {
 } from './ports/memory-store.js';
 export type { JobCheckpoint, ReindexJobQueue, ReindexRow, ReindexStore, VectorWrite } from './ports/reindex-store.js';
 export { CheckpointOutOfOrder, JobOwnershipLost } from './ports/reindex-store.js';
+export type { TimerHandle, Timers } from './ports/timers.js';
 export type { VectorSpace, VectorSpaceInfo } from './ports/vector-space.js';

@@ -1,8 +1,9 @@
-import type { Maintenance } from '@memsvc/core';
-import type { JobRuns } from '@memsvc/store-pg';
+import type { Clock, Maintenance, TimerHandle, Timers } from '@memsvc/core';
+import { type JobRuns, systemClock } from '@memsvc/store-pg';
 import { scheduledJobBody } from './job-bodies.js';
 import type { Logger } from './logger.js';
 import type { ScheduledJob } from './scheduled-jobs.js';
+import { systemTimers } from './system-timers.js';
 
 /** A run that ended, for observers (tests, metrics). */
 export interface JobRunReport {
@@ -19,9 +20,11 @@ export interface JobRunReport {
  * started together do not all wake at once; a slow run never overlaps its own next tick.
  */
 export class Scheduler {
-  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #timers = new Set<TimerHandle>();
   readonly #running = new Set<Promise<unknown>>();
   #stopped = false;
+  readonly #clock: Clock;
+  readonly #waits: Timers;
 
   constructor(
     private readonly deps: {
@@ -34,8 +37,15 @@ export class Scheduler {
       readonly unref?: boolean;
       /** First tick after this many ms instead of a random fraction of the interval (tests). */
       readonly firstTickMs?: number;
+      /** How the scheduler waits between ticks; the host's timers by default. */
+      readonly timers?: Timers;
+      /** The clock of the run reports; the system's by default. */
+      readonly clock?: Clock;
     },
-  ) {}
+  ) {
+    this.#clock = deps.clock ?? systemClock;
+    this.#waits = deps.timers ?? systemTimers;
+  }
 
   start(): void {
     for (const job of this.deps.jobs.filter((candidate) => candidate.enabled)) {
@@ -47,14 +57,19 @@ export class Scheduler {
   /** Stops ticking and waits for runs in progress to finish. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    for (const timer of this.#timers) clearTimeout(timer);
+    for (const timer of this.#timers) this.#waits.clearTimeout(timer);
     this.#timers.clear();
-    await Promise.allSettled([...this.#running]);
+    await this.idle();
+  }
+
+  /** Waits until no run is in progress (the next ticks stay scheduled). */
+  async idle(): Promise<void> {
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
   }
 
   private schedule(job: ScheduledJob, body: () => Promise<string>, delayMs: number): void {
     if (this.#stopped) return;
-    const timer = setTimeout(() => {
+    const timer = this.#waits.setTimeout(() => {
       this.#timers.delete(timer);
       const run = this.tick(job, body).finally(() => {
         this.#running.delete(run);
@@ -62,18 +77,18 @@ export class Scheduler {
       });
       this.#running.add(run);
     }, delayMs);
-    if (this.deps.unref) timer.unref();
+    if (this.deps.unref) timer.unref?.();
     this.#timers.add(timer);
   }
 
   private async tick(job: ScheduledJob, body: () => Promise<string>): Promise<void> {
-    const startedAt = Date.now();
+    const startedAt = this.#clock.now().getTime();
     try {
       const outcome = await this.deps.jobRuns.runExclusive(job.name, job.intervalMs, body);
-      if (outcome.ran) this.deps.onRun?.({ job: job.name, startedAt, finishedAt: Date.now(), ok: true });
+      if (outcome.ran) this.deps.onRun?.({ job: job.name, startedAt, finishedAt: this.#clock.now().getTime(), ok: true });
     } catch (error) {
       this.deps.logger.error({ job: job.name, err: error }, 'scheduled job failed');
-      this.deps.onRun?.({ job: job.name, startedAt, finishedAt: Date.now(), ok: false });
+      this.deps.onRun?.({ job: job.name, startedAt, finishedAt: this.#clock.now().getTime(), ok: false });
     }
   }
 }

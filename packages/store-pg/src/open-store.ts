@@ -100,7 +100,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       lifecycle: new PgLifecycleStore({ db: connection.db, clock, ids, search }),
       reindex: new PgReindexStore(connection.db, vectorSpace, clock, connection.engine),
       reindexJobs: new PgReindexJobQueue(connection.db, ids),
-      jobRuns: new JobRuns(connection.db, connection.engine),
+      jobRuns: new JobRuns(connection.db, connection.engine, clock),
       health: () => checkHealth(connection),
       close: async () => {
         await memories.settle();

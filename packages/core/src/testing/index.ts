@@ -1,2 +1,3 @@
 export { ManualClock } from './manual-clock.js';
+export { ManualTimers } from './manual-timers.js';
 export { StaticEmbedder } from './static-embedder.js';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Clock } from '@memsvc/core';
 import { type Kysely, sql } from 'kysely';
 import type { DatabaseEngine } from '../connection/open-database.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
@@ -24,6 +25,8 @@ const DUE_FRACTION = 0.8;
  * `scheduler_state` then records the start, and a job that started less than 0.8 of an interval
  * ago is not due, so workers out of phase do not run it twice per tick. A PGlite database is
  * open in one process only (its directory lock), so there an in-process lock does the same job.
+ * Times come from the process's Clock, so a scheduler can be stepped through on a fake one; the
+ * 0.2-interval margin of DUE_FRACTION absorbs any skew between the replicas' clocks.
  */
 export class JobRuns {
   readonly #runningHere = new Set<string>();
@@ -31,6 +34,7 @@ export class JobRuns {
   constructor(
     private readonly db: Kysely<MemsvcDatabase>,
     private readonly engine: DatabaseEngine,
+    private readonly clock: Clock,
   ) {}
 
   async runExclusive(job: string, intervalMs: number, work: () => Promise<string>): Promise<JobRunOutcome> {
@@ -65,12 +69,13 @@ export class JobRuns {
   }
 
   private async runIfDue(job: string, intervalMs: number, work: () => Promise<string>): Promise<JobRunOutcome> {
-    const minGapSeconds = (intervalMs * DUE_FRACTION) / 1000;
+    const now = this.clock.now();
+    const dueIfStartedBefore = new Date(now.getTime() - intervalMs * DUE_FRACTION);
     const started = await sql<{ run_count: string }>`
       INSERT INTO scheduler_state AS s (job_name, last_started_at, run_count, updated_at)
-      VALUES (${job}, now(), 1, now())
-      ON CONFLICT (job_name) DO UPDATE SET last_started_at = now(), run_count = s.run_count + 1, updated_at = now()
-      WHERE s.last_started_at IS NULL OR s.last_started_at <= now() - make_interval(secs => ${minGapSeconds})
+      VALUES (${job}, ${now}, 1, ${now})
+      ON CONFLICT (job_name) DO UPDATE SET last_started_at = ${now}, run_count = s.run_count + 1, updated_at = ${now}
+      WHERE s.last_started_at IS NULL OR s.last_started_at <= ${dueIfStartedBefore}
       RETURNING run_count`.execute(this.db);
     const row = started.rows[0];
     if (!row) return { ran: false, reason: 'not-due' };
@@ -85,7 +90,7 @@ export class JobRuns {
     } finally {
       await this.db
         .updateTable('scheduler_state')
-        .set({ last_finished_at: sql`now()`, last_status: status, last_error: error, updated_at: sql`now()` })
+        .set({ last_finished_at: this.clock.now(), last_status: status, last_error: error, updated_at: this.clock.now() })
         .where('job_name', '=', job)
         .execute()
         .catch(() => undefined);

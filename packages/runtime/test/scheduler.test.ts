@@ -1,0 +1,50 @@
+import { loadConfig } from '@memsvc/core';
+import { ManualClock, ManualTimers } from '@memsvc/core/testing';
+import { LocalEmbedder } from '@memsvc/embeddings';
+import { openStore } from '@memsvc/store-pg';
+import { describe, expect, it } from 'vitest';
+import { createLogger, createMaintenance, type JobRunReport, Scheduler } from '../src/index.js';
+
+describe('Scheduler on a fake clock (PGlite)', () => {
+  it('ticks on its interval, never twice within one, and reports a failing run without stopping', async () => {
+    const clock = new ManualClock('2026-05-01T09:00:00.000Z');
+    const timers = new ManualTimers(clock);
+    const store = await openStore({ database: 'pglite://memory', clock });
+    const { config } = loadConfig({ DATABASE_URL: 'pglite://memory' }, { homeDir: '/h' });
+    const runs: JobRunReport[] = [];
+    const scheduler = new Scheduler({
+      jobs: [{ name: 'stm-promotion', intervalMs: 1000, enabled: true }],
+      jobRuns: store.jobRuns,
+      maintenance: createMaintenance({ store, embedder: new LocalEmbedder(), config, clock }),
+      logger: createLogger('fatal'),
+      firstTickMs: 0,
+      timers,
+      clock,
+      onRun: (report) => runs.push(report),
+    });
+    try {
+      scheduler.start();
+      timers.advance(0);
+      await scheduler.idle();
+      expect(runs).toHaveLength(1);
+      // Half an interval later the job is not due, whoever asks.
+      timers.advance(500);
+      expect(await store.jobRuns.runExclusive('stm-promotion', 1000, async () => 'success')).toEqual({ ran: false, reason: 'not-due' });
+      expect(timers.advance(499)).toBe(0);
+      expect(timers.advance(1)).toBe(1);
+      await scheduler.idle();
+      expect(runs.map((run) => run.startedAt - Date.parse('2026-05-01T09:00:00.000Z'))).toEqual([0, 1000]);
+      expect(runs.every((run) => run.ok)).toBe(true);
+
+      // A database that fails: the run is reported failed and the next tick is still scheduled.
+      await store.connection.db.schema.dropTable('scheduler_state').cascade().execute();
+      timers.advance(1000);
+      await scheduler.idle();
+      expect(runs.at(-1)).toMatchObject({ ok: false });
+      expect(timers.pending).toBe(1);
+    } finally {
+      await scheduler.stop();
+      await store.close();
+    }
+  });
+});
