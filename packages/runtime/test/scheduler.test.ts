@@ -12,11 +12,12 @@ describe('Scheduler on a fake clock (PGlite)', () => {
     const store = await openStore({ database: 'pglite://memory', clock });
     const { config } = loadConfig({ DATABASE_URL: 'pglite://memory' }, { homeDir: '/h' });
     const runs: JobRunReport[] = [];
+    const logged: string[] = [];
     const scheduler = new Scheduler({
       jobs: [{ name: 'stm-promotion', intervalMs: 1000, enabled: true }],
       jobRuns: store.jobRuns,
       maintenance: createMaintenance({ store, embedder: new LocalEmbedder(), config, clock }),
-      logger: createLogger('fatal'),
+      logger: createLogger('error', { write: (line: string) => void logged.push(line) }),
       firstTickMs: 0,
       timers,
       clock,
@@ -41,6 +42,7 @@ describe('Scheduler on a fake clock (PGlite)', () => {
       timers.advance(1000);
       await scheduler.idle();
       expect(runs.at(-1)).toMatchObject({ ok: false });
+      expect(logged.join('')).toContain('scheduled job failed');
       expect(timers.pending).toBe(1);
     } finally {
       await scheduler.stop();
