@@ -3,4 +3,5 @@ export { HealthChecker } from './health.js';
 export { createHttpApp, TrafficMeter } from './http-app.js';
 export { readServerConfig } from './server-config.js';
 export type { RunningServer } from './start-server.js';
-export { startServer } from './start-server.js';
+export { SERVER_NAME, SERVER_VERSION, startServer } from './start-server.js';
+export { mcpToolDependencies } from './tool-dependencies.js';

@@ -2,13 +2,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { MemsvcConfig } from '@memsvc/core';
-import { type AdminAuthEvent, createMcpServer, type ToolPipeline } from '@memsvc/mcp-tools';
+import { createMcpServer } from '@memsvc/mcp-tools';
 import { type Logger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HealthChecker } from './health.js';
 import { createHttpApp, TrafficMeter } from './http-app.js';
-import { toolMetrics } from './tool-metrics.js';
+import { mcpToolDependencies } from './tool-dependencies.js';
 
 export const SERVER_NAME = 'memsvc';
 export const SERVER_VERSION = '0.1.0';
@@ -47,18 +47,9 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
       return (await health.check()).indicators.pgvector.status === 'up';
     },
   });
-  const { store, metrics, engine, maintenance, clock } = runtime;
+  const { store, metrics } = runtime;
   health ??= new HealthChecker(store, config.profile);
-  const pipeline: ToolPipeline = {
-    defaultUserId: config.auth.defaultUserId,
-    adminToken: config.auth.adminToken,
-    // Spec §5.6 / §6: one structured line per admin call; the token itself is never logged.
-    onAdminAuth: (event: AdminAuthEvent) =>
-      event.event === 'admin_auth_ok' ? logger.info(event, event.event) : logger.warn(event, event.event),
-    onInternalError: (error: unknown, tool: string) => logger.error({ err: error, tool }, 'tool failed unexpectedly'),
-    hooks: [toolMetrics(metrics)],
-  };
-  const toolDependencies = { clock, engine, maintenance, pipeline };
+  const toolDependencies = mcpToolDependencies(runtime);
   const newMcpServer = () => createMcpServer({ name: SERVER_NAME, version: SERVER_VERSION }, toolDependencies);
   const overHttp = config.mcp.transport === 'streamable-http';
   let shuttingDown = false;

@@ -1,35 +1,34 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startHttpServer } from './support/server-process.js';
 import { call, e2eEngines, type Structured } from './support/tool-calls.js';
+import { TOOL_CONNECTIONS, type ToolConnection } from './support/tool-connections.js';
 
 const ADMIN_TOKEN = 'an-admin-token-for-tests-0123456789';
 
 const engines = e2eEngines('memsvc_admin');
 
-describe.each(engines)('admin tools end to end: consolidation and reindex [$name]', (engine) => {
-  let server: ServerProcess;
+const cases = engines.flatMap((engine) => TOOL_CONNECTIONS.map((connection) => ({ ...connection, engine, name: engine.name })));
+
+describe.each(cases)('admin tools over $transport: consolidation and reindex [$name]', ({ engine, connect }) => {
+  let connection: ToolConnection;
   let client: Client;
   beforeAll(async () => {
-    server = await startHttpServer({
+    connection = await connect({
       DATABASE_URL: await engine.database(),
       DEPLOYMENT_PROFILE: 'lite',
       EMBEDDING_PROVIDER: 'local',
       MCP_ADMIN_TOKEN: ADMIN_TOKEN,
       STM_CONSOLIDATION_ACCESS_THRESHOLD: '2',
     });
-    client = new Client({ name: 'e2e-admin', version: '0.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    client = connection.client;
   });
   afterAll(async () => {
-    await client?.close();
-    await server?.stop();
+    await connection?.close();
   });
 
   const adminLines = () =>
-    server
-      .stderr()
+    connection
+      .logText()
       .split('\n')
       .filter((line) => line.includes('"admin_auth_'))
       .map((line) => JSON.parse(line) as Structured);
@@ -57,8 +56,8 @@ describe.each(engines)('admin tools end to end: consolidation and reindex [$name
       ['admin_auth_denied', 'queue_reindex_memories', 'invalid-arguments'],
       ['admin_auth_ok', 'consolidate_memories', undefined],
     ]);
-    expect(server.stderr()).not.toContain(ADMIN_TOKEN);
-    expect(server.stderr()).not.toContain('not-the-token');
+    expect(connection.logText()).not.toContain(ADMIN_TOKEN);
+    expect(connection.logText()).not.toContain('not-the-token');
   });
 
   it('reindex_memories backfills and resumes; recreate on a scoped run is refused, not ignored', async () => {
@@ -82,11 +81,7 @@ describe.each(engines)('admin tools end to end: consolidation and reindex [$name
 
   it('a queued job runs in the lite server, reports its progress, and refuses impossible transitions', async () => {
     const completedRuns = async () =>
-      Number(
-        /memsvc_reindex_operations_total\{status="completed"\} (\d+)/.exec(
-          await (await fetch(`${server.url}/health/metrics`)).text(),
-        )?.[1] ?? 0,
-      );
+      Number(/memsvc_reindex_operations_total\{status="completed"\} (\d+)/.exec(await connection.metricsText())?.[1] ?? 0);
     const completedBefore = await completedRuns();
     const queued = await call(client, 'queue_reindex_memories', { adminToken: ADMIN_TOKEN, reuseExistingEmbeddings: false, batchSize: 2 });
     expect(queued.body).toMatchObject({ state: 'queued' });
@@ -116,7 +111,7 @@ describe.each(engines)('admin tools end to end: consolidation and reindex [$name
     expect((await call(client, 'get_memory', { userId: 'dana', memoryId: id })).body.memory.type).toBe('long-term');
     const corpus = await call(client, 'consolidate_corpus', { adminToken: ADMIN_TOKEN });
     expect(corpus.body).toMatchObject({ dryRun: true, merged: 0 });
-    const metrics = await (await fetch(`${server.url}/health/metrics`)).text();
+    const metrics = await connection.metricsText();
     expect(metrics).toMatch(/memsvc_memories_promoted_total 1/);
     expect(metrics).toMatch(/memsvc_consolidation_runs_total\{status="success"\} [1-9]/);
   });

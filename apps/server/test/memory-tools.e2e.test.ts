@@ -1,23 +1,22 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, serverBin, serverEnv, startHttpServer } from './support/server-process.js';
+import { serverBin, serverEnv } from './support/server-process.js';
 import { call, e2eEngines, errorCode, type Structured } from './support/tool-calls.js';
+import { TOOL_CONNECTIONS, type ToolConnection } from './support/tool-connections.js';
 
 const engines = e2eEngines('memsvc_tools');
+const cases = engines.flatMap((engine) => TOOL_CONNECTIONS.map((connection) => ({ ...connection, engine, name: engine.name })));
 
-describe.each(engines)('memory tools end to end over streamable HTTP [$name]', (engine) => {
-  let server: ServerProcess;
+describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect }) => {
+  let connection: ToolConnection;
   let client: Client;
   beforeAll(async () => {
-    server = await startHttpServer({ DATABASE_URL: await engine.database(), DEPLOYMENT_PROFILE: 'lite', EMBEDDING_PROVIDER: 'local' });
-    client = new Client({ name: 'e2e', version: '0.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    connection = await connect({ DATABASE_URL: await engine.database(), DEPLOYMENT_PROFILE: 'lite', EMBEDDING_PROVIDER: 'local' });
+    client = connection.client;
   });
   afterAll(async () => {
-    await client?.close();
-    await server?.stop();
+    await connection?.close();
   });
 
   it('lists every tool of spec §4.3 but the import/export pair, with an input schema', async () => {
@@ -269,7 +268,7 @@ describe.each(engines)('memory tools end to end over streamable HTTP [$name]', (
   });
 
   it('counts operations in the metrics', async () => {
-    const text = await (await fetch(`${server.url}/health/metrics`)).text();
+    const text = await connection.metricsText();
     expect(text).toMatch(/memsvc_memory_operations_total\{op="create",tier="ltm",status="success"\} \d+/);
     expect(text).toMatch(/memsvc_memory_operation_duration_seconds_count\{op="get",tier="ltm"\} \d+/);
     expect(text).toMatch(/memsvc_agent_memory_operations_total\{agent="local",op="store",status="success"\} \d+/);

@@ -1,0 +1,22 @@
+import type { AdminAuthEvent, ToolDependencies, ToolPipeline } from '@memsvc/mcp-tools';
+import type { MemsvcRuntime } from '@memsvc/runtime';
+import { toolMetrics } from './tool-metrics.js';
+
+/**
+ * What the server's MCP tools run on: the runtime's engine and maintenance, and the pipeline
+ * every call goes through — the tenant fallback, the admin token with its log line, internal
+ * errors logged, and the hooks (metrics first; authentication, rate limits and spans next).
+ */
+export function mcpToolDependencies(runtime: MemsvcRuntime): ToolDependencies {
+  const { config, logger } = runtime;
+  const pipeline: ToolPipeline = {
+    defaultUserId: config.auth.defaultUserId,
+    adminToken: config.auth.adminToken,
+    // Spec §5.6 / §6: one structured line per admin call; the token itself is never logged.
+    onAdminAuth: (event: AdminAuthEvent) =>
+      event.event === 'admin_auth_ok' ? logger.info(event, event.event) : logger.warn(event, event.event),
+    onInternalError: (error: unknown, tool: string) => logger.error({ err: error, tool }, 'tool failed unexpectedly'),
+    hooks: [toolMetrics(runtime.metrics)],
+  };
+  return { clock: runtime.clock, engine: runtime.engine, maintenance: runtime.maintenance, pipeline };
+}

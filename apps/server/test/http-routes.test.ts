@@ -1,0 +1,109 @@
+import { createMcpServer } from '@memsvc/mcp-tools';
+import { createLogger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
+import type { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpApp, HealthChecker, mcpToolDependencies, readServerConfig, SERVER_NAME, SERVER_VERSION } from '../src/index.js';
+
+const METRICS_TOKEN = 'metrics-token-for-route-tests';
+const API_KEY = 'api-key-for-route-tests';
+const jsonRpc = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** The server's HTTP app over a real runtime (in-memory PGlite), driven by Hono's app.request(). */
+describe('HTTP routes in process (app.request)', () => {
+  let runtime: MemsvcRuntime;
+  let app: Hono;
+  let draining = false;
+  beforeAll(async () => {
+    const { config } = readServerConfig(
+      {
+        DATABASE_URL: 'pglite://memory',
+        DEPLOYMENT_PROFILE: 'standard',
+        MCP_TRANSPORT: 'streamable-http',
+        AUTH_REQUIRED: 'true',
+        JWT_SECRET: 'j'.repeat(40),
+        MEMSVC_API_KEY: API_KEY,
+        METRICS_TOKEN,
+        CORS_ALLOWED_ORIGINS: 'https://app.example.com',
+        EMBEDDING_PROVIDER: 'local',
+      },
+      '/tmp',
+    );
+    const logger = createLogger('error', { write: () => undefined });
+    runtime = await openRuntime(config, { applicationName: 'route-test', logger });
+    const tools = mcpToolDependencies(runtime);
+    app = createHttpApp({
+      config,
+      health: new HealthChecker(runtime.store, config.profile),
+      metrics: runtime.metrics,
+      logger,
+      isShuttingDown: () => draining,
+      createMcpServer: () => createMcpServer({ name: SERVER_NAME, version: SERVER_VERSION }, tools),
+    });
+  });
+  afterAll(async () => {
+    await runtime?.close();
+  });
+
+  it('reports health with its three indicators, and readiness fails (closing connections) while draining', async () => {
+    const health = await app.request('/health');
+    expect(health.status).toBe(200);
+    const report = (await health.json()) as { status: string; indicators: Record<string, { status: string }> };
+    expect(report.status).toBe('ok');
+    expect(Object.keys(report.indicators).sort()).toEqual(['database', 'memory-store', 'pgvector']);
+    expect((await app.request('/health/ready')).status).toBe(200);
+    draining = true;
+    try {
+      const ready = await app.request('/health/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('connection')).toBe('close');
+    } finally {
+      draining = false;
+    }
+  });
+
+  it('serves metrics only with METRICS_TOKEN, as Prometheus text', async () => {
+    const refused = await app.request('/health/metrics');
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await app.request('/health/metrics', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    const scraped = await app.request('/health/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(scraped.status).toBe(200);
+    expect(scraped.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await scraped.text()).toContain('memsvc_deployment_profile_info{profile="standard"} 1');
+  });
+
+  it('refuses MCP without the key or with a wrong one, and serves it with the key', async () => {
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const missing = await app.request('/mcp', { method: 'POST', headers: jsonRpc, body: ping });
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer');
+    expect(((await missing.json()) as { error: { code: number } }).error.code).toBe(-32001);
+    const wrong = await app.request('/mcp', { method: 'POST', headers: { ...jsonRpc, authorization: 'Bearer nope' }, body: ping });
+    expect(wrong.status).toBe(401);
+    const served = await app.request('/mcp', { method: 'POST', headers: { ...jsonRpc, authorization: `Bearer ${API_KEY}` }, body: ping });
+    expect(served.status).toBe(200);
+    expect(await served.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: {} });
+  });
+
+  it('answers a malformed, oversize or non-JSON MCP body with a clear error, and unknown routes with 404', async () => {
+    const headers = { ...jsonRpc, authorization: `Bearer ${API_KEY}` };
+    const malformed = await app.request('/mcp', { method: 'POST', headers, body: '{"jsonrpc": "2.0", "id": 1, "method": ' });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', params: { pad: 'x'.repeat(4 * 1024 * 1024) } });
+    const huge = await app.request('/mcp', { method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, body });
+    expect(huge.status).toBe(413);
+    const text = await app.request('/mcp', { method: 'POST', headers: { ...headers, 'content-type': 'text/plain' }, body: 'ping' });
+    expect(text.status).toBe(415);
+    const nowhere = await app.request('/nowhere');
+    expect(nowhere.status).toBe(404);
+    expect(await nowhere.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+  });
+
+  it('answers CORS preflights for the allowed origin only', async () => {
+    const preflight = (origin: string) =>
+      app.request('/mcp', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+    expect((await preflight('https://app.example.com')).headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect((await preflight('https://evil.example.com')).headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
