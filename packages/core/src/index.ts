@@ -87,6 +87,8 @@ export { decideWrite, writeRules } from './domain/similarity-rules.js';
 export { formatSearchDate, resolveRelativeDates } from './domain/temporal-context.js';
 export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
+export type { ContradictionEffect, PlannedLink, PromotionPlan, WritePlan } from './domain/write-plan.js';
+export { comparedTiers, planPromotion, planWrite } from './domain/write-plan.js';
 export type { ForgetInput, ForgetResult, ReflectInput, ReflectResult, RememberInput, RememberResult } from './engine/agent-memory.js';
 export { forget, reflect, remember, resolveTier } from './engine/agent-memory.js';
 export type { LoadContextInput, QueryContextResult } from './engine/context-builders.js';

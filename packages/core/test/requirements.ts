@@ -33,6 +33,14 @@ export const REQUIREMENTS = {
   'R-DUP-EXACT': 'identical normalised content collapses into the existing row, even without vectors (DESIGN §3)',
   'R-DUP-1': 'similarity ≥ MEMORY_DUPLICATE_THRESHOLD collapses into the existing row (spec §3.2 rule 1)',
   'R-CONTRA-1': 'similarity in [MEMORY_CONTRADICTION_THRESHOLD, MEMORY_CONTRADICTION_THRESHOLD_MAX) is a contradiction (spec §3.2 rule 2)',
+  'R-CONTRA-FLAG':
+    'policy flag: the new memory and each it contradicts are marked contradicted, both stay visible, linked contradicts both ways, audited contradiction-flag',
+  'R-CONTRA-SUPERSEDE':
+    'policy supersede: each contradicted memory is hidden behind the new one (supersedes / superseded-by links), audited supersede; latest wins',
+  'R-DUP-RACE': 'two concurrent identical writes leave one row',
+  'R-WRITE-TIERS': 'a short-term write is compared with both tiers; a long-term write and a promotion with long-term memories only',
+  'R-PROMOTE-COLLAPSE':
+    'a promotion that duplicates a long-term memory deletes the short-term row (audited promote-collapse) and reports the existing one; otherwise the row turns long-term in place',
   'R-RECALL-RANK':
     'recall ranks by score fusion of the vector and full-text lists, each weighed by how informative it is for the query, nudged by importance and recency',
   'R-RECALL-FOLLOW-UP':

@@ -185,7 +185,7 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
     expect(restored.deletedAt).toBeNull();
   });
 
-  it('R-MERGE-1..3: corpus consolidation reports in a dry run, then merges a cluster into its canonical memory, restorably', async () => {
+  it('R-MERGE-1, R-MERGE-2, R-MERGE-3: corpus consolidation reports in a dry run, then merges a cluster into its canonical memory, restorably', async () => {
     vectors['Service A runs on port 8080'] = at(0);
     vectors['service a listens on 8080'] = at(similarityDegrees(0.9));
     vectors['Service A: HTTP port 8080'] = at(-similarityDegrees(0.9)); // 0.9 to the first, 0.62 to the second

@@ -136,7 +136,7 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
     await reindex({ recreate: true, reuseExistingEmbeddings: false });
   });
 
-  it('R-REINDEX-1/2: bad options are typed errors naming the field, checked before anything runs', () => {
+  it('R-REINDEX-1, R-REINDEX-2: bad options are typed errors naming the field, checked before anything runs', () => {
     const fieldOf = (request: Parameters<typeof checkReindexRequest>[0]) => {
       try {
         checkReindexRequest(request);

@@ -1,5 +1,6 @@
 import type { ContradictionPolicy } from '../config/config-types.js';
-import type { MemoryRecord } from './memory.js';
+import type { MemoryRecord, MemoryTier } from './memory.js';
+import { comparedTiers, type PromotionPlan, planPromotion, planWrite, type WritePlan } from './write-plan.js';
 
 /** The similarity bands of spec §3.2, from configuration. */
 export interface SimilarityRules {
@@ -52,9 +53,15 @@ export function decideWrite(candidates: WriteCandidates, rules: SimilarityRules)
   return { kind: 'insert', contradictions, policy: rules.contradictionPolicy };
 }
 
-/** The write rules as a store applies them: the decision, and where it can start to matter. */
+/** The write rules as a store applies them: what to compare a write with, the plan, and where a plan can start to matter. */
 export interface WriteRules {
   decide(candidates: WriteCandidates): WriteDecision;
+  /** The plan of a new write: collapse, or insert with the effects on the rows it contradicts. */
+  plan(candidates: WriteCandidates): WritePlan;
+  /** The plan of promoting `memory` to long-term, given its long-term candidates. */
+  planPromotion(memory: Pick<MemoryRecord, 'tier'>, candidates: WriteCandidates): PromotionPlan;
+  /** The tiers a write (or a promotion) is compared with. */
+  comparedTiers(write: { readonly tier: MemoryTier; readonly promotion?: boolean }): readonly MemoryTier[];
   /**
    * With no exact match and every neighbour below this similarity, the decision is a plain
    * insert: a store may then insert in the same statement that finds the candidates.
@@ -62,10 +69,14 @@ export interface WriteRules {
   readonly plainInsertBelow: number;
 }
 
-/** decideWrite bound to one configuration, with the lowest similarity any band starts at. */
+/** decideWrite and the plans bound to one configuration, with the lowest similarity any band starts at. */
 export function writeRules(rules: SimilarityRules): WriteRules {
+  const decide = (candidates: WriteCandidates) => decideWrite(candidates, rules);
   return {
-    decide: (candidates) => decideWrite(candidates, rules),
+    decide,
+    plan: (candidates) => planWrite(decide(candidates)),
+    planPromotion: (memory, candidates) => planPromotion(memory, decide(candidates)),
+    comparedTiers,
     plainInsertBelow: Math.min(rules.duplicateThreshold, rules.contradictionThreshold),
   };
 }

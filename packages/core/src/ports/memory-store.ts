@@ -104,16 +104,18 @@ export interface MemoryStore {
 
   /**
    * The rule-checked write of spec §3.2: under the tenant's lock, in one transaction, finds the
-   * exact-content match and the nearest neighbours in the same scope, asks `rules.decide`, and
-   * applies the decision (collapse, insert, contradiction marks and links). Two concurrent
-   * identical writes leave one row.
+   * exact-content match and the nearest neighbours in the same scope among
+   * `rules.comparedTiers`, asks `rules.plan`, and applies core's plan (collapse, or insert with
+   * the marks, audit actions and links it names) to the rows that still hold under their locks.
+   * Two concurrent identical writes leave one row.
    */
   write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules): Promise<WriteOutcome>;
 
   /**
-   * Moves a short-term memory to long-term under the same rules: a duplicate of an existing
-   * long-term memory collapses into it (the short-term row is deleted), otherwise the row flips
-   * tier in place, keeping its id. NOT_FOUND when there is no live short-term memory with that id.
+   * Moves a short-term memory to long-term under the same rules, applying `rules.planPromotion`:
+   * a duplicate of an existing long-term memory collapses into it (the short-term row is
+   * deleted), otherwise the row flips tier in place, keeping its id. NOT_FOUND when there is no
+   * live memory with that id.
    */
   promote(tenant: TenantId, id: string, actor: Actor, rules: WriteRules): Promise<WriteOutcome>;
 

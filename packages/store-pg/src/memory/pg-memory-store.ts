@@ -45,7 +45,7 @@ import {
 } from './memory-row.js';
 import { explainRecallCandidates, findRecallCandidates } from './recall-candidates.js';
 import { restoreMemory } from './restore-memory.js';
-import { applyContradictions, candidatesSql, findCandidates, hashContent, sameScope, toWriteCandidates } from './write-path.js';
+import { applyContradictionEffects, candidatesSql, findCandidates, hashContent, sameScope, toWriteCandidates } from './write-path.js';
 import { inLockedTransaction, lockInTransaction, type SearchSettings, writeLockKey } from './write-transaction.js';
 
 export interface PgMemoryStoreOptions {
@@ -96,33 +96,30 @@ export class PgMemoryStore implements MemoryStore {
     const key = writeLockKey(tenant, contentHash);
     // Three round trips in the common case: BEGIN with the lock, one statement that finds the
     // candidates and inserts when none of them matters, COMMIT. Only a write that meets a
-    // duplicate or a contradiction is decided here and applied in further statements.
+    // duplicate or a contradiction gets core's plan applied in further statements.
     return inLockedTransaction(this.db, key, this.searchSettings, async (trx) => {
       const candidates = candidatesSql(trx, {
         tenant,
         scope: memory.scope ?? null,
         contentHash,
         vector: memory.embedding?.vector ?? null,
-        // A short-term note may collapse into a long-term fact; a long-term write compares with
-        // long-term rows only, so a passing note never swallows a lasting one.
-        tiers: memory.tier === 'stm' ? ['stm', 'ltm'] : ['ltm'],
+        tiers: rules.comparedTiers({ tier: memory.tier }),
         now,
       });
       const row = { id, tenant, memory, contentHash, actor, now };
       const rows = await insertUnlessRelevantCandidates(trx, candidates, rules.plainInsertBelow, { ...row, contradicted: false });
-      const decision = rules.decide(toWriteCandidates(rows));
+      const plan = rules.plan(toWriteCandidates(rows));
       const inserted = rows.find((candidate) => candidate.kind === 'inserted');
       if (inserted) {
-        if (decision.kind !== 'insert' || decision.contradictions.length > 0) {
+        if (plan.kind !== 'insert' || plan.effects.length > 0 || plan.flagNew) {
           throw new Error('write rules and plainInsertBelow disagree: a row was inserted that the rules would not insert as it is');
         }
-        return { memory: toMemoryRecord(inserted), decision, affected: [] };
+        return { memory: toMemoryRecord(inserted), decision: plan.decision, affected: [] };
       }
-      if (decision.kind === 'collapse') return { memory: decision.into, decision, affected: [] };
-      const flagged = decision.policy === 'flag' && decision.contradictions.length > 0;
-      const stored = await insertMemory(trx, { ...row, contradicted: flagged });
-      const affected = await applyContradictions(trx, { tenant, actor, ids: this.options.ids, now }, stored, decision);
-      return { memory: stored, decision, affected };
+      if (plan.kind === 'collapse') return { memory: plan.decision.into, decision: plan.decision, affected: [] };
+      const stored = await insertMemory(trx, { ...row, contradicted: plan.flagNew });
+      const affected = await applyContradictionEffects(trx, { tenant, actor, ids: this.options.ids, now }, stored, plan.effects);
+      return { memory: stored, decision: plan.decision, affected };
     });
   }
 
@@ -142,48 +139,45 @@ export class PgMemoryStore implements MemoryStore {
         // Promotion writes under the same content lock as a new write of this content.
         await lockInTransaction(trx, writeLockKey(tenant, row.content_hash), this.searchSettings);
         const before = toMemoryRecord(row as MemoryRow);
-        if (before.tier === 'ltm')
-          return { memory: before, decision: { kind: 'insert', contradictions: [], policy: 'flag' }, affected: [] };
-
         const candidates = await findCandidates(trx, {
           tenant,
           scope: before.scope,
           contentHash: row.content_hash,
           vector: row.embedding_text ? (JSON.parse(row.embedding_text) as number[]) : null,
-          tiers: ['ltm'],
+          tiers: rules.comparedTiers({ tier: before.tier, promotion: true }),
           now,
           excludeId: id,
         });
-        const decision = rules.decide(candidates);
-        if (decision.kind === 'collapse') {
+        const plan = rules.planPromotion(before, candidates);
+        if (plan.kind === 'unchanged') return { memory: before, decision: plan.decision, affected: [] };
+        if (plan.kind === 'collapse') {
           const deleted = await this.markDeleted(trx, tenant, before, now);
           await writeAudit(trx, {
             tenant,
             memoryId: id,
             actor,
-            action: 'promote-collapse',
+            action: plan.auditAction,
             version: deleted.version,
             before,
-            after: { ...deleted, collapsedInto: decision.into.id },
+            after: { ...deleted, collapsedInto: plan.decision.into.id },
             at: now,
           });
-          return { memory: decision.into, decision, affected: [] };
+          return { memory: plan.decision.into, decision: plan.decision, affected: [] };
         }
         const promoted = await updateMemoryRow(trx, tenant, id, { tier: 'ltm', expires_at: null }, true, now);
         await writeAudit(trx, {
           tenant,
           memoryId: id,
           actor,
-          action: 'promote',
+          action: plan.auditAction,
           version: promoted.version,
           before,
           after: promoted,
           at: now,
         });
-        const affected = await applyContradictions(trx, { tenant, actor, ids: this.options.ids, now }, promoted, decision);
-        const flagged = decision.policy === 'flag' && decision.contradictions.length > 0;
-        const memory = flagged ? await updateMemoryRow(trx, tenant, id, { contradicted: true }, false, now) : promoted;
-        return { memory, decision, affected };
+        const affected = await applyContradictionEffects(trx, { tenant, actor, ids: this.options.ids, now }, promoted, plan.effects);
+        const memory = plan.flagPromoted ? await updateMemoryRow(trx, tenant, id, { contradicted: true }, false, now) : promoted;
+        return { memory, decision: plan.decision, affected };
       }),
     );
   }

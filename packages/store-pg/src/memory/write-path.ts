@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   type Actor,
+  type ContradictionEffect,
   contentFingerprintText,
   type IdGenerator,
   type MemoryRecord,
@@ -8,7 +9,6 @@ import {
   type Neighbour,
   type TenantId,
   type WriteCandidates,
-  type WriteDecision,
 } from '@memsvc/core';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
@@ -96,95 +96,102 @@ export async function findCandidates(db: Kysely<MemsvcDatabase>, query: Candidat
 }
 
 /**
- * Locks memory rows in id order. An UPDATE locks rows in the order its plan meets them, which
- * differs between plans and moves as rows are rewritten; two writes of one tenant marking
- * overlapping neighbours could then wait for each other. Taking the locks in one global order
- * first means they never do.
+ * Locks memory rows in id order and returns the ids of those still live and unsuperseded. An
+ * UPDATE locks rows in the order its plan meets them, which differs between plans and moves as
+ * rows are rewritten; two writes of one tenant marking overlapping neighbours could then wait for
+ * each other. Taking the locks in one global order first means they never do.
  */
-export async function lockRowsInIdOrder(trx: Kysely<MemsvcDatabase>, tenant: TenantId, ids: readonly string[]): Promise<void> {
-  if (ids.length < 2) return;
-  await trx
+export async function lockLiveRowsInIdOrder(trx: Kysely<MemsvcDatabase>, tenant: TenantId, ids: readonly string[]): Promise<string[]> {
+  const rows = await trx
     .selectFrom('memories')
     .select('id')
     .where('user_id', '=', tenant)
     .where('id', 'in', [...ids])
+    .where('deleted_at', 'is', null)
+    .where('superseded_by', 'is', null)
     .orderBy('id')
     .forNoKeyUpdate()
     .execute();
+  return rows.map((row) => row.id);
 }
 
 /**
- * Applies the contradiction part of a decision to the existing rows: policy `flag` marks them
- * contradicted (both stay visible), `supersede` hides each from default reads behind the new
- * row. Either way links record which row contradicts or supersedes which, and audit rows record
- * the change. Three statements however many rows are affected. Markers are server bookkeeping:
- * they do not bump the client's version.
+ * Applies core's contradiction effects of a write to the existing rows: each gets the mark the
+ * plan says (contradicted, or superseded by `newer`), an audit row with the plan's action, and
+ * the plan's links. The plan is checked against the rows as they are under their locks: a row
+ * deleted or superseded since the candidates were read is left alone. Markers are server
+ * bookkeeping: they do not bump the client's version.
  */
-export async function applyContradictions(
+export async function applyContradictionEffects(
   trx: Kysely<MemsvcDatabase>,
   context: { tenant: TenantId; actor: Actor; ids: IdGenerator; now: Date },
   newer: MemoryRecord,
-  decision: Extract<WriteDecision, { kind: 'insert' }>,
+  effects: readonly ContradictionEffect[],
 ): Promise<MemoryRecord[]> {
-  if (decision.contradictions.length === 0) return [];
-  const flag = decision.policy === 'flag';
-  const similarityOf = new Map(decision.contradictions.map((neighbour) => [neighbour.memory.id, neighbour.similarity]));
-  const beforeOf = new Map(decision.contradictions.map((neighbour) => [neighbour.memory.id, neighbour.memory]));
-  await lockRowsInIdOrder(trx, context.tenant, [...similarityOf.keys()]);
-  const rows = await trx
-    .updateTable('memories')
-    .set(flag ? { contradicted: true } : { superseded_by: newer.id })
-    .where('user_id', '=', context.tenant)
-    .where('id', 'in', [...similarityOf.keys()])
-    .returning(MEMORY_COLUMNS)
-    .returning(hasEmbeddingColumn)
-    .execute();
-  const affected = rows.map((row) => toMemoryRecord(row as MemoryRow));
+  if (effects.length === 0) return [];
+  const effectOf = new Map(effects.map((effect) => [effect.neighbour.memory.id, effect]));
+  const holding = new Set(await lockLiveRowsInIdOrder(trx, context.tenant, [...effectOf.keys()]));
+  const affected: MemoryRecord[] = [];
+  for (const mark of ['contradicted', 'superseded'] as const) {
+    const ids = effects
+      .filter((effect) => effect.mark === mark && holding.has(effect.neighbour.memory.id))
+      .map((e) => e.neighbour.memory.id);
+    if (ids.length === 0) continue;
+    const rows = await trx
+      .updateTable('memories')
+      .set(mark === 'contradicted' ? { contradicted: true } : { superseded_by: newer.id })
+      .where('user_id', '=', context.tenant)
+      .where('id', 'in', ids)
+      .returning(MEMORY_COLUMNS)
+      .returning(hasEmbeddingColumn)
+      .execute();
+    affected.push(...rows.map((row) => toMemoryRecord(row as MemoryRow)));
+  }
+  if (affected.length === 0) return [];
 
   await trx
     .insertInto('memory_audit')
     .values(
-      affected.map((after) => ({
-        memory_id: after.id,
-        user_id: context.tenant,
-        actor: context.actor.id,
-        action: flag ? 'contradiction-flag' : 'supersede',
-        version: after.version,
-        before: JSON.stringify(beforeOf.get(after.id) ?? null),
-        after: JSON.stringify({ ...after, relatedMemoryId: newer.id, similarity: similarityOf.get(after.id) }),
-        created_at: context.now,
-      })),
+      affected.map((after) => {
+        const effect = effectOf.get(after.id);
+        return {
+          memory_id: after.id,
+          user_id: context.tenant,
+          actor: context.actor.id,
+          action: effect?.auditAction ?? 'contradiction-flag',
+          version: after.version,
+          before: JSON.stringify(effect?.neighbour.memory ?? null),
+          after: JSON.stringify({ ...after, relatedMemoryId: newer.id, similarity: effect?.neighbour.similarity }),
+          created_at: context.now,
+        };
+      }),
     )
     .execute();
 
-  const links = affected.flatMap((older) => {
-    const score = similarityOf.get(older.id) ?? null;
-    const pair = flag
-      ? [
-          { source: newer.id, target: older.id, rel: 'contradicts' },
-          { source: older.id, target: newer.id, rel: 'contradicts' },
-        ]
-      : [
-          { source: newer.id, target: older.id, rel: 'supersedes' },
-          { source: older.id, target: newer.id, rel: 'superseded-by' },
-        ];
-    return pair.map((link) => ({
-      id: context.ids.next(),
-      user_id: context.tenant,
-      source_memory_id: link.source,
-      target_memory_id: link.target,
-      target_locator: `id:${link.target}`,
-      rel_type: link.rel,
-      origin: 'derived' as const,
-      score,
-      metadata: '{}',
-      created_at: context.now,
-    }));
+  const links = affected.flatMap((existing) => {
+    const effect = effectOf.get(existing.id);
+    return (effect?.links ?? []).map((link) => {
+      const [source, target] = link.from === 'new' ? [newer.id, existing.id] : [existing.id, newer.id];
+      return {
+        id: context.ids.next(),
+        user_id: context.tenant,
+        source_memory_id: source,
+        target_memory_id: target,
+        target_locator: `id:${target}`,
+        rel_type: link.rel,
+        origin: 'derived' as const,
+        score: effect?.neighbour.similarity ?? null,
+        metadata: '{}',
+        created_at: context.now,
+      };
+    });
   });
-  await trx
-    .insertInto('memory_links')
-    .values(links)
-    .onConflict((conflict) => conflict.columns(['source_memory_id', 'target_locator', 'rel_type']).doNothing())
-    .execute();
+  if (links.length > 0) {
+    await trx
+      .insertInto('memory_links')
+      .values(links)
+      .onConflict((conflict) => conflict.columns(['source_memory_id', 'target_locator', 'rel_type']).doNothing())
+      .execute();
+  }
   return affected;
 }

@@ -1,0 +1,100 @@
+import type { ContradictionPolicy } from '../config/config-types.js';
+import type { MemoryRecord, MemoryTier } from './memory.js';
+import type { Neighbour, WriteDecision } from './similarity-rules.js';
+
+/** A link a contradiction records, between the new (or promoted) memory and an existing one. */
+export interface PlannedLink {
+  readonly from: 'new' | 'existing';
+  readonly rel: 'contradicts' | 'supersedes' | 'superseded-by';
+}
+
+/** What a write does to one existing memory it contradicts (spec §3.2 rule 2). */
+export interface ContradictionEffect {
+  readonly neighbour: Neighbour;
+  /** `contradicted`: the row is marked and stays visible. `superseded`: it is hidden from default reads behind the new memory. */
+  readonly mark: 'contradicted' | 'superseded';
+  readonly auditAction: 'contradiction-flag' | 'supersede';
+  /** Both directions, so either memory leads to the other. */
+  readonly links: readonly PlannedLink[];
+}
+
+/** What a rule-checked write does, decided by core; a store applies it in its transaction. */
+export type WritePlan =
+  /** R-DUP-*: nothing is stored; the write reports the existing memory. */
+  | { readonly kind: 'collapse'; readonly decision: Extract<WriteDecision, { kind: 'collapse' }> }
+  /** Store the memory (marked contradicted when `flagNew`) and apply the effects to the rows it contradicts. */
+  | {
+      readonly kind: 'insert';
+      readonly decision: Extract<WriteDecision, { kind: 'insert' }>;
+      readonly flagNew: boolean;
+      readonly effects: readonly ContradictionEffect[];
+    };
+
+/** What a promotion does (spec §3.2 rule 4), decided by core. */
+export type PromotionPlan =
+  /** The memory is long-term already: nothing changes. */
+  | { readonly kind: 'unchanged'; readonly decision: Extract<WriteDecision, { kind: 'insert' }> }
+  /** A duplicate of a long-term memory: the short-term row is deleted (audited as `promote-collapse`) and the promotion reports the existing one. */
+  | {
+      readonly kind: 'collapse';
+      readonly decision: Extract<WriteDecision, { kind: 'collapse' }>;
+      readonly auditAction: 'promote-collapse';
+    }
+  /** The row becomes long-term in place (audited as `promote`), keeping its id, then the contradictions apply. */
+  | {
+      readonly kind: 'promote';
+      readonly decision: Extract<WriteDecision, { kind: 'insert' }>;
+      readonly auditAction: 'promote';
+      readonly flagPromoted: boolean;
+      readonly effects: readonly ContradictionEffect[];
+    };
+
+const LINKS: Readonly<Record<ContradictionPolicy, readonly PlannedLink[]>> = Object.freeze({
+  flag: [
+    { from: 'new', rel: 'contradicts' },
+    { from: 'existing', rel: 'contradicts' },
+  ],
+  supersede: [
+    { from: 'new', rel: 'supersedes' },
+    { from: 'existing', rel: 'superseded-by' },
+  ],
+});
+
+/**
+ * R-CONTRA-FLAG / R-CONTRA-SUPERSEDE: policy `flag` marks each contradicted row and the new one
+ * contradicted (both stay visible) and links them `contradicts` both ways; `supersede` hides
+ * each contradicted row behind the new one (`supersedes` / `superseded-by`), latest wins.
+ */
+function contradictionEffects(decision: Extract<WriteDecision, { kind: 'insert' }>): readonly ContradictionEffect[] {
+  const flag = decision.policy === 'flag';
+  return decision.contradictions.map((neighbour) => ({
+    neighbour,
+    mark: flag ? 'contradicted' : 'superseded',
+    auditAction: flag ? 'contradiction-flag' : 'supersede',
+    links: LINKS[decision.policy],
+  }));
+}
+
+/** The plan of a new write from its decision. */
+export function planWrite(decision: WriteDecision): WritePlan {
+  if (decision.kind === 'collapse') return { kind: 'collapse', decision };
+  const effects = contradictionEffects(decision);
+  return { kind: 'insert', decision, flagNew: decision.policy === 'flag' && effects.length > 0, effects };
+}
+
+/** The plan of a promotion of `memory` from the decision its long-term candidates gave. */
+export function planPromotion(memory: Pick<MemoryRecord, 'tier'>, decision: WriteDecision): PromotionPlan {
+  if (memory.tier === 'ltm') return { kind: 'unchanged', decision: { kind: 'insert', contradictions: [], policy: 'flag' } };
+  if (decision.kind === 'collapse') return { kind: 'collapse', decision, auditAction: 'promote-collapse' };
+  const effects = contradictionEffects(decision);
+  return { kind: 'promote', decision, auditAction: 'promote', flagPromoted: decision.policy === 'flag' && effects.length > 0, effects };
+}
+
+/**
+ * R-WRITE-TIERS: which tiers a write is compared with. A short-term note may collapse into a
+ * long-term fact; a long-term write, and a promotion, compare with long-term rows only, so a
+ * passing note never swallows a lasting one.
+ */
+export function comparedTiers(write: { readonly tier: MemoryTier; readonly promotion?: boolean }): readonly MemoryTier[] {
+  return write.tier === 'stm' && !write.promotion ? ['stm', 'ltm'] : ['ltm'];
+}
