@@ -187,7 +187,7 @@ export class MemoryEngine {
 
   /** One memory; reading counts as an access (spec §2.1). NOT_FOUND for absent or foreign ids. */
   async get(context: CallContext, id: string): Promise<MemoryRecord> {
-    const memory = await this.options.store.read(context.tenant, id);
+    const memory = await this.options.store.readCountingAccess(context.tenant, id);
     if (!memory) throw notFound(id);
     return memory;
   }

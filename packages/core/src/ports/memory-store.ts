@@ -123,10 +123,12 @@ export interface MemoryStore {
   findById(tenant: TenantId, id: string, options?: { includeDeleted?: boolean }): Promise<MemoryRecord | undefined>;
 
   /**
-   * A client's read of one live memory: returns it with the read already counted (access count
-   * and last access), in one statement. Undefined when absent, expired or another tenant's.
+   * A client's read of one live memory, counted: returns it with its access count and last
+   * access already updated, in one statement (a read and a separate count would be two round
+   * trips on the hottest call; the name says it writes). Undefined when absent, expired or
+   * another tenant's. `findById` reads without counting.
    */
-  read(tenant: TenantId, id: string): Promise<MemoryRecord | undefined>;
+  readCountingAccess(tenant: TenantId, id: string): Promise<MemoryRecord | undefined>;
 
   /** Live, unsuperseded memories by importance score, highest first (ties: newest first). */
   mostImportant(tenant: TenantId, query: { limit: number; scope?: string; tags?: readonly string[] }): Promise<readonly MemoryRecord[]>;

@@ -127,59 +127,63 @@ export class PgMemoryStore implements MemoryStore {
     const now = this.options.clock.now();
     // It holds its own row before it locks the neighbours it contradicts, an order a write
     // locking the same rows may cross: a deadlock reruns it.
-    return retryingLockConflicts(() =>
-      this.db.transaction().execute(async (trx) => {
-        const row = isUuid(id)
-          ? await memoryByIdQuery(trx, tenant, id, isLiveAt(now))
-              .select(['content_hash', sql<string | null>`embedding::text`.as('embedding_text')])
-              .forUpdate()
-              .executeTakeFirst()
-          : undefined;
-        if (!row) throw new MemsvcError('NOT_FOUND', `memory ${id} was not found`, { memoryId: id });
-        // Promotion writes under the same content lock as a new write of this content.
-        await lockInTransaction(trx, writeLockKey(tenant, row.content_hash), this.searchSettings);
-        const before = toMemoryRecord(row as MemoryRow);
-        const candidates = await findCandidates(trx, {
-          tenant,
-          scope: before.scope,
-          contentHash: row.content_hash,
-          vector: row.embedding_text ? (JSON.parse(row.embedding_text) as number[]) : null,
-          tiers: rules.comparedTiers({ tier: before.tier, promotion: true }),
-          now,
-          excludeId: id,
-        });
-        const plan = rules.planPromotion(before, candidates);
-        if (plan.kind === 'unchanged') return { memory: before, decision: plan.decision, affected: [] };
-        if (plan.kind === 'collapse') {
-          const deleted = await this.markDeleted(trx, tenant, before, now);
-          await writeAudit(trx, {
-            tenant,
-            memoryId: id,
-            actor,
-            action: plan.auditAction,
-            version: deleted.version,
-            before,
-            after: { ...deleted, collapsedInto: plan.decision.into.id },
-            at: now,
-          });
-          return { memory: plan.decision.into, decision: plan.decision, affected: [] };
-        }
-        const promoted = await updateMemoryRow(trx, tenant, id, { tier: 'ltm', expires_at: null }, true, now);
-        await writeAudit(trx, {
-          tenant,
-          memoryId: id,
-          actor,
-          action: plan.auditAction,
-          version: promoted.version,
-          before,
-          after: promoted,
-          at: now,
-        });
-        const affected = await applyContradictionEffects(trx, { tenant, actor, ids: this.options.ids, now }, promoted, plan.effects);
-        const memory = plan.flagPromoted ? await updateMemoryRow(trx, tenant, id, { contradicted: true }, false, now) : promoted;
-        return { memory, decision: plan.decision, affected };
-      }),
-    );
+    return retryingLockConflicts(() => this.db.transaction().execute((trx) => this.promoteIn(trx, { tenant, id, actor, rules, now })));
+  }
+
+  /** One attempt at a promotion, in its transaction: core's promotion plan, applied. */
+  private async promoteIn(
+    trx: Transaction<MemsvcDatabase>,
+    { tenant, id, actor, rules, now }: { tenant: TenantId; id: string; actor: Actor; rules: WriteRules; now: Date },
+  ): Promise<WriteOutcome> {
+    const row = isUuid(id)
+      ? await memoryByIdQuery(trx, tenant, id, isLiveAt(now))
+          .select(['content_hash', sql<string | null>`embedding::text`.as('embedding_text')])
+          .forUpdate()
+          .executeTakeFirst()
+      : undefined;
+    if (!row) throw new MemsvcError('NOT_FOUND', `memory ${id} was not found`, { memoryId: id });
+    // Promotion writes under the same content lock as a new write of this content.
+    await lockInTransaction(trx, writeLockKey(tenant, row.content_hash), this.searchSettings);
+    const before = toMemoryRecord(row as MemoryRow);
+    const candidates = await findCandidates(trx, {
+      tenant,
+      scope: before.scope,
+      contentHash: row.content_hash,
+      vector: row.embedding_text ? (JSON.parse(row.embedding_text) as number[]) : null,
+      tiers: rules.comparedTiers({ tier: before.tier, promotion: true }),
+      now,
+      excludeId: id,
+    });
+    const plan = rules.planPromotion(before, candidates);
+    if (plan.kind === 'unchanged') return { memory: before, decision: plan.decision, affected: [] };
+    if (plan.kind === 'collapse') {
+      const deleted = await this.markDeleted(trx, tenant, before, now);
+      await writeAudit(trx, {
+        tenant,
+        memoryId: id,
+        actor,
+        action: plan.auditAction,
+        version: deleted.version,
+        before,
+        after: { ...deleted, collapsedInto: plan.decision.into.id },
+        at: now,
+      });
+      return { memory: plan.decision.into, decision: plan.decision, affected: [] };
+    }
+    const promoted = await updateMemoryRow(trx, tenant, id, { tier: 'ltm', expires_at: null }, true, now);
+    await writeAudit(trx, {
+      tenant,
+      memoryId: id,
+      actor,
+      action: plan.auditAction,
+      version: promoted.version,
+      before,
+      after: promoted,
+      at: now,
+    });
+    const affected = await applyContradictionEffects(trx, { tenant, actor, ids: this.options.ids, now }, promoted, plan.effects);
+    const memory = plan.flagPromoted ? await updateMemoryRow(trx, tenant, id, { contradicted: true }, false, now) : promoted;
+    return { memory, decision: plan.decision, affected };
   }
 
   async findById(tenant: TenantId, id: string, options: { includeDeleted?: boolean } = {}): Promise<MemoryRecord | undefined> {
@@ -189,7 +193,7 @@ export class PgMemoryStore implements MemoryStore {
     return row ? toMemoryRecord(row as MemoryRow) : undefined;
   }
 
-  async read(tenant: TenantId, id: string): Promise<MemoryRecord | undefined> {
+  async readCountingAccess(tenant: TenantId, id: string): Promise<MemoryRecord | undefined> {
     if (!isUuid(id)) return undefined;
     const now = this.options.clock.now();
     // The read and its access count in one statement. A count is a ranking hint, not something
