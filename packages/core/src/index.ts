@@ -23,6 +23,7 @@ export type { ProfileResolution } from './config/profile.js';
 export { resolveProfile } from './config/profile.js';
 export { isSecret, Secret } from './config/secret.js';
 export { assertServerMayBoot } from './config/server-boot-rules.js';
+export { ASKING_DISCOUNT, asksQuestion } from './domain/asking-turn.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';
 export type { ContextBlock, ContextBudget } from './domain/context-block.js';
 export { EMPTY_CONTEXT, estimateTokens, packContext, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from './domain/context-block.js';

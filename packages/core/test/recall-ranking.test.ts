@@ -12,7 +12,8 @@ import {
 import { verifies } from './requirements.js';
 
 const now = new Date('2026-05-01T00:00:00Z');
-const memory = (id: string, importanceScore = 0.5, createdAt = now) => ({ id, importanceScore, createdAt, metadata: {} }) as MemoryRecord;
+const memory = (id: string, importanceScore = 0.5, createdAt = now) =>
+  ({ id, importanceScore, createdAt, metadata: {}, content: `memory ${id}` }) as MemoryRecord;
 const candidate = (id: string, vectorRank?: number, lexicalRank?: number, similarity?: number, m = memory(id)): RecallCandidate => ({
   memory: m,
   vectorRank,

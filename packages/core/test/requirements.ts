@@ -45,6 +45,9 @@ export const REQUIREMENTS = {
     'recall ranks by score fusion of the vector and full-text lists, each weighed by how informative it is for the query, nudged by importance and recency',
   'R-RECALL-FOLLOW-UP':
     'a conversation turn is lifted by how well the turns after it match the query, never above 1, never lowered; forget deletes by a memory’s own match',
+  'R-RECALL-REPLY':
+    'a conversation turn right after a question turn is lifted by how well that question matches the query (its reply), never above 1, never lowered',
+  'R-RECALL-ASKING': 'a memory that asks a question (a question mark) ranks ASKING_DISCOUNT lower; its matchScore stays its own match',
   'R-CONTEXT-PACK': 'context blocks frame memories as untrusted data and never exceed their character or token budget',
   'R-REMEMBER-TIER': 'remember with type auto keeps notes about the moment short-term, the rest long-term',
   'R-WRITE-FAST':

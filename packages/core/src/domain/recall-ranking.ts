@@ -1,4 +1,5 @@
 import type { EmbeddingProviderName } from '../config/known-models.js';
+import { ASKING_DISCOUNT, asksQuestion } from './asking-turn.js';
 import { FOLLOW_UP_SUPPORT, type FollowUpRules, withFollowUpSupport } from './follow-up-support.js';
 import type { MemoryRecord } from './memory.js';
 
@@ -63,8 +64,9 @@ export interface RecallCandidate {
 export interface RankedMemory {
   readonly memory: MemoryRecord;
   /**
-   * What recall ranks by, in [0, 1]: the memory's own match, lifted by follow-up support when the
-   * turns after it in its conversation match too (see follow-up-support.ts).
+   * What recall ranks by, in [0, 1]: the memory's own match, lifted when the turns after it in
+   * its conversation, or the question it replies to, match too (follow-up-support.ts), and
+   * lowered a little when it asks a question itself (asking-turn.ts).
    */
   readonly score: number;
   /** The memory's own match, in [0, 1]: 1 is the best full-text match, a confident neighbour, fresh and of top importance. */
@@ -144,8 +146,10 @@ export function recallScore(candidate: RecallCandidate, weights: FusionWeights, 
 }
 
 /**
- * Ranks candidates by recallScore lifted by follow-up support (ties: newer first) and keeps the
- * best `limit`. Candidates that match nothing are dropped before support is counted.
+ * Ranks candidates by recallScore lifted by conversation support (follow-ups and replies), less
+ * ASKING_DISCOUNT for a memory that asks a question (ties: newer first), and keeps the best
+ * `limit`. Candidates that match nothing are dropped before support is counted. `matchScore`
+ * stays the memory's own match (forget judges by it).
  */
 export function rankCandidates(
   candidates: readonly RecallCandidate[],
@@ -160,7 +164,10 @@ export function rankCandidates(
     .filter((ranked) => ranked.matchScore > 0);
   const scores = withFollowUpSupport(matched, followUps);
   return matched
-    .map((ranked, i) => ({ ...ranked, score: scores[i] ?? ranked.matchScore }))
+    .map((ranked, i) => ({
+      ...ranked,
+      score: (scores[i] ?? ranked.matchScore) * (asksQuestion(ranked.memory.content) ? 1 - ASKING_DISCOUNT : 1),
+    }))
     .sort((a, b) => b.score - a.score || (a.memory.id < b.memory.id ? 1 : -1))
     .slice(0, limit);
 }
