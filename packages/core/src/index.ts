@@ -57,6 +57,7 @@ export {
   MEMORY_LIMITS,
   mergeMetadata,
 } from './domain/memory-limits.js';
+export { NAMED_SPEAKER_BOOST, speakerNamedIn } from './domain/named-speaker.js';
 export { rankingQueryText } from './domain/query-terms.js';
 export type { FusionContext, FusionWeights, RankedMemory, RecallCandidate } from './domain/recall-ranking.js';
 export {
@@ -82,7 +83,7 @@ export {
   REINDEX_MAX_MEMORIES,
 } from './domain/reindex-rules.js';
 export type { ConversationReference, SearchContextSources } from './domain/search-context.js';
-export { buildSearchContext, conversationReference, isConversationTurn } from './domain/search-context.js';
+export { buildSearchContext, conversationReference, isConversationTurn, speakerOf } from './domain/search-context.js';
 export type { Neighbour, SimilarityRules, WriteCandidates, WriteDecision, WriteRules } from './domain/similarity-rules.js';
 export { decideWrite, writeRules } from './domain/similarity-rules.js';
 export { formatSearchDate, resolveRelativeDates } from './domain/temporal-context.js';

@@ -77,13 +77,15 @@ describe('follow-up support (a turn lifted by the turns after it)', () => {
       similarity: undefined,
     });
     const candidates = [candidate('lone', 6, {}), candidate('answer', 5, turnOf('c1', 3)), candidate('follow-up', 8, turnOf('c1', 4))];
-    const ranked = rankCandidates(candidates, FUSION_WEIGHTS.disabled, now, 3);
+    const ranked = rankCandidates(candidates, FUSION_WEIGHTS.disabled, { now, limit: 3 });
     expect(ranked.map((r) => r.memory.id)).toEqual(['follow-up', 'answer', 'lone']);
     const answer = ranked[1];
     expect(answer?.score).toBeGreaterThan(answer?.matchScore ?? 1);
     expect(ranked[2]?.score).toBe(ranked[2]?.matchScore);
     expect(
-      rankCandidates(candidates, FUSION_WEIGHTS.disabled, now, 3, { weight: 0, turns: 2, replyWeight: 0 }).map((r) => r.memory.id),
+      rankCandidates(candidates, FUSION_WEIGHTS.disabled, { now, limit: 3, followUps: { weight: 0, turns: 2, replyWeight: 0 } }).map(
+        (r) => r.memory.id,
+      ),
     ).toEqual(['follow-up', 'lone', 'answer']);
   });
 });
@@ -152,7 +154,7 @@ describe('reply support and the asking discount (a question turn lifts its reply
       });
       const question = candidate('question', 10, 'Mel: What inspired your painting?', 3);
       const reply = candidate('reply', 8, 'Caroline: A visit to the LGBTQ center.', 4);
-      const ranked = rankCandidates([question, reply], FUSION_WEIGHTS.disabled, now, 2);
+      const ranked = rankCandidates([question, reply], FUSION_WEIGHTS.disabled, { now, limit: 2 });
       expect(ranked.map((r) => r.memory.id)).toEqual(['reply', 'question']);
       const [first, second] = ranked;
       expect(second?.matchScore).toBeGreaterThan(first?.matchScore ?? 1);
@@ -162,7 +164,11 @@ describe('reply support and the asking discount (a question turn lifts its reply
         { memory: reply.memory, matchScore: first?.matchScore ?? 0 },
       ]);
       expect(second?.score).toBeCloseTo((questionLifted ?? 0) * (1 - ASKING_DISCOUNT), 12);
-      const off = rankCandidates([question, reply], FUSION_WEIGHTS.disabled, now, 2, { ...FOLLOW_UP_SUPPORT, replyWeight: 0 });
+      const off = rankCandidates([question, reply], FUSION_WEIGHTS.disabled, {
+        now,
+        limit: 2,
+        followUps: { ...FOLLOW_UP_SUPPORT, replyWeight: 0 },
+      });
       expect(off.map((r) => r.memory.id)).toEqual(['question', 'reply']);
     },
   );

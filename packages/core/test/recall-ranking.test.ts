@@ -63,14 +63,14 @@ describe('recall ranking (score fusion weighed per query, with a small importanc
       expect(vectorConfidence(0.9, local)).toBe(1);
       const faintEverywhere = scored('faint', 1, 13, 1, 0.21);
       const textFirst = scored('text', 10, 1);
-      expect(rankCandidates([faintEverywhere, textFirst], local, now, 2).map((r) => r.memory.id)).toEqual(['text', 'faint']);
+      expect(rankCandidates([faintEverywhere, textFirst], local, { now, limit: 2 }).map((r) => r.memory.id)).toEqual(['text', 'faint']);
       const strongNeighbour = scored('strong', 9, 2, 1, 0.8);
-      expect(rankCandidates([strongNeighbour, textFirst], local, now, 2).map((r) => r.memory.id)).toEqual(['strong', 'text']);
+      expect(rankCandidates([strongNeighbour, textFirst], local, { now, limit: 2 }).map((r) => r.memory.id)).toEqual(['strong', 'text']);
       // With a semantic model the vector list leads: a confident paraphrase beats a mediocre text match.
       const paraphrase = scored('paraphrase', undefined, undefined, 1, 0.75);
       const wordMatch = scored('words', 5, 2, 20, 0.46);
       const withBest = scored('best', 10, 1, 30, 0.45);
-      expect(rankCandidates([wordMatch, paraphrase, withBest], FUSION_WEIGHTS.ollama, now, 3).map((r) => r.memory.id)).toEqual([
+      expect(rankCandidates([wordMatch, paraphrase, withBest], FUSION_WEIGHTS.ollama, { now, limit: 3 }).map((r) => r.memory.id)).toEqual([
         'paraphrase',
         'best',
         'words',
@@ -83,9 +83,9 @@ describe('recall ranking (score fusion weighed per query, with a small importanc
     const relevantButDull = scored('dull', 10, 1, undefined, undefined);
     const dull = { ...relevantButDull, memory: memory('dull', 0, old) };
     const weakerButShiny = { ...scored('shiny', 9, 2), memory: memory('shiny', 1, now) };
-    expect(rankCandidates([weakerButShiny, dull], FUSION_WEIGHTS.disabled, now, 2)[0]?.memory.id).toBe('dull');
+    expect(rankCandidates([weakerButShiny, dull], FUSION_WEIGHTS.disabled, { now, limit: 2 })[0]?.memory.id).toBe('dull');
     const tieA = { ...scored('a', 10, 1), memory: memory('a', 0.2) };
     const tieB = { ...scored('b', 10, 2), memory: memory('b', 0.9) };
-    expect(rankCandidates([tieA, tieB], FUSION_WEIGHTS.disabled, now, 2)[0]?.memory.id).toBe('b');
+    expect(rankCandidates([tieA, tieB], FUSION_WEIGHTS.disabled, { now, limit: 2 })[0]?.memory.id).toBe('b');
   });
 });

@@ -48,6 +48,8 @@ export const REQUIREMENTS = {
   'R-RECALL-REPLY':
     'a conversation turn right after a question turn is lifted by how well that question matches the query (its reply), never above 1, never lowered',
   'R-RECALL-ASKING': 'a memory that asks a question (a question mark) ranks ASKING_DISCOUNT lower; its matchScore stays its own match',
+  'R-RECALL-SPEAKER':
+    'when a query names the speaker of some candidates, memories said by anyone else rank NAMED_SPEAKER_BOOST lower; a query naming no speaker changes nothing',
   'R-CONTEXT-PACK': 'context blocks frame memories as untrusted data and never exceed their character or token budget',
   'R-REMEMBER-TIER': 'remember with type auto keeps notes about the moment short-term, the rest long-term',
   'R-WRITE-FAST':

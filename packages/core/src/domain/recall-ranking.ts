@@ -2,6 +2,7 @@ import type { EmbeddingProviderName } from '../config/known-models.js';
 import { ASKING_DISCOUNT, asksQuestion } from './asking-turn.js';
 import { FOLLOW_UP_SUPPORT, type FollowUpRules, withFollowUpSupport } from './follow-up-support.js';
 import type { MemoryRecord } from './memory.js';
+import { NAMED_SPEAKER_BOOST, speakerNamedIn } from './named-speaker.js';
 
 /**
  * How much each candidate list counts in the fusion, at most. The `local` embedder hashes words
@@ -66,7 +67,8 @@ export interface RankedMemory {
   /**
    * What recall ranks by, in [0, 1]: the memory's own match, lifted when the turns after it in
    * its conversation, or the question it replies to, match too (follow-up-support.ts), and
-   * lowered a little when it asks a question itself (asking-turn.ts).
+   * lowered a little when it asks a question itself (asking-turn.ts) or when the query names
+   * another speaker (named-speaker.ts).
    */
   readonly score: number;
   /** The memory's own match, in [0, 1]: 1 is the best full-text match, a confident neighbour, fresh and of top importance. */
@@ -145,29 +147,37 @@ export function recallScore(candidate: RecallCandidate, weights: FusionWeights, 
   return (fusedScore(candidate, weights, context) / best) * (nudge / maxNudge);
 }
 
+/** What ranking needs beyond the candidates and the fusion weights. */
+export interface RankingOptions {
+  readonly now: Date;
+  readonly limit: number;
+  /** The query as the caller wrote it: the speakers it names count (named-speaker.ts). */
+  readonly query?: string | undefined;
+  readonly followUps?: FollowUpRules | undefined;
+}
+
 /**
  * Ranks candidates by recallScore lifted by conversation support (follow-ups and replies), less
- * ASKING_DISCOUNT for a memory that asks a question (ties: newer first), and keeps the best
+ * ASKING_DISCOUNT for a memory that asks a question and less NAMED_SPEAKER_BOOST for one said by
+ * someone other than the speakers the query names (ties: newer first), and keeps the best
  * `limit`. Candidates that match nothing are dropped before support is counted. `matchScore`
  * stays the memory's own match (forget judges by it).
  */
-export function rankCandidates(
-  candidates: readonly RecallCandidate[],
-  weights: FusionWeights,
-  now: Date,
-  limit: number,
-  followUps: FollowUpRules = FOLLOW_UP_SUPPORT,
-): RankedMemory[] {
+export function rankCandidates(candidates: readonly RecallCandidate[], weights: FusionWeights, options: RankingOptions): RankedMemory[] {
   const context = fusionContextOf(candidates);
   const matched = candidates
-    .map((candidate) => ({ ...candidate, matchScore: recallScore(candidate, weights, now, context) }))
+    .map((candidate) => ({ ...candidate, matchScore: recallScore(candidate, weights, options.now, context) }))
     .filter((ranked) => ranked.matchScore > 0);
-  const scores = withFollowUpSupport(matched, followUps);
+  const scores = withFollowUpSupport(matched, options.followUps ?? FOLLOW_UP_SUPPORT);
+  const isNamed = options.query === undefined ? () => false : speakerNamedIn(options.query);
+  const named = matched.map((ranked) => isNamed(ranked.memory));
+  const someoneNamed = named.includes(true);
   return matched
-    .map((ranked, i) => ({
-      ...ranked,
-      score: (scores[i] ?? ranked.matchScore) * (asksQuestion(ranked.memory.content) ? 1 - ASKING_DISCOUNT : 1),
-    }))
+    .map((ranked, i) => {
+      const asking = asksQuestion(ranked.memory.content) ? 1 - ASKING_DISCOUNT : 1;
+      const speaker = someoneNamed && !named[i] ? 1 / (1 + NAMED_SPEAKER_BOOST) : 1;
+      return { ...ranked, score: (scores[i] ?? ranked.matchScore) * asking * speaker };
+    })
     .sort((a, b) => b.score - a.score || (a.memory.id < b.memory.id ? 1 : -1))
-    .slice(0, limit);
+    .slice(0, options.limit);
 }

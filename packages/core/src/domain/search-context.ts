@@ -92,6 +92,14 @@ export function isConversationTurn(content: string): boolean {
   return SPEAKER_PREFIX.test(content);
 }
 
+/**
+ * Who said a memory, when it is a conversation turn: the speaker its metadata names (`speaker`,
+ * or the `role` ingest writes), else the "<speaker>: " its content starts with.
+ */
+export function speakerOf(memory: { readonly content: string; readonly metadata: Readonly<Record<string, unknown>> }): string | undefined {
+  return conversationReference(memory.metadata).speaker ?? SPEAKER_PREFIX.exec(memory.content)?.[0].replace(/:\s+$/u, '').trim();
+}
+
 /** "Caroline: I went…" → "I went…". */
 function withoutSpeakerPrefix(said: string): string {
   return said.replace(SPEAKER_PREFIX, '');

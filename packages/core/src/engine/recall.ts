@@ -73,7 +73,7 @@ export async function recall(deps: RecallDependencies, tenant: TenantId, input: 
     now,
   });
   const weights = vector ? deps.fusion : FUSION_WEIGHTS.disabled;
-  const results = rankCandidates(candidates, weights, now, limit);
+  const results = rankCandidates(candidates, weights, { now, limit, query });
   if (results.length > 0) {
     deps.store
       .recordAccess(

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import {
+  FUSION_WEIGHTS,
+  type MemoryRecord,
+  NAMED_SPEAKER_BOOST,
+  type RecallCandidate,
+  rankCandidates,
+  speakerNamedIn,
+  speakerOf,
+} from '../src/index.js';
+import { verifies } from './requirements.js';
+
+const memory = (content: string, metadata: Record<string, unknown> = {}) => ({ content, metadata });
+
+describe('named speakers (a question about someone is answered by what they said)', () => {
+  it(verifies('R-RECALL-SPEAKER', "a memory's speaker is its metadata's speaker or role, else its content's “<speaker>: ” prefix"), () => {
+    expect(speakerOf(memory('Melanie: We went camping.'))).toBe('Melanie');
+    expect(speakerOf(memory('Dr. Ann Lee: take two.'))).toBe('Dr. Ann Lee');
+    expect(speakerOf(memory('user: hi', { conversation: { id: 'c', turn: 0, role: 'user' } }))).toBe('user');
+    expect(speakerOf(memory('plain text', { speaker: 'Jon' }))).toBe('Jon');
+    expect(speakerOf(memory('The deploy target is eu-west-1'))).toBeUndefined();
+    expect(speakerOf(memory('Note at 10:30: call Bob'))).toBeUndefined();
+  });
+
+  it(
+    verifies('R-RECALL-SPEAKER', 'a speaker is named when all their words stand in the query as words, in any case, possessive or not'),
+    () => {
+      const named = speakerNamedIn("What did Melanie's family do while camping with dr. ann lee?");
+      expect(named(memory('Melanie: We roasted marshmallows.'))).toBe(true);
+      expect(named(memory('Dr. Ann Lee: I came too.'))).toBe(true);
+      expect(named(memory('Mel: hi'))).toBe(false);
+      expect(named(memory('Caroline: Sounds fun!'))).toBe(false);
+      expect(named(memory('A memory with no speaker'))).toBe(false);
+    },
+  );
+
+  it(
+    verifies('R-RECALL-SPEAKER', "when the query names a candidate's speaker, the others' scores are divided by 1 + NAMED_SPEAKER_BOOST"),
+    () => {
+      const now = new Date('2026-05-01T00:00:00Z');
+      const candidate = (id: string, lexicalScore: number, content: string): RecallCandidate => ({
+        memory: { id, importanceScore: 0.5, createdAt: now, metadata: {}, content } as unknown as MemoryRecord,
+        vectorRank: undefined,
+        lexicalRank: 1,
+        lexicalScore,
+        similarity: undefined,
+      });
+      const byCaroline = candidate('caroline', 10, 'Caroline: Melanie loves camping with her kids.');
+      const byMelanie = candidate('melanie', 9, 'Melanie: We roasted marshmallows by the fire.');
+      const unnamed = candidate('note', 9.5, 'Camping gear list: tent, marshmallows');
+      const query = 'What did Melanie do while camping?';
+      const ranked = rankCandidates([byCaroline, byMelanie, unnamed], FUSION_WEIGHTS.disabled, { now, limit: 3, query });
+      expect(ranked.map((r) => r.memory.id)).toEqual(['melanie', 'caroline', 'note']);
+      const melanie = ranked[0];
+      const caroline = ranked[1];
+      expect(melanie?.score).toBe(melanie?.matchScore);
+      expect(caroline?.score).toBeCloseTo((caroline?.matchScore ?? 0) / (1 + NAMED_SPEAKER_BOOST), 12);
+      // A clearly better match by someone else still leads; a query naming no speaker changes nothing.
+      const far = candidate('far', 20, 'Caroline: Melanie went camping at the lake and roasted marshmallows.');
+      expect(rankCandidates([far, byMelanie], FUSION_WEIGHTS.disabled, { now, limit: 1, query })[0]?.memory.id).toBe('far');
+      const plain = rankCandidates([byCaroline, byMelanie, unnamed], FUSION_WEIGHTS.disabled, { now, limit: 3, query: 'camping' });
+      expect(plain.every((r) => r.score === r.matchScore)).toBe(true);
+      expect(plain.map((r) => r.memory.id)).toEqual(['caroline', 'note', 'melanie']);
+    },
+  );
+});
