@@ -30,6 +30,14 @@ it('the library example in the root README runs as written and prints what it sa
   expect(runExample(example ?? '')).toBe(promised);
 });
 
+it('the "Testing your agent" example in packages/core/README.md runs as written and prints what it says', () => {
+  const readme = readFileSync(join(workspace, 'packages', 'core', 'README.md'), 'utf8');
+  const example = /## Testing your agent[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const promised = promisedOutput(example);
+  expect(promised, 'the example says what it prints').not.toBe('');
+  expect(runExample(example)).toBe(promised);
+});
+
 describe('package README examples', () => {
   it.each([
     'auth',

@@ -15,27 +15,20 @@ import {
 } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
-import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type MemsvcStore, openStore } from '../src/index.js';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
 import { codeOf } from './support/code-of.js';
-import { describeEachEngine } from './support/each-engine.js';
+import { describeEachStore, itNeeding } from './support/each-store.js';
 
 const alice: CallContext = { tenant: toTenantId('alice'), actor: { id: 'user:alice' } };
 
-describeEachEngine('context and agent-memory tools', (engine) => {
-  let store: MemsvcStore;
+describeEachStore('context and agent-memory tools', (kind) => {
   const clock = new ManualClock('2026-05-01T09:00:00.000Z');
+  const store = kind.use({ clock, dimensions: 384 });
+  const itWithStemming = itNeeding(store, 'english-stemming');
   let memories: MemoryEngine;
 
-  beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 384 } });
-  });
-  afterAll(async () => {
-    await store?.close();
-  });
   beforeEach(async () => {
-    await sql`TRUNCATE memories, memory_audit, memory_links CASCADE`.execute(store.connection.db);
+    await store.reset();
     clock.set('2026-05-01T09:00:00.000Z');
     memories = createMemoryEngine({ store: store.memories, embedder: new LocalEmbedder(), clock, fusion: FUSION_WEIGHTS.local });
   });
@@ -53,7 +46,8 @@ describeEachEngine('context and agent-memory tools', (engine) => {
     expect(faked.wasDeduped).toBe(false);
   });
 
-  it('forget previews by default, deletes on confirm, audits, and restore brings the memory back', async () => {
+  // "peanut allergy" finds "allergic to peanuts" through English stemming.
+  itWithStemming('forget previews by default, deletes on confirm, audits, and restore brings the memory back', async () => {
     const { memory } = await memories.create(alice, { tier: 'ltm', content: 'Alice is allergic to peanuts' });
     await memories.create(alice, { tier: 'ltm', content: 'The office wifi password rotates monthly' });
     const preview = await forget(memories, alice, { query: 'peanut allergy' });
@@ -127,9 +121,9 @@ describeEachEngine('context and agent-memory tools', (engine) => {
   });
 });
 
-describeEachEngine('ingest_conversation', (engine) => {
-  let store: MemsvcStore;
+describeEachStore('ingest_conversation', (kind) => {
   const clock = new ManualClock('2026-05-01T09:00:00.000Z');
+  const store = kind.use({ clock, dimensions: 384 });
   let memories: MemoryEngine;
   const turns = [
     { role: 'user', content: 'Which port does the staging database listen on?' },
@@ -139,11 +133,7 @@ describeEachEngine('ingest_conversation', (engine) => {
   ];
 
   beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 384 } });
     memories = createMemoryEngine({ store: store.memories, embedder: new LocalEmbedder(), clock, fusion: FUSION_WEIGHTS.local });
-  });
-  afterAll(async () => {
-    await store?.close();
   });
 
   it('stores turns with provenance, finds an answer by its question, and adds nothing on a re-ingest', async () => {

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type MemsvcDatabase, type MemsvcStore, openStore } from '../src/index.js';
 import { codeOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { describeEachStore } from './support/each-store.js';
 
 const context = (tenant: string): CallContext => ({ tenant: toTenantId(tenant), actor: { id: `user:${tenant}` } });
 const alice = context('alice');
@@ -42,7 +43,136 @@ async function expectStatisticsMatchPostings(db: Kysely<MemsvcDatabase>): Promis
   expect(live.rows[0]?.missing).toBe(0);
 }
 
-describeEachEngine('lexical index (BM25 with per-tenant statistics)', (engine) => {
+describeEachStore('lexical index (BM25 with per-tenant statistics)', (kind) => {
+  const clock = new ManualClock('2026-05-01T09:00:00.000Z');
+  const embedder = new LocalEmbedder();
+  const store = kind.use({
+    clock,
+    dimensions: embedder.dimensions,
+    checkLexicalIndex: (opened) => expectStatisticsMatchPostings(opened.connection.db),
+  });
+  let memories: MemoryEngine;
+  const lexicalQuery = (text: string, overrides: Partial<RecallCandidateQuery> = {}): RecallCandidateQuery => ({
+    text,
+    vector: null,
+    perList: 30,
+    minSimilarity: 0,
+    lexical: LEXICAL_RANKING,
+    filters: {},
+    now: clock.now(),
+    ...overrides,
+  });
+  const scoreOf = async (who: CallContext, text: string, id: string) =>
+    (await store.memories.recallCandidates(who.tenant, lexicalQuery(text))).find((c) => c.memory.id === id)?.lexicalScore;
+
+  beforeEach(async () => {
+    await store.reset();
+    memories = createMemoryEngine({ store: store.memories, embedder, clock, fusion: FUSION_WEIGHTS.local });
+  });
+
+  it('changes a term’s weight when the tenant’s corpus changes, and not when another tenant’s does', async () => {
+    const target = await memories.create(alice, { tier: 'ltm', content: 'Melanie painted a sunrise over the harbour' });
+    await memories.create(alice, { tier: 'ltm', content: 'The garden needs water' });
+    const before = await scoreOf(alice, 'sunrise', target.memory.id);
+
+    for (let i = 0; i < 5; i++) await memories.create(bob, { tier: 'ltm', content: `Bob watched sunrise number ${i} from the roof` });
+    expect(await scoreOf(alice, 'sunrise', target.memory.id)).toBeCloseTo(before ?? Number.NaN, 9);
+
+    const other = await memories.create(alice, { tier: 'ltm', content: 'Another sunrise photo, taken in June' });
+    const after = await scoreOf(alice, 'sunrise', target.memory.id);
+    expect(after).toBeLessThan(before ?? 0);
+
+    await memories.delete(alice, other.memory.id);
+    expect(await scoreOf(alice, 'sunrise', target.memory.id)).toBeCloseTo(before ?? Number.NaN, 9);
+    await store.checkLexicalIndex();
+  });
+
+  it('follows every change of what is searchable: update, delete, restore', async () => {
+    const created = await memories.create(alice, { tier: 'ltm', content: 'The staging database listens on port 5433' });
+    const id = created.memory.id;
+    expect(await scoreOf(alice, 'staging', id)).toBeGreaterThan(0);
+
+    const updated = await memories.update(alice, id, { content: 'The preview database listens on port 5433' }, created.memory.version);
+    expect(await scoreOf(alice, 'staging', id)).toBeUndefined();
+    expect(await scoreOf(alice, 'preview', id)).toBeGreaterThan(0);
+    await store.checkLexicalIndex();
+
+    // A change that touches nothing searchable (an access, a pin) leaves the postings alone.
+    await memories.get(alice, id);
+    await memories.update(alice, id, { pinned: true }, updated.version);
+    expect(await scoreOf(alice, 'preview', id)).toBeGreaterThan(0);
+
+    await memories.delete(alice, id);
+    expect(await scoreOf(alice, 'preview', id)).toBeUndefined();
+    await store.checkLexicalIndex();
+    await memories.restore(alice, id);
+    expect(await scoreOf(alice, 'preview', id)).toBeGreaterThan(0);
+    await store.checkLexicalIndex();
+  });
+
+  it('indexes the search context at contextWeight and never returns it', async () => {
+    const ingested = await memories.create(alice, {
+      tier: 'ltm',
+      content: 'Melanie: It was 5433 in the end',
+      searchContext: 'in reply to Caroline: which port does staging use?',
+    });
+    const plain = await memories.create(alice, { tier: 'ltm', content: 'The staging port is documented in the wiki' });
+    const found = [...(await store.memories.recallCandidates(alice.tenant, lexicalQuery('staging port')))].sort(
+      (a, b) => (a.lexicalRank ?? 0) - (b.lexicalRank ?? 0),
+    );
+    expect(found.map((c) => c.memory.id)).toEqual([plain.memory.id, ingested.memory.id]);
+    expect(JSON.stringify(found[1]?.memory)).not.toContain('which port');
+  });
+
+  it('reads every posting within the budget, and past it at most postingsPerTerm of a term, the best ones', async () => {
+    const written = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const padding = Array.from({ length: i }, (_, j) => `filler${j}`).join(' ');
+      written.add((await memories.create(alice, { tier: 'ltm', content: `project status ${i} ${padding}` })).memory.id);
+    }
+    expect(written.size).toBeGreaterThan(10); // near-identical ones collapse as duplicates
+    const exact = await store.memories.recallCandidates(alice.tenant, lexicalQuery('project', { perList: 50 }));
+    expect(exact).toHaveLength(written.size);
+    const bounded = { ...LEXICAL_RANKING, postingBudget: 0, postingsPerTerm: 5 };
+    const found = await store.memories.recallCandidates(alice.tenant, lexicalQuery('project', { lexical: bounded }));
+    expect(found).toHaveLength(5);
+    // The five shortest memories mention "project" with the most weight.
+    for (const candidate of found) expect(Number(/status (\d+)/.exec(candidate.memory.content)?.[1])).toBeLessThan(5);
+  });
+
+  it('uses the rarest maxQueryTerms terms of a long query', async () => {
+    const target = await memories.create(alice, { tier: 'ltm', content: 'zebra crossing near the xylophone shop' });
+    await memories.create(alice, { tier: 'ltm', content: 'the crossing near the shop' });
+    const oneTerm = { ...LEXICAL_RANKING, maxQueryTerms: 1 };
+    const found = await store.memories.recallCandidates(alice.tenant, lexicalQuery('crossing shop zebra', { lexical: oneTerm }));
+    expect(found.map((c) => c.memory.id)).toEqual([target.memory.id]);
+  });
+
+  it('answers odd queries with a result, never a database error', async () => {
+    await memories.create(alice, { tier: 'ltm', content: 'Deploys happen on Tuesday; rollbacks on Wednesday' });
+    const queries = [
+      'deploys & rollbacks',
+      'deploys | !rollbacks',
+      'deploy <-> tuesday',
+      'deplo:*',
+      "'; DROP TABLE memories; --",
+      '!!! ??? ...',
+      '東京',
+      '🚀🔥',
+      `${'tuesday '.repeat(255)}x`.slice(0, 2048),
+      '\\ \u0000 ( ) : *',
+    ];
+    for (const query of queries) {
+      const { results } = await memories.recall(alice, { query });
+      expect(Array.isArray(results)).toBe(true);
+    }
+    expect((await memories.recall(alice, { query: 'deploys & rollbacks' })).results).toHaveLength(1);
+    expect(await codeOf(memories.recall(alice, { query: ' \n\t ' }))).toBe('INVALID_INPUT');
+    expect((await memories.recall(context('nobody'), { query: 'deploys' })).results).toEqual([]);
+  });
+});
+
+describeEachEngine('lexical index on a database', (engine) => {
   let store: MemsvcStore;
   const clock = new ManualClock('2026-05-01T09:00:00.000Z');
   const embedder = new LocalEmbedder();
@@ -93,45 +223,10 @@ describeEachEngine('lexical index (BM25 with per-tenant statistics)', (engine) =
     await expectStatisticsMatchPostings(db());
   });
 
-  it('changes a term’s weight when the tenant’s corpus changes, and not when another tenant’s does', async () => {
-    const target = await memories.create(alice, { tier: 'ltm', content: 'Melanie painted a sunrise over the harbour' });
-    await memories.create(alice, { tier: 'ltm', content: 'The garden needs water' });
-    const before = await scoreOf(alice, 'sunrise', target.memory.id);
-
-    for (let i = 0; i < 5; i++) await memories.create(bob, { tier: 'ltm', content: `Bob watched sunrise number ${i} from the roof` });
-    expect(await scoreOf(alice, 'sunrise', target.memory.id)).toBeCloseTo(before ?? Number.NaN, 9);
-
-    const other = await memories.create(alice, { tier: 'ltm', content: 'Another sunrise photo, taken in June' });
-    const after = await scoreOf(alice, 'sunrise', target.memory.id);
-    expect(after).toBeLessThan(before ?? 0);
-
-    await memories.delete(alice, other.memory.id);
-    expect(await scoreOf(alice, 'sunrise', target.memory.id)).toBeCloseTo(before ?? Number.NaN, 9);
-    await expectStatisticsMatchPostings(db());
-  });
-
-  it('follows every change of what is searchable: update, delete, restore, purge and TRUNCATE', async () => {
-    const created = await memories.create(alice, { tier: 'ltm', content: 'The staging database listens on port 5433' });
-    const id = created.memory.id;
-    expect(await scoreOf(alice, 'staging', id)).toBeGreaterThan(0);
-
-    const updated = await memories.update(alice, id, { content: 'The preview database listens on port 5433' }, created.memory.version);
-    expect(await scoreOf(alice, 'staging', id)).toBeUndefined();
+  it('follows the changes only SQL can make: a purge and TRUNCATE', async () => {
+    const { memory } = await memories.create(alice, { tier: 'ltm', content: 'The preview database listens on port 5433' });
+    const id = memory.id;
     expect(await scoreOf(alice, 'preview', id)).toBeGreaterThan(0);
-    await expectStatisticsMatchPostings(db());
-
-    // A change that touches nothing searchable (an access, a pin) leaves the postings alone.
-    await memories.get(alice, id);
-    await memories.update(alice, id, { pinned: true }, updated.version);
-    expect(await scoreOf(alice, 'preview', id)).toBeGreaterThan(0);
-
-    await memories.delete(alice, id);
-    expect(await scoreOf(alice, 'preview', id)).toBeUndefined();
-    await expectStatisticsMatchPostings(db());
-    await memories.restore(alice, id);
-    expect(await scoreOf(alice, 'preview', id)).toBeGreaterThan(0);
-    await expectStatisticsMatchPostings(db());
-
     await db().deleteFrom('memories').where('id', '=', id).execute();
     expect(await scoreOf(alice, 'preview', id)).toBeUndefined();
     await expectStatisticsMatchPostings(db());
@@ -163,66 +258,13 @@ describeEachEngine('lexical index (BM25 with per-tenant statistics)', (engine) =
     ]);
   });
 
-  it('indexes the search context at contextWeight and never returns it', async () => {
-    const ingested = await memories.create(alice, {
-      tier: 'ltm',
-      content: 'Melanie: It was 5433 in the end',
-      searchContext: 'in reply to Caroline: which port does staging use?',
-    });
-    const plain = await memories.create(alice, { tier: 'ltm', content: 'The staging port is documented in the wiki' });
-    const found = [...(await store.memories.recallCandidates(alice.tenant, lexicalQuery('staging port')))].sort(
-      (a, b) => (a.lexicalRank ?? 0) - (b.lexicalRank ?? 0),
-    );
-    expect(found.map((c) => c.memory.id)).toEqual([plain.memory.id, ingested.memory.id]);
-    expect(JSON.stringify(found[1]?.memory)).not.toContain('which port');
-  });
-
-  it('reads every posting within the budget, and past it at most postingsPerTerm of a term, the best ones', async () => {
-    const written = new Set<string>();
+  it('reads a bounded term’s best postings straight from the impact index', async () => {
     for (let i = 0; i < 40; i++) {
       const padding = Array.from({ length: i }, (_, j) => `filler${j}`).join(' ');
-      written.add((await memories.create(alice, { tier: 'ltm', content: `project status ${i} ${padding}` })).memory.id);
+      await memories.create(alice, { tier: 'ltm', content: `project status ${i} ${padding}` });
     }
-    expect(written.size).toBeGreaterThan(10); // near-identical ones collapse as duplicates
-    const exact = await store.memories.recallCandidates(alice.tenant, lexicalQuery('project', { perList: 50 }));
-    expect(exact).toHaveLength(written.size);
     const bounded = { ...LEXICAL_RANKING, postingBudget: 0, postingsPerTerm: 5 };
-    const found = await store.memories.recallCandidates(alice.tenant, lexicalQuery('project', { lexical: bounded }));
-    expect(found).toHaveLength(5);
-    // The five shortest memories mention "project" with the most weight.
-    for (const candidate of found) expect(Number(/status (\d+)/.exec(candidate.memory.content)?.[1])).toBeLessThan(5);
     const plan = await store.memories.explainRecall(alice.tenant, lexicalQuery('project', { lexical: bounded }));
     expect(plan).toMatch(/Index Only Scan using memory_terms_impact_idx on memory_terms posting .* rows=5(\.00)? loops=1\)/);
-  });
-
-  it('uses the rarest maxQueryTerms terms of a long query', async () => {
-    const target = await memories.create(alice, { tier: 'ltm', content: 'zebra crossing near the xylophone shop' });
-    await memories.create(alice, { tier: 'ltm', content: 'the crossing near the shop' });
-    const oneTerm = { ...LEXICAL_RANKING, maxQueryTerms: 1 };
-    const found = await store.memories.recallCandidates(alice.tenant, lexicalQuery('crossing shop zebra', { lexical: oneTerm }));
-    expect(found.map((c) => c.memory.id)).toEqual([target.memory.id]);
-  });
-
-  it('answers odd queries with a result, never a database error', async () => {
-    await memories.create(alice, { tier: 'ltm', content: 'Deploys happen on Tuesday; rollbacks on Wednesday' });
-    const queries = [
-      'deploys & rollbacks',
-      'deploys | !rollbacks',
-      'deploy <-> tuesday',
-      'deplo:*',
-      "'; DROP TABLE memories; --",
-      '!!! ??? ...',
-      '東京',
-      '🚀🔥',
-      `${'tuesday '.repeat(255)}x`.slice(0, 2048),
-      '\\ \u0000 ( ) : *',
-    ];
-    for (const query of queries) {
-      const { results } = await memories.recall(alice, { query });
-      expect(Array.isArray(results)).toBe(true);
-    }
-    expect((await memories.recall(alice, { query: 'deploys & rollbacks' })).results).toHaveLength(1);
-    expect(await codeOf(memories.recall(alice, { query: ' \n\t ' }))).toBe('INVALID_INPUT');
-    expect((await memories.recall(context('nobody'), { query: 'deploys' })).results).toEqual([]);
   });
 });

@@ -1,10 +1,8 @@
 import { type CallContext, createMemoryEngine, isMemsvcError, type MemoryEngine, toTenantId } from '@memsvc/core';
 import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
-import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type MemsvcStore, openStore } from '../src/index.js';
+import { beforeEach, expect, it } from 'vitest';
 import { codeOf } from './support/code-of.js';
-import { describeEachEngine } from './support/each-engine.js';
+import { describeEachStore } from './support/each-store.js';
 
 /**
  * Unit vectors at a chosen cosine similarity to e1 = [1, 0, 0]. Vectors are stored as float4, so
@@ -25,9 +23,9 @@ const context = (tenant: string): CallContext => ({ tenant: toTenantId(tenant), 
 const alice = context('alice');
 const bob = context('bob');
 
-describeEachEngine('memory engine', (engine) => {
-  let store: MemsvcStore;
+describeEachStore('memory engine', (kind) => {
   const clock = new ManualClock('2026-04-01T09:00:00.000Z');
+  const store = kind.use({ clock, dimensions: 3 });
   const embedder = new StaticEmbedder(VECTORS, 'static-test', () => [0, 1, 0]);
   const makeEngine = (policy: 'flag' | 'supersede' = 'flag'): MemoryEngine =>
     createMemoryEngine({
@@ -41,17 +39,11 @@ describeEachEngine('memory engine', (engine) => {
     });
   let memories: MemoryEngine;
 
-  beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 3 } });
-  });
-  afterAll(async () => {
-    await store?.close();
-  });
   beforeEach(async () => {
     clock.set('2026-04-01T09:00:00.000Z');
     embedder.available = true;
+    await store.reset();
     memories = makeEngine();
-    await sql`TRUNCATE memories, memory_audit, memory_links CASCADE`.execute(store.connection.db);
   });
 
   it('R-DUP-EXACT: identical content (ignoring case and spacing) collapses, even without vectors', async () => {
@@ -81,12 +73,16 @@ describeEachEngine('memory engine', (engine) => {
     expect(newer.memory.contradicted).toBe(true);
     expect((await memories.get(alice, older.memory.id)).contradicted).toBe(true);
     expect((await memories.list(alice, { limit: 10 })).items.map((m) => m.id).sort()).toEqual([older.memory.id, newer.memory.id].sort());
-    const links = await store.connection.db
-      .selectFrom('memory_links')
-      .select(['source_memory_id', 'target_memory_id', 'rel_type'])
-      .execute();
+    const links = await store.links();
     expect(links).toHaveLength(2);
-    expect(links.every((link) => link.rel_type === 'contradicts')).toBe(true);
+    expect(links.every((link) => link.rel === 'contradicts')).toBe(true);
+    // Both directions, so either memory leads to the other.
+    expect(links.map((link) => [link.source, link.target]).sort()).toEqual(
+      [
+        [newer.memory.id, older.memory.id],
+        [older.memory.id, newer.memory.id],
+      ].sort(),
+    );
     // Just below the band: no contradiction.
     const outside = await memories.create(alice, { tier: 'ltm', content: 'Deploy target is ap-south-1' });
     expect(outside.contradictions.filter((c) => c.memoryId === older.memory.id)).toEqual([]);
@@ -100,6 +96,12 @@ describeEachEngine('memory engine', (engine) => {
     expect((await memories.list(alice, { limit: 10 })).items.map((m) => m.id)).toEqual([newer.memory.id]);
     const all = await memories.list(alice, { limit: 10, includeSuperseded: true });
     expect(all.items.find((m) => m.id === older.memory.id)?.supersededBy).toBe(newer.memory.id);
+    expect(await store.links()).toEqual(
+      expect.arrayContaining([
+        { source: newer.memory.id, target: older.memory.id, rel: 'supersedes' },
+        { source: older.memory.id, target: newer.memory.id, rel: 'superseded-by' },
+      ]),
+    );
   });
 
   it('R-DUP-RACE: two concurrent identical writes leave one row', async () => {
@@ -108,8 +110,7 @@ describeEachEngine('memory engine', (engine) => {
     );
     expect(new Set(results.map((r) => r.memory.id)).size).toBe(1);
     expect(results.filter((r) => r.outcome === 'created')).toHaveLength(1);
-    const count = await store.connection.db.selectFrom('memories').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-    expect(count.n).toBe(1);
+    expect(await store.rowCount()).toBe(1);
   });
 
   it('keeps tenants apart: the same content in two tenants is two memories, and ids do not cross', async () => {

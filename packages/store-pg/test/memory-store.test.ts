@@ -4,34 +4,22 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type MemsvcStore, openStore } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { describeEachStore } from './support/each-store.js';
 
 const alice = toTenantId('alice@example.com');
 const bob = toTenantId('bob');
 const actor = { id: 'test' };
 const HOUR = 3_600_000;
 
-describeEachEngine('memory store', (engine) => {
-  let store: MemsvcStore;
+describeEachStore('memory store', (kind) => {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+  const store = kind.use({ clock, dimensions: 3 });
 
-  beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 3 } });
-  });
-  afterAll(async () => {
-    await store?.close();
-  });
   beforeEach(async () => {
     clock.set('2026-03-01T12:00:00.000Z');
-    await sql`TRUNCATE memories, memory_audit CASCADE`.execute(store.connection.db);
+    await store.reset();
   });
-  const count = async (tenant: TenantId) =>
-    (
-      await store.connection.db
-        .selectFrom('memories')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('user_id', '=', tenant)
-        .executeTakeFirstOrThrow()
-    ).n;
+  const count = (tenant: TenantId) => store.rowCount(tenant);
 
   it('stores a memory and reads it back without its vector', async () => {
     const created = await store.memories.insert(
@@ -142,29 +130,15 @@ describeEachEngine('memory store', (engine) => {
     const deleted = await store.memories.findById(alice, memory.id, { includeDeleted: true });
     expect(deleted).toMatchObject({ version: 2, deletedAt: clock.now() });
 
-    const trail = await store.connection.db
-      .selectFrom('memory_audit')
-      .selectAll()
-      .where('memory_id', '=', memory.id)
-      .orderBy('id')
-      .execute();
+    // Oldest first, as the rows were written.
+    const trail = [...(await store.memories.auditTrail(alice, memory.id, 10))].reverse();
+    expect(await store.memories.auditTrail(bob, memory.id, 10)).toEqual([]);
     expect(trail.map((row) => [row.action, row.actor, row.version])).toEqual([
       ['create', 'test', 1],
       ['delete', 'agent:k1', 2],
     ]);
     expect(trail[1]?.before).toMatchObject({ content: 'to forget', deletedAt: null });
     expect(trail[1]?.after).toMatchObject({ deletedAt: clock.now().toISOString() });
-  });
-
-  it('reports a failing database on delete as a failure, never as "not found"', async () => {
-    const memory = await store.memories.insert(alice, { tier: 'ltm', content: 'kept through an outage' }, actor);
-    await sql`ALTER TABLE memories RENAME TO memories_unreachable`.execute(store.connection.db);
-    try {
-      await expect(store.memories.softDelete(alice, memory.id, actor)).rejects.toThrow(/memories/);
-    } finally {
-      await sql`ALTER TABLE memories_unreachable RENAME TO memories`.execute(store.connection.db);
-    }
-    expect(await store.memories.findById(alice, memory.id)).toMatchObject({ version: 1, deletedAt: null });
   });
 
   it('refuses bad input and writes nothing', async () => {
@@ -178,7 +152,7 @@ describeEachEngine('memory store', (engine) => {
       expect(isMemsvcError(await attempt.catch((caught: unknown) => caught), 'INVALID_INPUT')).toBe(true);
     }
     expect(await count(alice)).toBe(0);
-    expect(await store.connection.db.selectFrom('memory_audit').select('id').execute()).toEqual([]);
+    expect(await store.auditRowCount()).toBe(0);
   });
 
   it('finds the nearest memories of a tenant by cosine similarity, skipping deleted and unembedded rows', async () => {
@@ -222,5 +196,28 @@ describeEachEngine('memory store', (engine) => {
     expect(ids).toEqual([...ids].sort());
     const listed = (await store.memories.list(alice, { limit: 100 })).items.map((m) => m.id);
     expect(listed).toEqual([...ids].reverse());
+  });
+});
+
+describeEachEngine('memory store on a database', (engine) => {
+  let store: MemsvcStore;
+  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+
+  beforeAll(async () => {
+    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 3 } });
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it('reports a failing database on delete as a failure, never as "not found"', async () => {
+    const memory = await store.memories.insert(alice, { tier: 'ltm', content: 'kept through an outage' }, actor);
+    await sql`ALTER TABLE memories RENAME TO memories_unreachable`.execute(store.connection.db);
+    try {
+      await expect(store.memories.softDelete(alice, memory.id, actor)).rejects.toThrow(/memories/);
+    } finally {
+      await sql`ALTER TABLE memories_unreachable RENAME TO memories`.execute(store.connection.db);
+    }
+    expect(await store.memories.findById(alice, memory.id)).toMatchObject({ version: 1, deletedAt: null });
   });
 });

@@ -9,20 +9,21 @@ import {
 } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
-import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type MemsvcStore, openStore } from '../src/index.js';
+import { beforeEach, expect, it } from 'vitest';
+import { openStore } from '../src/index.js';
 import { codeOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { describeEachStore, itNeeding } from './support/each-store.js';
 
 const context = (tenant: string): CallContext => ({ tenant: toTenantId(tenant), actor: { id: `user:${tenant}` } });
 const alice = context('alice');
 const bob = context('bob');
 
-describeEachEngine('recall', (engine) => {
-  let store: MemsvcStore;
+describeEachStore('recall', (kind) => {
   const clock = new ManualClock('2026-05-01T09:00:00.000Z');
   const embedder = new LocalEmbedder();
+  const store = kind.use({ clock, dimensions: embedder.dimensions });
+  const itWithStemming = itNeeding(store, 'english-stemming');
   let memories: MemoryEngine;
   const ids: Record<string, string> = {};
 
@@ -30,14 +31,8 @@ describeEachEngine('recall', (engine) => {
     ids[key] = (await memories.create(who, { tier: 'ltm', content, ...extra })).memory.id;
   };
 
-  beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: embedder.dimensions } });
-  });
-  afterAll(async () => {
-    await store?.close();
-  });
   beforeEach(async () => {
-    await sql`TRUNCATE memories, memory_audit, memory_links CASCADE`.execute(store.connection.db);
+    await store.reset();
     clock.set('2026-05-01T09:00:00.000Z');
     memories = createMemoryEngine({ store: store.memories, embedder, clock, fusion: FUSION_WEIGHTS.local });
     await remember(alice, 'deploy', 'Production deploys go to the eu-west-1 region every Tuesday', { tags: ['ops', 'deploy'] });
@@ -55,7 +50,7 @@ describeEachEngine('recall', (engine) => {
     await remember(bob, 'bob-deploy', 'Bob deploys the mobile app to the eu-west-1 region');
   });
 
-  it('finds memories by full text with stemming (deploys ~ deploying) and by the vector list, best first', async () => {
+  itWithStemming('finds memories by full text with stemming (deploys ~ deploying) and by the vector list, best first', async () => {
     const { results, semantic } = await memories.recall(alice, { query: 'Where do production deploys go?' });
     expect(semantic).toBe(true);
     expect(results[0]?.memory.id).toBe(ids.deploy);
@@ -163,18 +158,6 @@ describeEachEngine('recall', (engine) => {
     expect((await store.memories.findById(alice.tenant, ids.trip ?? ''))?.accessCount).toBe(1);
   });
 
-  it('writes the access counts of a recall before the store closes', async () => {
-    const url = await engine.freshDatabaseUrl({ reopenable: true });
-    let own = await openStore({ database: url, clock, vector: { dimensions: embedder.dimensions } });
-    const engineOnOwn = createMemoryEngine({ store: own.memories, embedder, clock, fusion: FUSION_WEIGHTS.local });
-    const created = await engineOnOwn.create(alice, { tier: 'ltm', content: 'The archive lives on tape in Lisbon' });
-    await engineOnOwn.recall(alice, { query: 'archive tape' });
-    await own.close(); // right away: the count is still pending
-    own = await openStore({ database: url, clock, vector: { dimensions: embedder.dimensions } });
-    expect((await own.memories.findById(alice.tenant, created.memory.id))?.accessCount).toBe(1);
-    await own.close();
-  });
-
   it('accepts other scripts and symbols, and rejects bad input with INVALID_INPUT naming the field', async () => {
     await remember(alice, 'cjk', '東京のオフィスは渋谷にあります 🚀');
     expect((await memories.recall(alice, { query: '東京のオフィス' })).results.map((r) => r.memory.id)).toContain(ids.cjk);
@@ -188,5 +171,22 @@ describeEachEngine('recall', (engine) => {
       await codeOf(memories.recall(alice, { query: 'x', createdFrom: new Date('2026-02-01'), createdTo: new Date('2026-01-01') })),
     ).toBe('INVALID_INPUT');
     expect(await codeOf(memories.recall(alice, { query: 'x', metadata: 'not an object' }))).toBe('INVALID_INPUT');
+  });
+});
+
+describeEachEngine('recall on a database', (engine) => {
+  const clock = new ManualClock('2026-05-01T09:00:00.000Z');
+  const embedder = new LocalEmbedder();
+
+  it('writes the access counts of a recall before the store closes', async () => {
+    const url = await engine.freshDatabaseUrl({ reopenable: true });
+    let own = await openStore({ database: url, clock, vector: { dimensions: embedder.dimensions } });
+    const engineOnOwn = createMemoryEngine({ store: own.memories, embedder, clock, fusion: FUSION_WEIGHTS.local });
+    const created = await engineOnOwn.create(alice, { tier: 'ltm', content: 'The archive lives on tape in Lisbon' });
+    await engineOnOwn.recall(alice, { query: 'archive tape' });
+    await own.close(); // right away: the count is still pending
+    own = await openStore({ database: url, clock, vector: { dimensions: embedder.dimensions } });
+    expect((await own.memories.findById(alice.tenant, created.memory.id))?.accessCount).toBe(1);
+    await own.close();
   });
 });

@@ -1,32 +1,26 @@
 import { type CallContext, createMemoryEngine, FUSION_WEIGHTS, type MemoryEngine, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
-import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type MemsvcStore, openStore } from '../src/index.js';
-import { describeEachEngine } from './support/each-engine.js';
+import { beforeEach, expect, it } from 'vitest';
+import { describeEachStore } from './support/each-store.js';
 
 const alice: CallContext = { tenant: toTenantId('alice'), actor: { id: 'user:alice' } };
 
-describeEachEngine('search context of create_memory', (engine) => {
-  let store: MemsvcStore;
+describeEachStore('search context of create_memory', (kind) => {
   const clock = new ManualClock('2026-05-01T09:00:00.000Z');
   const embedder = new LocalEmbedder();
+  const store = kind.use({ clock, dimensions: embedder.dimensions });
   let memories: MemoryEngine;
-  const contextOf = async (id: string) =>
-    (await store.connection.db.selectFrom('memories').select('search_context').where('id', '=', id).executeTakeFirstOrThrow())
-      .search_context;
+  const contextOf = async (id: string) => {
+    const context = await store.searchContext(id);
+    if (context === undefined) throw new Error(`memory ${id} is not stored`);
+    return context;
+  };
   const lexicalIds = async (query: string) =>
     (await memories.recall(alice, { query, limit: 5 })).results.filter((r) => r.lexicalRank !== undefined).map((r) => r.memory.id);
 
-  beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: embedder.dimensions } });
-  });
-  afterAll(async () => {
-    await store?.close();
-  });
   beforeEach(async () => {
-    await sql`TRUNCATE memories, memory_audit, memory_links CASCADE`.execute(store.connection.db);
+    await store.reset();
     memories = createMemoryEngine({ store: store.memories, embedder, clock, fusion: FUSION_WEIGHTS.local });
   });
 

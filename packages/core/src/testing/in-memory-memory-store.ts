@@ -1,0 +1,355 @@
+import { contentFingerprintText } from '../domain/content-fingerprint.js';
+import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, NewMemory } from '../domain/memory.js';
+import type { RecallCandidate } from '../domain/recall-ranking.js';
+import type { WriteRules } from '../domain/similarity-rules.js';
+import type { TenantId } from '../domain/tenant.js';
+import { MemsvcError } from '../errors/memsvc-error.js';
+import type { Clock } from '../ports/clock.js';
+import type { IdGenerator } from '../ports/id-generator.js';
+import type {
+  Actor,
+  ListMemoriesQuery,
+  MemoryPage,
+  MemoryStore,
+  NearestMemory,
+  PrecedingMemoryQuery,
+  RecallCandidateQuery,
+  UpdateOptions,
+  WriteOutcome,
+} from '../ports/memory-store.js';
+import { cosineSimilarity, toStoredVector } from './cosine-similarity.js';
+import { recallCandidates } from './in-memory-recall-candidates.js';
+import { InMemoryTenant, type MemoryLink } from './in-memory-tenant.js';
+import { InMemoryVectorSpace } from './in-memory-vector-space.js';
+import { applyContradictionEffects, findWriteCandidates } from './in-memory-write-path.js';
+import { isLiveAt, isUnexpiredAt, matchesFilters, newestFirst } from './memory-visibility.js';
+import { precedingMemories } from './preceding-memories.js';
+import { restoreMemory } from './restore-memory.js';
+import { SequentialIdGenerator } from './sequential-id-generator.js';
+import { checkFinite, checkLimit, checkNewMemory } from './store-input-checks.js';
+import { copyJson, newStoredMemory, patchFields, type StoredMemory, toRecord } from './stored-memory.js';
+
+export interface InMemoryMemoryStoreOptions {
+  /** "Now" for timestamps and expiry: a ManualClock in tests, so expiry is exact. */
+  readonly clock: Clock;
+  /** Ids of new memories and links; default a SequentialIdGenerator on `clock`. */
+  readonly ids?: IdGenerator;
+  /** The dimensionality rules for vectors; default one fixed by the first vector stored. */
+  readonly vectorSpace?: InMemoryVectorSpace;
+}
+
+/** What the store holds, for a test's assertions: rows as they are (deleted and expired ones too). */
+export interface InMemoryStoreContents {
+  readonly memories: readonly (MemoryRecord & { readonly searchContext: string | null })[];
+  /** Oldest first. */
+  readonly audit: readonly AuditEntry[];
+  readonly links: readonly MemoryLink[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The MemoryStore port in process memory, for tests of the engine, the tools and your own agent:
+ * `createMemoryEngine({ store: new InMemoryMemoryStore({ clock }), … })` needs no database. It
+ * passes the store contract suite that PGlite and PostgreSQL pass (store-pg's `describeEachStore`
+ * suites), with the same write plans from core, versions, audit entries, links, expiry by the
+ * injected clock, cursors, errors (`INVALID_INPUT` naming `data.field`, `NOT_FOUND`, `CONFLICT`,
+ * `DIMENSION_MISMATCH`) and strict tenant separation (each tenant's rows live in their own map).
+ *
+ * Where it differs from the SQL stores:
+ * - Full text: BM25 with per-tenant statistics through core's bm25Score, but the words are
+ *   lowercase letter-and-digit runs — no English stemming ("deploys" does not find "deploying")
+ *   and no stop words (see in-memory-lexical-list.ts). Question words are still dropped from the
+ *   query by the engine (rankingQueryText).
+ * - Nearest neighbours are exact (every vector compared), where HNSW is approximate.
+ * - One process: calls run one at a time between awaits, so writes never race; nothing persists.
+ * - Nothing is ever purged: the lifecycle jobs' port (LifecycleStore) has no in-memory version.
+ */
+export class InMemoryMemoryStore implements MemoryStore {
+  readonly #tenants = new Map<TenantId, InMemoryTenant>();
+  readonly #clock: Clock;
+  readonly #ids: IdGenerator;
+  #auditSequence = 0;
+  /** The vector dimensionality every stored vector shares. */
+  readonly vectorSpace: InMemoryVectorSpace;
+
+  constructor(options: InMemoryMemoryStoreOptions) {
+    this.#clock = options.clock;
+    this.#ids = options.ids ?? new SequentialIdGenerator(options.clock);
+    this.vectorSpace = options.vectorSpace ?? new InMemoryVectorSpace();
+  }
+
+  // Every method below does its work without an await in between, so a call sees and leaves the
+  // rows in one consistent state: the in-memory form of the SQL stores' transactions and locks.
+
+  async insert(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord> {
+    checkNewMemory(memory);
+    if (memory.embedding) this.checkEmbedding(memory.embedding);
+    return toRecord(this.insertRow(tenant, memory, actor, { now: this.#clock.now(), contradicted: false }));
+  }
+
+  async write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
+    checkNewMemory(memory);
+    if (memory.embedding) this.checkEmbedding(memory.embedding);
+    const now = this.#clock.now();
+    const plan = rules.plan(
+      findWriteCandidates(this.tenant(tenant), {
+        scope: memory.scope ?? null,
+        contentKey: contentFingerprintText(memory.content),
+        vector: memory.embedding ? toStoredVector(memory.embedding.vector) : null,
+        tiers: rules.comparedTiers({ tier: memory.tier }),
+        now,
+      }),
+    );
+    if (plan.kind === 'collapse') return { memory: plan.decision.into, decision: plan.decision, affected: [] };
+    const row = this.insertRow(tenant, memory, actor, { now, contradicted: plan.flagNew });
+    const affected = applyContradictionEffects(this.tenant(tenant), { actor, ids: this.#ids, now }, row, plan.effects);
+    return { memory: toRecord(row), decision: plan.decision, affected };
+  }
+
+  async promote(tenant: TenantId, id: string, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
+    const now = this.#clock.now();
+    const row = this.liveRow(tenant, id, now);
+    const before = toRecord(row);
+    const plan = rules.planPromotion(
+      before,
+      findWriteCandidates(this.tenant(tenant), {
+        scope: row.scope,
+        contentKey: row.contentKey,
+        vector: row.vector,
+        tiers: rules.comparedTiers({ tier: row.tier, promotion: true }),
+        now,
+        excludeId: id,
+      }),
+    );
+    if (plan.kind === 'unchanged') return { memory: before, decision: plan.decision, affected: [] };
+    const audit = { memoryId: id, actor, action: plan.auditAction, before, at: now };
+    if (plan.kind === 'collapse') {
+      this.change(row, { deletedAt: now }, true, now);
+      this.tenant(tenant).writeAudit({ ...audit, version: row.version, after: { ...toRecord(row), collapsedInto: plan.decision.into.id } });
+      return { memory: plan.decision.into, decision: plan.decision, affected: [] };
+    }
+    this.change(row, { tier: 'ltm', expiresAt: null }, true, now);
+    this.tenant(tenant).writeAudit({ ...audit, version: row.version, after: toRecord(row) });
+    const affected = applyContradictionEffects(this.tenant(tenant), { actor, ids: this.#ids, now }, row, plan.effects);
+    if (plan.flagPromoted) row.contradicted = true;
+    return { memory: toRecord(row), decision: plan.decision, affected };
+  }
+
+  async findById(tenant: TenantId, id: string, options: { includeDeleted?: boolean } = {}): Promise<MemoryRecord | undefined> {
+    const row = this.#tenants.get(tenant)?.rows.get(id);
+    const now = this.#clock.now();
+    return row && (options.includeDeleted ? isUnexpiredAt(row, now) : isLiveAt(row, now)) ? toRecord(row) : undefined;
+  }
+
+  async readCountingAccess(tenant: TenantId, id: string): Promise<MemoryRecord | undefined> {
+    const now = this.#clock.now();
+    const row = this.#tenants.get(tenant)?.rows.get(id);
+    if (!row || !isLiveAt(row, now)) return undefined;
+    row.accessCount++;
+    row.lastAccessedAt = now;
+    return toRecord(row);
+  }
+
+  async mostImportant(
+    tenant: TenantId,
+    query: { limit: number; scope?: string; tags?: readonly string[] },
+  ): Promise<readonly MemoryRecord[]> {
+    checkLimit(query.limit);
+    const now = this.#clock.now();
+    return this.rowsOf(tenant)
+      .filter((row) => matchesFilters(row, { scope: query.scope, tags: query.tags }, now))
+      .sort((a, b) => b.importanceScore - a.importanceScore || newestFirst(a, b))
+      .slice(0, query.limit)
+      .map(toRecord);
+  }
+
+  async list(tenant: TenantId, query: ListMemoriesQuery): Promise<MemoryPage> {
+    checkLimit(query.limit);
+    const { cursor } = query;
+    // A cursor is the last id of a page. Any UUID is accepted, as the SQL stores accept one (it is
+    // only a position); an id from a custom IdGenerator must be one of the tenant's.
+    if (cursor !== undefined && !UUID.test(cursor) && !this.#tenants.get(tenant)?.rows.has(cursor)) {
+      throw new MemsvcError('INVALID_INPUT', 'cursor is not one this server returned (expected the nextCursor of a previous page)', {
+        field: 'cursor',
+      });
+    }
+    const now = this.#clock.now();
+    const rows = this.rowsOf(tenant)
+      .filter((row) => matchesFilters(row, query, now) && (cursor === undefined || row.id < cursor))
+      .sort(newestFirst)
+      .slice(0, query.limit + 1);
+    const items = rows.slice(0, query.limit).map(toRecord);
+    return { items, nextCursor: rows.length > query.limit ? items.at(-1)?.id : undefined };
+  }
+
+  async update(tenant: TenantId, id: string, patch: MemoryPatch, options: UpdateOptions): Promise<MemoryRecord> {
+    if (patch.embedding) this.checkEmbedding(patch.embedding);
+    const now = this.#clock.now();
+    const row = this.liveRow(tenant, id, now);
+    if (options.expectedVersion !== undefined && row.version !== options.expectedVersion) {
+      throw new MemsvcError(
+        'CONFLICT',
+        `memory ${id} was modified: it is at version ${row.version}, not ${options.expectedVersion}; read it again and retry`,
+        { memoryId: id, currentVersion: row.version, expectedVersion: options.expectedVersion },
+      );
+    }
+    const before = toRecord(row);
+    this.change(row, patchFields(patch), options.bumpVersion ?? true, now);
+    const after = toRecord(row);
+    this.tenant(tenant).writeAudit({
+      memoryId: id,
+      actor: options.actor,
+      action: options.action,
+      version: row.version,
+      before,
+      after,
+      at: now,
+    });
+    return after;
+  }
+
+  async softDelete(tenant: TenantId, id: string, actor: Actor): Promise<boolean> {
+    const now = this.#clock.now();
+    const row = this.#tenants.get(tenant)?.rows.get(id);
+    if (!row || !isLiveAt(row, now)) return false;
+    const before = toRecord(row);
+    this.change(row, { deletedAt: now }, true, now);
+    this.tenant(tenant).writeAudit({ memoryId: id, actor, action: 'delete', version: row.version, before, after: toRecord(row), at: now });
+    return true;
+  }
+
+  async restore(tenant: TenantId, id: string, actor: Actor, options: { version?: number } = {}): Promise<MemoryRecord> {
+    const now = this.#clock.now();
+    const found = this.#tenants.get(tenant)?.rows.get(id);
+    const row = found && isUnexpiredAt(found, now) ? found : undefined;
+    return restoreMemory(this.tenant(tenant), row, { id, actor, now, version: options.version }, (restored, change) =>
+      this.change(restored, change, true, now),
+    );
+  }
+
+  async auditTrail(tenant: TenantId, id: string, limit: number): Promise<readonly AuditEntry[]> {
+    checkLimit(limit);
+    const entries = (this.#tenants.get(tenant)?.audit ?? []).filter((entry) => entry.memoryId === id);
+    return entries.reverse().slice(0, limit).map(copyAuditEntry);
+  }
+
+  async recordAccess(tenant: TenantId, ids: readonly string[]): Promise<void> {
+    const now = this.#clock.now();
+    // A memory returned twice counts twice, as in the SQL stores' batched count.
+    for (const id of ids) {
+      const row = this.#tenants.get(tenant)?.rows.get(id);
+      if (!row || row.deletedAt !== null) continue;
+      row.accessCount++;
+      row.lastAccessedAt = now;
+    }
+  }
+
+  // A vector is derived data, not content: setting it neither bumps the version nor writes an audit entry.
+  async setEmbedding(tenant: TenantId, id: string, embedding: MemoryEmbedding): Promise<boolean> {
+    this.checkEmbedding(embedding);
+    const row = this.#tenants.get(tenant)?.rows.get(id);
+    if (!row || row.deletedAt !== null) return false;
+    row.vector = toStoredVector(embedding.vector);
+    row.embeddingModel = embedding.model;
+    return true;
+  }
+
+  async recallCandidates(tenant: TenantId, query: RecallCandidateQuery): Promise<readonly RecallCandidate[]> {
+    if (query.vector) checkFinite(query.vector);
+    // No vector stored yet, or a query vector of another size: full text alone can still answer.
+    const usable = query.vector && this.vectorSpace.current?.dimensions === query.vector.length;
+    const vector = usable && query.vector ? toStoredVector(query.vector) : null;
+    const held = this.#tenants.get(tenant);
+    return held ? recallCandidates(held, { ...query, vector }) : [];
+  }
+
+  async precedingMemories(tenant: TenantId, query: PrecedingMemoryQuery): Promise<readonly MemoryRecord[]> {
+    const held = this.#tenants.get(tenant);
+    return held ? precedingMemories(held, query, this.#clock.now()).map(toRecord) : [];
+  }
+
+  async nearest(tenant: TenantId, vector: readonly number[], limit: number): Promise<readonly NearestMemory[]> {
+    checkLimit(limit);
+    const space = this.vectorSpace.current;
+    if (!space) return [];
+    checkFinite(vector);
+    // The vector space's message tells the operator how to recover.
+    if (space.dimensions !== vector.length) this.vectorSpace.ensureNow(vector.length, null);
+    const now = this.#clock.now();
+    const query = toStoredVector(vector);
+    const nearest: NearestMemory[] = [];
+    for (const row of this.rowsOf(tenant)) {
+      const similarity = row.vector && isLiveAt(row, now) ? cosineSimilarity(row.vector, query) : undefined;
+      if (similarity !== undefined) nearest.push({ memory: toRecord(row), similarity });
+    }
+    return nearest.sort((a, b) => b.similarity - a.similarity).slice(0, limit);
+  }
+
+  /**
+   * Everything the store holds for one tenant (or all), deleted and expired rows and the search
+   * context included: what a test checks where a SQL test would select rows.
+   */
+  contents(tenant?: TenantId): InMemoryStoreContents {
+    const held = tenant === undefined ? [...this.#tenants.values()] : [this.#tenants.get(tenant)].filter((t) => t !== undefined);
+    return {
+      memories: held.flatMap((t) => [...t.rows.values()].map((row) => ({ ...toRecord(row), searchContext: row.searchContext }))),
+      audit: held.flatMap((t) => t.audit.map(copyAuditEntry)),
+      links: held.flatMap((t) => t.links.map((link) => ({ ...link }))),
+    };
+  }
+
+  /** Stores a new row with its `create` audit entry, whose snapshot is the row as stored. */
+  private insertRow(
+    tenant: TenantId,
+    memory: NewMemory,
+    actor: Actor,
+    { now, contradicted }: { now: Date; contradicted: boolean },
+  ): StoredMemory {
+    const row = newStoredMemory({ id: this.#ids.next(), tenant, memory, now, contradicted });
+    const held = this.tenant(tenant);
+    held.rows.set(row.id, row);
+    held.writeAudit({ memoryId: row.id, actor, action: 'create', version: 1, before: null, after: toRecord(row), at: now });
+    return row;
+  }
+
+  /** Applies a change; a client-visible one bumps the version and `updatedAt`. */
+  private change(row: StoredMemory, change: Partial<StoredMemory>, bumpVersion: boolean, now: Date): void {
+    Object.assign(row, change);
+    if (change.content !== undefined) row.contentKey = contentFingerprintText(change.content);
+    if (bumpVersion) {
+      row.version++;
+      row.updatedAt = now;
+    }
+  }
+
+  private liveRow(tenant: TenantId, id: string, now: Date): StoredMemory {
+    const row = this.#tenants.get(tenant)?.rows.get(id);
+    if (!row || !isLiveAt(row, now)) throw new MemsvcError('NOT_FOUND', `memory ${id} was not found`, { memoryId: id });
+    return row;
+  }
+
+  private rowsOf(tenant: TenantId): StoredMemory[] {
+    return [...(this.#tenants.get(tenant)?.rows.values() ?? [])];
+  }
+
+  /** The tenant's data, created on its first write (reads of an unknown tenant create nothing). */
+  private tenant(tenant: TenantId): InMemoryTenant {
+    let held = this.#tenants.get(tenant);
+    if (!held) {
+      held = new InMemoryTenant(() => ++this.#auditSequence);
+      this.#tenants.set(tenant, held);
+    }
+    return held;
+  }
+
+  private checkEmbedding(embedding: MemoryEmbedding): void {
+    checkFinite(embedding.vector);
+    this.vectorSpace.ensureNow(embedding.vector.length, embedding.model);
+  }
+}
+
+/** An audit entry the caller may change without changing the trail. */
+function copyAuditEntry(entry: AuditEntry): AuditEntry {
+  return { ...entry, before: copyJson(entry.before), after: copyJson(entry.after), createdAt: new Date(entry.createdAt) };
+}

@@ -1,0 +1,67 @@
+import type { AuditEntry, JsonObject } from '../domain/memory.js';
+import type { Actor } from '../ports/memory-store.js';
+import { jsonSnapshot, type StoredMemory } from './stored-memory.js';
+
+/** A link between two memories that a write recorded (`contradicts`, `supersedes`, `superseded-by`). */
+export interface MemoryLink {
+  readonly id: string;
+  readonly sourceMemoryId: string;
+  readonly targetMemoryId: string;
+  readonly relType: string;
+  /** The similarity that made the link. */
+  readonly score: number | null;
+  readonly createdAt: Date;
+}
+
+/**
+ * Everything the in-memory store holds for one tenant: its memories, their audit trail and their
+ * links. Each tenant has its own, so no lookup can reach another tenant's rows by accident — the
+ * in-memory form of "every query filters on the tenant".
+ */
+export class InMemoryTenant {
+  readonly rows = new Map<string, StoredMemory>();
+  readonly audit: AuditEntry[] = [];
+  readonly links: MemoryLink[] = [];
+
+  /** `next` numbers audit entries across tenants, as one database sequence does. */
+  constructor(private readonly nextAuditId: () => number) {}
+
+  /** Appends an audit entry; `before` and `after` are kept as a JSON column keeps them (dates as ISO strings). */
+  writeAudit(entry: {
+    memoryId: string;
+    actor: Actor;
+    action: string;
+    version: number | null;
+    before: unknown;
+    after: unknown;
+    at: Date;
+  }): void {
+    this.audit.push({
+      id: this.nextAuditId(),
+      memoryId: entry.memoryId,
+      action: entry.action,
+      actor: entry.actor.id,
+      version: entry.version,
+      before: entry.before === null ? null : jsonSnapshot(entry.before),
+      after: entry.after === null ? null : jsonSnapshot(entry.after),
+      createdAt: new Date(entry.at),
+    });
+  }
+
+  /** Records a link unless the same (source, target, relation) exists already. */
+  addLink(link: MemoryLink): void {
+    const exists = this.links.some(
+      (held) => held.sourceMemoryId === link.sourceMemoryId && held.targetMemoryId === link.targetMemoryId && held.relType === link.relType,
+    );
+    if (!exists) this.links.push(link);
+  }
+
+  /** The newest audit snapshot (`after`) of `memoryId` at `version`, as a restore reads it. */
+  snapshotAt(memoryId: string, version: number): JsonObject | undefined {
+    for (let i = this.audit.length - 1; i >= 0; i--) {
+      const entry = this.audit[i];
+      if (entry?.memoryId === memoryId && entry.after?.version === version) return entry.after;
+    }
+    return undefined;
+  }
+}

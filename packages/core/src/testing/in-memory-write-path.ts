@@ -1,0 +1,101 @@
+import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
+import type { Neighbour, WriteCandidates } from '../domain/similarity-rules.js';
+import type { ContradictionEffect } from '../domain/write-plan.js';
+import type { IdGenerator } from '../ports/id-generator.js';
+import type { Actor } from '../ports/memory-store.js';
+import { cosineSimilarity } from './cosine-similarity.js';
+import type { InMemoryTenant } from './in-memory-tenant.js';
+import { inScope, isLiveAt } from './memory-visibility.js';
+import { type StoredMemory, toRecord } from './stored-memory.js';
+
+/** How many nearest neighbours a write compares itself with (as the SQL stores do). */
+export const NEIGHBOUR_LIMIT = 5;
+
+/** What a write (or a promotion) is compared with. */
+export interface CandidateQuery {
+  readonly scope: string | null;
+  readonly contentKey: string;
+  readonly vector: readonly number[] | null;
+  readonly tiers: readonly MemoryTier[];
+  readonly now: Date;
+  readonly excludeId?: string;
+}
+
+/**
+ * The candidates of a write: live, unsuperseded memories of the tenant in the same scope among
+ * `tiers`; the oldest exact-content match, and the nearest neighbours when there is a vector.
+ */
+export function findWriteCandidates(tenant: InMemoryTenant, query: CandidateQuery): WriteCandidates {
+  const base = [...tenant.rows.values()].filter(
+    (row) =>
+      inScope(row, query.scope) &&
+      isLiveAt(row, query.now) &&
+      row.supersededBy === null &&
+      query.tiers.includes(row.tier) &&
+      row.id !== query.excludeId,
+  );
+  const exact = base.filter((row) => row.contentKey === query.contentKey).sort((a, b) => (a.id < b.id ? -1 : 1))[0];
+  const { vector } = query;
+  const neighbours: Neighbour[] = [];
+  if (vector) {
+    for (const row of base) {
+      const similarity = row.vector ? cosineSimilarity(row.vector, vector) : undefined;
+      if (similarity !== undefined) neighbours.push({ memory: toRecord(row), similarity });
+    }
+    neighbours.sort((a, b) => b.similarity - a.similarity);
+    neighbours.splice(NEIGHBOUR_LIMIT);
+  }
+  return { exact: exact ? toRecord(exact) : undefined, neighbours };
+}
+
+/**
+ * Applies core's contradiction effects of a write to the rows that still hold (not deleted, not
+ * superseded since the candidates were read): each gets the plan's mark, an audit entry with the
+ * plan's action, and the plan's links. Marks are server bookkeeping: no version bump.
+ */
+export function applyContradictionEffects(
+  tenant: InMemoryTenant,
+  context: { actor: Actor; ids: IdGenerator; now: Date },
+  newer: StoredMemory,
+  effects: readonly ContradictionEffect[],
+): MemoryRecord[] {
+  const affected: { row: StoredMemory; effect: ContradictionEffect }[] = [];
+  for (const mark of ['contradicted', 'superseded'] as const) {
+    const holding = effects
+      .filter((effect) => effect.mark === mark)
+      .map((effect) => ({ effect, row: tenant.rows.get(effect.neighbour.memory.id) }))
+      .filter((found): found is { effect: ContradictionEffect; row: StoredMemory } =>
+        Boolean(found.row && found.row.deletedAt === null && found.row.supersededBy === null),
+      )
+      .sort((a, b) => (a.row.id < b.row.id ? -1 : 1));
+    for (const { effect, row } of holding) {
+      if (mark === 'contradicted') row.contradicted = true;
+      else row.supersededBy = newer.id;
+      affected.push({ row, effect });
+    }
+  }
+  for (const { row, effect } of affected) {
+    const after = toRecord(row);
+    tenant.writeAudit({
+      memoryId: row.id,
+      actor: context.actor,
+      action: effect.auditAction,
+      version: row.version,
+      before: effect.neighbour.memory,
+      after: { ...after, relatedMemoryId: newer.id, similarity: effect.neighbour.similarity },
+      at: context.now,
+    });
+    for (const link of effect.links) {
+      const [source, target] = link.from === 'new' ? [newer.id, row.id] : [row.id, newer.id];
+      tenant.addLink({
+        id: context.ids.next(),
+        sourceMemoryId: source,
+        targetMemoryId: target,
+        relType: link.rel,
+        score: effect.neighbour.similarity,
+        createdAt: new Date(context.now),
+      });
+    }
+  }
+  return affected.map(({ row }) => toRecord(row));
+}

@@ -1,0 +1,87 @@
+import { createMemoryEngine } from '@memsvc/core';
+import { InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMcpServer } from '../src/index.js';
+
+/**
+ * The memory tools over the engine on core's in-memory store, called through the SDK's linked
+ * transport pair: the tools as a client sees them, with no database, process or port — what a
+ * user of the library can do to test an agent built on these tools.
+ */
+async function connectedClient(clock: ManualClock) {
+  const store = new InMemoryMemoryStore({ clock });
+  // No embedding model: recall ranks by full text alone, as with EMBEDDING_PROVIDER=disabled.
+  const engine = createMemoryEngine({ store, embedder: new StaticEmbedder({}, undefined), clock });
+  const server = createMcpServer({ name: 'memsvc-test', version: '0.0.0' }, { clock, engine, pipeline: { defaultUserId: 'alice' } });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'test-client', version: '0.0.0' });
+  await client.connect(clientSide);
+  return { client, store, close: () => client.close() };
+}
+
+type Structured = Record<string, unknown> & { memory?: { id: string; version: number } };
+
+describe('memory tools over the in-memory store', () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+  const open = async (clock = new ManualClock('2026-05-01T10:00:00Z')) => {
+    const connection = await connectedClient(clock);
+    closers.push(connection.close);
+    return connection;
+  };
+  const call = async (client: Client, name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args });
+    return { isError: result.isError === true, structured: result.structuredContent as Structured };
+  };
+
+  it('creates, collapses an exact duplicate, recalls, reads and audits a memory', async () => {
+    const { client, store } = await open();
+    const created = await call(client, 'create_memory', { content: 'The staging database listens on port 5433', type: 'long-term' });
+    expect(created).toMatchObject({ isError: false, structured: { outcome: 'created', wasDeduped: false, embedded: false } });
+    const id = created.structured.memory?.id ?? '';
+
+    const again = await call(client, 'create_memory', { content: 'the staging database listens on port 5433 ', type: 'ltm' });
+    expect(again.structured).toMatchObject({ outcome: 'duplicate', wasDeduped: true, memory: { id } });
+
+    const recalled = await call(client, 'recall', { query: 'Which port does the staging database use?' });
+    expect(recalled.structured).toMatchObject({ count: 1, semantic: false, results: [{ memory: { id } }] });
+
+    const read = await call(client, 'get_memory', { memoryId: id });
+    expect(read.structured).toMatchObject({ found: true, memory: { id, accessCount: 2 } }); // the recall counted one
+    const audit = await call(client, 'get_memory_audit', { memoryId: id });
+    expect((audit.structured.entries as { action: string }[]).map((entry) => entry.action)).toEqual(['create']);
+    expect(store.contents().memories).toHaveLength(1);
+  });
+
+  it('keeps tenants apart and reports errors as typed tool results', async () => {
+    const { client } = await open();
+    const created = await call(client, 'create_memory', { userId: 'alice', content: 'Alice prefers tabs', type: 'ltm' });
+    const id = created.structured.memory?.id ?? '';
+    const foreign = await call(client, 'get_memory', { userId: 'bob', memoryId: id });
+    expect(foreign).toMatchObject({ isError: true, structured: { error: { code: 'NOT_FOUND' } } });
+
+    const stale = await call(client, 'update_memory', { memoryId: id, expectedVersion: 2, content: 'Alice prefers spaces' });
+    expect(stale).toMatchObject({ isError: true, structured: { error: { code: 'CONFLICT', data: { currentVersion: 1 } } } });
+    const updated = await call(client, 'update_memory', { memoryId: id, expectedVersion: 1, content: 'Alice prefers spaces' });
+    expect(updated.structured).toMatchObject({ memory: { version: 2, content: 'Alice prefers spaces' } });
+  });
+
+  it('lets a short-term memory expire with the test clock', async () => {
+    const clock = new ManualClock('2026-05-01T10:00:00Z');
+    const { client } = await open(clock);
+    const note = await call(client, 'create_memory', { content: 'Currently rotating the TLS certificate', type: 'short-term', ttl: 3600 });
+    const id = note.structured.memory?.id ?? '';
+    expect((await call(client, 'get_memory', { memoryId: id })).isError).toBe(false);
+    clock.advance(3600 * 1000);
+    expect(await call(client, 'get_memory', { memoryId: id })).toMatchObject({
+      isError: true,
+      structured: { error: { code: 'NOT_FOUND' } },
+    });
+    expect((await call(client, 'list_memories', {})).structured).toMatchObject({ memories: [] });
+  });
+});
