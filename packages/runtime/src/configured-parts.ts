@@ -1,12 +1,13 @@
-import type { MemsvcConfig } from '@memsvc/core';
+import type { Clock, MemsvcConfig } from '@memsvc/core';
 import { createEmbedder, type EmbedderChoice, type EmbeddingRequestEvent } from '@memsvc/embeddings';
-import { type MemsvcStore, openStore } from '@memsvc/store-pg';
+import { type MemsvcStore, openStore, PGLITE_AUTOVACUUM_INTERVAL_MS } from '@memsvc/store-pg';
 import type { Logger } from './logger.js';
 
 /** Opens (and migrates) the database a configuration names, as a server or a worker does. */
-export function openConfiguredStore(config: MemsvcConfig, applicationName: string, logger: Logger): Promise<MemsvcStore> {
+export function openConfiguredStore(config: MemsvcConfig, applicationName: string, logger: Logger, clock?: Clock): Promise<MemsvcStore> {
   return openStore({
     database: config.database.target,
+    ...(clock ? { clock } : {}),
     vector: {
       dimensions: config.embedding.dimensions,
       model: config.embedding.model,
@@ -15,6 +16,11 @@ export function openConfiguredStore(config: MemsvcConfig, applicationName: strin
       hnswEfSearch: config.vectorIndex.hnswEfSearch,
     },
     pool: { applicationName, onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') },
+    // A server or worker runs for days: on PGlite, nothing else would ever vacuum or analyse.
+    autovacuum: {
+      intervalMs: PGLITE_AUTOVACUUM_INTERVAL_MS,
+      onError: (error) => logger.warn({ err: error }, 'PGlite autovacuum pass failed'),
+    },
   });
 }
 

@@ -1,5 +1,7 @@
 export type { DatabaseEngine, OpenDatabaseOptions, StoreConnection } from './connection/open-database.js';
 export { openDatabase } from './connection/open-database.js';
+export type { TableActivity, TableUpkeep } from './connection/pglite-autovacuum.js';
+export { PGLITE_AUTOVACUUM_INTERVAL_MS, PgliteAutovacuum, upkeepOf } from './connection/pglite-autovacuum.js';
 export type { PostgresPoolOptions } from './connection/postgres-pool.js';
 export { isTransientDatabaseError } from './connection/transient-errors.js';
 export { isUuid, UuidV7Generator } from './ids/uuid-v7.js';

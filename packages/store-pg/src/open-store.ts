@@ -1,6 +1,7 @@
-import { type Clock, type DatabaseTarget, type IdGenerator, knownModelDimensions, MemsvcError } from '@memsvc/core';
+import { type Clock, type DatabaseTarget, type IdGenerator, knownModelDimensions, MemsvcError, type Timers } from '@memsvc/core';
 import { sql } from 'kysely';
 import { type OpenDatabaseOptions, openDatabase, type StoreConnection } from './connection/open-database.js';
+import { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
 import { UuidV7Generator } from './ids/uuid-v7.js';
 import { JobRuns } from './jobs/job-runs.js';
 import { PgLifecycleStore } from './lifecycle/pg-lifecycle-store.js';
@@ -32,6 +33,17 @@ export interface OpenStoreOptions {
   readonly pool?: OpenDatabaseOptions;
   /** Apply pending migrations while opening (default true). */
   readonly migrate?: boolean;
+  /**
+   * The embedded engine's stand-in for autovacuum (PgliteAutovacuum): how often it checks the
+   * tables (PGLITE_AUTOVACUUM_INTERVAL_MS suits a long-running process; off when not given, so
+   * a short-lived store or a test sees no background statement) and where its failures go.
+   * PostgreSQL runs its own autovacuum, so this is ignored there.
+   */
+  readonly autovacuum?: {
+    readonly intervalMs?: number;
+    readonly onError?: (error: unknown) => void;
+    readonly timers?: Timers;
+  };
 }
 
 /** The result of one cheap health round trip. */
@@ -56,6 +68,8 @@ export interface MemsvcStore {
   readonly reindexJobs: PgReindexJobQueue;
   /** Once-per-interval execution of scheduled jobs across processes. */
   readonly jobRuns: JobRuns;
+  /** On PGlite, the vacuum and analyze its single process never runs by itself; undefined on PostgreSQL. */
+  readonly autovacuum: PgliteAutovacuum | undefined;
   /** One query that proves the database answers and the vector extension is there. */
   health(): Promise<StoreHealth>;
   close(): Promise<void>;
@@ -92,6 +106,15 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       hnswEfSearch: vector.hnswEfSearch,
     });
     const search = { efSearch: vector.hnswEfSearch, iterativeScan: vectorFeatures.iterativeScan };
+    const autovacuum =
+      connection.engine === 'pglite'
+        ? new PgliteAutovacuum(connection.db, {
+            intervalMs: options.autovacuum?.intervalMs ?? 0,
+            onError: options.autovacuum?.onError ?? (() => undefined),
+            timers: options.autovacuum?.timers,
+          })
+        : undefined;
+    autovacuum?.start();
     return {
       connection,
       memories,
@@ -101,8 +124,10 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       reindex: new PgReindexStore(connection.db, vectorSpace, clock, connection.engine),
       reindexJobs: new PgReindexJobQueue(connection.db, ids),
       jobRuns: new JobRuns(connection.db, connection.engine, clock),
+      autovacuum,
       health: () => checkHealth(connection),
       close: async () => {
+        await autovacuum?.stop();
         await memories.settle();
         await connection.close();
       },
