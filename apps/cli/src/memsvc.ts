@@ -1,14 +1,21 @@
 #!/usr/bin/env node
+import { DEFAULT_KEY_SCOPES, SCOPES } from '@memsvc/core';
 import { Command } from 'commander';
 import { configCheckCommand } from './commands/config-check-command.js';
+import { type CreateKeyOptions, createKeyCommand, listKeysCommand, revokeKeyCommand } from './commands/keys-command.js';
 import { migrateCommand } from './commands/migrate-command.js';
+import { addMemberCommand, createOrgCommand, listMembersCommand, listOrgsCommand } from './commands/orgs-command.js';
 import { statusCommand } from './commands/status-command.js';
-import { runCommand } from './run-command.js';
+import { EXIT_CONFIG, runCommand } from './run-command.js';
 
 const program = new Command()
   .name('memsvc')
   .description('Operator commands for memsvc. Configuration comes from the environment (DATABASE_URL, …), as for the server.')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Commander exits 1 on a usage error (a missing required option, an unknown flag); memsvc's
+  // exit codes keep 1 for a failed operation and 2 for wrong arguments (run-command.ts).
+  // Set before any subcommand is added, so every subcommand inherits it.
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT_CONFIG));
 
 program
   .command('migrate')
@@ -28,5 +35,64 @@ program
   .description('validate the environment as the server does at boot; secrets print as [REDACTED]')
   .option('--json', 'print the whole configuration as JSON')
   .action((options: { json?: boolean }) => runCommand(() => configCheckCommand(options)));
+
+const keys = program.command('keys').description('per-agent API keys: create (the key is shown once), list, revoke');
+
+keys
+  .command('create')
+  .description('mint an API key for a user; prints it once (only its hash is stored)')
+  .requiredOption('--user <userId>', 'the user (tenant) the key acts as')
+  .requiredOption('--name <name>', 'a name to recognise the key by, 1–100 characters')
+  .option('--org <orgId>', 'the organization the key belongs to')
+  .option('--scopes <csv>', `comma-separated, of ${SCOPES.join(', ')} (default ${DEFAULT_KEY_SCOPES.join(',')})`)
+  .option('--expires-in-days <n>', 'expire the key after n days (1–3650); default never')
+  .option('--json', 'print one JSON object (with the key) as the last line')
+  .action((options: CreateKeyOptions) => runCommand(() => createKeyCommand(options)));
+
+keys
+  .command('list')
+  .description('list keys, newest first: prefix, scopes, dates; never a key or a hash')
+  .option('--user <userId>', "only this user's keys")
+  .option('--json', 'print a JSON array')
+  .action((options: { user?: string; json?: boolean }) => runCommand(() => listKeysCommand(options)));
+
+keys
+  .command('revoke')
+  .description('revoke a key at once (revoking it again changes nothing)')
+  .argument('<id>', 'the key id, as keys list shows it')
+  .action((id: string) => runCommand(() => revokeKeyCommand(id)));
+
+const orgs = program.command('orgs').description('organizations and their members');
+
+orgs
+  .command('create')
+  .description('create an organization, optionally with its owner')
+  .requiredOption('--name <name>', 'the name, 1–100 characters')
+  .option('--slug <slug>', 'a unique URL-safe name; default derived from --name')
+  .option('--owner <userId>', 'make this user the owner')
+  .option('--json', 'print one JSON object')
+  .action((options: { name: string; slug?: string; owner?: string; json?: boolean }) => runCommand(() => createOrgCommand(options)));
+
+orgs
+  .command('list')
+  .description('list organizations, newest first')
+  .option('--json', 'print a JSON array')
+  .action((options: { json?: boolean }) => runCommand(() => listOrgsCommand(options)));
+
+orgs
+  .command('add-member')
+  .description("add a user to an organization, or change the user's role there")
+  .argument('<orgId>', 'the organization id, as orgs list shows it')
+  .requiredOption('--user <userId>', 'the user to add')
+  .requiredOption('--role <role>', 'owner, admin or member')
+  .option('--json', 'print one JSON object')
+  .action((orgId: string, options: { user: string; role: string; json?: boolean }) => runCommand(() => addMemberCommand(orgId, options)));
+
+orgs
+  .command('members')
+  .description('list the members of an organization, owners first')
+  .argument('<orgId>', 'the organization id')
+  .option('--json', 'print a JSON array')
+  .action((orgId: string, options: { json?: boolean }) => runCommand(() => listMembersCommand(orgId, options)));
 
 await program.parseAsync();

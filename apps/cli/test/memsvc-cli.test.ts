@@ -24,7 +24,7 @@ describe('memsvc CLI', () => {
   it('lists its commands with --help', async () => {
     const run = await memsvc(['--help'], {});
     expect(run.code).toBe(0);
-    for (const command of ['migrate', 'status', 'config']) expect(run.stdout).toContain(command);
+    for (const command of ['migrate', 'status', 'config', 'keys', 'orgs']) expect(run.stdout).toContain(command);
   });
 
   it('reports pending migrations without applying them', async () => {

@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { HealthChecker } from './health.js';
-import { createMcpHttpHandler } from './mcp-http-route.js';
+import { type ApiKeyLookup, createMcpHttpHandler } from './mcp-http-route.js';
 
 export interface HttpAppDependencies {
   readonly config: MemsvcConfig;
@@ -14,6 +14,8 @@ export interface HttpAppDependencies {
   readonly logger: Logger;
   /** Present when MCP_TRANSPORT=streamable-http. */
   readonly createMcpServer?: () => McpServer;
+  /** Per-agent API keys, checked on /mcp when AUTH_REQUIRED=true (the runtime's authenticator). */
+  readonly findApiKey?: ApiKeyLookup;
   /** True once shutdown has begun: readiness fails and connections are not kept alive. */
   readonly isShuttingDown?: () => boolean;
   /** Told when each request starts and ends, so shutdown can wait for quiet. */
@@ -88,7 +90,10 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
 
   if (deps.createMcpServer) {
     // The body limit (MCP_MAX_BODY_BYTES) is enforced by the handler, which reads the body itself.
-    app.all('/mcp', createMcpHttpHandler({ config, createServer: deps.createMcpServer, metrics: deps.metrics, logger }));
+    app.all(
+      '/mcp',
+      createMcpHttpHandler({ config, createServer: deps.createMcpServer, metrics: deps.metrics, logger, findApiKey: deps.findApiKey }),
+    );
   }
 
   app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));

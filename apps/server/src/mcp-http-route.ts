@@ -1,6 +1,6 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
-import { ANONYMOUS_PRINCIPAL, authInfoOf, PRE_SHARED_KEY_PRINCIPAL, type Principal } from '@memsvc/mcp-tools';
+import { ANONYMOUS_PRINCIPAL, type ApiKeyPrincipal, authInfoOf, PRE_SHARED_KEY_PRINCIPAL, type Principal } from '@memsvc/mcp-tools';
 import type { Logger, Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -21,20 +21,30 @@ export function jsonRpcError(
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
 }
 
+/** Finds the per-agent API key a bearer token is, if it is a usable one (runtime's authenticator). */
+export type ApiKeyLookup = (token: string) => Promise<ApiKeyPrincipal | undefined>;
+
 /**
  * Spec §5.2: with AUTH_REQUIRED=true every MCP call over HTTP carries
- * `Authorization: Bearer <token>`. Until session JWTs and per-agent keys land, the accepted
- * credential is the pre-shared MEMSVC_API_KEY, compared in constant time; with no key
- * configured every call is refused rather than let through. Without AUTH_REQUIRED the caller
- * is anonymous. Returns who is calling, or why the call is refused.
+ * `Authorization: Bearer <token>`: a per-agent API key (its user is the tenant, its scopes are
+ * checked per tool) or the pre-shared MEMSVC_API_KEY (compared in constant time; it acts for
+ * MEMSVC_DEFAULT_USER_ID). Anything else is refused, and nothing about why a key failed (unknown,
+ * revoked, expired) is told to the caller. Without AUTH_REQUIRED the caller is anonymous.
+ * Returns who is calling, or why the call is refused.
  */
-export function mcpCaller(config: MemsvcConfig, authorization: string | undefined): { principal: Principal } | { problem: string } {
+export async function mcpCaller(
+  config: MemsvcConfig,
+  authorization: string | undefined,
+  findApiKey: ApiKeyLookup | undefined,
+): Promise<{ principal: Principal } | { problem: string }> {
   if (!config.auth.required) return { principal: ANONYMOUS_PRINCIPAL };
   const token = bearerToken(authorization);
   if (!token) return { problem: 'Unauthorized: authentication is required (Authorization: Bearer <api key>)' };
+  const key = findApiKey ? await findApiKey(token) : undefined;
+  if (key) return { principal: key };
   return secretMatches(config.auth.apiKey, token)
     ? { principal: PRE_SHARED_KEY_PRINCIPAL }
-    : { problem: 'Unauthorized: the credential is not valid' };
+    : { problem: 'Unauthorized: the credential is not valid (unknown, revoked or expired)' };
 }
 
 /**
@@ -60,10 +70,16 @@ const MAX_IDLE_SERVERS = 64;
  * requests. Servers (tool registrations, schemas) are expensive to build and hold no request
  * state once closed, so idle ones are reused.
  */
-export function createMcpHttpHandler(deps: { config: MemsvcConfig; createServer: () => McpServer; metrics: Metrics; logger: Logger }) {
+export function createMcpHttpHandler(deps: {
+  config: MemsvcConfig;
+  createServer: () => McpServer;
+  metrics: Metrics;
+  logger: Logger;
+  findApiKey?: ApiKeyLookup | undefined;
+}) {
   const idle: McpServer[] = [];
   return async (c: Context) => {
-    const caller = mcpCaller(deps.config, c.req.header('authorization'));
+    const caller = await mcpCaller(deps.config, c.req.header('authorization'), deps.findApiKey);
     if ('problem' in caller) return jsonRpcError(c, 401, -32001, caller.problem, { 'WWW-Authenticate': 'Bearer' });
 
     let parsedBody: unknown;

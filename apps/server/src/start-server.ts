@@ -6,6 +6,7 @@ import { createMcpServer } from '@memsvc/mcp-tools';
 import { type Logger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { apiKeyPrincipals } from './api-key-principals.js';
 import { HealthChecker } from './health.js';
 import { createHttpApp, TrafficMeter } from './http-app.js';
 import { mcpToolDependencies } from './tool-dependencies.js';
@@ -61,7 +62,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
     logger,
     traffic,
     isShuttingDown: () => shuttingDown,
-    ...(overHttp ? { createMcpServer: newMcpServer } : {}),
+    ...(overHttp ? { createMcpServer: newMcpServer, findApiKey: apiKeyPrincipals(runtime) } : {}),
   });
 
   // node-server returns an HTTP/1.1 server unless told to create HTTP/2.

@@ -79,12 +79,13 @@ describe('memsvc-server security switches', () => {
     expect(server.stderr()).not.toContain('metrics-secret-1');
   });
 
-  it('with AUTH_REQUIRED=true refuses MCP calls without the key and serves them with it', async () => {
+  it('with AUTH_REQUIRED=true refuses MCP calls without the key and serves them with it, for its configured tenant only', async () => {
     const server = await startHttpServer({
       DATABASE_URL: 'pglite://memory',
       AUTH_REQUIRED: 'true',
       JWT_SECRET: 'j'.repeat(40),
       MEMSVC_API_KEY: 'agent-key-123',
+      MEMSVC_DEFAULT_USER_ID: 'team-a',
     });
     try {
       const refused = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
@@ -98,12 +99,14 @@ describe('memsvc-server security switches', () => {
       );
       expect((await client.callTool({ name: 'ping', arguments: {} })).isError).toBeFalsy();
       // The audit actor is the principal the credential established, not a name the caller typed.
+      // The pre-shared key acts for MEMSVC_DEFAULT_USER_ID: a tenant named in the input is ignored.
       const created = await client.callTool({
         name: 'create_memory',
-        arguments: { userId: 'team-a', content: 'Deploys freeze on Fridays', type: 'long-term' },
+        arguments: { userId: 'team-b', content: 'Deploys freeze on Fridays', type: 'long-term' },
       });
-      const memoryId = (created.structuredContent as { memory: { id: string } }).memory.id;
-      const audit = await client.callTool({ name: 'get_memory_audit', arguments: { userId: 'team-a', memoryId } });
+      const { id: memoryId, userId: owner } = (created.structuredContent as { memory: { id: string; userId: string } }).memory;
+      expect(owner).toBe('team-a');
+      const audit = await client.callTool({ name: 'get_memory_audit', arguments: { userId: 'team-b', memoryId } });
       expect((audit.structuredContent as { entries: Array<{ actor: string }> }).entries.map((entry) => entry.actor)).toEqual([
         'shared-key',
       ]);

@@ -1,6 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Secret } from '@memsvc/core';
 
+export type { ApiKeyAuthenticatorOptions } from './api-key-authenticator.js';
+export { ApiKeyAuthenticator, KEY_USE_FLUSH_MS } from './api-key-authenticator.js';
+export type { MintedApiKey } from './api-key-secret.js';
+export { API_KEY_PREFIX, API_KEY_VISIBLE_LENGTH, hashApiKey, looksLikeApiKey, mintApiKey } from './api-key-secret.js';
 export { bearerToken } from './bearer-token.js';
 
 /**

@@ -23,12 +23,14 @@ export type { ProfileResolution } from './config/profile.js';
 export { resolveProfile } from './config/profile.js';
 export { isSecret, Secret } from './config/secret.js';
 export { assertServerMayBoot } from './config/server-boot-rules.js';
+export { API_KEY_NAME_MAX_LENGTH, checkApiKeyName } from './domain/api-key-rules.js';
 export { ASKING_DISCOUNT, asksQuestion } from './domain/asking-turn.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';
 export type { ContextBlock, ContextBudget } from './domain/context-block.js';
 export { EMPTY_CONTEXT, estimateTokens, packContext, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from './domain/context-block.js';
 export type { MergeBand, MergeCluster, SimilarPair } from './domain/corpus-merge.js';
 export { compareCanonical, inMergeBand, mergeClusters } from './domain/corpus-merge.js';
+export { checkDisplayName } from './domain/display-name.js';
 export type { FollowUpRules, MatchedMemory } from './domain/follow-up-support.js';
 export { FOLLOW_UP_SUPPORT, withFollowUpSupport } from './domain/follow-up-support.js';
 export type { ImportanceInputs } from './domain/importance.js';
@@ -58,6 +60,16 @@ export {
   mergeMetadata,
 } from './domain/memory-limits.js';
 export { NAMED_SPEAKER_BOOST, speakerNamedIn } from './domain/named-speaker.js';
+export type { OrganizationRole } from './domain/organization-rules.js';
+export {
+  checkOrganizationName,
+  checkOrganizationRole,
+  checkOrganizationSlug,
+  ORGANIZATION_NAME_MAX_LENGTH,
+  ORGANIZATION_ROLES,
+  ORGANIZATION_SLUG_MAX_LENGTH,
+  slugFromName,
+} from './domain/organization-rules.js';
 export { rankingQueryText } from './domain/query-terms.js';
 export type { FusionContext, FusionWeights, RankedMemory, RecallCandidate } from './domain/recall-ranking.js';
 export {
@@ -82,6 +94,8 @@ export {
   REINDEX_JOB_STATES,
   REINDEX_MAX_MEMORIES,
 } from './domain/reindex-rules.js';
+export type { Scope } from './domain/scopes.js';
+export { checkScopes, DEFAULT_KEY_SCOPES, isScope, parseScopes, SCOPES } from './domain/scopes.js';
 export type { ConversationReference, SearchContextSources } from './domain/search-context.js';
 export { buildSearchContext, conversationReference, isConversationTurn, speakerOf } from './domain/search-context.js';
 export type { Neighbour, SimilarityRules, WriteCandidates, WriteDecision, WriteRules } from './domain/similarity-rules.js';
@@ -124,6 +138,7 @@ export type { ReindexControl, ReindexDependencies, ReindexRunResult, ReindexStop
 export { runReindex } from './engine/reindex.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
+export type { ApiKeyRecord, ApiKeyStore, NewApiKey } from './ports/api-key-store.js';
 export type { Clock } from './ports/clock.js';
 export type { Embedder } from './ports/embedder.js';
 export type { IdGenerator } from './ports/id-generator.js';
@@ -140,6 +155,7 @@ export type {
   UpdateOptions,
   WriteOutcome,
 } from './ports/memory-store.js';
+export type { NewOrganization, OrganizationMember, OrganizationRecord, OrganizationStore } from './ports/organization-store.js';
 export type { JobCheckpoint, ReindexJobQueue, ReindexRow, ReindexStore, VectorWrite } from './ports/reindex-store.js';
 export { CheckpointOutOfOrder, JobOwnershipLost } from './ports/reindex-store.js';
 export type { TimerHandle, Timers } from './ports/timers.js';

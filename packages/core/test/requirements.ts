@@ -79,6 +79,16 @@ export const REQUIREMENTS = {
   'R-SEARCH-CONTEXT':
     'a memory is indexed with its date (and the absolute dates of its relative ones), speaker, previous turn, scope, tags and metadata words; content stays as written',
   'TENANT-ID': 'tenant ids accept real-world user ids (hyphens, emails) and reject the rest with INVALID_INPUT',
+  'AUTH-SCOPES':
+    'scopes parse from a comma-separated list: trimmed, repeats dropped, in canonical order; an unknown scope or an empty list is INVALID_INPUT naming the field and the allowed values',
+  'AUTH-KEY-FORMAT':
+    'an API key is msk_ and 43 base64url characters of 32 random bytes; only its SHA-256 (hex) and its first 12 characters are stored',
+  'AUTH-KEY-USABLE':
+    'a key is found by its hash only while usable: not revoked, not expired; revoking is idempotent and keeps the first revocation time',
+  'AUTH-KEY-INPUT':
+    'a key needs a name of 1–100 characters, known scopes, a future expiry and an existing organization; bad input is refused naming the field and writes nothing',
+  'AUTH-KEY-TENANT': "listing one user's keys never shows another's",
+  'AUTH-ORG': 'organizations have a unique slug; an owner is added with the organization; a member has one role, owner, admin or member',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -2,8 +2,8 @@ export type { ServerIdentity, ToolDependencies } from './create-mcp-server.js';
 export { createMcpServer } from './create-mcp-server.js';
 export type { MemoryJson } from './memory-json.js';
 export { memoryJson } from './memory-json.js';
-export type { AnonymousPrincipal, PreSharedKeyPrincipal, Principal } from './principal.js';
-export { ANONYMOUS_PRINCIPAL, authInfoOf, PRE_SHARED_KEY_PRINCIPAL, principalOf } from './principal.js';
+export type { AnonymousPrincipal, ApiKeyPrincipal, PreSharedKeyPrincipal, Principal } from './principal.js';
+export { ANONYMOUS_PRINCIPAL, auditActorOf, authInfoOf, holdsScope, PRE_SHARED_KEY_PRINCIPAL, principalOf } from './principal.js';
 export type {
   AdminAuthEvent,
   AdminToolCall,
@@ -22,3 +22,4 @@ export type { ToolName } from './tool-names.js';
 export { ADMIN_TOOLS, TOOL_GROUPS, TOOL_NAMES } from './tool-names.js';
 export type { ToolErrorBody } from './tool-result.js';
 export { toolError, toolSuccess } from './tool-result.js';
+export { TOOL_SCOPES } from './tool-scopes.js';

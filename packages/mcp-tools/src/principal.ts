@@ -1,12 +1,15 @@
+import { SCOPES, type Scope, type TenantId } from '@memsvc/core';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 
 /**
  * Who is calling, as the transport established it — never taken from a tool's arguments.
  * `anonymous`: stdio, or HTTP on a server that does not require authentication (spec §4.2 calls
- * it `local`). `pre-shared-key`: HTTP with the server's MEMSVC_API_KEY. Per-agent keys and
- * sessions join this union; the tool pipeline turns a principal into the engine's CallContext.
+ * it `local`); it acts for the `userId` it names (spec §5.1). `pre-shared-key`: HTTP with the
+ * server's MEMSVC_API_KEY; it acts for MEMSVC_DEFAULT_USER_ID only. `api-key`: a per-agent key;
+ * it acts for its own user, with its own scopes. The tool pipeline turns a principal into the
+ * engine's CallContext.
  */
-export type Principal = AnonymousPrincipal | PreSharedKeyPrincipal;
+export type Principal = AnonymousPrincipal | PreSharedKeyPrincipal | ApiKeyPrincipal;
 
 export interface AnonymousPrincipal {
   readonly kind: 'anonymous';
@@ -19,21 +22,59 @@ export interface PreSharedKeyPrincipal {
   readonly id: 'shared-key';
 }
 
+/** A caller holding a per-agent API key: its tenant and scopes are the key's. */
+export interface ApiKeyPrincipal {
+  readonly kind: 'api-key';
+  /** The key's id: the `agent` metrics label (spec §4.2). */
+  readonly id: string;
+  readonly tenant: TenantId;
+  readonly organizationId: string | null;
+  readonly scopes: readonly Scope[];
+}
+
 export const ANONYMOUS_PRINCIPAL: AnonymousPrincipal = Object.freeze({ kind: 'anonymous', id: 'local' });
 export const PRE_SHARED_KEY_PRINCIPAL: PreSharedKeyPrincipal = Object.freeze({ kind: 'pre-shared-key', id: 'shared-key' });
 
-const KNOWN: readonly Principal[] = [ANONYMOUS_PRINCIPAL, PRE_SHARED_KEY_PRINCIPAL];
+/** The audit trail's name for a principal: `agent:<key id>` for a per-agent key. */
+export function auditActorOf(principal: Principal): string {
+  return principal.kind === 'api-key' ? `agent:${principal.id}` : principal.id;
+}
+
+/** Whether a principal holds a scope; the anonymous caller and the pre-shared key hold every one. */
+export function holdsScope(principal: Principal, scope: Scope): boolean {
+  return principal.kind !== 'api-key' || principal.scopes.includes(scope);
+}
 
 /**
  * The SDK's `authInfo` for a principal, which the transport hands to every tool call of the
  * request. The credential itself is not carried: the tools need to know who, not the secret.
  */
 export function authInfoOf(principal: Principal): AuthInfo {
-  return { token: '', clientId: principal.id, scopes: [], extra: { principal } };
+  return {
+    token: '',
+    clientId: principal.id,
+    scopes: principal.kind === 'api-key' ? [...principal.scopes] : [],
+    extra: { principal },
+  };
 }
 
-/** The principal a call's `authInfo` carries; anonymous when the transport attached none. */
+/**
+ * The principal a call's `authInfo` carries; anonymous when the transport attached none or
+ * something that is not a principal (a tool never trusts a shape it did not expect).
+ */
 export function principalOf(authInfo: AuthInfo | undefined): Principal {
   const carried = authInfo?.extra?.principal as Partial<Principal> | undefined;
-  return KNOWN.find((known) => known.kind === carried?.kind && known.id === carried?.id) ?? ANONYMOUS_PRINCIPAL;
+  if (carried?.kind === PRE_SHARED_KEY_PRINCIPAL.kind && carried.id === PRE_SHARED_KEY_PRINCIPAL.id) return PRE_SHARED_KEY_PRINCIPAL;
+  if (carried?.kind === 'api-key' && isApiKeyPrincipal(carried)) return carried;
+  return ANONYMOUS_PRINCIPAL;
+}
+
+function isApiKeyPrincipal(value: Partial<ApiKeyPrincipal>): value is ApiKeyPrincipal {
+  return (
+    typeof value.id === 'string' &&
+    typeof value.tenant === 'string' &&
+    (value.organizationId === null || typeof value.organizationId === 'string') &&
+    Array.isArray(value.scopes) &&
+    value.scopes.every((scope) => SCOPES.includes(scope))
+  );
 }

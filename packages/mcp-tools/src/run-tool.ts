@@ -2,9 +2,10 @@ import { adminTokenMatches } from '@memsvc/auth';
 import { type CallContext, isMemsvcError, type MemoryTier, MemsvcError, type MemsvcErrorCode, type Secret, toTenantId } from '@memsvc/core';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type Principal, principalOf } from './principal.js';
+import { auditActorOf, holdsScope, type Principal, principalOf } from './principal.js';
 import type { ToolName } from './tool-names.js';
 import { toolError } from './tool-result.js';
+import { TOOL_SCOPES } from './tool-scopes.js';
 
 /** A memory tool: it works on one tenant's memories. */
 export interface MemoryToolCall {
@@ -12,7 +13,10 @@ export interface MemoryToolCall {
   readonly tool: ToolName;
   /** The `op` label of memsvc_memory_operations_total. */
   readonly op: string;
-  /** The tenant the arguments name; MEMSVC_DEFAULT_USER_ID when they name none. */
+  /**
+   * The tenant the arguments name; MEMSVC_DEFAULT_USER_ID when they name none. Only an
+   * anonymous caller chooses its tenant this way (spec §5.1); a credential's tenant is its own.
+   */
   readonly userId: string | undefined;
 }
 
@@ -90,10 +94,12 @@ export interface ToolRequest {
 
 /**
  * The one way a tool runs. The principal comes from the transport (`authInfo`), never from the
- * arguments; a memory tool's tenant is its `userId` (spec §5.1) and its audit actor is the
- * principal. Admin tools are checked against MCP_ADMIN_TOKEN in constant time first, and every
- * admin call is reported as allowed or denied. Then the `before` hooks, the body, and the
- * `after` hooks; every failure becomes a typed tool error, and a refused call changes nothing.
+ * arguments. A memory tool's tenant is the credential's (spec §5.2: a `userId` in the input is
+ * ignored), or, for an anonymous caller, its `userId` (spec §5.1); the credential must hold the
+ * tool's scope (TOOL_SCOPES), and the audit actor is the principal. Admin tools are checked
+ * against MCP_ADMIN_TOKEN in constant time first, and every admin call is reported as allowed or
+ * denied. Then the `before` hooks, the body, and the `after` hooks; every failure becomes a
+ * typed tool error, and a refused call changes nothing.
  */
 export function runTool(
   pipeline: ToolPipeline,
@@ -121,7 +127,7 @@ export async function runTool(
     if (call.kind === 'admin') checkAdminToken(pipeline, call);
     const context: CallContext | undefined =
       call.kind === 'memory'
-        ? { tenant: resolveTenant(call.userId, pipeline.defaultUserId), actor: { id: observed.principal.id } }
+        ? { tenant: tenantOf(observed.principal, call, pipeline.defaultUserId), actor: { id: auditActorOf(observed.principal) } }
         : undefined;
     for (const hook of hooks) await hook.before?.(observed, context);
     const { result, tier } = await body(context as CallContext);
@@ -134,6 +140,30 @@ export async function runTool(
     const ended: ToolOutcome = { ...outcome, seconds: (performance.now() - started) / 1000 };
     for (const hook of [...hooks].reverse()) hook.after?.(observed, ended);
   }
+}
+
+/** Whose memories a memory tool works on, and whether this caller may use the tool at all. */
+function tenantOf(principal: Principal, call: MemoryToolCall, defaultUserId: string | undefined) {
+  const scope = TOOL_SCOPES[call.tool];
+  if (scope && !holdsScope(principal, scope)) {
+    throw new MemsvcError('FORBIDDEN', `${call.tool} needs the ${scope} scope, which this API key does not have`, {
+      field: 'scopes',
+      requiredScope: scope,
+    });
+  }
+  if (principal.kind === 'api-key') return principal.tenant;
+  if (principal.kind === 'pre-shared-key') {
+    // One shared secret must not let its holder pick any tenant: it acts for the configured one.
+    if (defaultUserId === undefined) {
+      throw new MemsvcError(
+        'FORBIDDEN',
+        'the pre-shared MEMSVC_API_KEY acts for MEMSVC_DEFAULT_USER_ID, which this server does not set; use a per-agent API key (memsvc keys create)',
+        { field: 'userId' },
+      );
+    }
+    return toTenantId(defaultUserId, 'userId');
+  }
+  return resolveTenant(call.userId, defaultUserId);
 }
 
 function resolveTenant(userId: string | undefined, fallback: string | undefined) {

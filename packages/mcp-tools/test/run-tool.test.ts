@@ -1,18 +1,22 @@
-import { type CallContext, MemsvcError, Secret } from '@memsvc/core';
+import { type CallContext, MemsvcError, Secret, toTenantId } from '@memsvc/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  ADMIN_TOOLS,
   type AdminAuthEvent,
   ANONYMOUS_PRINCIPAL,
+  type ApiKeyPrincipal,
   authInfoOf,
   type ObservedCall,
   PRE_SHARED_KEY_PRINCIPAL,
   type Principal,
   principalOf,
   runTool,
+  TOOL_NAMES,
+  TOOL_SCOPES,
   type ToolOutcome,
   type ToolPipeline,
   toolSuccess,
@@ -22,27 +26,99 @@ const errorOf = (result: { structuredContent?: unknown }) =>
   (result.structuredContent as { error?: { code: string; message: string } }).error;
 
 describe('runTool (the one tool pipeline)', () => {
-  it('gives a memory tool the tenant of its userId (else the default) and the principal as audit actor', async () => {
+  it('gives an anonymous caller the tenant of its userId (else the default), and the principal as audit actor', async () => {
     const seen: CallContext[] = [];
     const body = async (context: CallContext) => {
       seen.push(context);
       return { result: toolSuccess({}), tier: 'ltm' as const };
     };
     const pipeline: ToolPipeline = { defaultUserId: 'fallback' };
-    await runTool(
-      pipeline,
-      { authInfo: authInfoOf(PRE_SHARED_KEY_PRINCIPAL) },
-      { kind: 'memory', tool: 'recall', op: 'recall', userId: 'alice' },
-      body,
-    );
+    await runTool(pipeline, {}, { kind: 'memory', tool: 'recall', op: 'recall', userId: 'alice' }, body);
     await runTool(pipeline, {}, { kind: 'memory', tool: 'recall', op: 'recall', userId: undefined }, body);
     expect(seen).toEqual([
-      { tenant: 'alice', actor: { id: 'shared-key' } },
+      { tenant: 'alice', actor: { id: 'local' } },
       { tenant: 'fallback', actor: { id: 'local' } },
     ]);
     const missing = await runTool({}, {}, { kind: 'memory', tool: 'recall', op: 'recall', userId: undefined }, body);
     expect(errorOf(missing)).toMatchObject({ code: 'INVALID_INPUT' });
     expect(seen).toHaveLength(2);
+  });
+
+  it('takes the tenant from the credential: a userId in the input is ignored (spec §5.2)', async () => {
+    const seen: CallContext[] = [];
+    const body = async (context: CallContext) => {
+      seen.push(context);
+      return { result: toolSuccess({}), tier: 'ltm' as const };
+    };
+    const agent: ApiKeyPrincipal = {
+      kind: 'api-key',
+      id: '0190f1c4-0000-7000-8000-000000000001',
+      tenant: toTenantId('alice'),
+      organizationId: null,
+      scopes: ['memories:read', 'memories:write'],
+    };
+    const pipeline: ToolPipeline = { defaultUserId: 'team-default' };
+    await runTool(pipeline, { authInfo: authInfoOf(agent) }, { kind: 'memory', tool: 'recall', op: 'recall', userId: 'bob' }, body);
+    await runTool(
+      pipeline,
+      { authInfo: authInfoOf(PRE_SHARED_KEY_PRINCIPAL) },
+      { kind: 'memory', tool: 'recall', op: 'recall', userId: 'bob' },
+      body,
+    );
+    expect(seen).toEqual([
+      { tenant: 'alice', actor: { id: 'agent:0190f1c4-0000-7000-8000-000000000001' } },
+      { tenant: 'team-default', actor: { id: 'shared-key' } },
+    ]);
+    // The pre-shared key without a default user acts for nobody, rather than for whoever is named.
+    const shared = await runTool(
+      {},
+      { authInfo: authInfoOf(PRE_SHARED_KEY_PRINCIPAL) },
+      { kind: 'memory', tool: 'recall', op: 'recall', userId: 'bob' },
+      body,
+    );
+    expect(errorOf(shared)).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('MEMSVC_DEFAULT_USER_ID') });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('refuses a tool whose scope the API key lacks, before the body runs, naming the scope', async () => {
+    let ran = 0;
+    const body = async () => {
+      ran++;
+      return { result: toolSuccess({}), tier: 'ltm' as const };
+    };
+    const readOnly: ApiKeyPrincipal = {
+      kind: 'api-key',
+      id: 'k1',
+      tenant: toTenantId('alice'),
+      organizationId: null,
+      scopes: ['memories:read'],
+    };
+    const request = { authInfo: authInfoOf(readOnly) };
+    expect((await runTool({}, request, { kind: 'memory', tool: 'recall', op: 'recall', userId: undefined }, body)).isError).toBeFalsy();
+    for (const [tool, scope] of [
+      ['create_memory', 'memories:write'],
+      ['ingest_conversation', 'memories:write'],
+      ['delete_memory', 'memories:delete'],
+      ['forget', 'memories:delete'],
+    ] as const) {
+      const refused = await runTool({}, request, { kind: 'memory', tool, op: tool, userId: undefined }, body);
+      expect(errorOf(refused)).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining(scope) });
+    }
+    expect(ran).toBe(1);
+    // Every memory tool has a scope: a tool added without one would be open to every key.
+    for (const tool of TOOL_NAMES) {
+      if (!ADMIN_TOOLS.has(tool) && tool !== 'ping') expect(TOOL_SCOPES[tool], tool).toBeDefined();
+    }
+  });
+
+  it('trusts only a well-formed principal from authInfo; anything else is anonymous', () => {
+    const agent: ApiKeyPrincipal = { kind: 'api-key', id: 'k2', tenant: toTenantId('alice'), organizationId: 'org-1', scopes: ['admin'] };
+    expect(principalOf(authInfoOf(agent))).toEqual(agent);
+    const forged = { token: '', clientId: 'x', scopes: [], extra: { principal: { ...agent, scopes: ['root'] } } };
+    expect(principalOf(forged)).toBe(ANONYMOUS_PRINCIPAL);
+    expect(principalOf({ token: '', clientId: 'x', scopes: [], extra: { principal: { kind: 'api-key', id: 'k3' } } })).toBe(
+      ANONYMOUS_PRINCIPAL,
+    );
   });
 
   it('runs before hooks in order and after hooks in reverse; a refusing hook stops the call with its typed error', async () => {
@@ -149,10 +225,17 @@ describe('runTool (the one tool pipeline)', () => {
       await client.connect(clientSide);
       return client;
     };
-    const keyed = await connect(PRE_SHARED_KEY_PRINCIPAL);
+    const agent: ApiKeyPrincipal = {
+      kind: 'api-key',
+      id: 'k9',
+      tenant: toTenantId('alice'),
+      organizationId: null,
+      scopes: ['memories:read'],
+    };
+    const keyed = await connect(agent);
     expect((await keyed.callTool({ name: 'whoami', arguments: { userId: 'bob' } })).structuredContent).toEqual({
-      tenant: 'bob',
-      actor: 'shared-key',
+      tenant: 'alice',
+      actor: 'agent:k9',
     });
     await keyed.close();
     const anonymous = await connect(undefined);

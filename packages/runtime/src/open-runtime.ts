@@ -1,3 +1,4 @@
+import { ApiKeyAuthenticator } from '@memsvc/auth';
 import {
   type Clock,
   createMemoryEngine,
@@ -41,6 +42,8 @@ export interface MemsvcRuntime {
   readonly provider: EmbeddingProviderName;
   readonly engine: MemoryEngine;
   readonly maintenance: Maintenance;
+  /** Per-agent API keys: who a bearer token is (the standard profile's credentials, spec §5). */
+  readonly apiKeys: ApiKeyAuthenticator;
   /** Starts the scheduled jobs and the reindex-job runner; close() stops them. At most once. */
   startJobs(options?: StartJobsOptions): RunningJobs;
   /** Stops the jobs (after the runs in progress), then closes the store. Idempotent. */
@@ -55,7 +58,8 @@ export interface MemsvcRuntime {
 export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions): Promise<MemsvcRuntime> {
   const { logger } = options;
   const clock = options.clock ?? systemClock;
-  const store = await openConfiguredStore(config, options.applicationName, logger);
+  // The store stamps rows and judges expiry by the same clock as the engine.
+  const store = await openConfiguredStore(config, options.applicationName, logger, clock);
   const readPgvector = options.readPgvector ?? (async (open: MemsvcStore) => (await open.health()).pgvector);
   const metrics = createMetrics(config.profile, () => readPgvector(store));
   const { embedder, provider } = configuredEmbedder(config, logger, registerEmbeddingMetrics(metrics.registry));
@@ -68,6 +72,11 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
     settings: { similarity: config.similarity, importanceHalfLifeDays: config.importance.halfLifeDays },
   });
   const maintenance = createMaintenance({ store, embedder, config, clock, metrics });
+  const apiKeys = new ApiKeyAuthenticator({
+    keys: store.apiKeys,
+    clock,
+    onError: (error) => logger.warn({ err: error }, "recording API keys' last use failed"),
+  });
 
   let jobs: RunningJobs | undefined;
   let closing: Promise<void> | undefined;
@@ -81,6 +90,7 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
     provider,
     engine,
     maintenance,
+    apiKeys,
     startJobs: (jobOptions = {}) => {
       if (closing) throw new Error('the runtime is closed');
       if (jobs) throw new Error('the jobs of this runtime are already running');
@@ -91,6 +101,7 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
       closing ??= (async () => {
         try {
           await jobs?.stop();
+          await apiKeys.close();
         } finally {
           await store.close();
         }

@@ -1,3 +1,7 @@
+export type { PgApiKeyStoreOptions } from './auth/pg-api-key-store.js';
+export { PgApiKeyStore } from './auth/pg-api-key-store.js';
+export type { PgOrganizationStoreOptions } from './auth/pg-organization-store.js';
+export { PgOrganizationStore } from './auth/pg-organization-store.js';
 export type { DatabaseEngine, OpenDatabaseOptions, StoreConnection } from './connection/open-database.js';
 export { openDatabase } from './connection/open-database.js';
 export type { TableActivity, TableUpkeep } from './connection/pglite-autovacuum.js';

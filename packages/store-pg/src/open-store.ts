@@ -1,5 +1,7 @@
 import { type Clock, type DatabaseTarget, type IdGenerator, knownModelDimensions, MemsvcError, type Timers } from '@memsvc/core';
 import { sql } from 'kysely';
+import { PgApiKeyStore } from './auth/pg-api-key-store.js';
+import { PgOrganizationStore } from './auth/pg-organization-store.js';
 import { type OpenDatabaseOptions, openDatabase, type StoreConnection } from './connection/open-database.js';
 import { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
 import { UuidV7Generator } from './ids/uuid-v7.js';
@@ -68,6 +70,10 @@ export interface MemsvcStore {
   readonly reindexJobs: PgReindexJobQueue;
   /** Once-per-interval execution of scheduled jobs across processes. */
   readonly jobRuns: JobRuns;
+  /** Per-agent API keys, stored hashed. */
+  readonly apiKeys: PgApiKeyStore;
+  /** Organizations and their members. */
+  readonly organizations: PgOrganizationStore;
   /** On PGlite, the vacuum and analyze its single process never runs by itself; undefined on PostgreSQL. */
   readonly autovacuum: PgliteAutovacuum | undefined;
   /** One query that proves the database answers and the vector extension is there. */
@@ -124,6 +130,8 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       reindex: new PgReindexStore(connection.db, vectorSpace, clock, connection.engine),
       reindexJobs: new PgReindexJobQueue(connection.db, ids),
       jobRuns: new JobRuns(connection.db, connection.engine, clock),
+      apiKeys: new PgApiKeyStore({ db: connection.db, clock, ids }),
+      organizations: new PgOrganizationStore({ db: connection.db, clock, ids }),
       autovacuum,
       health: () => checkHealth(connection),
       close: async () => {

@@ -74,7 +74,8 @@ describe('workspace layout (DESIGN.md §1)', () => {
       ).toEqual([]);
     }
     expect(manifest('packages/runtime')).toMatchObject({ name: '@memsvc/runtime', private: true, type: 'module' });
-    expect(uses('packages/runtime').sort()).toEqual(['@memsvc/core', '@memsvc/embeddings', '@memsvc/store-pg']);
+    // The runtime composes the adapters (auth's key authenticator among them), never mcp-tools or an app.
+    expect(uses('packages/runtime').sort()).toEqual(['@memsvc/auth', '@memsvc/core', '@memsvc/embeddings', '@memsvc/store-pg']);
   });
 
   it('pins the package manager and the Node version for turbo and users', () => {

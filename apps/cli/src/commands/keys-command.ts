@@ -1,0 +1,139 @@
+import { mintApiKey } from '@memsvc/auth';
+import { type ApiKeyRecord, checkApiKeyName, DEFAULT_KEY_SCOPES, MemsvcError, parseScopes } from '@memsvc/core';
+import { systemClock } from '@memsvc/store-pg';
+import { parseExpiresInDays, parseOrganizationId, parseUserFlag } from '../operator-flags.js';
+import { withOperatorStore } from '../operator-store.js';
+import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
+
+const APPLICATION_NAME = 'memsvc-keys';
+const DAY_MS = 86_400_000;
+
+/** The options of `memsvc keys create`, as commander hands them over. */
+export interface CreateKeyOptions {
+  readonly user: string;
+  readonly name: string;
+  readonly org?: string;
+  readonly scopes?: string;
+  readonly expiresInDays?: string;
+  readonly json?: boolean;
+}
+
+const NOT_STORED_WARNING =
+  'This is the only time the key is shown: memsvc stores only its hash and cannot show it again. ' +
+  'Keep it in a secret store; if it is lost, revoke it (memsvc keys revoke <id>) and create another.';
+
+/**
+ * `memsvc keys create`: mints a per-agent API key, stores its hash and prints the key once.
+ * Every flag is checked before the database is opened.
+ */
+export async function createKeyCommand(options: CreateKeyOptions): Promise<void> {
+  const userId = parseUserFlag(options.user);
+  const name = checkApiKeyName(options.name, '--name');
+  const organizationId = options.org === undefined ? undefined : parseOrganizationId(options.org, '--org');
+  const scopes = options.scopes === undefined ? [...DEFAULT_KEY_SCOPES] : parseScopes(options.scopes, '--scopes');
+  const days = options.expiresInDays === undefined ? undefined : parseExpiresInDays(options.expiresInDays);
+
+  await withOperatorStore(APPLICATION_NAME, async (store, config) => {
+    if (config.profile === 'lite') {
+      process.stderr.write('warning: per-agent API keys belong to the standard profile; a lite server does not accept them (spec §5.5)\n');
+    }
+    const minted = mintApiKey();
+    const expiresAt = days === undefined ? undefined : new Date(systemClock.now().getTime() + days * DAY_MS);
+    const record = await store.apiKeys.create({
+      userId,
+      name,
+      organizationId,
+      scopes,
+      expiresAt,
+      prefix: minted.prefix,
+      keyHash: minted.keyHash,
+    });
+    if (options.json) {
+      process.stderr.write(`${NOT_STORED_WARNING}\n`);
+      writeJsonLine({ ...keyJson(record), key: minted.key });
+      return;
+    }
+    process.stdout.write(
+      [
+        `Created API key ${record.id} for ${record.userId}`,
+        `  name     ${record.name}`,
+        `  prefix   ${record.prefix}`,
+        `  scopes   ${record.scopes.join(', ')}`,
+        `  org      ${record.organizationId ?? '-'}`,
+        `  expires  ${record.expiresAt ? formatInstant(record.expiresAt) : 'never'}`,
+        '',
+        `  ${minted.key}`,
+        '',
+        NOT_STORED_WARNING,
+        '',
+      ].join('\n'),
+    );
+  });
+}
+
+/** `memsvc keys list`: the keys, newest first; never a key or a hash (none is stored, and the hash is not read). */
+export async function listKeysCommand(options: { readonly user?: string; readonly json?: boolean }): Promise<void> {
+  const userId = options.user === undefined ? undefined : parseUserFlag(options.user);
+  await withOperatorStore(APPLICATION_NAME, async (store) => {
+    const keys = await store.apiKeys.list({ userId });
+    const now = systemClock.now();
+    if (options.json) {
+      writeJsonLine(keys.map((key) => ({ ...keyJson(key), state: stateOf(key, now) })));
+      return;
+    }
+    if (keys.length === 0) {
+      process.stdout.write(userId === undefined ? 'no API keys\n' : `no API keys for ${userId}\n`);
+      return;
+    }
+    const rows = keys.map((key) => [
+      key.id,
+      key.prefix,
+      key.name,
+      key.userId,
+      key.organizationId ?? '-',
+      key.scopes.join(','),
+      formatInstant(key.createdAt),
+      key.expiresAt ? `${formatInstant(key.expiresAt)}${stateOf(key, now) === 'expired' ? ' (expired)' : ''}` : 'never',
+      formatInstant(key.lastUsedAt),
+      formatInstant(key.revokedAt),
+    ]);
+    const header = ['ID', 'PREFIX', 'NAME', 'USER', 'ORG', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'];
+    process.stdout.write(`${formatTable(header, rows)}\n`);
+  });
+}
+
+/** `memsvc keys revoke <id>`: revokes a key at once; revoking one already revoked changes nothing. */
+export async function revokeKeyCommand(id: string): Promise<void> {
+  await withOperatorStore(APPLICATION_NAME, async (store) => {
+    const now = systemClock.now();
+    const revoked = await store.apiKeys.revoke(id, now);
+    if (!revoked) throw new MemsvcError('NOT_FOUND', `no API key with id "${id}" (memsvc keys list shows them)`, { field: 'id' });
+    const what = `API key ${revoked.id} (${revoked.prefix}…, "${revoked.name}", user ${revoked.userId})`;
+    process.stdout.write(
+      revoked.revokedAt && revoked.revokedAt.getTime() !== now.getTime()
+        ? `${what} was already revoked at ${formatInstant(revoked.revokedAt)}\n`
+        : `revoked ${what}: it is refused from now on\n`,
+    );
+  });
+}
+
+function stateOf(key: ApiKeyRecord, now: Date): 'active' | 'expired' | 'revoked' {
+  if (key.revokedAt) return 'revoked';
+  return key.expiresAt && key.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active';
+}
+
+/** A key record as JSON: instants as ISO strings, absent ones null. */
+function keyJson(key: ApiKeyRecord) {
+  return {
+    id: key.id,
+    prefix: key.prefix,
+    name: key.name,
+    userId: key.userId,
+    organizationId: key.organizationId,
+    scopes: key.scopes,
+    createdAt: key.createdAt.toISOString(),
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+  };
+}

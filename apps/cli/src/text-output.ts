@@ -1,0 +1,20 @@
+/** An instant as operators read it in a list: ISO 8601 to the second, UTC; `-` for none. */
+export function formatInstant(instant: Date | null | undefined): string {
+  return instant ? `${instant.toISOString().slice(0, 19)}Z` : '-';
+}
+
+/** Rows under a header, each column as wide as its widest cell, two spaces apart. */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+/** Writes one JSON value as the last line of stdout, on one line, for scripts. */
+export function writeJsonLine(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}

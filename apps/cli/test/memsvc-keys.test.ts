@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hashApiKey, looksLikeApiKey } from '@memsvc/auth';
+import { openStore } from '@memsvc/store-pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
+import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { type Run, runExecutable } from './support/run-executable.js';
+
+const cli = fileURLToPath(new URL('../dist/memsvc.js', import.meta.url));
+const workDir = mkdtempSync(join(tmpdir(), 'memsvc-keys-'));
+const createdDatabases: TestDatabase[] = [];
+afterAll(async () => {
+  rmSync(workDir, { recursive: true, force: true });
+  for (const database of createdDatabases.splice(0)) await database.drop();
+});
+
+/** The JSON object a `--json` command prints as the last line of stdout. */
+function lastJsonLine<T>(run: Run): T {
+  const lines = run.stdout.trimEnd().split('\n');
+  return JSON.parse(lines[lines.length - 1] ?? '') as T;
+}
+
+interface KeyJson {
+  id: string;
+  key?: string;
+  prefix: string;
+  name: string;
+  userId: string;
+  organizationId: string | null;
+  scopes: string[];
+  expiresAt: string | null;
+  revokedAt: string | null;
+  state?: string;
+}
+
+const pgUrl = inject('pgvectorTestUrl');
+const engines = [
+  { name: 'pglite', url: async () => `pglite://${join(workDir, 'data')}` },
+  {
+    name: 'postgres',
+    url: async () => {
+      const database = await createTestDatabase(pgUrl ?? '', 'memsvc_cli_keys');
+      createdDatabases.push(database);
+      return database.url;
+    },
+  },
+] as const;
+
+describe('memsvc keys and orgs: flags', () => {
+  // Flags are checked before configuration is read or a database opened.
+  const memsvc = (args: string[]) => runExecutable(cli, args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, workDir);
+
+  it('exits 2 naming the flag for bad or missing flags, before opening the database', async () => {
+    const cases: [string[], RegExp][] = [
+      [['keys', 'create', '--name', 'x'], /required option '--user <userId>' not specified/],
+      [
+        ['keys', 'create', '--user', 'alice', '--name', 'x', '--expires-in-days', '1.5'],
+        /--expires-in-days must be a whole number of days from 1 to 3650/,
+      ],
+      [
+        ['keys', 'create', '--user', 'alice', '--name', 'x', '--expires-in-days', '3651'],
+        /--expires-in-days must be a whole number of days from 1 to 3650/,
+      ],
+      [
+        ['keys', 'create', '--user', 'alice', '--name', 'x', '--scopes', 'memories:read,root'],
+        /--scopes: unknown scope "root"; allowed: memories:read, memories:write, memories:delete, admin/,
+      ],
+      [['keys', 'create', '--user', 'alice', '--name', '   '], /--name must be 1 to 100 characters long/],
+      [['keys', 'create', '--user', 'al ice', '--name', 'x'], /--user may contain letters/],
+      [['keys', 'create', '--user', 'alice', '--name', 'x', '--org', 'acme'], /--org must be an organization id/],
+      [['keys', 'list', '--user', ''], /--user must be 1 to 128 characters/],
+      [['orgs', 'add-member', 'acme', '--user', 'bob', '--role', 'admin'], /<orgId> must be an organization id/],
+      [
+        ['orgs', 'add-member', '0196a0d4-0000-7000-8000-000000000000', '--user', 'bob', '--role', 'root'],
+        /--role must be one of: owner, admin, member/,
+      ],
+      [['orgs', 'create', '--name', '日本'], /pass --slug/],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => memsvc(args)));
+    runs.forEach((run, index) => {
+      const [args, message] = cases[index] ?? [[], /./];
+      expect([run.code, run.stderr], args.join(' ')).toEqual([2, expect.stringMatching(message)]);
+      expect(run.stderr).not.toMatch(/DATABASE_UNREACHABLE|\n\s+at /);
+    });
+  });
+});
+
+for (const engine of engines) {
+  describe.skipIf(engine.name === 'postgres' && !pgUrl)(`memsvc keys and orgs [${engine.name}]`, () => {
+    let databaseUrl = '';
+    const memsvc = async (args: string[]) => {
+      databaseUrl ||= await engine.url();
+      return runExecutable(cli, args, { DATABASE_URL: databaseUrl }, workDir);
+    };
+    let created: KeyJson;
+
+    it('keys create prints the key once (JSON on the last line, read and write by default), and only its hash is stored', async () => {
+      const json = await memsvc(['keys', 'create', '--user', 'alice', '--name', 'ci agent', '--expires-in-days', '30', '--json']);
+      expect(json.code).toBe(0);
+      expect(json.stderr).toMatch(/only time the key is shown: memsvc stores only its hash/);
+      created = lastJsonLine<KeyJson>(json);
+      expect(created).toMatchObject({
+        userId: 'alice',
+        name: 'ci agent',
+        organizationId: null,
+        scopes: ['memories:read', 'memories:write'],
+      });
+      expect(looksLikeApiKey(created.key ?? '')).toBe(true);
+      expect(created.prefix).toBe(created.key?.slice(0, 12));
+      expect(Date.parse(created.expiresAt ?? '') - Date.now()).toBeGreaterThan(29.9 * 86_400_000);
+
+      const text = await memsvc(['keys', 'create', '--user', 'bob', '--name', 'reader', '--scopes', 'memories:read']);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toMatch(
+        /Created API key \S+ for bob\n[\s\S]*scopes {3}memories:read\n[\s\S]*expires {2}never\n\n {2}msk_[A-Za-z0-9_-]{43}\n\nThis is the only time the key is shown/,
+      );
+
+      const store = await openStore({ database: databaseUrl, pool: { maxConnections: 1 } });
+      try {
+        const found = await store.apiKeys.findUsable(hashApiKey(created.key ?? ''), new Date());
+        expect(found?.id).toBe(created.id);
+        const stored = await store.connection.db.selectFrom('api_keys').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+        expect(JSON.stringify(stored)).not.toContain(created.key ?? '');
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('keys list shows the keys, newest first, per user, and never a key or a hash', async () => {
+      const all = await memsvc(['keys', 'list']);
+      expect(all.code).toBe(0);
+      const [header, ...rows] = all.stdout.trimEnd().split('\n');
+      expect(header).toMatch(/^ID +PREFIX +NAME +USER +ORG +SCOPES +CREATED +EXPIRES +LAST USED +REVOKED$/);
+      expect(rows.map((row) => row.split(/ {2,}/)[3])).toEqual(['bob', 'alice']);
+      expect(rows[1]).toContain(created.prefix);
+      for (const secret of [created.key ?? '', hashApiKey(created.key ?? '')]) expect(all.stdout).not.toContain(secret);
+
+      const alices = lastJsonLine<KeyJson[]>(await memsvc(['keys', 'list', '--user', 'alice', '--json']));
+      expect(alices.map((key) => [key.id, key.state])).toEqual([[created.id, 'active']]);
+      expect(Object.keys(alices[0] ?? {})).not.toContain('key');
+      expect((await memsvc(['keys', 'list', '--user', 'carol'])).stdout).toBe('no API keys for carol\n');
+    });
+
+    it('keys revoke says so and exits 0, again as well; an unknown id exits 1', async () => {
+      const revoke = await memsvc(['keys', 'revoke', created.id]);
+      expect([revoke.code, revoke.stdout]).toEqual([0, expect.stringMatching(/^revoked API key .*"ci agent", user alice/)]);
+      const again = await memsvc(['keys', 'revoke', created.id]);
+      expect([again.code, again.stdout]).toEqual([0, expect.stringMatching(/was already revoked at /)]);
+      const unknown = await memsvc(['keys', 'revoke', '0196a0d4-0000-7000-8000-000000000000']);
+      expect([unknown.code, unknown.stderr]).toEqual([
+        1,
+        expect.stringMatching(/no API key with id "0196a0d4-0000-7000-8000-000000000000".*\[NOT_FOUND\]/),
+      ]);
+      const [listed] = lastJsonLine<KeyJson[]>(await memsvc(['keys', 'list', '--user', 'alice', '--json']));
+      expect(listed).toMatchObject({ id: created.id, state: 'revoked', revokedAt: expect.any(String) });
+    });
+
+    let organization: { id: string; slug: string; owner: string };
+
+    it('orgs create (with its owner), add-member, members and list; a taken slug exits 1', async () => {
+      organization = lastJsonLine<{ id: string; slug: string; owner: string }>(
+        await memsvc(['orgs', 'create', '--name', 'Acme Robotics', '--owner', 'alice', '--json']),
+      );
+      expect(organization).toMatchObject({ slug: 'acme-robotics', owner: 'alice' });
+      const added = await memsvc(['orgs', 'add-member', organization.id, '--user', 'bob', '--role', 'member']);
+      expect([added.code, added.stdout]).toEqual([0, `bob is member of organization ${organization.id}\n`]);
+      const members = lastJsonLine<{ userId: string; role: string }[]>(await memsvc(['orgs', 'members', organization.id, '--json']));
+      expect(members.map((member) => `${member.userId}:${member.role}`)).toEqual(['alice:owner', 'bob:member']);
+      const orgs = await memsvc(['orgs', 'list']);
+      expect(orgs.stdout).toMatch(new RegExp(`^ID +SLUG +NAME +CREATED\\n${organization.id} +acme-robotics +Acme Robotics +\\d{4}-`));
+      const taken = await memsvc(['orgs', 'create', '--name', 'Acme', '--slug', 'acme-robotics']);
+      expect([taken.code, taken.stderr]).toEqual([1, expect.stringMatching(/slug "acme-robotics" already exists.*\[CONFLICT\]/)]);
+    });
+
+    it('a key can belong to an organization; an unknown one exits 1', async () => {
+      const key = lastJsonLine<KeyJson>(
+        await memsvc(['keys', 'create', '--user', 'bob', '--name', 'acme bot', '--org', organization.id, '--json']),
+      );
+      expect(key.organizationId).toBe(organization.id);
+      const missing = await memsvc(['keys', 'create', '--user', 'bob', '--name', 'x', '--org', '0196a0d4-0000-7000-8000-000000000000']);
+      expect([missing.code, missing.stderr]).toEqual([1, expect.stringMatching(/no organization with id 0196a0d4-.*\[NOT_FOUND\]/)]);
+      const unknown = await memsvc(['orgs', 'add-member', '0196a0d4-0000-7000-8000-000000000000', '--user', 'bob', '--role', 'admin']);
+      expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/no organization with id 0196a0d4-.*\[NOT_FOUND\]/)]);
+    });
+  });
+}

@@ -1,0 +1,57 @@
+import type { Scope } from '../domain/scopes.js';
+import type { TenantId } from '../domain/tenant.js';
+
+/**
+ * A per-agent API key as stored: never the key itself, only what identifies and limits it. The
+ * `prefix` (the key's first characters) lets a person recognise a key in a list.
+ */
+export interface ApiKeyRecord {
+  readonly id: string;
+  /** The tenant the key acts as. */
+  readonly userId: TenantId;
+  readonly organizationId: string | null;
+  readonly name: string;
+  readonly prefix: string;
+  /** Known scopes only: a stored scope this version does not know grants nothing. */
+  readonly scopes: readonly Scope[];
+  readonly createdAt: Date;
+  readonly expiresAt: Date | null;
+  readonly revokedAt: Date | null;
+  readonly lastUsedAt: Date | null;
+}
+
+/** A key to store: its hash and prefix, minted by `@memsvc/auth`, and what it may do. */
+export interface NewApiKey {
+  readonly userId: TenantId;
+  readonly name: string;
+  readonly organizationId?: string | undefined;
+  readonly scopes: readonly Scope[];
+  readonly expiresAt?: Date | undefined;
+  readonly prefix: string;
+  readonly keyHash: string;
+}
+
+/**
+ * Per-agent API keys (spec §2.4, §5.5). Keys are stored hashed; a lookup is by hash, so the
+ * store never sees a key it could leak.
+ */
+export interface ApiKeyStore {
+  /**
+   * Stores a new key. INVALID_INPUT naming the field for a bad name (1–100 characters), unknown
+   * scopes, an expiry not in the future, a malformed hash or organization id; NOT_FOUND for an
+   * organization that does not exist; CONFLICT for a hash already stored. Bad input writes nothing.
+   */
+  create(key: NewApiKey): Promise<ApiKeyRecord>;
+
+  /** The key with this hash if it is usable at `now`: not revoked, not expired. One indexed read. */
+  findUsable(keyHash: string, now: Date): Promise<ApiKeyRecord | undefined>;
+
+  /** Keys, newest first: of one user when `userId` is given, else all of them (operators only). */
+  list(query: { readonly userId?: TenantId | undefined }): Promise<readonly ApiKeyRecord[]>;
+
+  /** Revokes; returns the record as now, or undefined when there is no such key. Idempotent. */
+  revoke(id: string, now: Date): Promise<ApiKeyRecord | undefined>;
+
+  /** Records that these keys were used at `now`, in one statement (callers batch). */
+  recordUse(ids: readonly string[], now: Date): Promise<void>;
+}

@@ -1,0 +1,235 @@
+import { randomBytes } from 'node:crypto';
+import { type NewApiKey, toTenantId } from '@memsvc/core';
+import { ManualClock } from '@memsvc/core/testing';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { type MemsvcStore, openStore } from '../src/index.js';
+import { codeOf } from './support/code-of.js';
+import { describeEachEngine } from './support/each-engine.js';
+
+const alice = toTenantId('alice');
+const bob = toTenantId('bob');
+const DAY = 86_400_000;
+
+/**
+ * A key as `@memsvc/auth` mints one (store-pg does not depend on auth): a random 64-hex hash and
+ * a 12-character prefix.
+ */
+function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
+  const keyHash = randomBytes(32).toString('hex');
+  return {
+    userId: alice,
+    name: 'agent',
+    scopes: ['memories:read', 'memories:write'],
+    prefix: `msk_${keyHash.slice(0, 8)}`,
+    keyHash,
+    ...overrides,
+  };
+}
+
+describeEachEngine('API keys', (engine) => {
+  let store: MemsvcStore;
+  const clock = new ManualClock('2026-05-01T09:00:00.000Z');
+
+  beforeAll(async () => {
+    store = await openStore({ database: await engine.freshDatabaseUrl(), clock });
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+  beforeEach(async () => {
+    await sql`TRUNCATE api_keys, organization_members, organizations CASCADE`.execute(store.connection.db);
+    clock.set('2026-05-01T09:00:00.000Z');
+  });
+
+  const rowCount = async () =>
+    (await sql<{ count: number }>`SELECT count(*)::int AS count FROM api_keys`.execute(store.connection.db)).rows[0]?.count;
+
+  it('AUTH-KEY-USABLE: a created key is found by its hash, and the hash is never read back', async () => {
+    const key = newKey({ name: 'ci agent', scopes: ['memories:read'] });
+    const created = await store.apiKeys.create(key);
+    expect(created).toEqual({
+      id: expect.any(String),
+      userId: alice,
+      organizationId: null,
+      name: 'ci agent',
+      prefix: key.prefix,
+      scopes: ['memories:read'],
+      createdAt: new Date('2026-05-01T09:00:00.000Z'),
+      expiresAt: null,
+      revokedAt: null,
+      lastUsedAt: null,
+    });
+    expect(await store.apiKeys.findUsable(key.keyHash, clock.now())).toEqual(created);
+    expect(await store.apiKeys.findUsable(randomBytes(32).toString('hex'), clock.now())).toBeUndefined();
+    const stored = await store.connection.db.selectFrom('api_keys').select(['key_hash', 'scopes']).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ key_hash: key.keyHash, scopes: ['memories:read'] });
+  });
+
+  it('AUTH-KEY-USABLE: an expired key is not found, from the instant it expires', async () => {
+    const key = newKey({ expiresAt: new Date(clock.now().getTime() + 30 * DAY) });
+    const created = await store.apiKeys.create(key);
+    expect(created.expiresAt).toEqual(new Date('2026-05-31T09:00:00.000Z'));
+    clock.advance(30 * DAY - 1);
+    expect((await store.apiKeys.findUsable(key.keyHash, clock.now()))?.id).toBe(created.id);
+    clock.advance(1);
+    expect(await store.apiKeys.findUsable(key.keyHash, clock.now())).toBeUndefined();
+    // Still listed, so an operator can see why a key stopped working.
+    expect((await store.apiKeys.list({ userId: alice })).map((record) => record.id)).toEqual([created.id]);
+  });
+
+  it('AUTH-KEY-USABLE: a revoked key is not found; revoking again keeps the first time; an unknown id is undefined', async () => {
+    const key = newKey();
+    const created = await store.apiKeys.create(key);
+    clock.advance(60_000);
+    const revoked = await store.apiKeys.revoke(created.id, clock.now());
+    expect(revoked).toEqual({ ...created, revokedAt: new Date('2026-05-01T09:01:00.000Z') });
+    expect(await store.apiKeys.findUsable(key.keyHash, clock.now())).toBeUndefined();
+    clock.advance(60_000);
+    expect(await store.apiKeys.revoke(created.id, clock.now())).toEqual(revoked);
+    expect(await store.apiKeys.revoke('0196a0d4-0000-7000-8000-000000000000', clock.now())).toBeUndefined();
+    expect(await store.apiKeys.revoke('not-a-uuid', clock.now())).toBeUndefined();
+  });
+
+  it('AUTH-KEY-TENANT: lists the keys of one user newest first, and never those of another', async () => {
+    const first = await store.apiKeys.create(newKey({ name: 'first' }));
+    clock.advance(1000);
+    const bobs = await store.apiKeys.create(newKey({ userId: bob, name: 'bob' }));
+    clock.advance(1000);
+    const second = await store.apiKeys.create(newKey({ name: 'second' }));
+    expect((await store.apiKeys.list({ userId: alice })).map((record) => record.name)).toEqual(['second', 'first']);
+    expect((await store.apiKeys.list({ userId: bob })).map((record) => record.id)).toEqual([bobs.id]);
+    expect((await store.apiKeys.list({ userId: toTenantId('carol') })).length).toBe(0);
+    expect((await store.apiKeys.list({})).map((record) => record.id)).toEqual([second.id, bobs.id, first.id]);
+  });
+
+  it('records the use of several keys in one call, never moving last use backwards', async () => {
+    const [one, two, three] = [
+      await store.apiKeys.create(newKey()),
+      await store.apiKeys.create(newKey()),
+      await store.apiKeys.create(newKey()),
+    ];
+    const at = new Date('2026-05-02T10:00:00.000Z');
+    await store.apiKeys.recordUse([one?.id ?? '', two?.id ?? '', one?.id ?? '', 'not-a-uuid'], at);
+    const lastUse = async () => (await store.apiKeys.list({})).map((record) => [record.id, record.lastUsedAt?.toISOString() ?? null]);
+    expect(Object.fromEntries(await lastUse())).toEqual({
+      [one?.id ?? '']: at.toISOString(),
+      [two?.id ?? '']: at.toISOString(),
+      [three?.id ?? '']: null,
+    });
+    // A batch that arrives late (from a slower replica) leaves the newer time.
+    await store.apiKeys.recordUse([one?.id ?? ''], new Date('2026-05-02T09:00:00.000Z'));
+    await store.apiKeys.recordUse([], at);
+    expect((await store.apiKeys.list({})).find((record) => record.id === one?.id)?.lastUsedAt).toEqual(at);
+  });
+
+  it('AUTH-KEY-INPUT: refuses bad input with INVALID_INPUT naming the field, and writes nothing', async () => {
+    const cases: [Partial<NewApiKey>, string][] = [
+      [{ name: '' }, 'name'],
+      [{ name: '   ' }, 'name'],
+      [{ name: 'x'.repeat(101) }, 'name'],
+      [{ scopes: [] }, 'scopes'],
+      [{ scopes: ['memories:read', 'root' as never] }, 'scopes'],
+      [{ organizationId: 'acme' }, 'organizationId'],
+      [{ expiresAt: clock.now() }, 'expiresAt'],
+      [{ expiresAt: new Date(Number.NaN) }, 'expiresAt'],
+      [{ keyHash: 'abc' }, 'keyHash'],
+      [{ prefix: '' }, 'prefix'],
+    ];
+    for (const [overrides, field] of cases) {
+      const failure = await store.apiKeys.create(newKey(overrides)).then(
+        () => undefined,
+        (error: unknown) => error as { code: string; data: { field: string } },
+      );
+      expect([failure?.code, failure?.data.field], field).toEqual(['INVALID_INPUT', field]);
+    }
+    expect(await rowCount()).toBe(0);
+  });
+
+  it('AUTH-KEY-INPUT: a key of an organization that does not exist is NOT_FOUND; of one that does, belongs to it', async () => {
+    expect(await codeOf(store.apiKeys.create(newKey({ organizationId: '0196a0d4-0000-7000-8000-000000000000' })))).toBe('NOT_FOUND');
+    expect(await rowCount()).toBe(0);
+    const acme = await store.organizations.create({ name: 'Acme', slug: 'acme' });
+    const key = await store.apiKeys.create(newKey({ organizationId: acme.id }));
+    expect(key.organizationId).toBe(acme.id);
+  });
+
+  it('refuses a second key with the same hash as a CONFLICT', async () => {
+    const key = newKey();
+    await store.apiKeys.create(key);
+    expect(await codeOf(store.apiKeys.create({ ...key, name: 'copy' }))).toBe('CONFLICT');
+    expect(await rowCount()).toBe(1);
+  });
+
+  it('reads only the scopes this version knows from a row', async () => {
+    const created = await store.apiKeys.create(newKey());
+    await sql`UPDATE api_keys SET scopes = '{memories:read,memories:teleport}' WHERE id = ${created.id}`.execute(store.connection.db);
+    expect((await store.apiKeys.list({ userId: alice }))[0]?.scopes).toEqual(['memories:read']);
+  });
+});
+
+describeEachEngine('organizations', (engine) => {
+  let store: MemsvcStore;
+  const clock = new ManualClock('2026-05-01T09:00:00.000Z');
+
+  beforeAll(async () => {
+    store = await openStore({ database: await engine.freshDatabaseUrl(), clock });
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+  beforeEach(async () => {
+    await sql`TRUNCATE api_keys, organization_members, organizations CASCADE`.execute(store.connection.db);
+  });
+
+  it('AUTH-ORG: creates an organization with its owner, lists newest first, and refuses a taken slug', async () => {
+    const acme = await store.organizations.create({ name: 'Acme', slug: 'acme', owner: alice });
+    expect(acme).toEqual({ id: expect.any(String), name: 'Acme', slug: 'acme', createdAt: clock.now() });
+    clock.advance(1000);
+    const globex = await store.organizations.create({ name: 'Globex', slug: 'globex' });
+    expect((await store.organizations.list()).map((organization) => organization.slug)).toEqual(['globex', 'acme']);
+    expect(await store.organizations.find(acme.id)).toEqual(acme);
+    expect(await store.organizations.find('acme')).toBeUndefined();
+    expect(await store.organizations.members(acme.id)).toEqual([
+      { organizationId: acme.id, userId: alice, role: 'owner', createdAt: acme.createdAt },
+    ]);
+    expect(await store.organizations.members(globex.id)).toEqual([]);
+    expect(await codeOf(store.organizations.create({ name: 'Acme again', slug: 'acme' }))).toBe('CONFLICT');
+    expect((await store.organizations.list()).length).toBe(2);
+  });
+
+  it('AUTH-ORG: adds members, changes a role in place, and lists owners first', async () => {
+    const acme = await store.organizations.create({ name: 'Acme', slug: 'acme' });
+    await store.organizations.addMember({ organizationId: acme.id, userId: toTenantId('zed'), role: 'owner' });
+    await store.organizations.addMember({ organizationId: acme.id, userId: bob, role: 'member' });
+    await store.organizations.addMember({ organizationId: acme.id, userId: alice, role: 'member' });
+    const promoted = await store.organizations.addMember({ organizationId: acme.id, userId: bob, role: 'admin' });
+    expect(promoted.role).toBe('admin');
+    expect((await store.organizations.members(acme.id)).map((member) => `${member.userId}:${member.role}`)).toEqual([
+      'zed:owner',
+      'bob:admin',
+      'alice:member',
+    ]);
+  });
+
+  it('AUTH-ORG: refuses bad input naming the field, and an unknown organization as NOT_FOUND', async () => {
+    for (const [organization, field] of [
+      [{ name: '', slug: 'ok' }, 'name'],
+      [{ name: 'Ok', slug: 'Not A Slug' }, 'slug'],
+    ] as const) {
+      const failure = await store.organizations.create(organization).then(
+        () => undefined,
+        (error: unknown) => error as { code: string; data: { field: string } },
+      );
+      expect([failure?.code, failure?.data.field]).toEqual(['INVALID_INPUT', field]);
+    }
+    expect(await store.organizations.list()).toEqual([]);
+    const member = { organizationId: '0196a0d4-0000-7000-8000-000000000000', userId: alice, role: 'member' } as const;
+    expect(await codeOf(store.organizations.addMember(member))).toBe('NOT_FOUND');
+    expect(await codeOf(store.organizations.addMember({ ...member, organizationId: 'acme' }))).toBe('INVALID_INPUT');
+    const acme = await store.organizations.create({ name: 'Acme', slug: 'acme' });
+    expect(await codeOf(store.organizations.addMember({ ...member, organizationId: acme.id, role: 'root' as never }))).toBe(
+      'INVALID_INPUT',
+    );
+  });
+});
