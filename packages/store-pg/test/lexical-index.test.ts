@@ -6,6 +6,7 @@ import {
   FUSION_WEIGHTS,
   LEXICAL_RANKING,
   type MemoryEngine,
+  type MemoryStore,
   type RecallCandidateQuery,
   toTenantId,
 } from '@memsvc/core';
@@ -21,6 +22,16 @@ import { describeEachStore } from './support/each-store.js';
 const context = (tenant: string): CallContext => ({ tenant: toTenantId(tenant), actor: { id: `user:${tenant}` } });
 const alice = context('alice');
 const bob = context('bob');
+
+/** A recall's candidate query with the full-text list alone (no vector), as the BM25 cases ask it. */
+function fullTextQuery(text: string, now: Date, overrides: Partial<RecallCandidateQuery> = {}): RecallCandidateQuery {
+  return { text, vector: null, perList: 30, minSimilarity: 0, lexical: LEXICAL_RANKING, filters: {}, now, ...overrides };
+}
+
+/** The BM25 score of one memory for a query, or undefined when the full-text list left it out. */
+async function lexicalScoreOf(store: Pick<MemoryStore, 'recallCandidates'>, who: CallContext, query: RecallCandidateQuery, id: string) {
+  return (await store.recallCandidates(who.tenant, query)).find((candidate) => candidate.memory.id === id)?.lexicalScore;
+}
 
 /** The statistics the trigger keeps must equal what the postings say, tenant by tenant. */
 async function expectStatisticsMatchPostings(db: Kysely<MemsvcDatabase>): Promise<void> {
@@ -52,18 +63,8 @@ describeEachStore('lexical index (BM25 with per-tenant statistics)', (kind) => {
     checkLexicalIndex: (opened) => expectStatisticsMatchPostings(opened.connection.db),
   });
   let memories: MemoryEngine;
-  const lexicalQuery = (text: string, overrides: Partial<RecallCandidateQuery> = {}): RecallCandidateQuery => ({
-    text,
-    vector: null,
-    perList: 30,
-    minSimilarity: 0,
-    lexical: LEXICAL_RANKING,
-    filters: {},
-    now: clock.now(),
-    ...overrides,
-  });
-  const scoreOf = async (who: CallContext, text: string, id: string) =>
-    (await store.memories.recallCandidates(who.tenant, lexicalQuery(text))).find((c) => c.memory.id === id)?.lexicalScore;
+  const lexicalQuery = (text: string, overrides: Partial<RecallCandidateQuery> = {}) => fullTextQuery(text, clock.now(), overrides);
+  const scoreOf = (who: CallContext, text: string, id: string) => lexicalScoreOf(store.memories, who, lexicalQuery(text), id);
 
   beforeEach(async () => {
     await store.reset();
@@ -178,18 +179,8 @@ describeEachEngine('lexical index on a database', (engine) => {
   const embedder = new LocalEmbedder();
   let memories: MemoryEngine;
   const db = () => store.connection.db;
-  const lexicalQuery = (text: string, overrides: Partial<RecallCandidateQuery> = {}): RecallCandidateQuery => ({
-    text,
-    vector: null,
-    perList: 30,
-    minSimilarity: 0,
-    lexical: LEXICAL_RANKING,
-    filters: {},
-    now: clock.now(),
-    ...overrides,
-  });
-  const scoreOf = async (who: CallContext, text: string, id: string) =>
-    (await store.memories.recallCandidates(who.tenant, lexicalQuery(text))).find((c) => c.memory.id === id)?.lexicalScore;
+  const lexicalQuery = (text: string, overrides: Partial<RecallCandidateQuery> = {}) => fullTextQuery(text, clock.now(), overrides);
+  const scoreOf = (who: CallContext, text: string, id: string) => lexicalScoreOf(store.memories, who, lexicalQuery(text), id);
 
   beforeAll(async () => {
     store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: embedder.dimensions } });

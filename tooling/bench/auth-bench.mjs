@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// What authentication costs a call (issue 15's budget: at most 0.3 ms on a warm call's P50).
+// Two `memsvc-server` processes of the standard profile on one PostgreSQL database: one open
+// (ALLOW_UNAUTHENTICATED_HTTP, the tenant from MEMSVC_DEFAULT_USER_ID), one with
+// AUTH_REQUIRED=true and a per-agent API key made by `memsvc keys create`. Both read the same
+// memory with `get_memory`, in alternating rounds so drift hits both alike; prints P50 / P95 of
+// each and writes bench/results/auth-<timestamp>.json.
+// Environment: AUTH_BENCH_CALLS (per round, default 500), AUTH_BENCH_ROUNDS (default 4).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mcpClient, ms, percentileSummary, postgresDatabase, startServer } from './bench-support.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CALLS = Number(process.env.AUTH_BENCH_CALLS ?? 500);
+const ROUNDS = Number(process.env.AUTH_BENCH_ROUNDS ?? 4);
+const USER = 'bench-user';
+
+const database = await postgresDatabase(root);
+const servers = [];
+try {
+  const created = execFileSync(
+    process.execPath,
+    [join(root, 'apps', 'cli', 'dist', 'memsvc.js'), 'keys', 'create', '--user', USER, '--name', 'auth bench', '--json'],
+    {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: database.url, DEPLOYMENT_PROFILE: 'standard' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const { key } = JSON.parse(created.trim().split('\n').at(-1));
+  const common = { DATABASE_URL: database.url, DEPLOYMENT_PROFILE: 'standard', MEMSVC_DEFAULT_USER_ID: USER };
+  const open = await startServer(root, database.url, { ...common, ALLOW_UNAUTHENTICATED_HTTP: 'true' });
+  servers.push(open);
+  const authed = await startServer(root, database.url, { ...common, AUTH_REQUIRED: 'true', JWT_SECRET: 'b'.repeat(48) });
+  servers.push(authed);
+  const clients = {
+    open: await mcpClient(open.base),
+    'api key': await mcpClient(authed.base, { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+  };
+  const stored = await clients.open.callTool({
+    name: 'create_memory',
+    arguments: { content: 'The auth bench reads this memory', type: 'long-term' },
+  });
+  const memoryId = stored.structuredContent.memory.id;
+  const samples = { open: [], 'api key': [] };
+  const round = async (name) => {
+    for (let i = 0; i < CALLS; i++) {
+      const started = performance.now();
+      const result = await clients[name].callTool({ name: 'get_memory', arguments: { memoryId } });
+      samples[name].push(performance.now() - started);
+      if (result.isError) throw new Error(`get_memory failed over ${name}: ${JSON.stringify(result.structuredContent)}`);
+    }
+  };
+  await round('open');
+  await round('api key');
+  samples.open.length = 0;
+  samples['api key'].length = 0;
+  for (let r = 0; r < ROUNDS; r++) for (const name of r % 2 === 0 ? ['open', 'api key'] : ['api key', 'open']) await round(name);
+  const summary = { open: percentileSummary(samples.open), apiKey: percentileSummary(samples['api key']) };
+  summary.p50CostMs = ms(summary.apiKey.p50 - summary.open.p50);
+  console.log('get_memory, PostgreSQL, standard profile     P50 / P95 / P99 (ms)');
+  console.log(`  no authentication                           ${summary.open.p50} / ${summary.open.p95} / ${summary.open.p99}`);
+  console.log(`  AUTH_REQUIRED=true, per-agent API key       ${summary.apiKey.p50} / ${summary.apiKey.p95} / ${summary.apiKey.p99}`);
+  console.log(`  authentication's cost at P50: ${summary.p50CostMs} ms (budget 0.3 ms)`);
+  for (const client of Object.values(clients)) await client.close();
+  const out = join(root, 'bench', 'results');
+  mkdirSync(out, { recursive: true });
+  const file = join(out, `auth-${new Date().toISOString().replaceAll(':', '-')}.json`);
+  writeFileSync(file, JSON.stringify({ calls: CALLS, rounds: ROUNDS, ...summary }, null, 2));
+  console.log(`written to ${file}`);
+} finally {
+  for (const server of servers) await server.stop();
+  await database.drop();
+}
