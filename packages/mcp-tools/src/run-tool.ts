@@ -125,6 +125,7 @@ export async function runTool(
   let outcome: Omit<ToolOutcome, 'seconds'> = { status: 'error', tier: 'none' };
   try {
     if (call.kind === 'admin') checkAdminToken(pipeline, call);
+    if (call.kind === 'memory') checkScope(observed.principal, call);
     const context: CallContext | undefined =
       call.kind === 'memory'
         ? { tenant: tenantOf(observed.principal, call, pipeline.defaultUserId), actor: { id: auditActorOf(observed.principal) } }
@@ -142,8 +143,8 @@ export async function runTool(
   }
 }
 
-/** Whose memories a memory tool works on, and whether this caller may use the tool at all. */
-function tenantOf(principal: Principal, call: MemoryToolCall, defaultUserId: string | undefined) {
+/** A memory tool needs its scope (TOOL_SCOPES); a refused call changes nothing. */
+function checkScope(principal: Principal, call: MemoryToolCall): void {
   const scope = TOOL_SCOPES[call.tool];
   if (scope && !holdsScope(principal, scope)) {
     throw new MemsvcError('FORBIDDEN', `${call.tool} needs the ${scope} scope, which this API key does not have`, {
@@ -151,6 +152,10 @@ function tenantOf(principal: Principal, call: MemoryToolCall, defaultUserId: str
       requiredScope: scope,
     });
   }
+}
+
+/** Whose memories a memory tool works on: the credential's tenant, or an anonymous caller's userId. */
+function tenantOf(principal: Principal, call: MemoryToolCall, defaultUserId: string | undefined) {
   if (principal.kind === 'api-key') return principal.tenant;
   if (principal.kind === 'pre-shared-key') {
     // One shared secret must not let its holder pick any tenant: it acts for the configured one.
