@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type MemsvcStore, openStore } from '../src/index.js';
 import { codeOf } from './support/code-of.js';
-import { describeEachEngine } from './support/each-engine.js';
+import { describeEachEngine, type Engine } from './support/each-engine.js';
 
 const alice = toTenantId('alice');
 const bob = toTenantId('bob');
@@ -27,19 +27,30 @@ function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
   };
 }
 
-describeEachEngine('API keys', (engine) => {
-  let store: MemsvcStore;
-  const clock = new ManualClock('2026-05-01T09:00:00.000Z');
+const START = '2026-05-01T09:00:00.000Z';
 
+/** A store of this engine for the suite, emptied of auth rows and its clock reset before each test. */
+function useAuthStore(engine: Engine, clock: ManualClock): { readonly current: MemsvcStore } {
+  const holder = {} as { current: MemsvcStore };
   beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock });
+    holder.current = await openStore({ database: await engine.freshDatabaseUrl(), clock });
   });
   afterAll(async () => {
-    await store?.close();
+    await holder.current?.close();
   });
   beforeEach(async () => {
-    await sql`TRUNCATE api_keys, organization_members, organizations CASCADE`.execute(store.connection.db);
-    clock.set('2026-05-01T09:00:00.000Z');
+    await sql`TRUNCATE api_keys, organization_members, organizations CASCADE`.execute(holder.current.connection.db);
+    clock.set(START);
+  });
+  return holder;
+}
+
+describeEachEngine('API keys', (engine) => {
+  const clock = new ManualClock(START);
+  const opened = useAuthStore(engine, clock);
+  let store: MemsvcStore;
+  beforeEach(() => {
+    store = opened.current;
   });
 
   const rowCount = async () =>
@@ -169,17 +180,11 @@ describeEachEngine('API keys', (engine) => {
 });
 
 describeEachEngine('organizations', (engine) => {
+  const clock = new ManualClock(START);
+  const opened = useAuthStore(engine, clock);
   let store: MemsvcStore;
-  const clock = new ManualClock('2026-05-01T09:00:00.000Z');
-
-  beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock });
-  });
-  afterAll(async () => {
-    await store?.close();
-  });
-  beforeEach(async () => {
-    await sql`TRUNCATE api_keys, organization_members, organizations CASCADE`.execute(store.connection.db);
+  beforeEach(() => {
+    store = opened.current;
   });
 
   it('AUTH-ORG: creates an organization with its owner, lists newest first, and refuses a taken slug', async () => {
