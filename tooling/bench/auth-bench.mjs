@@ -2,9 +2,10 @@
 // What authentication costs a call (issue 15's budget: at most 0.3 ms on a warm call's P50).
 // Two `memsvc-server` processes of the standard profile on one PostgreSQL database: one open
 // (ALLOW_UNAUTHENTICATED_HTTP, the tenant from MEMSVC_DEFAULT_USER_ID), one with
-// AUTH_REQUIRED=true and a per-agent API key made by `memsvc keys create`. Both read the same
-// memory with `get_memory`, in alternating rounds so drift hits both alike; prints P50 / P95 of
-// each and writes bench/results/auth-<timestamp>.json.
+// AUTH_REQUIRED=true, called with a per-agent API key made by `memsvc keys create` and with a
+// session JWT that key was exchanged for (POST /auth/session). All read the same memory with
+// `get_memory`, in rotating rounds so drift hits each alike; prints P50 / P95 of each and
+// writes bench/results/auth-<timestamp>.json.
 // Environment: AUTH_BENCH_CALLS (per round, default 500), AUTH_BENCH_ROUNDS (default 4).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -35,16 +36,21 @@ try {
   servers.push(open);
   const authed = await startServer(root, database.url, { ...common, AUTH_REQUIRED: 'true', JWT_SECRET: 'b'.repeat(48) });
   servers.push(authed);
+  const exchanged = await fetch(`${authed.base}/auth/session`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+  if (exchanged.status !== 201) throw new Error(`POST /auth/session answered ${exchanged.status}`);
+  const { token } = await exchanged.json();
   const clients = {
     open: await mcpClient(open.base),
     'api key': await mcpClient(authed.base, { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+    session: await mcpClient(authed.base, { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
   };
   const stored = await clients.open.callTool({
     name: 'create_memory',
     arguments: { content: 'The auth bench reads this memory', type: 'long-term' },
   });
   const memoryId = stored.structuredContent.memory.id;
-  const samples = { open: [], 'api key': [] };
+  const names = Object.keys(clients);
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
   const round = async (name) => {
     for (let i = 0; i < CALLS; i++) {
       const started = performance.now();
@@ -53,17 +59,22 @@ try {
       if (result.isError) throw new Error(`get_memory failed over ${name}: ${JSON.stringify(result.structuredContent)}`);
     }
   };
-  await round('open');
-  await round('api key');
-  samples.open.length = 0;
-  samples['api key'].length = 0;
-  for (let r = 0; r < ROUNDS; r++) for (const name of r % 2 === 0 ? ['open', 'api key'] : ['api key', 'open']) await round(name);
-  const summary = { open: percentileSummary(samples.open), apiKey: percentileSummary(samples['api key']) };
+  for (const name of names) await round(name);
+  for (const name of names) samples[name].length = 0;
+  // Each round starts with a different credential, so warm-up and drift spread evenly.
+  for (let r = 0; r < ROUNDS; r++) for (let i = 0; i < names.length; i++) await round(names[(r + i) % names.length]);
+  const summary = {
+    open: percentileSummary(samples.open),
+    apiKey: percentileSummary(samples['api key']),
+    session: percentileSummary(samples.session),
+  };
   summary.p50CostMs = ms(summary.apiKey.p50 - summary.open.p50);
+  summary.sessionP50CostMs = ms(summary.session.p50 - summary.open.p50);
   console.log('get_memory, PostgreSQL, standard profile     P50 / P95 / P99 (ms)');
   console.log(`  no authentication                           ${summary.open.p50} / ${summary.open.p95} / ${summary.open.p99}`);
   console.log(`  AUTH_REQUIRED=true, per-agent API key       ${summary.apiKey.p50} / ${summary.apiKey.p95} / ${summary.apiKey.p99}`);
-  console.log(`  authentication's cost at P50: ${summary.p50CostMs} ms (budget 0.3 ms)`);
+  console.log(`  AUTH_REQUIRED=true, session JWT             ${summary.session.p50} / ${summary.session.p95} / ${summary.session.p99}`);
+  console.log(`  authentication's cost at P50: API key ${summary.p50CostMs} ms, session ${summary.sessionP50CostMs} ms (budget 0.3 ms)`);
   for (const client of Object.values(clients)) await client.close();
   const out = join(root, 'bench', 'results');
   mkdirSync(out, { recursive: true });

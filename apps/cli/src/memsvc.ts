@@ -5,6 +5,7 @@ import { configCheckCommand } from './commands/config-check-command.js';
 import { type CreateKeyOptions, createKeyCommand, listKeysCommand, revokeKeyCommand } from './commands/keys-command.js';
 import { migrateCommand } from './commands/migrate-command.js';
 import { addMemberCommand, createOrgCommand, listMembersCommand, listOrgsCommand } from './commands/orgs-command.js';
+import { listSessionsCommand, revokeSessionsCommand } from './commands/sessions-command.js';
 import { statusCommand } from './commands/status-command.js';
 import { EXIT_CONFIG, runCommand } from './run-command.js';
 
@@ -58,9 +59,25 @@ keys
 
 keys
   .command('revoke')
-  .description('revoke a key at once (revoking it again changes nothing)')
-  .argument('<id>', 'the key id, as keys list shows it')
-  .action((id: string) => runCommand(() => revokeKeyCommand(id)));
+  .description('revoke a key at once (revoking it again changes nothing), or every key of a user')
+  .argument('[id]', 'the key id, as keys list shows it')
+  .option('--user <userId>', 'revoke every key of this user instead')
+  .action((id: string | undefined, options: { user?: string }) => runCommand(() => revokeKeyCommand(id, options)));
+
+const sessions = program.command('sessions').description("session JWTs: list a user's, end all of them");
+
+sessions
+  .command('list')
+  .description("a user's unexpired sessions, newest first: when, from where; never a token")
+  .requiredOption('--user <userId>', 'the user')
+  .option('--json', 'print a JSON array')
+  .action((options: { user: string; json?: boolean }) => runCommand(() => listSessionsCommand(options)));
+
+sessions
+  .command('revoke')
+  .description('end every live session of a user at once (their tokens are refused from the next call)')
+  .requiredOption('--user <userId>', 'the user')
+  .action((options: { user: string }) => runCommand(() => revokeSessionsCommand(options)));
 
 const orgs = program.command('orgs').description('organizations and their members');
 

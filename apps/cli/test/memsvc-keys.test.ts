@@ -158,6 +158,58 @@ for (const engine of engines) {
       expect(listed).toMatchObject({ id: created.id, state: 'revoked', revokedAt: expect.any(String) });
     });
 
+    it('keys revoke --user revokes every key of that user at once; an id and --user together exit 2', async () => {
+      const made = [
+        lastJsonLine<KeyJson>(await memsvc(['keys', 'create', '--user', 'frank', '--name', 'one', '--json'])),
+        lastJsonLine<KeyJson>(await memsvc(['keys', 'create', '--user', 'frank', '--name', 'two', '--json'])),
+        lastJsonLine<KeyJson>(await memsvc(['keys', 'create', '--user', 'gina', '--name', 'other', '--json'])),
+      ];
+      const all = await memsvc(['keys', 'revoke', '--user', 'frank']);
+      expect([all.code, all.stdout]).toEqual([0, 'revoked 2 API keys of frank: they are refused from now on\n']);
+      const states = async (user: string) =>
+        lastJsonLine<KeyJson[]>(await memsvc(['keys', 'list', '--user', user, '--json'])).map((key) => key.state);
+      expect(await states('frank')).toEqual(['revoked', 'revoked']);
+      expect(await states('gina')).toEqual(['active']);
+      const both = await memsvc(['keys', 'revoke', made[2]?.id ?? '', '--user', 'gina']);
+      expect([both.code, both.stderr]).toEqual([2, expect.stringContaining('either a key id or --user')]);
+      expect(await states('gina')).toEqual(['active']);
+    });
+
+    it("sessions list shows a user's live sessions and sessions revoke ends them all, nobody else's", async () => {
+      const store = await openStore({ database: databaseUrl, pool: { maxConnections: 1 } });
+      const inAnHour = new Date(Date.now() + 3_600_000);
+      try {
+        for (const [user, jti] of [
+          ['dora', 'jti-dora-1'],
+          ['dora', 'jti-dora-2'],
+          ['erin', 'jti-erin-1'],
+        ] as const) {
+          await store.sessions.create({ userId: user as never, jti, expiresAt: inAnHour, userAgent: 'curl/8', ipAddress: '203.0.113.9' });
+        }
+      } finally {
+        await store.close();
+      }
+      const listed = await memsvc(['sessions', 'list', '--user', 'dora']);
+      expect(listed.stdout).toMatch(/^ID +CREATED +EXPIRES +REVOKED +IP +USER AGENT\n/);
+      expect(listed.stdout.match(/203\.0\.113\.9 +curl\/8/g)).toHaveLength(2);
+      expect(listed.stdout).not.toContain('jti-dora');
+      const ended = await memsvc(['sessions', 'revoke', '--user', 'dora']);
+      expect([ended.code, ended.stdout]).toEqual([0, 'ended 2 sessions of dora: their tokens are refused from now on\n']);
+      expect((await memsvc(['sessions', 'revoke', '--user', 'dora'])).stdout).toMatch(/^ended 0 sessions of dora/);
+      const json = lastJsonLine<{ revokedAt: string | null }[]>(await memsvc(['sessions', 'list', '--user', 'dora', '--json']));
+      expect(json.map((session) => session.revokedAt === null)).toEqual([false, false]);
+      const erins = lastJsonLine<{ revokedAt: string | null }[]>(await memsvc(['sessions', 'list', '--user', 'erin', '--json']));
+      expect(erins).toEqual([expect.objectContaining({ revokedAt: null })]);
+      const again = await openStore({ database: databaseUrl, pool: { maxConnections: 1 } });
+      try {
+        expect(await again.sessions.isDenied('jti-dora-1', new Date())).toBe(true);
+        expect(await again.sessions.isDenied('jti-erin-1', new Date())).toBe(false);
+      } finally {
+        await again.close();
+      }
+      expect((await memsvc(['sessions', 'list', '--user', 'nobody'])).stdout).toBe('no live sessions for nobody\n');
+    });
+
     let organization: { id: string; slug: string; owner: string };
 
     it('orgs create (with its owner), add-member, members and list; a taken slug exits 1', async () => {
@@ -175,13 +227,18 @@ for (const engine of engines) {
       expect([taken.code, taken.stderr]).toEqual([1, expect.stringMatching(/slug "acme-robotics" already exists.*\[CONFLICT\]/)]);
     });
 
-    it('a key can belong to an organization; an unknown one exits 1', async () => {
+    it('a key can belong to an organization its user is a member of; an unknown one exits 1, a non-member 2', async () => {
       const key = lastJsonLine<KeyJson>(
         await memsvc(['keys', 'create', '--user', 'bob', '--name', 'acme bot', '--org', organization.id, '--json']),
       );
       expect(key.organizationId).toBe(organization.id);
       const missing = await memsvc(['keys', 'create', '--user', 'bob', '--name', 'x', '--org', '0196a0d4-0000-7000-8000-000000000000']);
       expect([missing.code, missing.stderr]).toEqual([1, expect.stringMatching(/no organization with id 0196a0d4-.*\[NOT_FOUND\]/)]);
+      const outsider = await memsvc(['keys', 'create', '--user', 'carol', '--name', 'x', '--org', organization.id]);
+      expect([outsider.code, outsider.stderr]).toEqual([
+        2,
+        expect.stringMatching(/carol is not a member of organization .*\[INVALID_INPUT\]/),
+      ]);
       const unknown = await memsvc(['orgs', 'add-member', '0196a0d4-0000-7000-8000-000000000000', '--user', 'bob', '--role', 'admin']);
       expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/no organization with id 0196a0d4-.*\[NOT_FOUND\]/)]);
     });

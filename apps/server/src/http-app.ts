@@ -4,8 +4,10 @@ import type { Logger, Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
+import { type AuthRouteDependencies, registerAuthRoutes } from './auth-routes.js';
+import type { CredentialLookup } from './credential-principals.js';
 import type { HealthChecker } from './health.js';
-import { type ApiKeyLookup, createMcpHttpHandler } from './mcp-http-route.js';
+import { createMcpHttpHandler } from './mcp-http-route.js';
 
 export interface HttpAppDependencies {
   readonly config: MemsvcConfig;
@@ -14,8 +16,10 @@ export interface HttpAppDependencies {
   readonly logger: Logger;
   /** Present when MCP_TRANSPORT=streamable-http. */
   readonly createMcpServer?: () => McpServer;
-  /** Per-agent API keys, checked on /mcp when AUTH_REQUIRED=true (the runtime's authenticator). */
-  readonly findApiKey?: ApiKeyLookup;
+  /** Per-agent API keys and session JWTs, checked on /mcp when AUTH_REQUIRED=true. */
+  readonly findCredential?: CredentialLookup;
+  /** The session and login endpoints (/auth/…): on the standard profile with a JWT_SECRET. */
+  readonly auth?: AuthRouteDependencies | undefined;
   /** True once shutdown has begun: readiness fails and connections are not kept alive. */
   readonly isShuttingDown?: () => boolean;
   /** Told when each request starts and ends, so shutdown can wait for quiet. */
@@ -29,8 +33,8 @@ export class TrafficMeter {
 }
 
 /**
- * The HTTP surface of spec §4.1: `/health`, `/health/ready`, `/health/metrics`, and `/mcp` when
- * MCP runs over streamable HTTP. Routes are thin: they call the health checker, the metrics
+ * The HTTP surface of spec §4.1: `/health`, `/health/ready`, `/health/metrics`, `/mcp` when
+ * MCP runs over streamable HTTP, and the session and login endpoints under `/auth`. Routes are thin: they call the health checker, the metrics
  * registry or the MCP transport, and map the outcome.
  */
 export function createHttpApp(deps: HttpAppDependencies): Hono {
@@ -88,11 +92,19 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
     return c.text(await deps.metrics.registry.metrics(), 200, { 'Content-Type': deps.metrics.registry.contentType });
   });
 
+  if (deps.auth) registerAuthRoutes(app, deps.auth);
+
   if (deps.createMcpServer) {
     // The body limit (MCP_MAX_BODY_BYTES) is enforced by the handler, which reads the body itself.
     app.all(
       '/mcp',
-      createMcpHttpHandler({ config, createServer: deps.createMcpServer, metrics: deps.metrics, logger, findApiKey: deps.findApiKey }),
+      createMcpHttpHandler({
+        config,
+        createServer: deps.createMcpServer,
+        metrics: deps.metrics,
+        logger,
+        findCredential: deps.findCredential,
+      }),
     );
   }
 

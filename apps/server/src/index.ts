@@ -2,6 +2,6 @@ export type { HealthReport } from './health.js';
 export { HealthChecker } from './health.js';
 export { createHttpApp, TrafficMeter } from './http-app.js';
 export { readServerConfig } from './server-config.js';
-export type { RunningServer } from './start-server.js';
+export type { RunningServer, ServerOverrides } from './start-server.js';
 export { SERVER_NAME, SERVER_VERSION, startServer } from './start-server.js';
 export { mcpToolDependencies } from './tool-dependencies.js';

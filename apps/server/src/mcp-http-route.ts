@@ -1,11 +1,12 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
-import { ANONYMOUS_PRINCIPAL, type ApiKeyPrincipal, authInfoOf, PRE_SHARED_KEY_PRINCIPAL, type Principal } from '@memsvc/mcp-tools';
+import { ANONYMOUS_PRINCIPAL, authInfoOf, PRE_SHARED_KEY_PRINCIPAL, type Principal } from '@memsvc/mcp-tools';
 import type { Logger, Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'hono';
 import { readBoundedBody } from './bounded-body.js';
+import type { CredentialLookup } from './credential-principals.js';
 
 /** Largest MCP request body accepted over HTTP: room for a long conversation to ingest. */
 export const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -21,30 +22,27 @@ export function jsonRpcError(
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
 }
 
-/** Finds the per-agent API key a bearer token is, if it is a usable one (runtime's authenticator). */
-export type ApiKeyLookup = (token: string) => Promise<ApiKeyPrincipal | undefined>;
-
 /**
  * Spec §5.2: with AUTH_REQUIRED=true every MCP call over HTTP carries
- * `Authorization: Bearer <token>`: a per-agent API key (its user is the tenant, its scopes are
- * checked per tool) or the pre-shared MEMSVC_API_KEY (compared in constant time; it acts for
- * MEMSVC_DEFAULT_USER_ID). Anything else is refused, and nothing about why a key failed (unknown,
- * revoked, expired) is told to the caller. Without AUTH_REQUIRED the caller is anonymous.
+ * `Authorization: Bearer <token>`: a per-agent API key or a session JWT (its user is the tenant,
+ * its scopes are checked per tool) or the pre-shared MEMSVC_API_KEY (compared in constant time; it acts for
+ * MEMSVC_DEFAULT_USER_ID). Anything else is refused, and nothing about why a credential failed
+ * (unknown, revoked, expired, badly signed) is told to the caller. Without AUTH_REQUIRED the caller is anonymous.
  * Returns who is calling, or why the call is refused.
  */
 export async function mcpCaller(
   config: MemsvcConfig,
   authorization: string | undefined,
-  findApiKey: ApiKeyLookup | undefined,
+  findCredential: CredentialLookup | undefined,
 ): Promise<{ principal: Principal } | { problem: string }> {
   if (!config.auth.required) return { principal: ANONYMOUS_PRINCIPAL };
   const token = bearerToken(authorization);
-  if (!token) return { problem: 'Unauthorized: authentication is required (Authorization: Bearer <api key>)' };
-  const key = findApiKey ? await findApiKey(token) : undefined;
-  if (key) return { principal: key };
+  if (!token) return { problem: 'Unauthorized: authentication is required (Authorization: Bearer <API key or session token>)' };
+  const credential = findCredential ? await findCredential(token) : undefined;
+  if (credential) return { principal: credential };
   return secretMatches(config.auth.apiKey, token)
     ? { principal: PRE_SHARED_KEY_PRINCIPAL }
-    : { problem: 'Unauthorized: the credential is not valid (unknown, revoked or expired)' };
+    : { problem: 'Unauthorized: the credential is not valid (unknown, revoked, expired or logged out)' };
 }
 
 /**
@@ -75,11 +73,11 @@ export function createMcpHttpHandler(deps: {
   createServer: () => McpServer;
   metrics: Metrics;
   logger: Logger;
-  findApiKey?: ApiKeyLookup | undefined;
+  findCredential?: CredentialLookup | undefined;
 }) {
   const idle: McpServer[] = [];
   return async (c: Context) => {
-    const caller = await mcpCaller(deps.config, c.req.header('authorization'), deps.findApiKey);
+    const caller = await mcpCaller(deps.config, c.req.header('authorization'), deps.findCredential);
     if ('problem' in caller) return jsonRpcError(c, 401, -32001, caller.problem, { 'WWW-Authenticate': 'Bearer' });
 
     let parsedBody: unknown;

@@ -1,14 +1,16 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import type { OAuthProviderClient } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
 import { createMcpServer } from '@memsvc/mcp-tools';
 import { type Logger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { apiKeyPrincipals } from './api-key-principals.js';
+import { credentialPrincipals } from './credential-principals.js';
 import { HealthChecker } from './health.js';
 import { createHttpApp, TrafficMeter } from './http-app.js';
+import { loginFlowOf } from './login-flow-of.js';
 import { mcpToolDependencies } from './tool-dependencies.js';
 
 export const SERVER_NAME = 'memsvc';
@@ -37,7 +39,12 @@ export interface RunningServer {
  * Composes memsvc: opens (and migrates) the store, then serves HTTP (health, metrics and, over
  * streamable HTTP, MCP) and, over stdio, MCP on stdin/stdout.
  */
-export async function startServer(config: MemsvcConfig, logger: Logger): Promise<RunningServer> {
+/** What a test may put in place of the real world: identity providers on loopback. */
+export interface ServerOverrides {
+  readonly identityProviders?: readonly OAuthProviderClient[] | undefined;
+}
+
+export async function startServer(config: MemsvcConfig, logger: Logger, overrides: ServerOverrides = {}): Promise<RunningServer> {
   let health: HealthChecker | undefined;
   const runtime: MemsvcRuntime = await openRuntime(config, {
     applicationName: 'memsvc-server',
@@ -62,7 +69,17 @@ export async function startServer(config: MemsvcConfig, logger: Logger): Promise
     logger,
     traffic,
     isShuttingDown: () => shuttingDown,
-    ...(overHttp ? { createMcpServer: newMcpServer, findApiKey: apiKeyPrincipals(runtime) } : {}),
+    auth: runtime.sessions && {
+      apiKeys: runtime.apiKeys,
+      sessions: runtime.sessions,
+      logins: loginFlowOf(runtime, overrides.identityProviders),
+      logger,
+      clock: runtime.clock,
+    },
+    // Per-agent keys and sessions are the standard profile's (spec §5.5); lite knows only MEMSVC_API_KEY.
+    ...(overHttp
+      ? { createMcpServer: newMcpServer, findCredential: config.profile === 'standard' ? credentialPrincipals(runtime) : undefined }
+      : {}),
   });
 
   // node-server returns an HTTP/1.1 server unless told to create HTTP/2.

@@ -1,10 +1,11 @@
-import type { AdminAuthEvent, ToolDependencies, ToolPipeline } from '@memsvc/mcp-tools';
+import type { AdminAuthEvent, DelegationEvent, ToolDependencies, ToolPipeline } from '@memsvc/mcp-tools';
 import type { MemsvcRuntime } from '@memsvc/runtime';
 import { toolMetrics } from './tool-metrics.js';
 
 /**
  * What the server's MCP tools run on: the runtime's engine and maintenance, and the pipeline
- * every call goes through — the tenant fallback, the admin token with its log line, internal
+ * every call goes through — the tenant fallback, the admin token with its log line, the
+ * operator tenants with theirs, internal
  * errors logged, and the hooks (metrics first; authentication, rate limits and spans next).
  */
 export function mcpToolDependencies(runtime: MemsvcRuntime): ToolDependencies {
@@ -12,6 +13,9 @@ export function mcpToolDependencies(runtime: MemsvcRuntime): ToolDependencies {
   const pipeline: ToolPipeline = {
     defaultUserId: config.auth.defaultUserId,
     adminToken: config.auth.adminToken,
+    operatorTenants: config.auth.operatorTenants,
+    // An operator acting on another tenant is always on record: in the audit trail and here.
+    onDelegation: (event: DelegationEvent) => logger.info(event, event.event),
     // Spec §5.6 / §6: one structured line per admin call; the token itself is never logged.
     onAdminAuth: (event: AdminAuthEvent) =>
       event.event === 'admin_auth_ok' ? logger.info(event, event.event) : logger.warn(event, event.event),

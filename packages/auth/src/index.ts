@@ -6,6 +6,19 @@ export { ApiKeyAuthenticator, KEY_USE_FLUSH_MS } from './api-key-authenticator.j
 export type { MintedApiKey } from './api-key-secret.js';
 export { API_KEY_PREFIX, API_KEY_VISIBLE_LENGTH, hashApiKey, looksLikeApiKey, mintApiKey } from './api-key-secret.js';
 export { bearerToken } from './bearer-token.js';
+export type { GitHubClientOptions, GitHubEndpoints } from './oauth/github-client.js';
+export { GITHUB_ENDPOINTS, githubClient } from './oauth/github-client.js';
+export type { GoogleClientOptions } from './oauth/google-client.js';
+export { GOOGLE_ISSUER, googleClient } from './oauth/google-client.js';
+export type { CallbackParameters, LoginFlowOptions } from './oauth/login-flow.js';
+export { LoginFlow } from './oauth/login-flow.js';
+export type { LoginRefusalReason } from './oauth/login-refused.js';
+export { isLoginRefused, LoginRefused } from './oauth/login-refused.js';
+export type { ProviderTransport } from './oauth/oauth-requests.js';
+export type { AuthorizationRequest, CodeExchange, OAuthProviderClient } from './oauth/provider-client.js';
+export type { IssuedSession, SessionClient, SessionIssuer, SessionSubject } from './session-subject.js';
+export type { SessionClaims, SessionTokensOptions } from './session-tokens.js';
+export { looksLikeJwt, SESSION_AUDIENCE, SESSION_ISSUER, SessionTokens } from './session-tokens.js';
 
 /**
  * Compares a presented token with a configured secret in constant time (spec §5.6: admin

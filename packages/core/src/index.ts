@@ -155,8 +155,11 @@ export type {
   UpdateOptions,
   WriteOutcome,
 } from './ports/memory-store.js';
+export type { IdentityProvider, OAuthStateStore, PendingLogin } from './ports/oauth-state-store.js';
 export type { NewOrganization, OrganizationMember, OrganizationRecord, OrganizationStore } from './ports/organization-store.js';
 export type { JobCheckpoint, ReindexJobQueue, ReindexRow, ReindexStore, VectorWrite } from './ports/reindex-store.js';
 export { CheckpointOutOfOrder, JobOwnershipLost } from './ports/reindex-store.js';
+export type { NewSession, SessionOrigin, SessionRecord, SessionStore } from './ports/session-store.js';
 export type { TimerHandle, Timers } from './ports/timers.js';
+export type { UserIdentityStore, VerifiedIdentity } from './ports/user-identity-store.js';
 export type { VectorSpace, VectorSpaceInfo } from './ports/vector-space.js';

@@ -347,7 +347,12 @@ describe('auth settings', () => {
   });
 
   it(verifies('CFG-OAUTH-PAIR', 'enables an identity provider only when both its id and secret are set'), () => {
-    const both = load({ GITHUB_CLIENT_ID: 'gh-id', GITHUB_CLIENT_SECRET: 'gh-secret' });
+    const both = load({
+      GITHUB_CLIENT_ID: 'gh-id',
+      GITHUB_CLIENT_SECRET: 'gh-secret',
+      OAUTH_REDIRECT_BASE_URL: 'https://memsvc.example.com',
+      JWT_SECRET: 'k'.repeat(32),
+    });
     expect(both.config.auth.github?.clientId).toBe('gh-id');
     expect(both.config.auth.github?.clientSecret.reveal()).toBe('gh-secret');
     const half = load({ GOOGLE_CLIENT_ID: 'g-id', AUTH_GITHUB_SECRET: 'x' });
@@ -357,6 +362,30 @@ describe('auth settings', () => {
       'Google login stays disabled: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must both be set',
       'dashboard GitHub login stays disabled: AUTH_GITHUB_ID and AUTH_GITHUB_SECRET must both be set',
     ]);
+  });
+
+  it(verifies('CFG-OAUTH-LOGIN', 'refuses an enabled login with nowhere to come back to or no way to sign a session'), () => {
+    const github = { GITHUB_CLIENT_ID: 'gh-id', GITHUB_CLIENT_SECRET: 'gh-secret' };
+    expect(issuesOf(github)).toEqual([
+      { variable: 'OAUTH_REDIRECT_BASE_URL', message: expect.stringContaining('required when GitHub login is enabled') },
+      { variable: 'JWT_SECRET', message: expect.stringContaining('a login yields a session JWT') },
+    ]);
+    const both = {
+      ...github,
+      GOOGLE_CLIENT_ID: 'g-id',
+      GOOGLE_CLIENT_SECRET: 'g-secret',
+      OAUTH_REDIRECT_BASE_URL: 'https://m.example.com',
+    };
+    expect(issuesOf({ ...both, JWT_SECRET: 'short' })).toEqual([
+      { variable: 'JWT_SECRET', message: expect.stringContaining('when GitHub and Google login are enabled') },
+    ]);
+    expect(load({ ...both, JWT_SECRET: 'k'.repeat(32) }).config.auth.google?.clientId).toBe('g-id');
+    // Half a pair enables nothing, so it needs nothing; lite has no logins at all.
+    expect(() => load({ GITHUB_CLIENT_ID: 'gh-id' })).not.toThrow();
+    const lite = load({ ...github, DEPLOYMENT_PROFILE: 'lite' });
+    expect(lite.warnings).toContain(
+      'GitHub and Google login are ignored in the lite profile: it is single-user, with no sessions or per-agent keys',
+    );
   });
 
   it(verifies('CFG-DEV-AUTH-PROD', 'refuses the dashboard dev-auth relaxation in production'), () => {
@@ -438,6 +467,7 @@ describe('safety of the loaded object', () => {
     MEMSVC_API_KEY: 'api-key-xyz',
     GITHUB_CLIENT_ID: 'gh',
     GITHUB_CLIENT_SECRET: 'gh-secret-xyz',
+    OAUTH_REDIRECT_BASE_URL: 'https://memsvc.example.com',
     WEB_DATABASE_URL: 'postgres://web:web-pass-2@localhost/web',
   };
 
@@ -446,7 +476,7 @@ describe('safety of the loaded object', () => {
     const printed = [JSON.stringify(config), inspect(config, { depth: 10 }), String(config.auth.jwtSecret), `${config.metrics.token}`];
     for (const text of printed) {
       for (const [name, value] of Object.entries(secretValues)) {
-        if (name === 'GITHUB_CLIENT_ID') continue;
+        if (name === 'GITHUB_CLIENT_ID' || name === 'OAUTH_REDIRECT_BASE_URL') continue;
         expect(text, `${name} leaked`).not.toContain(name.endsWith('URL') ? value.split('@')[0]?.split(':')[2] : value);
       }
     }

@@ -24,6 +24,7 @@ export const REQUIREMENTS = {
   'CFG-MODEL-DIMS': 'a model whose vectors exceed the HNSW limit needs VECTOR_DIMENSIONS',
   'CFG-OPENAI-NO-KEY': 'EMBEDDING_PROVIDER=openai without a key is not an error (spec §7)',
   'CFG-OAUTH-PAIR': 'an identity provider is enabled only when both its id and secret are set (spec §5.5)',
+  'CFG-OAUTH-LOGIN': 'an enabled login needs OAUTH_REDIRECT_BASE_URL and a JWT_SECRET on standard; lite ignores logins with a warning',
   'CFG-DEV-AUTH-PROD': 'MEMSVC_DASHBOARD_DEV_AUTH is refused in production',
   'CFG-IMPORT-ROOT': 'IMPORT_ALLOWED_ROOT defaults to the home directory and must be absolute',
   'CFG-UNKNOWN-VAR': 'unknown MEMSVC_* variables are reported as likely typos',

@@ -2,11 +2,27 @@ export type { ServerIdentity, ToolDependencies } from './create-mcp-server.js';
 export { createMcpServer } from './create-mcp-server.js';
 export type { MemoryJson } from './memory-json.js';
 export { memoryJson } from './memory-json.js';
-export type { AnonymousPrincipal, ApiKeyPrincipal, PreSharedKeyPrincipal, Principal } from './principal.js';
-export { ANONYMOUS_PRINCIPAL, auditActorOf, authInfoOf, holdsScope, PRE_SHARED_KEY_PRINCIPAL, principalOf } from './principal.js';
+export type {
+  AnonymousPrincipal,
+  ApiKeyPrincipal,
+  CredentialPrincipal,
+  PreSharedKeyPrincipal,
+  Principal,
+  SessionPrincipal,
+} from './principal.js';
+export {
+  ANONYMOUS_PRINCIPAL,
+  auditActorOf,
+  authInfoOf,
+  holdsScope,
+  isCredential,
+  PRE_SHARED_KEY_PRINCIPAL,
+  principalOf,
+} from './principal.js';
 export type {
   AdminAuthEvent,
   AdminToolCall,
+  DelegationEvent,
   MemoryToolCall,
   ObservedCall,
   OpenToolCall,

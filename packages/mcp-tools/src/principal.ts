@@ -6,10 +6,14 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
  * `anonymous`: stdio, or HTTP on a server that does not require authentication (spec §4.2 calls
  * it `local`); it acts for the `userId` it names (spec §5.1). `pre-shared-key`: HTTP with the
  * server's MEMSVC_API_KEY; it acts for MEMSVC_DEFAULT_USER_ID only. `api-key`: a per-agent key;
- * it acts for its own user, with its own scopes. The tool pipeline turns a principal into the
+ * it acts for its own user, with its own scopes. `session`: a session JWT, likewise for its user
+ * and scopes. The tool pipeline turns a principal into the
  * engine's CallContext.
  */
-export type Principal = AnonymousPrincipal | PreSharedKeyPrincipal | ApiKeyPrincipal;
+export type Principal = AnonymousPrincipal | PreSharedKeyPrincipal | CredentialPrincipal;
+
+/** A caller whose credential names its own tenant and scopes: a per-agent key or a session. */
+export type CredentialPrincipal = ApiKeyPrincipal | SessionPrincipal;
 
 export interface AnonymousPrincipal {
   readonly kind: 'anonymous';
@@ -32,17 +36,34 @@ export interface ApiKeyPrincipal {
   readonly scopes: readonly Scope[];
 }
 
+/** A caller holding a session JWT (from an API key exchange or a GitHub/Google login). */
+export interface SessionPrincipal {
+  readonly kind: 'session';
+  /** The token's `jti`: the audit actor is `session:<jti>`. */
+  readonly id: string;
+  readonly tenant: TenantId;
+  readonly organizationId: string | null;
+  readonly scopes: readonly Scope[];
+}
+
 export const ANONYMOUS_PRINCIPAL: AnonymousPrincipal = Object.freeze({ kind: 'anonymous', id: 'local' });
 export const PRE_SHARED_KEY_PRINCIPAL: PreSharedKeyPrincipal = Object.freeze({ kind: 'pre-shared-key', id: 'shared-key' });
 
-/** The audit trail's name for a principal: `agent:<key id>` for a per-agent key. */
+/** Whether a principal's tenant and scopes come from its credential. */
+export function isCredential(principal: Principal): principal is CredentialPrincipal {
+  return principal.kind === 'api-key' || principal.kind === 'session';
+}
+
+/** The audit trail's name for a principal: `agent:<key id>` for a per-agent key, `session:<jti>` for a session. */
 export function auditActorOf(principal: Principal): string {
-  return principal.kind === 'api-key' ? `agent:${principal.id}` : principal.id;
+  if (principal.kind === 'api-key') return `agent:${principal.id}`;
+  if (principal.kind === 'session') return `session:${principal.id}`;
+  return principal.id;
 }
 
 /** Whether a principal holds a scope; the anonymous caller and the pre-shared key hold every one. */
 export function holdsScope(principal: Principal, scope: Scope): boolean {
-  return principal.kind !== 'api-key' || principal.scopes.includes(scope);
+  return !isCredential(principal) || principal.scopes.includes(scope);
 }
 
 /**
@@ -53,7 +74,7 @@ export function authInfoOf(principal: Principal): AuthInfo {
   return {
     token: '',
     clientId: principal.id,
-    scopes: principal.kind === 'api-key' ? [...principal.scopes] : [],
+    scopes: isCredential(principal) ? [...principal.scopes] : [],
     extra: { principal },
   };
 }
@@ -65,11 +86,11 @@ export function authInfoOf(principal: Principal): AuthInfo {
 export function principalOf(authInfo: AuthInfo | undefined): Principal {
   const carried = authInfo?.extra?.principal as Partial<Principal> | undefined;
   if (carried?.kind === PRE_SHARED_KEY_PRINCIPAL.kind && carried.id === PRE_SHARED_KEY_PRINCIPAL.id) return PRE_SHARED_KEY_PRINCIPAL;
-  if (carried?.kind === 'api-key' && isApiKeyPrincipal(carried)) return carried;
+  if ((carried?.kind === 'api-key' || carried?.kind === 'session') && isCredentialShaped(carried)) return carried;
   return ANONYMOUS_PRINCIPAL;
 }
 
-function isApiKeyPrincipal(value: Partial<ApiKeyPrincipal>): value is ApiKeyPrincipal {
+function isCredentialShaped(value: Partial<CredentialPrincipal>): value is CredentialPrincipal {
   return (
     typeof value.id === 'string' &&
     typeof value.tenant === 'string' &&

@@ -2,7 +2,7 @@ import { adminTokenMatches } from '@memsvc/auth';
 import { type CallContext, isMemsvcError, type MemoryTier, MemsvcError, type MemsvcErrorCode, type Secret, toTenantId } from '@memsvc/core';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { auditActorOf, holdsScope, type Principal, principalOf } from './principal.js';
+import { auditActorOf, holdsScope, isCredential, type Principal, principalOf } from './principal.js';
 import type { ToolName } from './tool-names.js';
 import { toolError } from './tool-result.js';
 import { TOOL_SCOPES } from './tool-scopes.js';
@@ -67,12 +67,31 @@ export interface AdminAuthEvent {
   readonly reason?: 'missing-token' | 'wrong-token' | 'admin-tools-disabled' | 'invalid-arguments';
 }
 
+/** An operator's call on another tenant: who, on whom, with what. */
+export interface DelegationEvent {
+  readonly event: 'operator_delegation';
+  readonly tool: string;
+  /** The audit actor of the credential (`agent:<key id>` or `session:<jti>`), never the credential. */
+  readonly principal: string;
+  /** The credential's own tenant. */
+  readonly homeTenant: string;
+  /** The tenant the call acts on. */
+  readonly tenant: string;
+}
+
 /** What every tool call goes through, as the composing app configures it. */
 export interface ToolPipeline {
   /** `MEMSVC_DEFAULT_USER_ID`: the tenant when a memory tool's call names none. */
   readonly defaultUserId?: string | undefined;
   /** `MCP_ADMIN_TOKEN`; when unset every admin call is denied. */
   readonly adminToken?: Secret | undefined;
+  /**
+   * MEMSVC_OPERATOR_TENANTS: the tenants a credential with the `admin` scope may act on by naming
+   * them in `userId` (spec §5.5). Empty: no delegation at all.
+   */
+  readonly operatorTenants?: readonly string[] | undefined;
+  /** Called for every delegated call (an admin credential acting on another tenant): the app logs it. */
+  readonly onDelegation?: ((event: DelegationEvent) => void) | undefined;
   /** Called once for every admin tool call: the app writes the structured log line. */
   readonly onAdminAuth?: ((event: AdminAuthEvent) => void) | undefined;
   /** Run in order before, and in reverse order after, every call. */
@@ -126,10 +145,7 @@ export async function runTool(
   try {
     if (call.kind === 'admin') checkAdminToken(pipeline, call);
     if (call.kind === 'memory') checkScope(observed.principal, call);
-    const context: CallContext | undefined =
-      call.kind === 'memory'
-        ? { tenant: tenantOf(observed.principal, call, pipeline.defaultUserId), actor: { id: auditActorOf(observed.principal) } }
-        : undefined;
+    const context: CallContext | undefined = call.kind === 'memory' ? callContextOf(observed.principal, call, pipeline) : undefined;
     for (const hook of hooks) await hook.before?.(observed, context);
     const { result, tier } = await body(context as CallContext);
     outcome = { status: result.isError ? 'error' : 'success', tier: tier ?? 'none' };
@@ -147,16 +163,42 @@ export async function runTool(
 function checkScope(principal: Principal, call: MemoryToolCall): void {
   const scope = TOOL_SCOPES[call.tool];
   if (scope && !holdsScope(principal, scope)) {
-    throw new MemsvcError('FORBIDDEN', `${call.tool} needs the ${scope} scope, which this API key does not have`, {
+    throw new MemsvcError('FORBIDDEN', `${call.tool} needs the ${scope} scope, which this credential does not have`, {
       field: 'scopes',
       requiredScope: scope,
     });
   }
 }
 
-/** Whose memories a memory tool works on: the credential's tenant, or an anonymous caller's userId. */
+/**
+ * Whose memories a memory tool works on, and who the audit names. A credential acts on its own
+ * tenant and a `userId` in the input is ignored (spec §5.2) — except that a credential with the
+ * `admin` scope may name a tenant of MEMSVC_OPERATOR_TENANTS: then the call acts there, is
+ * audited as `delegated:<actor>` and reported to the app. An admin credential naming any other
+ * tenant is refused rather than quietly scoped to its own, so an operator never mistakes one
+ * tenant's memories for another's.
+ */
+function callContextOf(principal: Principal, call: MemoryToolCall, pipeline: ToolPipeline): CallContext {
+  const actor = auditActorOf(principal);
+  if (!isCredential(principal)) return { tenant: tenantOf(principal, call, pipeline.defaultUserId), actor: { id: actor } };
+  const named = call.userId;
+  if (named === undefined || named === principal.tenant || !principal.scopes.includes('admin')) {
+    return { tenant: principal.tenant, actor: { id: actor } };
+  }
+  if (!(pipeline.operatorTenants ?? []).includes(named)) {
+    throw new MemsvcError(
+      'FORBIDDEN',
+      `userId names another tenant, and it is not one this server lets operators act on (MEMSVC_OPERATOR_TENANTS)`,
+      { field: 'userId' },
+    );
+  }
+  const tenant = toTenantId(named, 'userId');
+  pipeline.onDelegation?.({ event: 'operator_delegation', tool: call.tool, principal: actor, homeTenant: principal.tenant, tenant });
+  return { tenant, actor: { id: `delegated:${actor}` } };
+}
+
+/** The tenant of a caller without a credential of its own: the pre-shared key's, or an anonymous caller's choice. */
 function tenantOf(principal: Principal, call: MemoryToolCall, defaultUserId: string | undefined) {
-  if (principal.kind === 'api-key') return principal.tenant;
   if (principal.kind === 'pre-shared-key') {
     // One shared secret must not let its holder pick any tenant: it acts for the configured one.
     if (defaultUserId === undefined) {

@@ -10,11 +10,13 @@ import {
   ANONYMOUS_PRINCIPAL,
   type ApiKeyPrincipal,
   authInfoOf,
+  type DelegationEvent,
   type ObservedCall,
   PRE_SHARED_KEY_PRINCIPAL,
   type Principal,
   principalOf,
   runTool,
+  type SessionPrincipal,
   TOOL_NAMES,
   TOOL_SCOPES,
   type ToolOutcome,
@@ -26,6 +28,80 @@ const errorOf = (result: { structuredContent?: unknown }) =>
   (result.structuredContent as { error?: { code: string; message: string } }).error;
 
 describe('runTool (the one tool pipeline)', () => {
+  it('treats a session like a key: its tenant and scopes, audited as session:<jti>', async () => {
+    const seen: CallContext[] = [];
+    const body = async (context: CallContext) => {
+      seen.push(context);
+      return { result: toolSuccess({}), tier: 'ltm' as const };
+    };
+    const session: SessionPrincipal = {
+      kind: 'session',
+      id: '5f0b7c1e-2a43-4c55-9d0e-6f7a8b9c0d1e',
+      tenant: toTenantId('alice'),
+      organizationId: null,
+      scopes: ['memories:read'],
+    };
+    const carried = principalOf(authInfoOf(session));
+    expect(carried).toEqual(session);
+    await runTool({}, { authInfo: authInfoOf(session) }, { kind: 'memory', tool: 'recall', op: 'recall', userId: 'bob' }, body);
+    expect(seen).toEqual([{ tenant: 'alice', actor: { id: 'session:5f0b7c1e-2a43-4c55-9d0e-6f7a8b9c0d1e' } }]);
+    const write = await runTool(
+      {},
+      { authInfo: authInfoOf(session) },
+      { kind: 'memory', tool: 'remember', op: 'store', userId: undefined },
+      body,
+    );
+    expect(errorOf(write)).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('memories:write') });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('lets an admin credential act on an operator tenant only, audited as delegated and reported', async () => {
+    const seen: CallContext[] = [];
+    const events: DelegationEvent[] = [];
+    const body = async (context: CallContext) => {
+      seen.push(context);
+      return { result: toolSuccess({}), tier: 'ltm' as const };
+    };
+    const operator: ApiKeyPrincipal = {
+      kind: 'api-key',
+      id: 'op-key',
+      tenant: toTenantId('ops'),
+      organizationId: null,
+      scopes: ['memories:read', 'admin'],
+    };
+    const plain: ApiKeyPrincipal = { ...operator, id: 'plain-key', scopes: ['memories:read'] };
+    const pipeline: ToolPipeline = { operatorTenants: ['carol'], onDelegation: (event) => events.push(event) };
+    const recall = (principal: ApiKeyPrincipal, userId: string | undefined) =>
+      runTool(pipeline, { authInfo: authInfoOf(principal) }, { kind: 'memory', tool: 'recall', op: 'recall', userId }, body);
+
+    await recall(operator, 'carol');
+    await recall(operator, undefined);
+    await recall(operator, 'ops');
+    await recall(plain, 'carol');
+    expect(seen).toEqual([
+      { tenant: 'carol', actor: { id: 'delegated:agent:op-key' } },
+      { tenant: 'ops', actor: { id: 'agent:op-key' } },
+      { tenant: 'ops', actor: { id: 'agent:op-key' } },
+      // Without the admin scope the named tenant is ignored, as for any credential.
+      { tenant: 'ops', actor: { id: 'agent:plain-key' } },
+    ]);
+    expect(events).toEqual([
+      { event: 'operator_delegation', tool: 'recall', principal: 'agent:op-key', homeTenant: 'ops', tenant: 'carol' },
+    ]);
+
+    const outside = await recall(operator, 'dave');
+    expect(errorOf(outside)).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('MEMSVC_OPERATOR_TENANTS') });
+    const noList = await runTool(
+      {},
+      { authInfo: authInfoOf(operator) },
+      { kind: 'memory', tool: 'recall', op: 'recall', userId: 'carol' },
+      body,
+    );
+    expect(errorOf(noList)).toMatchObject({ code: 'FORBIDDEN' });
+    expect(seen).toHaveLength(4);
+    expect(events).toHaveLength(1);
+  });
+
   it('gives an anonymous caller the tenant of its userId (else the default), and the principal as audit actor', async () => {
     const seen: CallContext[] = [];
     const body = async (context: CallContext) => {

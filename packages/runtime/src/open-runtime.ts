@@ -1,10 +1,11 @@
-import { ApiKeyAuthenticator } from '@memsvc/auth';
+import { ApiKeyAuthenticator, SessionTokens } from '@memsvc/auth';
 import {
   type Clock,
   createMemoryEngine,
   type Embedder,
   type EmbeddingProviderName,
   FUSION_WEIGHTS,
+  JWT_SECRET_MIN_LENGTH,
   type Maintenance,
   type MemoryEngine,
   type MemsvcConfig,
@@ -44,6 +45,11 @@ export interface MemsvcRuntime {
   readonly maintenance: Maintenance;
   /** Per-agent API keys: who a bearer token is (the standard profile's credentials, spec §5). */
   readonly apiKeys: ApiKeyAuthenticator;
+  /**
+   * Session JWTs (spec §5.3): on the standard profile with a JWT_SECRET; undefined otherwise, and
+   * then no session is issued or accepted.
+   */
+  readonly sessions: SessionTokens | undefined;
   /** Starts the scheduled jobs and the reindex-job runner; close() stops them. At most once. */
   startJobs(options?: StartJobsOptions): RunningJobs;
   /** Stops the jobs (after the runs in progress), then closes the store. Idempotent. */
@@ -77,6 +83,12 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
     clock,
     onError: (error) => logger.warn({ err: error }, "recording API keys' last use failed"),
   });
+  const jwtSecret = config.auth.jwtSecret;
+  const sessions =
+    // A secret too short to sign with (only a warning while AUTH_REQUIRED=false) issues nothing.
+    config.profile === 'standard' && jwtSecret !== undefined && jwtSecret.reveal().length >= JWT_SECRET_MIN_LENGTH
+      ? new SessionTokens({ secret: jwtSecret, expiresInSeconds: config.auth.jwtExpiresInSeconds, sessions: store.sessions, clock })
+      : undefined;
 
   let jobs: RunningJobs | undefined;
   let closing: Promise<void> | undefined;
@@ -91,6 +103,7 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
     engine,
     maintenance,
     apiKeys,
+    sessions,
     startJobs: (jobOptions = {}) => {
       if (closing) throw new Error('the runtime is closed');
       if (jobs) throw new Error('the jobs of this runtime are already running');

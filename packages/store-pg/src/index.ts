@@ -1,7 +1,13 @@
 export type { PgApiKeyStoreOptions } from './auth/pg-api-key-store.js';
 export { PgApiKeyStore } from './auth/pg-api-key-store.js';
+export type { PgOAuthStateStoreOptions } from './auth/pg-oauth-state-store.js';
+export { PgOAuthStateStore } from './auth/pg-oauth-state-store.js';
 export type { PgOrganizationStoreOptions } from './auth/pg-organization-store.js';
 export { PgOrganizationStore } from './auth/pg-organization-store.js';
+export type { PgSessionStoreOptions } from './auth/pg-session-store.js';
+export { PgSessionStore } from './auth/pg-session-store.js';
+export type { PgUserIdentityStoreOptions } from './auth/pg-user-identity-store.js';
+export { PgUserIdentityStore } from './auth/pg-user-identity-store.js';
 export type { DatabaseEngine, OpenDatabaseOptions, StoreConnection } from './connection/open-database.js';
 export { openDatabase } from './connection/open-database.js';
 export type { TableActivity, TableUpkeep } from './connection/pglite-autovacuum.js';

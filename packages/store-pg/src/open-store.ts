@@ -1,7 +1,10 @@
 import { type Clock, type DatabaseTarget, type IdGenerator, knownModelDimensions, MemsvcError, type Timers } from '@memsvc/core';
 import { sql } from 'kysely';
 import { PgApiKeyStore } from './auth/pg-api-key-store.js';
+import { PgOAuthStateStore } from './auth/pg-oauth-state-store.js';
 import { PgOrganizationStore } from './auth/pg-organization-store.js';
+import { PgSessionStore } from './auth/pg-session-store.js';
+import { PgUserIdentityStore } from './auth/pg-user-identity-store.js';
 import { type OpenDatabaseOptions, openDatabase, type StoreConnection } from './connection/open-database.js';
 import { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
 import { UuidV7Generator } from './ids/uuid-v7.js';
@@ -74,6 +77,12 @@ export interface MemsvcStore {
   readonly apiKeys: PgApiKeyStore;
   /** Organizations and their members. */
   readonly organizations: PgOrganizationStore;
+  /** Issued session tokens and the denylist of revoked ones. */
+  readonly sessions: PgSessionStore;
+  /** OAuth logins in progress, each consumed at most once. */
+  readonly oauthStates: PgOAuthStateStore;
+  /** Which user an identity-provider account logs in as. */
+  readonly userIdentities: PgUserIdentityStore;
   /** On PGlite, the vacuum and analyze its single process never runs by itself; undefined on PostgreSQL. */
   readonly autovacuum: PgliteAutovacuum | undefined;
   /** One query that proves the database answers and the vector extension is there. */
@@ -132,6 +141,9 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       jobRuns: new JobRuns(connection.db, connection.engine, clock),
       apiKeys: new PgApiKeyStore({ db: connection.db, clock, ids }),
       organizations: new PgOrganizationStore({ db: connection.db, clock, ids }),
+      sessions: new PgSessionStore({ db: connection.db, clock, ids }),
+      oauthStates: new PgOAuthStateStore({ db: connection.db, clock }),
+      userIdentities: new PgUserIdentityStore({ db: connection.db }),
       autovacuum,
       health: () => checkHealth(connection),
       close: async () => {

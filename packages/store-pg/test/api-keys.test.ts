@@ -157,12 +157,33 @@ describeEachEngine('API keys', (engine) => {
     expect(await rowCount()).toBe(0);
   });
 
-  it('AUTH-KEY-INPUT: a key of an organization that does not exist is NOT_FOUND; of one that does, belongs to it', async () => {
+  it('AUTH-KEY-INPUT: a key of an organization that does not exist is NOT_FOUND; of one its user is not a member of, refused', async () => {
     expect(await codeOf(store.apiKeys.create(newKey({ organizationId: '0196a0d4-0000-7000-8000-000000000000' })))).toBe('NOT_FOUND');
     expect(await rowCount()).toBe(0);
-    const acme = await store.organizations.create({ name: 'Acme', slug: 'acme' });
+    const acme = await store.organizations.create({ name: 'Acme', slug: 'acme', owner: bob });
+    const outsider = await store.apiKeys.create(newKey({ organizationId: acme.id })).catch((error: unknown) => error);
+    expect(outsider).toMatchObject({ code: 'INVALID_INPUT', data: { field: 'organizationId' } });
+    expect((outsider as Error).message).toContain('alice is not a member');
+    expect(await rowCount()).toBe(0);
+    await store.organizations.addMember({ organizationId: acme.id, userId: alice, role: 'member' });
     const key = await store.apiKeys.create(newKey({ organizationId: acme.id }));
     expect(key.organizationId).toBe(acme.id);
+  });
+
+  it("revokes every key of one user at once, keeping earlier revocation times and nobody else's keys", async () => {
+    const first = await store.apiKeys.create(newKey());
+    await store.apiKeys.revoke(first.id, clock.now());
+    const firstRevokedAt = clock.now();
+    clock.advance(60_000);
+    await store.apiKeys.create(newKey());
+    await store.apiKeys.create(newKey());
+    const bobs = await store.apiKeys.create(newKey({ userId: bob }));
+    expect(await store.apiKeys.revokeAllOf(alice, clock.now())).toBe(2);
+    const alices = await store.apiKeys.list({ userId: alice });
+    expect(alices.map((key) => key.revokedAt)).toEqual([clock.now(), clock.now(), firstRevokedAt]);
+    expect((await store.apiKeys.list({ userId: bob }))[0]?.revokedAt).toBeNull();
+    expect(await store.apiKeys.revokeAllOf(alice, clock.now())).toBe(0);
+    expect(bobs.revokedAt).toBeNull();
   });
 
   it('refuses a second key with the same hash as a CONFLICT', async () => {

@@ -121,7 +121,12 @@ describeEachEngine('migrations', (engine) => {
       )
       .execute();
 
-    expect(await migrateToLatest(db as never)).toEqual(['0006-vector-shards', '0007-full-text-no-pending-list', '0008-lexical-index']);
+    expect(await migrateToLatest(db as never)).toEqual([
+      '0006-vector-shards',
+      '0007-full-text-no-pending-list',
+      '0008-lexical-index',
+      '0009-sessions-by-user',
+    ]);
     const indexes = await sql<{ indexname: string; indexdef: string }>`
       SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'memories_embedding_hnsw%' ORDER BY indexname`.execute(db);
     expect(indexes.rows.map((row) => row.indexname)).toEqual(HNSW_SHARD_INDEX_NAMES);

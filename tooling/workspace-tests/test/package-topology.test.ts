@@ -25,7 +25,7 @@ const PUBLISHABLE = {
   'packages/core': { name: '@memsvc/core', exports: ['.', './package.json', './testing'], mayUse: [] },
   'packages/store-pg': { name: '@memsvc/store-pg', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
   'packages/embeddings': { name: '@memsvc/embeddings', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
-  'packages/auth': { name: '@memsvc/auth', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
+  'packages/auth': { name: '@memsvc/auth', exports: ['.', './package.json', './testing'], mayUse: ['@memsvc/core'] },
   // The admin tools compare adminToken with @memsvc/auth's constant-time check (DESIGN §1: auth sits below mcp-tools).
   'packages/mcp-tools': { name: '@memsvc/mcp-tools', exports: ['.', './package.json'], mayUse: ['@memsvc/core', '@memsvc/auth'] },
 } as const;

@@ -102,8 +102,22 @@ export async function listKeysCommand(options: { readonly user?: string; readonl
   });
 }
 
-/** `memsvc keys revoke <id>`: revokes a key at once; revoking one already revoked changes nothing. */
-export async function revokeKeyCommand(id: string): Promise<void> {
+/**
+ * `memsvc keys revoke <id>`: revokes a key at once; revoking one already revoked changes nothing.
+ * `memsvc keys revoke --user <userId>`: revokes every key of a user.
+ */
+export async function revokeKeyCommand(id: string | undefined, options: { readonly user?: string } = {}): Promise<void> {
+  if ((id === undefined) === (options.user === undefined)) {
+    throw new MemsvcError('INVALID_INPUT', 'give either a key id or --user <userId>, not both', { field: 'id' });
+  }
+  if (id === undefined) {
+    const userId = parseUserFlag(options.user ?? '');
+    await withOperatorStore(APPLICATION_NAME, async (store) => {
+      const revoked = await store.apiKeys.revokeAllOf(userId, systemClock.now());
+      process.stdout.write(`revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${userId}: they are refused from now on\n`);
+    });
+    return;
+  }
   await withOperatorStore(APPLICATION_NAME, async (store) => {
     const now = systemClock.now();
     const revoked = await store.apiKeys.revoke(id, now);

@@ -48,6 +48,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
 
   const database = readDatabase(parsed.DATABASE_URL, profileLabel, issues);
   checkCrossVariableRules(parsed, issues, warnings);
+  if (profile === 'standard') checkLoginRules(parsed, issues);
   warnAboutUnknownVariables(env, warnings);
 
   if (issues.length > 0) throw new ConfigError(issues, profileLabel);
@@ -61,6 +62,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
   const rateLimitEnabled = parsed.RATE_LIMIT_ENABLED && profile === 'standard';
   if (parsed.RATE_LIMIT_ENABLED && profile === 'lite') {
     warnings.push('RATE_LIMIT_ENABLED is ignored in the lite profile: the rate limiter belongs to the standard profile');
+  }
+  if (profile === 'lite' && (parsed.GITHUB_CLIENT_ID !== undefined || parsed.GOOGLE_CLIENT_ID !== undefined)) {
+    warnings.push('GitHub and Google login are ignored in the lite profile: it is single-user, with no sessions or per-agent keys');
   }
 
   const config: MemsvcConfig = {
@@ -242,6 +246,33 @@ function checkCrossVariableRules(parsed: Partial<ParsedEnv>, issues: ConfigIssue
     issues.push({
       variable: 'MEMSVC_DASHBOARD_DEV_AUTH',
       message: 'is a development-only relaxation and is refused when NODE_ENV=production',
+    });
+  }
+}
+
+/**
+ * A GitHub or Google login needs somewhere to come back to and a way to hand out a session:
+ * enabling a provider without OAUTH_REDIRECT_BASE_URL or a JWT_SECRET would leave a login route
+ * that can only fail, so the configuration is refused instead, naming what is missing.
+ */
+function checkLoginRules(parsed: Partial<ParsedEnv>, issues: ConfigIssue[]): void {
+  const providers = [
+    parsed.GITHUB_CLIENT_ID !== undefined && parsed.GITHUB_CLIENT_SECRET !== undefined ? 'GitHub' : undefined,
+    parsed.GOOGLE_CLIENT_ID !== undefined && parsed.GOOGLE_CLIENT_SECRET !== undefined ? 'Google' : undefined,
+  ].filter((provider) => provider !== undefined);
+  if (providers.length === 0) return;
+  const enabled = `${providers.join(' and ')} login ${providers.length > 1 ? 'are' : 'is'} enabled`;
+  if (parsed.OAUTH_REDIRECT_BASE_URL === undefined) {
+    issues.push({
+      variable: 'OAUTH_REDIRECT_BASE_URL',
+      message: `is required when ${enabled}: the provider sends the browser back to <OAUTH_REDIRECT_BASE_URL>/auth/<provider>/callback`,
+    });
+  }
+  const secret = parsed.JWT_SECRET?.reveal();
+  if ((secret === undefined || secret.length < JWT_SECRET_MIN_LENGTH) && !issues.some((issue) => issue.variable === 'JWT_SECRET')) {
+    issues.push({
+      variable: 'JWT_SECRET',
+      message: `is required (at least ${JWT_SECRET_MIN_LENGTH} characters) when ${enabled}: a login yields a session JWT`,
     });
   }
 }

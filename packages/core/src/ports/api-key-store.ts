@@ -52,6 +52,9 @@ export interface ApiKeyStore {
   /** Revokes; returns the record as now, or undefined when there is no such key. Idempotent. */
   revoke(id: string, now: Date): Promise<ApiKeyRecord | undefined>;
 
+  /** Revokes every unrevoked key of a user (shutting a person out); returns how many. */
+  revokeAllOf(userId: TenantId, now: Date): Promise<number>;
+
   /** Records that these keys were used at `now`, in one statement (callers batch). */
   recordUse(ids: readonly string[], now: Date): Promise<void>;
 }

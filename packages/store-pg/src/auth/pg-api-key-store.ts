@@ -11,11 +11,11 @@ import {
   type Scope,
   type TenantId,
 } from '@memsvc/core';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { retryingLockConflicts } from '../connection/lock-conflicts.js';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { ApiKeysTable, MemsvcDatabase } from '../schema/database-schema.js';
-import { FOREIGN_KEY_VIOLATION, sqlStateOf, UNIQUE_VIOLATION } from './database-errors.js';
+import { sqlStateOf, UNIQUE_VIOLATION } from './database-errors.js';
 
 type ApiKeyRow = Selectable<ApiKeysTable>;
 
@@ -76,28 +76,26 @@ export class PgApiKeyStore implements ApiKeyStore {
       throw new MemsvcError('INVALID_INPUT', `prefix must be 1 to ${PREFIX_MAX_LENGTH} characters long`, { field: 'prefix' });
     }
     try {
-      const row = await this.#db
-        .insertInto('api_keys')
-        .values({
-          id: this.#ids.next(),
-          user_id: key.userId,
-          organization_id: key.organizationId ?? null,
-          name: key.name,
-          prefix: key.prefix,
-          key_hash: key.keyHash,
-          scopes: [...scopes],
-          created_at: now,
-          expires_at: key.expiresAt ?? null,
-        })
-        .returning(RECORD_COLUMNS)
-        .executeTakeFirstOrThrow();
+      const row = await this.#db.transaction().execute(async (trx) => {
+        if (key.organizationId !== undefined) await checkMembership(trx, key.organizationId, key.userId);
+        return trx
+          .insertInto('api_keys')
+          .values({
+            id: this.#ids.next(),
+            user_id: key.userId,
+            organization_id: key.organizationId ?? null,
+            name: key.name,
+            prefix: key.prefix,
+            key_hash: key.keyHash,
+            scopes: [...scopes],
+            created_at: now,
+            expires_at: key.expiresAt ?? null,
+          })
+          .returning(RECORD_COLUMNS)
+          .executeTakeFirstOrThrow();
+      });
       return toRecord(row);
     } catch (error) {
-      // Checked by the statement rather than a read before it, so a concurrent delete of the
-      // organization cannot slip between the two.
-      if (sqlStateOf(error) === FOREIGN_KEY_VIOLATION) {
-        throw new MemsvcError('NOT_FOUND', `no organization with id ${key.organizationId}`, { field: 'organizationId' });
-      }
       if (sqlStateOf(error) === UNIQUE_VIOLATION) {
         throw new MemsvcError('CONFLICT', 'a key with this hash is already stored; mint a new key', { field: 'keyHash' });
       }
@@ -135,6 +133,16 @@ export class PgApiKeyStore implements ApiKeyStore {
     return row ? toRecord(row) : undefined;
   }
 
+  async revokeAllOf(userId: TenantId, now: Date): Promise<number> {
+    const result = await this.#db
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   async recordUse(ids: readonly string[], now: Date): Promise<void> {
     const unique = [...new Set(ids)].filter(isUuid).sort();
     if (unique.length === 0) return;
@@ -165,4 +173,27 @@ function toRecord(row: Omit<ApiKeyRow, 'key_hash'>): ApiKeyRecord {
     revokedAt: row.revoked_at,
     lastUsedAt: row.last_used_at,
   };
+}
+
+/**
+ * A key may belong to an organization only when its user is a member: the organization is what
+ * rate limits add up over and what its admins administer, so a key must not join one on its
+ * own. The membership row is locked for share, so a concurrent removal waits for this insert.
+ */
+async function checkMembership(trx: Transaction<MemsvcDatabase>, organizationId: string, userId: TenantId): Promise<void> {
+  const member = await trx
+    .selectFrom('organization_members')
+    .select('role')
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .forShare()
+    .executeTakeFirst();
+  if (member) return;
+  const organization = await trx.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
+  if (!organization) throw new MemsvcError('NOT_FOUND', `no organization with id ${organizationId}`, { field: 'organizationId' });
+  throw new MemsvcError(
+    'INVALID_INPUT',
+    `${userId} is not a member of organization ${organizationId}; add them first (memsvc orgs add-member)`,
+    { field: 'organizationId' },
+  );
 }

@@ -8,6 +8,7 @@ import * as jobBookkeeping from './0005-job-bookkeeping.js';
 import * as vectorShards from './0006-vector-shards.js';
 import * as fullTextNoPendingList from './0007-full-text-no-pending-list.js';
 import * as lexicalIndex from './0008-lexical-index.js';
+import * as sessionsByUser from './0009-sessions-by-user.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -22,6 +23,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0006-vector-shards': vectorShards,
   '0007-full-text-no-pending-list': fullTextNoPendingList,
   '0008-lexical-index': lexicalIndex,
+  '0009-sessions-by-user': sessionsByUser,
 };
 
 const bundledMigrations: MigrationProvider = {

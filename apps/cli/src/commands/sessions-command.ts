@@ -1,0 +1,57 @@
+import type { SessionRecord } from '@memsvc/core';
+import { systemClock } from '@memsvc/store-pg';
+import { parseUserFlag } from '../operator-flags.js';
+import { withOperatorStore } from '../operator-store.js';
+import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
+
+const APPLICATION_NAME = 'memsvc-sessions';
+
+/** `memsvc sessions list --user <id>`: a user's unexpired sessions, newest first; never a token. */
+export async function listSessionsCommand(options: { readonly user: string; readonly json?: boolean }): Promise<void> {
+  const userId = parseUserFlag(options.user);
+  await withOperatorStore(APPLICATION_NAME, async (store) => {
+    const sessions = await store.sessions.listActive(userId, systemClock.now());
+    if (options.json) {
+      writeJsonLine(sessions.map(sessionJson));
+      return;
+    }
+    if (sessions.length === 0) {
+      process.stdout.write(`no live sessions for ${userId}\n`);
+      return;
+    }
+    const rows = sessions.map((session) => [
+      session.id,
+      formatInstant(session.createdAt),
+      formatInstant(session.expiresAt),
+      formatInstant(session.revokedAt),
+      session.ipAddress ?? '-',
+      session.userAgent ?? '-',
+    ]);
+    process.stdout.write(`${formatTable(['ID', 'CREATED', 'EXPIRES', 'REVOKED', 'IP', 'USER AGENT'], rows)}\n`);
+  });
+}
+
+/**
+ * `memsvc sessions revoke --user <id>`: ends every live session of a user at once, on every
+ * replica from the next call (each token's jti goes on the denylist). With `memsvc keys revoke`
+ * for each of their keys, this shuts a person out.
+ */
+export async function revokeSessionsCommand(options: { readonly user: string }): Promise<void> {
+  const userId = parseUserFlag(options.user);
+  await withOperatorStore(APPLICATION_NAME, async (store) => {
+    const ended = await store.sessions.denyAll(userId, systemClock.now());
+    process.stdout.write(`ended ${ended} session${ended === 1 ? '' : 's'} of ${userId}: their tokens are refused from now on\n`);
+  });
+}
+
+function sessionJson(session: SessionRecord) {
+  return {
+    id: session.id,
+    userId: session.userId,
+    createdAt: session.createdAt.toISOString(),
+    expiresAt: session.expiresAt.toISOString(),
+    revokedAt: session.revokedAt?.toISOString() ?? null,
+    userAgent: session.userAgent,
+    ipAddress: session.ipAddress,
+  };
+}

@@ -1,0 +1,158 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { type ApiKeyAuthenticator, bearerToken, type LoginFlow, LoginRefused, type SessionClient, type SessionTokens } from '@memsvc/auth';
+import { type Clock, type IdentityProvider, isScope, type Scope } from '@memsvc/core';
+import type { Logger } from '@memsvc/runtime';
+import type { Context, Hono } from 'hono';
+import { readBoundedBody } from './bounded-body.js';
+
+/** A session request's body is a few scopes at most. */
+const SESSION_BODY_MAX_BYTES = 4096;
+
+export interface AuthRouteDependencies {
+  readonly apiKeys: ApiKeyAuthenticator;
+  readonly sessions: SessionTokens;
+  /** Present when at least one identity provider is enabled. */
+  readonly logins?: LoginFlow | undefined;
+  readonly logger: Logger;
+  readonly clock: Clock;
+}
+
+type ErrorStatus = 400 | 401 | 403 | 404;
+
+function refuse(c: Context, status: ErrorStatus, code: string, message: string) {
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  return c.json({ error: { code, message } }, status, headers);
+}
+
+/** Where a session request came from: recorded with the session, never trusted for anything. */
+function clientOf(c: Context): SessionClient {
+  let ipAddress: string | undefined;
+  try {
+    ipAddress = getConnInfo(c).remote.address;
+  } catch {
+    // Not served by the Node adapter (an in-process request): there is no socket to name.
+  }
+  return { userAgent: c.req.header('user-agent'), ipAddress };
+}
+
+/** The issued session as the client receives it. */
+function sessionJson(session: Awaited<ReturnType<SessionTokens['issue']>>, now: Date) {
+  return {
+    token: session.token,
+    tokenType: session.tokenType,
+    expiresAt: session.expiresAt.toISOString(),
+    expiresIn: Math.max(0, Math.round((session.expiresAt.getTime() - now.getTime()) / 1000)),
+    userId: session.userId,
+    organizationId: session.organizationId,
+    scopes: session.scopes,
+  };
+}
+
+/**
+ * The scopes a session asks for: by default all of the key's; a body `{"scopes": [...]}` may
+ * narrow them (a session for a read-only helper), never widen them.
+ */
+async function requestedScopes(c: Context, held: readonly Scope[]): Promise<{ scopes: readonly Scope[] } | { problem: string }> {
+  const body = await readBoundedBody(c.req.raw.body, c.req.header('content-length'), SESSION_BODY_MAX_BYTES);
+  if (body.tooLarge) return { problem: `the request body exceeds ${SESSION_BODY_MAX_BYTES} bytes` };
+  if (body.bytes.length === 0) return { scopes: held };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.bytes.toString('utf8'));
+  } catch {
+    return { problem: 'the request body is not valid JSON' };
+  }
+  const asked = (parsed as { scopes?: unknown } | null)?.scopes;
+  if (asked === undefined) return { scopes: held };
+  if (!Array.isArray(asked) || asked.length === 0 || !asked.every((scope) => typeof scope === 'string' && isScope(scope))) {
+    return { problem: 'scopes must be a non-empty array of memories:read, memories:write, memories:delete or admin' };
+  }
+  const beyond = asked.filter((scope) => !held.includes(scope as Scope));
+  if (beyond.length > 0) return { problem: `scopes asks for ${beyond.join(', ')}, which the API key does not hold` };
+  return { scopes: [...new Set(asked as Scope[])] };
+}
+
+/**
+ * The session endpoints (spec §5.10 leaves them to us; docs/security.md documents them):
+ * - `POST /auth/session` with `Authorization: Bearer <API key>` → 201 and a session JWT;
+ * - `GET /auth/session` with a session token → who it is for, until when;
+ * - `POST /auth/logout` with a session token → 204, the token is denied on every replica;
+ * - `GET /auth/providers` → the enabled identity providers;
+ * - `GET /auth/<provider>/login` → 302 to the provider; `GET /auth/<provider>/callback` → the session.
+ * Every refusal is 401 or 403 with a message that names no credential.
+ */
+export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void {
+  const { apiKeys, sessions, logins, logger, clock } = deps;
+
+  app.post('/auth/session', async (c) => {
+    const token = bearerToken(c.req.header('authorization'));
+    const key = token ? await apiKeys.authenticate(token) : undefined;
+    if (!key) {
+      return refuse(c, 401, 'UNAUTHENTICATED', 'a session is issued for a valid per-agent API key: send Authorization: Bearer <API key>');
+    }
+    const asked = await requestedScopes(c, key.scopes);
+    if ('problem' in asked) return refuse(c, 400, 'INVALID_INPUT', asked.problem);
+    const session = await sessions.issue(
+      { userId: key.userId, organizationId: key.organizationId, scopes: asked.scopes, origin: 'api-key' },
+      clientOf(c),
+    );
+    logger.info({ event: 'session_issued', keyId: key.id, via: 'api-key' }, 'session issued');
+    return c.json(sessionJson(session, clock.now()), 201, { 'Cache-Control': 'no-store' });
+  });
+
+  app.get('/auth/session', async (c) => {
+    const token = bearerToken(c.req.header('authorization'));
+    const claims = token ? await sessions.verify(token) : undefined;
+    if (!claims) return refuse(c, 401, 'UNAUTHENTICATED', 'the session token is not valid (expired, logged out or not issued here)');
+    return c.json(
+      {
+        userId: claims.userId,
+        organizationId: claims.organizationId,
+        scopes: claims.scopes,
+        via: claims.origin,
+        expiresAt: claims.expiresAt.toISOString(),
+      },
+      200,
+      { 'Cache-Control': 'no-store' },
+    );
+  });
+
+  app.post('/auth/logout', async (c) => {
+    const token = bearerToken(c.req.header('authorization'));
+    const ended = token ? await sessions.revoke(token) : undefined;
+    if (!ended) return refuse(c, 401, 'UNAUTHENTICATED', 'logout needs a valid session token: send Authorization: Bearer <session token>');
+    logger.info({ event: 'session_revoked', jti: ended.jti }, 'session logged out');
+    return c.body(null, 204);
+  });
+
+  app.get('/auth/providers', (c) => c.json({ providers: logins?.enabledProviders() ?? [] }));
+
+  const providerOf = (c: Context): IdentityProvider | undefined => {
+    const name = c.req.param('provider');
+    return logins?.enabledProviders().find((provider) => provider === name);
+  };
+  const notEnabled = (c: Context) =>
+    refuse(c, 404, 'NOT_FOUND', `login with ${c.req.param('provider')} is not enabled on this server (see GET /auth/providers)`);
+
+  app.get('/auth/:provider/login', async (c) => {
+    const provider = providerOf(c);
+    if (!provider || !logins) return notEnabled(c);
+    const { authorizationUrl } = await logins.start(provider);
+    return c.redirect(authorizationUrl, 302);
+  });
+
+  app.get('/auth/:provider/callback', async (c) => {
+    const provider = providerOf(c);
+    if (!provider || !logins) return notEnabled(c);
+    try {
+      const session = await logins.finish(provider, new URL(c.req.url).searchParams, clientOf(c));
+      logger.info({ event: 'session_issued', via: provider }, 'session issued');
+      return c.json(sessionJson(session, clock.now()), 200, { 'Cache-Control': 'no-store' });
+    } catch (error) {
+      if (!(error instanceof LoginRefused)) throw error;
+      logger.warn({ event: 'login_refused', provider, reason: error.reason }, 'login refused');
+      return refuse(c, error.status as ErrorStatus, 'UNAUTHENTICATED', error.message);
+    }
+  });
+}

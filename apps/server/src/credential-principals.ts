@@ -1,0 +1,26 @@
+import type { CredentialPrincipal } from '@memsvc/mcp-tools';
+import type { MemsvcRuntime } from '@memsvc/runtime';
+
+/** Who a bearer token is, if it is a usable per-agent API key or session JWT of this server. */
+export type CredentialLookup = (token: string) => Promise<CredentialPrincipal | undefined>;
+
+/**
+ * The principal of a credential: a per-agent API key (its user is the tenant, its scopes are
+ * checked per tool) or a session JWT (likewise, from its claims). Each kind is recognised by its
+ * shape before anything is read, and each is checked afresh on every call — the key by its hash,
+ * the session against the denylist — so a revocation or logout takes effect on the next call on
+ * every replica.
+ */
+export function credentialPrincipals(runtime: Pick<MemsvcRuntime, 'apiKeys' | 'sessions'>): CredentialLookup {
+  return async (token) => {
+    const key = await runtime.apiKeys.authenticate(token);
+    if (key) {
+      return { kind: 'api-key', id: key.id, tenant: key.userId, organizationId: key.organizationId, scopes: key.scopes };
+    }
+    const session = await runtime.sessions?.verify(token);
+    if (session) {
+      return { kind: 'session', id: session.jti, tenant: session.userId, organizationId: session.organizationId, scopes: session.scopes };
+    }
+    return undefined;
+  };
+}

@@ -1,0 +1,29 @@
+import type { Scope, SessionOrigin, TenantId } from '@memsvc/core';
+
+/** Who a session is for and what it may do: the claims of a session JWT, before signing. */
+export interface SessionSubject {
+  readonly userId: TenantId;
+  readonly organizationId: string | null;
+  readonly scopes: readonly Scope[];
+  /** How the session was started. */
+  readonly origin: SessionOrigin;
+}
+
+/** Where a session request came from, recorded with the session (both optional, both untrusted). */
+export interface SessionClient {
+  readonly userAgent?: string | undefined;
+  readonly ipAddress?: string | undefined;
+}
+
+/** A freshly issued session token: handed to the client once, never stored. */
+export interface IssuedSession {
+  readonly token: string;
+  readonly tokenType: 'Bearer';
+  readonly expiresAt: Date;
+  readonly userId: TenantId;
+  readonly organizationId: string | null;
+  readonly scopes: readonly Scope[];
+}
+
+/** Issues a signed session for a subject and records it (SessionTokens.issue). */
+export type SessionIssuer = (subject: SessionSubject, client: SessionClient) => Promise<IssuedSession>;

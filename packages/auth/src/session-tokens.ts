@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type Clock,
+  isScope,
+  isValidTenantId,
+  type Scope,
+  type Secret,
+  type SessionOrigin,
+  type SessionStore,
+  type TenantId,
+  toTenantId,
+} from '@memsvc/core';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { IssuedSession, SessionClient, SessionSubject } from './session-subject.js';
+
+/** The `iss` of every session token, and the only one accepted. */
+export const SESSION_ISSUER = 'memsvc';
+/** The `aud` of every session token: what it is good for (MCP calls and the session endpoints). */
+export const SESSION_AUDIENCE = 'memsvc-api';
+/** The one algorithm signed and accepted; `none` and every other `alg` are refused. */
+const ALGORITHM = 'HS256';
+
+const ORIGINS: readonly SessionOrigin[] = ['api-key', 'github', 'google'];
+
+/** A verified, unrevoked session token's claims. */
+export interface SessionClaims {
+  readonly userId: TenantId;
+  readonly organizationId: string | null;
+  readonly scopes: readonly Scope[];
+  readonly origin: SessionOrigin;
+  readonly jti: string;
+  readonly expiresAt: Date;
+}
+
+export interface SessionTokensOptions {
+  /** JWT_SECRET (at least 32 characters, checked when the configuration loads). */
+  readonly secret: Secret;
+  /** JWT_EXPIRES_IN, in seconds. */
+  readonly expiresInSeconds: number;
+  readonly sessions: SessionStore;
+  readonly clock: Clock;
+}
+
+/** The three base64url segments of a compact JWS: told apart from an API key without a read. */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/** Whether a bearer token has the shape of a JWT (not whether it is a valid one). */
+export function looksLikeJwt(token: string): boolean {
+  return token.length <= 8192 && COMPACT_JWS.test(token);
+}
+
+/**
+ * Session JWTs (spec §5.3): HS256 over JWT_SECRET, living JWT_EXPIRES_IN, naming the user
+ * (`sub`), organization (`org`), scopes (`scope`, space-separated as in RFC 8693), how the session
+ * began (`via`) and a `jti`. Verification checks the signature with HS256 alone, the issuer, the
+ * audience and the expiry by our clock, then asks the store whether the `jti` was denied since —
+ * the one thing a signature cannot tell, and what makes logout take effect on every replica.
+ */
+export class SessionTokens {
+  readonly #options: SessionTokensOptions;
+  readonly #key: Uint8Array;
+
+  constructor(options: SessionTokensOptions) {
+    this.#options = options;
+    this.#key = new TextEncoder().encode(options.secret.reveal());
+  }
+
+  /** Signs a session for a subject and records it (so a user's sessions can be listed and revoked). */
+  async issue(subject: SessionSubject, client: SessionClient = {}): Promise<IssuedSession> {
+    const now = this.#options.clock.now();
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    const expiresAt = new Date((issuedAt + this.#options.expiresInSeconds) * 1000);
+    const jti = randomUUID();
+    await this.#options.sessions.create({
+      userId: subject.userId,
+      jti,
+      expiresAt,
+      userAgent: client.userAgent,
+      ipAddress: client.ipAddress,
+    });
+    const token = await new SignJWT({
+      scope: subject.scopes.join(' '),
+      via: subject.origin,
+      ...(subject.organizationId === null ? {} : { org: subject.organizationId }),
+    })
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setSubject(subject.userId)
+      .setIssuer(SESSION_ISSUER)
+      .setAudience(SESSION_AUDIENCE)
+      .setJti(jti)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(this.#key);
+    return {
+      token,
+      tokenType: 'Bearer',
+      expiresAt,
+      userId: subject.userId,
+      organizationId: subject.organizationId,
+      scopes: subject.scopes,
+    };
+  }
+
+  /**
+   * The claims of a token that is a valid, unexpired, unrevoked session of this server, or
+   * undefined for anything else — a bad signature, another algorithm, another issuer or
+   * audience, an expired or denied token, malformed claims. Why is not told: it would only help
+   * someone forging tokens.
+   */
+  async verify(token: string): Promise<SessionClaims | undefined> {
+    const claims = await this.#verifySignature(token);
+    if (!claims) return undefined;
+    return (await this.#options.sessions.isDenied(claims.jti, this.#options.clock.now())) ? undefined : claims;
+  }
+
+  /**
+   * Logs a session out: its `jti` goes on the denylist until the token would have expired. The
+   * claims of the session ended, or undefined when the token is not a valid session (already
+   * denied included).
+   */
+  async revoke(token: string): Promise<SessionClaims | undefined> {
+    const claims = await this.verify(token);
+    if (!claims) return undefined;
+    await this.#options.sessions.deny(claims.jti, claims.expiresAt, this.#options.clock.now());
+    return claims;
+  }
+
+  async #verifySignature(token: string): Promise<SessionClaims | undefined> {
+    if (!looksLikeJwt(token)) return undefined;
+    try {
+      const { payload } = await jwtVerify(token, this.#key, {
+        algorithms: [ALGORITHM],
+        issuer: SESSION_ISSUER,
+        audience: SESSION_AUDIENCE,
+        currentDate: this.#options.clock.now(),
+        requiredClaims: ['sub', 'jti', 'exp', 'iat'],
+      });
+      const { sub, jti, exp, scope, org, via } = payload;
+      if (typeof sub !== 'string' || !isValidTenantId(sub) || typeof jti !== 'string' || typeof exp !== 'number') return undefined;
+      if (typeof scope !== 'string' || !ORIGINS.includes(via as SessionOrigin)) return undefined;
+      if (org !== undefined && typeof org !== 'string') return undefined;
+      return {
+        userId: toTenantId(sub),
+        organizationId: org ?? null,
+        // A scope this version does not know grants nothing.
+        scopes: scope.split(' ').filter(isScope),
+        origin: via as SessionOrigin,
+        jti,
+        expiresAt: new Date(exp * 1000),
+      };
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return undefined;
+      throw error;
+    }
+  }
+}

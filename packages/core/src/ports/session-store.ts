@@ -1,0 +1,55 @@
+import type { TenantId } from '../domain/tenant.js';
+
+/** How a session was started: by exchanging an API key, or by a login with an identity provider. */
+export type SessionOrigin = 'api-key' | 'github' | 'google';
+
+/** A session JWT as recorded when it was issued (never the token itself). */
+export interface SessionRecord {
+  readonly id: string;
+  readonly userId: TenantId;
+  /** The token's `jti`: what logout puts on the denylist. */
+  readonly jti: string;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+  readonly revokedAt: Date | null;
+  readonly userAgent: string | null;
+  readonly ipAddress: string | null;
+}
+
+/** A session to record when its token is issued. */
+export interface NewSession {
+  readonly userId: TenantId;
+  readonly jti: string;
+  readonly expiresAt: Date;
+  /** Shortened to 512 characters: it is whatever the client sent. */
+  readonly userAgent?: string | undefined;
+  readonly ipAddress?: string | undefined;
+}
+
+/**
+ * Issued sessions and the `jti` denylist (spec §2.4). A token is verified by its signature; the
+ * store answers the one question a signature cannot: was it revoked since. Expired rows are
+ * bulk-deleted by the auth-store sweep; every read filters on expiry regardless.
+ */
+export interface SessionStore {
+  /** Records an issued session. INVALID_INPUT naming the field for a bad jti or an expiry not after now. */
+  create(session: NewSession): Promise<SessionRecord>;
+
+  /** Whether this `jti` is on the denylist at `now` (an entry past its expiry no longer counts). One indexed read. */
+  isDenied(jti: string, now: Date): Promise<boolean>;
+
+  /**
+   * Puts a `jti` on the denylist until `expiresAt` (when the token would have expired anyway) and
+   * marks its session revoked, in one transaction. Idempotent: revoking twice is not an error.
+   */
+  deny(jti: string, expiresAt: Date, now: Date): Promise<void>;
+
+  /**
+   * Ends every session of a user that is live at `now`: each `jti` goes on the denylist until its
+   * token would have expired, in one transaction. Returns how many sessions were ended.
+   */
+  denyAll(userId: TenantId, now: Date): Promise<number>;
+
+  /** A user's sessions that have not expired at `now` (revoked ones included, marked), newest first. */
+  listActive(userId: TenantId, now: Date): Promise<readonly SessionRecord[]>;
+}

@@ -1,0 +1,156 @@
+import {
+  type Clock,
+  type IdGenerator,
+  MemsvcError,
+  type NewSession,
+  type SessionRecord,
+  type SessionStore,
+  type TenantId,
+} from '@memsvc/core';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { MemsvcDatabase, SessionsTable } from '../schema/database-schema.js';
+import { sqlStateOf, UNIQUE_VIOLATION } from './database-errors.js';
+import { untrustedText } from './untrusted-text.js';
+
+// A jti is an identifier we mint ourselves (a UUID in practice): visible ASCII, no whitespace, so
+// it can never carry a control character into a log line or a NUL into a text column.
+const JTI_PATTERN = /^[\x21-\x7e]{1,200}$/;
+const USER_AGENT_MAX_LENGTH = 512;
+// An IPv6 address with a zone id is the longest form a socket reports (well under 64).
+const IP_ADDRESS_MAX_LENGTH = 64;
+
+/** The dependencies of PgSessionStore. */
+export interface PgSessionStoreOptions {
+  readonly db: Kysely<MemsvcDatabase>;
+  /** Stamps `created_at`, and decides whether a new session's expiry lies in the future. */
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+}
+
+/**
+ * Issued sessions in `sessions` and revoked token ids in `jwt_denylist` (spec §2.4). The denylist
+ * is keyed by jti, so the check every authenticated request makes is one primary-key read.
+ */
+export class PgSessionStore implements SessionStore {
+  readonly #db: Kysely<MemsvcDatabase>;
+  readonly #clock: Clock;
+  readonly #ids: IdGenerator;
+
+  constructor(options: PgSessionStoreOptions) {
+    this.#db = options.db;
+    this.#clock = options.clock;
+    this.#ids = options.ids;
+  }
+
+  async create(session: NewSession): Promise<SessionRecord> {
+    const now = this.#clock.now();
+    checkJti(session.jti);
+    if (!(session.expiresAt.getTime() > now.getTime())) {
+      throw new MemsvcError('INVALID_INPUT', 'expiresAt must be a time in the future', { field: 'expiresAt' });
+    }
+    try {
+      const row = await this.#db
+        .insertInto('sessions')
+        .values({
+          id: this.#ids.next(),
+          user_id: session.userId,
+          jti: session.jti,
+          created_at: now,
+          expires_at: session.expiresAt,
+          user_agent: untrustedText(session.userAgent, USER_AGENT_MAX_LENGTH),
+          ip_address: untrustedText(session.ipAddress, IP_ADDRESS_MAX_LENGTH),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toRecord(row);
+    } catch (error) {
+      if (sqlStateOf(error) === UNIQUE_VIOLATION) {
+        throw new MemsvcError('CONFLICT', 'a session with this jti is already recorded; mint a new token', { field: 'jti' });
+      }
+      throw error;
+    }
+  }
+
+  async isDenied(jti: string, now: Date): Promise<boolean> {
+    // deny() refuses such a jti, so it cannot be on the list; no need to ask the database.
+    if (!JTI_PATTERN.test(jti)) return false;
+    const row = await this.#db
+      .selectFrom('jwt_denylist')
+      .select(sql<number>`1`.as('denied'))
+      .where('jti', '=', jti)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async deny(jti: string, expiresAt: Date, now: Date): Promise<void> {
+    checkJti(jti);
+    if (Number.isNaN(expiresAt.getTime())) {
+      throw new MemsvcError('INVALID_INPUT', 'expiresAt must be a valid time', { field: 'expiresAt' });
+    }
+    await this.#db.transaction().execute(async (trx) => {
+      // Denying again keeps the later expiry: a second logout can only lengthen the ban.
+      await trx
+        .insertInto('jwt_denylist')
+        .values({ jti, expires_at: expiresAt, created_at: now })
+        .onConflict((conflict) =>
+          conflict.column('jti').doUpdateSet({ expires_at: sql<Date>`greatest(jwt_denylist.expires_at, excluded.expires_at)` }),
+        )
+        .execute();
+      // The first revocation time stays, as with API keys.
+      await trx.updateTable('sessions').set({ revoked_at: now }).where('jti', '=', jti).where('revoked_at', 'is', null).execute();
+    });
+  }
+
+  async denyAll(userId: TenantId, now: Date): Promise<number> {
+    return this.#db.transaction().execute(async (trx) => {
+      const ended = await trx
+        .updateTable('sessions')
+        .set({ revoked_at: now })
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', now)
+        .where('revoked_at', 'is', null)
+        .returning(['jti', 'expires_at'])
+        .execute();
+      if (ended.length > 0) {
+        await trx
+          .insertInto('jwt_denylist')
+          .values(ended.map((session) => ({ jti: session.jti, expires_at: session.expires_at, created_at: now })))
+          .onConflict((conflict) => conflict.column('jti').doNothing())
+          .execute();
+      }
+      return ended.length;
+    });
+  }
+
+  async listActive(userId: TenantId, now: Date): Promise<readonly SessionRecord[]> {
+    const rows = await this.#db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(toRecord);
+  }
+}
+
+function checkJti(jti: string): void {
+  if (!JTI_PATTERN.test(jti)) {
+    throw new MemsvcError('INVALID_INPUT', 'jti must be 1 to 200 printable ASCII characters without spaces', { field: 'jti' });
+  }
+}
+
+function toRecord(row: Selectable<SessionsTable>): SessionRecord {
+  return {
+    id: row.id,
+    userId: row.user_id as TenantId,
+    jti: row.jti,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    userAgent: row.user_agent,
+    ipAddress: row.ip_address,
+  };
+}
