@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 
 export interface MemsvcBuildOptions {
@@ -36,11 +37,30 @@ export function memsvcBuild(entry: Record<string, string>, options: MemsvcBuildO
           banner: {
             js: "import { createRequire as __memsvcCreateRequire } from 'node:module'; const require = __memsvcCreateRequire(import.meta.url);",
           },
+          esbuildPlugins: [promClientWithoutOpenTelemetry],
         }
       : {}),
   };
   return defineConfig(config);
 }
+
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+
+/**
+ * prom-client requires @opentelemetry/api at load time, for exemplars memsvc never enables; in
+ * a bundle its import resolves to a two-function stand-in instead, so OpenTelemetry stays in the
+ * chunk that only an OTLP endpoint loads (tracing-not-loaded.e2e.test.ts proves it). Our own
+ * imports of the API are untouched.
+ */
+const promClientWithoutOpenTelemetry: EsbuildPlugin = {
+  name: 'prom-client-without-opentelemetry',
+  setup(build) {
+    const standIn = fileURLToPath(new URL('./prom-client-otel-api.cjs', import.meta.url));
+    build.onResolve({ filter: /^@opentelemetry\/api$/ }, (args) =>
+      /[\\/]prom-client[\\/]/.test(args.importer) ? { path: standIn } : undefined,
+    );
+  },
+};
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

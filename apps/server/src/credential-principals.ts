@@ -19,7 +19,14 @@ export function credentialPrincipals(runtime: Pick<MemsvcRuntime, 'apiKeys' | 's
     }
     const session = await runtime.sessions?.verify(token);
     if (session) {
-      return { kind: 'session', id: session.jti, tenant: session.userId, organizationId: session.organizationId, scopes: session.scopes };
+      return {
+        kind: 'session',
+        id: session.jti,
+        agent: session.keyId ?? `login:${session.origin}`,
+        tenant: session.userId,
+        organizationId: session.organizationId,
+        scopes: session.scopes,
+      };
     }
     return undefined;
   };

@@ -1,13 +1,16 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
-import type { MemsvcConfig } from '@memsvc/core';
+import type { MemsvcConfig, Tracer } from '@memsvc/core';
 import type { Logger, Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { type AuthRouteDependencies, registerAuthRoutes } from './auth-routes.js';
+import { ClientAddresses } from './client-address.js';
 import type { CredentialLookup } from './credential-principals.js';
 import type { HealthChecker } from './health.js';
+import { httpRequestSpans } from './http-request-spans.js';
 import { createMcpHttpHandler } from './mcp-http-route.js';
+import type { AddressVerdict } from './unauthenticated-rate-limit.js';
 
 export interface HttpAppDependencies {
   readonly config: MemsvcConfig;
@@ -18,12 +21,16 @@ export interface HttpAppDependencies {
   readonly createMcpServer?: () => McpServer;
   /** Per-agent API keys and session JWTs, checked on /mcp when AUTH_REQUIRED=true. */
   readonly findCredential?: CredentialLookup;
+  /** The per-address limit of requests without a valid credential (when rate limiting is on). */
+  readonly limitUnauthenticated?: ((address: string | undefined) => Promise<AddressVerdict>) | undefined;
   /** The session and login endpoints (/auth/…): on the standard profile with a JWT_SECRET. */
   readonly auth?: AuthRouteDependencies | undefined;
   /** True once shutdown has begun: readiness fails and connections are not kept alive. */
   readonly isShuttingDown?: () => boolean;
   /** Told when each request starts and ends, so shutdown can wait for quiet. */
   readonly traffic?: TrafficMeter;
+  /** A span per request, around everything else; without tracing no middleware is added. */
+  readonly tracer?: Tracer;
 }
 
 /** Requests in flight and when the last one started. */
@@ -41,6 +48,8 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
   const app = new Hono();
   const { config, logger } = deps;
   const shuttingDown = deps.isShuttingDown ?? (() => false);
+
+  if (deps.tracer?.enabled) app.use('*', httpRequestSpans(deps.tracer));
 
   // While draining, every response asks the client to open a new connection (to another
   // replica) next time, so no request is sent on a socket that is about to close.
@@ -104,6 +113,8 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
         metrics: deps.metrics,
         logger,
         findCredential: deps.findCredential,
+        clientAddresses: new ClientAddresses(config.http.trustedProxies),
+        limitUnauthenticated: deps.limitUnauthenticated,
       }),
     );
   }

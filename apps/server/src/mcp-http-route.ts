@@ -6,7 +6,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'hono';
 import { readBoundedBody } from './bounded-body.js';
+import type { ClientAddresses } from './client-address.js';
 import type { CredentialLookup } from './credential-principals.js';
+import type { AddressVerdict } from './unauthenticated-rate-limit.js';
 
 /** Largest MCP request body accepted over HTTP: room for a long conversation to ingest. */
 export const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -14,7 +16,7 @@ export const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** A JSON-RPC error response with no request id (the request was refused before parsing). */
 export function jsonRpcError(
   c: Context,
-  status: 400 | 401 | 413 | 500,
+  status: 400 | 401 | 413 | 429 | 500,
   code: number,
   message: string,
   headers: Record<string, string> = {},
@@ -55,6 +57,11 @@ function nodeRequestOf(c: Context): AsyncIterable<Uint8Array> | undefined {
   return (c.env as { incoming?: AsyncIterable<Uint8Array> } | undefined)?.incoming;
 }
 
+/** The socket's peer address under Hono's node adapter; undefined for an in-process request. */
+function peerAddressOf(c: Context): string | undefined {
+  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+}
+
 function isJsonMediaType(contentType: string | undefined): boolean {
   return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
@@ -74,10 +81,26 @@ export function createMcpHttpHandler(deps: {
   metrics: Metrics;
   logger: Logger;
   findCredential?: CredentialLookup | undefined;
+  /** Who the client is (the socket's peer, or what a trusted proxy says). */
+  clientAddresses?: ClientAddresses | undefined;
+  /** The per-address limit for requests without a valid credential, when rate limiting is on. */
+  limitUnauthenticated?: ((address: string | undefined) => Promise<AddressVerdict>) | undefined;
 }) {
   const idle: McpServer[] = [];
   return async (c: Context) => {
+    const clientAddress = deps.clientAddresses?.clientOf(peerAddressOf(c), c.req.header('x-forwarded-for'));
     const caller = await mcpCaller(deps.config, c.req.header('authorization'), deps.findCredential);
+    // Without a valid credential the address is who is counted: an open server's callers, and
+    // failed attempts (so guessing keys is throttled). Refused before any tool runs: HTTP 429.
+    if (deps.limitUnauthenticated && ('problem' in caller || caller.principal.kind === 'anonymous')) {
+      const verdict = await deps.limitUnauthenticated(clientAddress);
+      if (!verdict.admitted) {
+        const retryAfter = String(verdict.retryAfterSeconds);
+        return jsonRpcError(c, 429, -32029, `Too many requests from this address: retry after ${retryAfter} s (RATE_LIMIT_IP_RPM)`, {
+          'Retry-After': retryAfter,
+        });
+      }
+    }
     if ('problem' in caller) return jsonRpcError(c, 401, -32001, caller.problem, { 'WWW-Authenticate': 'Bearer' });
 
     let parsedBody: unknown;
@@ -100,7 +123,7 @@ export function createMcpHttpHandler(deps: {
       await server.connect(transport);
       // The principal reaches every tool of the request as the SDK's authInfo (runTool reads it).
       return await transport.handleRequest(c.req.raw, {
-        authInfo: authInfoOf(caller.principal),
+        authInfo: authInfoOf(caller.principal, clientAddress),
         ...(parsedBody === undefined ? {} : { parsedBody }),
       });
     } finally {

@@ -12,6 +12,7 @@ import { HealthChecker } from './health.js';
 import { createHttpApp, TrafficMeter } from './http-app.js';
 import { loginFlowOf } from './login-flow-of.js';
 import { mcpToolDependencies } from './tool-dependencies.js';
+import { rateLimitUnauthenticated } from './unauthenticated-rate-limit.js';
 
 export const SERVER_NAME = 'memsvc';
 export const SERVER_VERSION = '0.1.0';
@@ -68,6 +69,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     metrics,
     logger,
     traffic,
+    tracer: runtime.tracer,
     isShuttingDown: () => shuttingDown,
     auth: runtime.sessions && {
       apiKeys: runtime.apiKeys,
@@ -76,6 +78,16 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
       logger,
       clock: runtime.clock,
     },
+    ...(config.rateLimit.enabled
+      ? {
+          limitUnauthenticated: rateLimitUnauthenticated({
+            settings: config.rateLimit,
+            store: store.rateLimits,
+            clock: runtime.clock,
+            onRefused: (kind) => metrics.rateLimited.inc({ kind }),
+          }),
+        }
+      : {}),
     // Per-agent keys and sessions are the standard profile's (spec §5.5); lite knows only MEMSVC_API_KEY.
     ...(overHttp
       ? { createMcpServer: newMcpServer, findCredential: config.profile === 'standard' ? credentialPrincipals(runtime) : undefined }

@@ -1,12 +1,13 @@
 import type { AdminAuthEvent, DelegationEvent, ToolDependencies, ToolPipeline } from '@memsvc/mcp-tools';
 import type { MemsvcRuntime } from '@memsvc/runtime';
+import { rateLimitHook } from './rate-limit-hook.js';
 import { toolMetrics } from './tool-metrics.js';
 
 /**
  * What the server's MCP tools run on: the runtime's engine and maintenance, and the pipeline
  * every call goes through — the tenant fallback, the admin token with its log line, the
- * operator tenants with theirs, internal
- * errors logged, and the hooks (metrics first; authentication, rate limits and spans next).
+ * operator tenants with theirs, internal errors logged, a span per call, and the hooks: metrics
+ * (which see every call, refused ones included), then the rate limiter when it is on.
  */
 export function mcpToolDependencies(runtime: MemsvcRuntime): ToolDependencies {
   const { config, logger } = runtime;
@@ -20,7 +21,21 @@ export function mcpToolDependencies(runtime: MemsvcRuntime): ToolDependencies {
     onAdminAuth: (event: AdminAuthEvent) =>
       event.event === 'admin_auth_ok' ? logger.info(event, event.event) : logger.warn(event, event.event),
     onInternalError: (error: unknown, tool: string) => logger.error({ err: error, tool }, 'tool failed unexpectedly'),
-    hooks: [toolMetrics(runtime.metrics)],
+    tracer: runtime.tracer,
+    hooks: [
+      toolMetrics(runtime.metrics),
+      ...(config.rateLimit.enabled
+        ? [
+            rateLimitHook({
+              settings: config.rateLimit,
+              store: runtime.store.rateLimits,
+              clock: runtime.clock,
+              defaultUserId: config.auth.defaultUserId,
+              onRefused: (kind) => runtime.metrics.rateLimited.inc({ kind }),
+            }),
+          ]
+        : []),
+    ],
   };
   return { clock: runtime.clock, engine: runtime.engine, maintenance: runtime.maintenance, pipeline };
 }

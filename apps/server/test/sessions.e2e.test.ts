@@ -212,6 +212,22 @@ describe.skipIf(!pgUrl)('session JWTs and operator delegation (two replicas on P
     expect((await exchange(first, minted.key)).status).toBe(401);
   });
 
+  it('counts store and recall per agent: the key, or the key behind a session; never a token, jti or user id', async () => {
+    const [first] = replicas as [ServerProcess];
+    const bobKey = keys['bob-agent'] ?? { id: '', key: '' };
+    const viaKey = await connect(first, bobKey.key);
+    await call(viaKey, 'remember', { content: 'Bob counts his sheep at night' });
+    const issued = await session(first, bobKey.key);
+    const viaSession = await connect(first, issued.token);
+    await call(viaSession, 'recall', { query: 'sheep' });
+    const metrics = await (await fetch(`${first.url}/health/metrics`)).text();
+    const agentLines = metrics.split('\n').filter((line) => line.startsWith('memsvc_agent_memory_operations_total{'));
+    expect(agentLines).toContainEqual(expect.stringMatching(new RegExp(`agent="${bobKey.id}",op="store",status="success"`)));
+    expect(agentLines).toContainEqual(expect.stringMatching(new RegExp(`agent="${bobKey.id}",op="recall",status="success"`)));
+    const jti = JSON.parse(Buffer.from(issued.token.split('.')[1] ?? '', 'base64url').toString()).jti as string;
+    for (const secret of [bobKey.key, issued.token, jti, 'bob"', 'alice"']) expect(metrics).not.toContain(secret);
+  });
+
   it('lets an admin credential act on an operator tenant, audited as delegated, and on no other', async () => {
     const [first, second] = replicas as [ServerProcess, ServerProcess];
     const operator = await connect(first, keys.operator?.key ?? '');

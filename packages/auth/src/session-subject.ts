@@ -7,6 +7,8 @@ export interface SessionSubject {
   readonly scopes: readonly Scope[];
   /** How the session was started. */
   readonly origin: SessionOrigin;
+  /** The API key a session was exchanged for (`origin: 'api-key'`): the agent its calls are counted as. */
+  readonly keyId?: string | undefined;
 }
 
 /** Where a session request came from, recorded with the session (both optional, both untrusted). */

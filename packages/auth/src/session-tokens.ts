@@ -28,6 +28,8 @@ export interface SessionClaims {
   readonly organizationId: string | null;
   readonly scopes: readonly Scope[];
   readonly origin: SessionOrigin;
+  /** The API key the session was exchanged for, when it was. */
+  readonly keyId: string | null;
   readonly jti: string;
   readonly expiresAt: Date;
 }
@@ -52,7 +54,8 @@ export function looksLikeJwt(token: string): boolean {
 /**
  * Session JWTs (spec §5.3): HS256 over JWT_SECRET, living JWT_EXPIRES_IN, naming the user
  * (`sub`), organization (`org`), scopes (`scope`, space-separated as in RFC 8693), how the session
- * began (`via`) and a `jti`. Verification checks the signature with HS256 alone, the issuer, the
+ * began (`via`), the API key it was exchanged for (`key`: an id, not a secret) and a `jti`.
+ * Verification checks the signature with HS256 alone, the issuer, the
  * audience and the expiry by our clock, then asks the store whether the `jti` was denied since —
  * the one thing a signature cannot tell, and what makes logout take effect on every replica.
  */
@@ -82,6 +85,7 @@ export class SessionTokens {
       scope: subject.scopes.join(' '),
       via: subject.origin,
       ...(subject.organizationId === null ? {} : { org: subject.organizationId }),
+      ...(subject.keyId === undefined ? {} : { key: subject.keyId }),
     })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(subject.userId)
@@ -135,16 +139,17 @@ export class SessionTokens {
         currentDate: this.#options.clock.now(),
         requiredClaims: ['sub', 'jti', 'exp', 'iat'],
       });
-      const { sub, jti, exp, scope, org, via } = payload;
+      const { sub, jti, exp, scope, org, via, key } = payload;
       if (typeof sub !== 'string' || !isValidTenantId(sub) || typeof jti !== 'string' || typeof exp !== 'number') return undefined;
       if (typeof scope !== 'string' || !ORIGINS.includes(via as SessionOrigin)) return undefined;
-      if (org !== undefined && typeof org !== 'string') return undefined;
+      if ((org !== undefined && typeof org !== 'string') || (key !== undefined && typeof key !== 'string')) return undefined;
       return {
         userId: toTenantId(sub),
         organizationId: org ?? null,
         // A scope this version does not know grants nothing.
         scopes: scope.split(' ').filter(isScope),
         origin: via as SessionOrigin,
+        keyId: key ?? null,
         jti,
         expiresAt: new Date(exp * 1000),
       };

@@ -71,6 +71,15 @@ export {
   slugFromName,
 } from './domain/organization-rules.js';
 export { rankingQueryText } from './domain/query-terms.js';
+export type { RateLimitBucket, RateLimitBucketKind, RateLimitCaller, RateLimitDecision } from './domain/rate-limits.js';
+export {
+  ADMITTED,
+  checkRateLimitBucket,
+  rateLimitBuckets,
+  refusedDecision,
+  retryAfterSeconds,
+  windowStartOf,
+} from './domain/rate-limits.js';
 export type { FusionContext, FusionWeights, RankedMemory, RecallCandidate } from './domain/recall-ranking.js';
 export {
   FUSION_WEIGHTS,
@@ -103,6 +112,8 @@ export { decideWrite, writeRules } from './domain/similarity-rules.js';
 export { formatSearchDate, resolveRelativeDates } from './domain/temporal-context.js';
 export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
+export type { ToolName } from './domain/tool-names.js';
+export { TOOL_GROUPS, TOOL_NAMES } from './domain/tool-names.js';
 export type { ContradictionEffect, PlannedLink, PromotionPlan, WritePlan } from './domain/write-plan.js';
 export { comparedTiers, planPromotion, planWrite } from './domain/write-plan.js';
 export type { ForgetInput, ForgetResult, ReflectInput, ReflectResult, RememberInput, RememberResult } from './engine/agent-memory.js';
@@ -157,9 +168,12 @@ export type {
 } from './ports/memory-store.js';
 export type { IdentityProvider, OAuthStateStore, PendingLogin } from './ports/oauth-state-store.js';
 export type { NewOrganization, OrganizationMember, OrganizationRecord, OrganizationStore } from './ports/organization-store.js';
+export type { RateLimitStore } from './ports/rate-limit-store.js';
 export type { JobCheckpoint, ReindexJobQueue, ReindexRow, ReindexStore, VectorWrite } from './ports/reindex-store.js';
 export { CheckpointOutOfOrder, JobOwnershipLost } from './ports/reindex-store.js';
 export type { NewSession, SessionOrigin, SessionRecord, SessionStore } from './ports/session-store.js';
 export type { TimerHandle, Timers } from './ports/timers.js';
+export type { SpanAttributes, SpanAttributeValue, TraceIds, Tracer, TraceSpan } from './ports/tracer.js';
+export { NO_TRACING, spanErrorCode } from './ports/tracer.js';
 export type { UserIdentityStore, VerifiedIdentity } from './ports/user-identity-store.js';
 export type { VectorSpace, VectorSpaceInfo } from './ports/vector-space.js';

@@ -38,7 +38,7 @@ describe('defaults', () => {
       nodeEnv: 'development',
       logLevel: 'debug',
       profile: 'standard',
-      http: { port: 3000, host: '0.0.0.0', corsAllowedOrigins: [] },
+      http: { port: 3000, host: '0.0.0.0', corsAllowedOrigins: [], trustedProxies: [] },
       mcp: { transport: 'stdio', publicUrl: undefined },
       embedding: {
         provider: 'ollama',
@@ -96,7 +96,7 @@ describe('defaults', () => {
     expect(load({ NODE_ENV: 'production', LOG_LEVEL: 'debug' }).config.logLevel).toBe('debug');
   });
 
-  it(verifies('CFG-DEFAULTS', 'knows exactly the variables of spec §2.5'), () => {
+  it(verifies('CFG-DEFAULTS', 'knows exactly the variables of spec §2.5, and the ones memsvc adds'), () => {
     const SPEC_VARIABLES = [
       'NODE_ENV',
       'PORT',
@@ -164,7 +164,9 @@ describe('defaults', () => {
       'OTEL_SERVICE_NAME',
       'OTEL_RESOURCE_ATTRIBUTES',
     ];
-    expect([...ENV_VARIABLES].sort()).toEqual([...SPEC_VARIABLES].sort());
+    // Where the spec leaves a choice to us (the client IP behind a proxy: docs/security.md).
+    const OURS = ['MEMSVC_TRUSTED_PROXIES'];
+    expect([...ENV_VARIABLES].sort()).toEqual([...SPEC_VARIABLES, ...OURS].sort());
   });
 });
 
@@ -447,6 +449,27 @@ describe('rate limits', () => {
     expect(issuesOf({ RATE_LIMIT_TOOL_OVERRIDES: '{recall: 30}' })[0]?.message).toMatch(/^must be valid JSON/);
     expect(issuesOf({ RATE_LIMIT_TOOL_OVERRIDES: '[1,2]' })[0]?.message).toMatch(/must be a JSON object/);
     expect(issuesOf({ RATE_LIMIT_TOOL_OVERRIDES: '{"recall":{"limit":0,"windowSeconds":10}}' })[0]?.message).toMatch(/entry "recall"/);
+    expect(issuesOf({ RATE_LIMIT_TOOL_OVERRIDES: '{"recall":{"limit":5,"windowSeconds":-1}}' })[0]?.message).toMatch(/entry "recall"/);
+    expect(issuesOf({ RATE_LIMIT_TOOL_OVERRIDES: '{"recal":{"limit":5,"windowSeconds":10}}' })).toEqual([
+      { variable: 'RATE_LIMIT_TOOL_OVERRIDES', message: expect.stringContaining('names "recal", which is not a memsvc tool') },
+    ]);
+    expect(issuesOf({ RATE_LIMIT_WINDOW_SEC: '-60' })[0]?.variable).toBe('RATE_LIMIT_WINDOW_SEC');
+  });
+
+  it(verifies('CFG-TRUSTED-PROXIES', 'reads trusted proxies as addresses or CIDR ranges, naming a bad entry'), () => {
+    expect(load({ MEMSVC_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8, ::1, fd00::/8, ::ffff:192.0.2.1' }).config.http.trustedProxies).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      '::ffff:192.0.2.1',
+    ]);
+    for (const bad of ['10.0.0.256', '10.0.0.0/33', 'proxy.internal', '1:2:3', '::1/129']) {
+      expect(issuesOf({ MEMSVC_TRUSTED_PROXIES: bad })[0], bad).toMatchObject({
+        variable: 'MEMSVC_TRUSTED_PROXIES',
+        message: expect.stringContaining(`"${bad}" is not an IP address or CIDR range`),
+      });
+    }
   });
 
   it(verifies('CFG-RATE-LITE', 'ignores RATE_LIMIT_ENABLED in the lite profile, with a warning'), () => {

@@ -25,6 +25,7 @@ export const REQUIREMENTS = {
   'CFG-OPENAI-NO-KEY': 'EMBEDDING_PROVIDER=openai without a key is not an error (spec §7)',
   'CFG-OAUTH-PAIR': 'an identity provider is enabled only when both its id and secret are set (spec §5.5)',
   'CFG-OAUTH-LOGIN': 'an enabled login needs OAUTH_REDIRECT_BASE_URL and a JWT_SECRET on standard; lite ignores logins with a warning',
+  'CFG-TRUSTED-PROXIES': 'MEMSVC_TRUSTED_PROXIES lists IP addresses or CIDR ranges; anything else fails naming the entry',
   'CFG-DEV-AUTH-PROD': 'MEMSVC_DASHBOARD_DEV_AUTH is refused in production',
   'CFG-IMPORT-ROOT': 'IMPORT_ALLOWED_ROOT defaults to the home directory and must be absolute',
   'CFG-UNKNOWN-VAR': 'unknown MEMSVC_* variables are reported as likely typos',
@@ -90,6 +91,15 @@ export const REQUIREMENTS = {
     'a key needs a name of 1–100 characters, known scopes, a future expiry and an existing organization; bad input is refused naming the field and writes nothing',
   'AUTH-KEY-TENANT': "listing one user's keys never shows another's",
   'AUTH-ORG': 'organizations have a unique slug; an owner is added with the organization; a member has one role, owner, admin or member',
+  'RATE-BUCKETS':
+    'a call counts against its user and organization buckets when authenticated, its IP bucket otherwise, plus a bucket of its own for a tool with an override (spec §8)',
+  'RATE-WINDOW':
+    'fixed windows are aligned to the epoch; a refusal says to retry when the refusing window ends, in whole seconds, at least 1',
+  'RATE-TAKE':
+    'a call is admitted only if every bucket has room in its window and is then counted in all of them; a refused call is counted in none',
+  'RATE-RACE': 'concurrent calls, on one or several replicas, never admit more than a limit',
+  'RATE-INPUT':
+    'a bucket with an empty key or a limit or window that is not a positive whole number is INVALID_INPUT naming the field; nothing is counted',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

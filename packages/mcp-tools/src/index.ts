@@ -12,8 +12,10 @@ export type {
 } from './principal.js';
 export {
   ANONYMOUS_PRINCIPAL,
+  agentOf,
   auditActorOf,
   authInfoOf,
+  clientAddressOf,
   holdsScope,
   isCredential,
   PRE_SHARED_KEY_PRINCIPAL,

@@ -41,6 +41,11 @@ export interface SessionPrincipal {
   readonly kind: 'session';
   /** The token's `jti`: the audit actor is `session:<jti>`. */
   readonly id: string;
+  /**
+   * The `agent` metrics label: the id of the API key the session was exchanged for, or
+   * `login:<provider>` — bounded, unlike the jti, and naming no person.
+   */
+  readonly agent: string;
   readonly tenant: TenantId;
   readonly organizationId: string | null;
   readonly scopes: readonly Scope[];
@@ -61,6 +66,15 @@ export function auditActorOf(principal: Principal): string {
   return principal.id;
 }
 
+/**
+ * The `agent` label of memsvc_agent_memory_operations_total (spec §4.2): a per-agent key's id, the
+ * key behind a session (or `login:<provider>`), `shared-key`, or `local` for unauthenticated and
+ * stdio calls. Never a key, a token, an email or a user id.
+ */
+export function agentOf(principal: Principal): string {
+  return principal.kind === 'session' ? principal.agent : principal.id;
+}
+
 /** Whether a principal holds a scope; the anonymous caller and the pre-shared key hold every one. */
 export function holdsScope(principal: Principal, scope: Scope): boolean {
   return !isCredential(principal) || principal.scopes.includes(scope);
@@ -68,15 +82,22 @@ export function holdsScope(principal: Principal, scope: Scope): boolean {
 
 /**
  * The SDK's `authInfo` for a principal, which the transport hands to every tool call of the
- * request. The credential itself is not carried: the tools need to know who, not the secret.
+ * request, with the client's address when the request came over HTTP (the per-address rate
+ * limit). The credential itself is not carried: the tools need to know who, not the secret.
  */
-export function authInfoOf(principal: Principal): AuthInfo {
+export function authInfoOf(principal: Principal, clientAddress?: string | undefined): AuthInfo {
   return {
     token: '',
     clientId: principal.id,
     scopes: isCredential(principal) ? [...principal.scopes] : [],
-    extra: { principal },
+    extra: { principal, ...(clientAddress === undefined ? {} : { clientAddress }) },
   };
+}
+
+/** The client address the transport attached to a call, if it attached one. */
+export function clientAddressOf(authInfo: AuthInfo | undefined): string | undefined {
+  const address = authInfo?.extra?.clientAddress;
+  return typeof address === 'string' && address.length > 0 ? address : undefined;
 }
 
 /**
@@ -91,6 +112,7 @@ export function principalOf(authInfo: AuthInfo | undefined): Principal {
 }
 
 function isCredentialShaped(value: Partial<CredentialPrincipal>): value is CredentialPrincipal {
+  if (value.kind === 'session' && typeof (value as Partial<SessionPrincipal>).agent !== 'string') return false;
   return (
     typeof value.id === 'string' &&
     typeof value.tenant === 'string' &&

@@ -1,8 +1,19 @@
 import { adminTokenMatches } from '@memsvc/auth';
-import { type CallContext, isMemsvcError, type MemoryTier, MemsvcError, type MemsvcErrorCode, type Secret, toTenantId } from '@memsvc/core';
+import {
+  type CallContext,
+  isMemsvcError,
+  type MemoryTier,
+  MemsvcError,
+  type MemsvcErrorCode,
+  NO_TRACING,
+  type Secret,
+  type Tracer,
+  type TraceSpan,
+  toTenantId,
+} from '@memsvc/core';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { auditActorOf, holdsScope, isCredential, type Principal, principalOf } from './principal.js';
+import { auditActorOf, clientAddressOf, holdsScope, isCredential, type Principal, principalOf } from './principal.js';
 import type { ToolName } from './tool-names.js';
 import { toolError } from './tool-result.js';
 import { TOOL_SCOPES } from './tool-scopes.js';
@@ -35,8 +46,8 @@ export interface OpenToolCall {
 
 export type ToolCall = MemoryToolCall | AdminToolCall | OpenToolCall;
 
-/** A call as the hooks see it: what was called, and by whom. */
-export type ObservedCall = ToolCall & { readonly principal: Principal };
+/** A call as the hooks see it: what was called, by whom, and from where (HTTP only). */
+export type ObservedCall = ToolCall & { readonly principal: Principal; readonly clientAddress?: string | undefined };
 
 /** How a call ended. */
 export interface ToolOutcome {
@@ -98,6 +109,8 @@ export interface ToolPipeline {
   readonly hooks?: readonly ToolHooks[] | undefined;
   /** An error that is not a MemsvcError: logged by the app, reported to the caller as INTERNAL. */
   readonly onInternalError?: ((error: unknown, tool: string) => void) | undefined;
+  /** A span per call, `mcp.tool <name>`, around everything else (hooks included); default: none. */
+  readonly tracer?: Tracer | undefined;
 }
 
 /** What a tool body returns: its result, and the tier it worked on for the metrics. */
@@ -132,14 +145,27 @@ export function runTool(
   call: AdminToolCall | OpenToolCall,
   body: () => Promise<ToolBodyResult>,
 ): Promise<CallToolResult>;
-export async function runTool(
+export function runTool(
   pipeline: ToolPipeline,
   request: ToolRequest,
   call: ToolCall,
   body: (context: CallContext) => Promise<ToolBodyResult>,
 ): Promise<CallToolResult> {
+  const tracer = pipeline.tracer ?? NO_TRACING;
+  return tracer.inSpan(`mcp.tool ${call.tool}`, { 'mcp.tool.name': call.tool, 'memsvc.tool.kind': call.kind }, (span) =>
+    runInSpan(pipeline, request, call, body, span),
+  );
+}
+
+async function runInSpan(
+  pipeline: ToolPipeline,
+  request: ToolRequest,
+  call: ToolCall,
+  body: (context: CallContext) => Promise<ToolBodyResult>,
+  span: TraceSpan,
+): Promise<CallToolResult> {
   const started = performance.now();
-  const observed: ObservedCall = { ...call, principal: principalOf(request.authInfo) };
+  const observed: ObservedCall = { ...call, principal: principalOf(request.authInfo), clientAddress: clientAddressOf(request.authInfo) };
   const hooks = pipeline.hooks ?? [];
   let outcome: Omit<ToolOutcome, 'seconds'> = { status: 'error', tier: 'none' };
   try {
@@ -148,7 +174,7 @@ export async function runTool(
     const context: CallContext | undefined = call.kind === 'memory' ? callContextOf(observed.principal, call, pipeline) : undefined;
     for (const hook of hooks) await hook.before?.(observed, context);
     const { result, tier } = await body(context as CallContext);
-    outcome = { status: result.isError ? 'error' : 'success', tier: tier ?? 'none' };
+    outcome = { status: result.isError ? 'error' : 'success', tier: tier ?? 'none', ...errorCodeOf(result) };
     return result;
   } catch (error) {
     outcome = { status: 'error', tier: 'none', code: isMemsvcError(error) ? error.code : 'INTERNAL' };
@@ -156,7 +182,17 @@ export async function runTool(
   } finally {
     const ended: ToolOutcome = { ...outcome, seconds: (performance.now() - started) / 1000 };
     for (const hook of [...hooks].reverse()) hook.after?.(observed, ended);
+    // The outcome, not the caller: no principal, tenant or argument goes on the span.
+    span.setAttributes({ 'memsvc.tool.status': ended.status, 'memsvc.memory.tier': ended.tier });
+    if (ended.code !== undefined) span.fail(ended.code);
   }
+}
+
+/** The code of an error result a tool body returned itself (a typed error it mapped), if any. */
+function errorCodeOf(result: CallToolResult): { code?: MemsvcErrorCode } {
+  if (!result.isError) return {};
+  const code = (result.structuredContent?.error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? { code: code as MemsvcErrorCode } : {};
 }
 
 /** A memory tool needs its scope (TOOL_SCOPES); a refused call changes nothing. */

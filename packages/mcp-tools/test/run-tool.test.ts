@@ -37,6 +37,7 @@ describe('runTool (the one tool pipeline)', () => {
     const session: SessionPrincipal = {
       kind: 'session',
       id: '5f0b7c1e-2a43-4c55-9d0e-6f7a8b9c0d1e',
+      agent: 'login:github',
       tenant: toTenantId('alice'),
       organizationId: null,
       scopes: ['memories:read'],

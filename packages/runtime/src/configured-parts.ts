@@ -1,13 +1,20 @@
-import type { Clock, MemsvcConfig } from '@memsvc/core';
+import type { Clock, MemsvcConfig, Tracer } from '@memsvc/core';
 import { createEmbedder, type EmbedderChoice, type EmbeddingRequestEvent } from '@memsvc/embeddings';
 import { type MemsvcStore, openStore, PGLITE_AUTOVACUUM_INTERVAL_MS } from '@memsvc/store-pg';
 import type { Logger } from './logger.js';
 
-/** Opens (and migrates) the database a configuration names, as a server or a worker does. */
-export function openConfiguredStore(config: MemsvcConfig, applicationName: string, logger: Logger, clock?: Clock): Promise<MemsvcStore> {
+/** Opens (and migrates) the database a configuration names, as a server or a worker does; statements in a span are spans. */
+export function openConfiguredStore(
+  config: MemsvcConfig,
+  applicationName: string,
+  logger: Logger,
+  clock?: Clock,
+  tracer?: Tracer,
+): Promise<MemsvcStore> {
   return openStore({
     database: config.database.target,
     ...(clock ? { clock } : {}),
+    ...(tracer ? { tracer } : {}),
     vector: {
       dimensions: config.embedding.dimensions,
       model: config.embedding.model,

@@ -1,4 +1,4 @@
-import { type Clock, type Embedder, Maintenance, type MaintenanceEvents, type MemsvcConfig } from '@memsvc/core';
+import { type Clock, type Embedder, Maintenance, type MaintenanceEvents, type MemsvcConfig, type Tracer } from '@memsvc/core';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import type { Metrics } from './metrics.js';
 
@@ -10,6 +10,8 @@ export function createMaintenance(deps: {
   clock: Clock;
   /** Counts promotions, consolidation runs and reindex runs in the spec's metrics. */
   metrics?: Metrics;
+  /** A synchronous reindex's span. */
+  tracer?: Tracer;
 }): Maintenance {
   const { store, config } = deps;
   return new Maintenance({
@@ -35,6 +37,7 @@ export function createMaintenance(deps: {
       mergeThreshold: config.similarity.mergeThreshold,
     },
     ...(deps.metrics ? { events: maintenanceMetrics(deps.metrics) } : {}),
+    ...(deps.tracer ? { tracer: deps.tracer } : {}),
   });
 }
 

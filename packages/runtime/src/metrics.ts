@@ -76,6 +76,21 @@ export function createMetrics(profile: DeploymentProfile, readPgvector: () => Pr
       labelNames: ['agent', 'op', 'status'],
       registers: [registry],
     }),
+    // Not in spec §4.2: refusals of the rate limiter by the limit that refused (user, org, ip,
+    // tool) — what to alert on when an agent loops or a limit is too low. No label names a caller.
+    rateLimited: new Counter({
+      name: 'memsvc_rate_limited_total',
+      help: 'Calls and requests refused by the rate limiter, by the limit that refused them',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+    // Not in spec §4.2: how many spans never reached the OTLP collector. Zero while tracing is off.
+    traceSpansDropped: new Counter({
+      name: 'memsvc_trace_spans_dropped_total',
+      help: 'Trace spans given up: the export queue was full (queue_full), the collector failed or timed out (export_failed), or shutdown left them unsent (shutdown)',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
   };
 }
 

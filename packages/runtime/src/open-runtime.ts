@@ -9,14 +9,16 @@ import {
   type Maintenance,
   type MemoryEngine,
   type MemsvcConfig,
+  type Tracer,
 } from '@memsvc/core';
 import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
 import { configuredEmbedder, openConfiguredStore } from './configured-parts.js';
 import { createMaintenance } from './create-maintenance.js';
 import { registerEmbeddingMetrics } from './embedding-metrics.js';
-import type { Logger } from './logger.js';
+import { type Logger, logTraceIds } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { type RunningJobs, type StartJobsOptions, startJobs } from './start-jobs.js';
+import { openTracing, type TracingEvents } from './tracing/open-tracing.js';
 
 export interface RuntimeOptions {
   /** PostgreSQL's application_name for the pool (`memsvc-server`, `memsvc-worker`, …). */
@@ -38,6 +40,11 @@ export interface MemsvcRuntime {
   readonly clock: Clock;
   readonly store: MemsvcStore;
   readonly metrics: Metrics;
+  /**
+   * Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set, NO_TRACING otherwise. The engine,
+   * the store and the jobs already use it; the server hands it to its HTTP app and tool pipeline.
+   */
+  readonly tracer: Tracer;
   readonly embedder: Embedder;
   /** The provider actually in use (`disabled` when the configured one could not be set up). */
   readonly provider: EmbeddingProviderName;
@@ -52,7 +59,7 @@ export interface MemsvcRuntime {
   readonly sessions: SessionTokens | undefined;
   /** Starts the scheduled jobs and the reindex-job runner; close() stops them. At most once. */
   startJobs(options?: StartJobsOptions): RunningJobs;
-  /** Stops the jobs (after the runs in progress), then closes the store. Idempotent. */
+  /** Stops the jobs (after the runs in progress), closes the store, then flushes the spans (bounded). Idempotent. */
   close(): Promise<void>;
 }
 
@@ -64,10 +71,19 @@ export interface MemsvcRuntime {
 export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions): Promise<MemsvcRuntime> {
   const { logger } = options;
   const clock = options.clock ?? systemClock;
-  // The store stamps rows and judges expiry by the same clock as the engine.
-  const store = await openConfiguredStore(config, options.applicationName, logger, clock);
   const readPgvector = options.readPgvector ?? (async (open: MemsvcStore) => (await open.health()).pgvector);
-  const metrics = createMetrics(config.profile, () => readPgvector(store));
+  let opened: MemsvcStore | undefined;
+  // Metrics first: tracing counts the spans it drops into them from the moment it starts.
+  const metrics = createMetrics(config.profile, async () => opened !== undefined && readPgvector(opened));
+  const tracing = await openTracing(config.telemetry, tracingEvents(metrics, logger));
+  const { tracer } = tracing;
+  logTraceIds(logger, tracer);
+  // The store stamps rows and judges expiry by the same clock as the engine.
+  const store = await openConfiguredStore(config, options.applicationName, logger, clock, tracer).catch(async (error: unknown) => {
+    await tracing.shutdown();
+    throw error;
+  });
+  opened = store;
   const { embedder, provider } = configuredEmbedder(config, logger, registerEmbeddingMetrics(metrics.registry));
   const engine = createMemoryEngine({
     store: store.memories,
@@ -76,8 +92,9 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
     fusion: FUSION_WEIGHTS[provider],
     onBackgroundError: (error) => logger.warn({ err: error }, 'recording memory accesses failed'),
     settings: { similarity: config.similarity, importanceHalfLifeDays: config.importance.halfLifeDays },
+    tracer,
   });
-  const maintenance = createMaintenance({ store, embedder, config, clock, metrics });
+  const maintenance = createMaintenance({ store, embedder, config, clock, metrics, tracer });
   const apiKeys = new ApiKeyAuthenticator({
     keys: store.apiKeys,
     clock,
@@ -98,6 +115,7 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
     clock,
     store,
     metrics,
+    tracer,
     embedder,
     provider,
     engine,
@@ -107,7 +125,16 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
     startJobs: (jobOptions = {}) => {
       if (closing) throw new Error('the runtime is closed');
       if (jobs) throw new Error('the jobs of this runtime are already running');
-      jobs = startJobs({ config, store, embedder, maintenance, metrics, logger: logger.child({ component: 'jobs' }), ...jobOptions });
+      jobs = startJobs({
+        config,
+        store,
+        embedder,
+        maintenance,
+        metrics,
+        tracer,
+        logger: logger.child({ component: 'jobs' }),
+        ...jobOptions,
+      });
       return jobs;
     },
     close: () => {
@@ -116,10 +143,27 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
           await jobs?.stop();
           await apiKeys.close();
         } finally {
-          await store.close();
+          try {
+            await store.close();
+          } finally {
+            await tracing.shutdown();
+          }
         }
       })();
       return closing;
     },
+  };
+}
+
+/** Dropped spans counted; the collector failing logged once per outage, with no span data in the line. */
+function tracingEvents(metrics: Metrics, logger: Logger): TracingEvents {
+  return {
+    onDropped: (count, reason) => metrics.traceSpansDropped.inc({ reason }, count),
+    onExportFailing: (error) =>
+      logger.warn(
+        { error: error?.message },
+        'trace export to the OTLP collector failed: spans are dropped (memsvc_trace_spans_dropped_total) until it answers again',
+      ),
+    onExportRecovered: () => logger.info('trace export to the OTLP collector works again'),
   };
 }

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Embedder, JobOwnershipLost, type ReindexJob, type ReindexJobQueue, type ReindexStore, runReindex } from '@memsvc/core';
+import {
+  type Embedder,
+  JobOwnershipLost,
+  type ReindexJob,
+  type ReindexJobQueue,
+  type ReindexStore,
+  runReindex,
+  type Tracer,
+} from '@memsvc/core';
 import { isTransientDatabaseError } from '@memsvc/store-pg';
 import type { Logger } from './logger.js';
 
@@ -20,6 +28,8 @@ export interface ReindexRunnerOptions {
   /** Every job this runner ends, with how it ended (metrics). */
   readonly onFinished?: (job: ReindexJob, state: 'completed' | 'failed' | 'cancelled') => void;
   readonly unref?: boolean;
+  /** Each job run is a `memory.reindex` span with the job id; polls that find nothing leave no trace. */
+  readonly tracer?: Tracer;
 }
 
 /** Attempts of one storage call while the database is unreachable: ~15 s in all. */
@@ -94,7 +104,8 @@ export class ReindexRunner {
     }, this.options.heartbeatMs ?? 5000);
     heartbeat.unref();
     try {
-      const result = await runReindex({ store: this.options.store, embedder: this.options.embedder }, job.options, {
+      const { store, embedder, tracer } = this.options;
+      const result = await runReindex({ store, embedder, tracer }, job.options, {
         job: { jobId: job.jobId, runnerId: this.runnerId },
         resumeFrom: job.progress,
         shouldStop: () => this.#stopping || lost,

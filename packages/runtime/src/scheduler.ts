@@ -1,4 +1,4 @@
-import type { Clock, Maintenance, TimerHandle, Timers } from '@memsvc/core';
+import { type Clock, type Maintenance, NO_TRACING, type TimerHandle, type Timers, type Tracer } from '@memsvc/core';
 import { type JobRuns, systemClock } from '@memsvc/store-pg';
 import { scheduledJobBody } from './job-bodies.js';
 import type { Logger } from './logger.js';
@@ -41,6 +41,8 @@ export class Scheduler {
       readonly timers?: Timers;
       /** The clock of the run reports; the system's by default. */
       readonly clock?: Clock;
+      /** A span per run, `job <name>`: only for a tick that runs the job, so idle ticks leave no trace. */
+      readonly tracer?: Tracer;
     },
   ) {
     this.#clock = deps.clock ?? systemClock;
@@ -84,7 +86,10 @@ export class Scheduler {
   private async tick(job: ScheduledJob, body: () => Promise<string>): Promise<void> {
     const startedAt = this.#clock.now().getTime();
     try {
-      const outcome = await this.deps.jobRuns.runExclusive(job.name, job.intervalMs, body);
+      const tracer = this.deps.tracer ?? NO_TRACING;
+      const outcome = await this.deps.jobRuns.runExclusive(job.name, job.intervalMs, () =>
+        tracer.inSpan(`job ${job.name}`, { 'memsvc.job.name': job.name }, body),
+      );
       if (outcome.ran) this.deps.onRun?.({ job: job.name, startedAt, finishedAt: this.#clock.now().getTime(), ok: true });
     } catch (error) {
       this.deps.logger.error({ job: job.name, err: error }, 'scheduled job failed');

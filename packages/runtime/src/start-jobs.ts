@@ -1,4 +1,4 @@
-import type { Embedder, Maintenance, MemsvcConfig } from '@memsvc/core';
+import type { Embedder, Maintenance, MemsvcConfig, Tracer } from '@memsvc/core';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -35,6 +35,8 @@ export function startJobs(
     logger: Logger;
     /** Counts every reindex job's end in memsvc_reindex_operations_total. */
     metrics?: Metrics;
+    /** A span per job run (`job <name>`, `memory.reindex`), with the run's statements inside. */
+    tracer?: Tracer;
   } & StartJobsOptions,
 ): RunningJobs {
   const scheduler = new Scheduler({
@@ -44,6 +46,7 @@ export function startJobs(
     logger: deps.logger,
     ...(deps.unref ? { unref: true } : {}),
     ...(deps.onRun ? { onRun: deps.onRun } : {}),
+    ...(deps.tracer ? { tracer: deps.tracer } : {}),
   });
   const runner = new ReindexRunner({
     jobs: deps.store.reindexJobs,
@@ -52,6 +55,7 @@ export function startJobs(
     logger: deps.logger,
     ...(deps.unref ? { unref: true } : {}),
     ...(deps.metrics ? { onFinished: countReindex(deps.metrics) } : {}),
+    ...(deps.tracer ? { tracer: deps.tracer } : {}),
     ...deps.runner,
   });
   scheduler.start();

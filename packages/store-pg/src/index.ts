@@ -31,6 +31,8 @@ export {
 } from './migrations/migrate.js';
 export type { MemsvcStore, OpenStoreOptions, StoreHealth, VectorOptions } from './open-store.js';
 export { openStore } from './open-store.js';
+export type { PgRateLimitStoreOptions } from './rate-limit/pg-rate-limit-store.js';
+export { PgRateLimitStore } from './rate-limit/pg-rate-limit-store.js';
 export { PgReindexJobQueue } from './reindex/pg-reindex-jobs.js';
 export { PgReindexStore } from './reindex/pg-reindex-store.js';
 export type { MemsvcDatabase } from './schema/database-schema.js';

@@ -1,4 +1,12 @@
-import { type Clock, type DatabaseTarget, type IdGenerator, knownModelDimensions, MemsvcError, type Timers } from '@memsvc/core';
+import {
+  type Clock,
+  type DatabaseTarget,
+  type IdGenerator,
+  knownModelDimensions,
+  MemsvcError,
+  type Timers,
+  type Tracer,
+} from '@memsvc/core';
 import { sql } from 'kysely';
 import { PgApiKeyStore } from './auth/pg-api-key-store.js';
 import { PgOAuthStateStore } from './auth/pg-oauth-state-store.js';
@@ -13,6 +21,7 @@ import { PgLifecycleStore } from './lifecycle/pg-lifecycle-store.js';
 import { PgMemoryStore } from './memory/pg-memory-store.js';
 import { searchSessionSettings } from './memory/write-transaction.js';
 import { migrateToLatest } from './migrations/migrate.js';
+import { PgRateLimitStore } from './rate-limit/pg-rate-limit-store.js';
 import { PgReindexJobQueue } from './reindex/pg-reindex-jobs.js';
 import { PgReindexStore } from './reindex/pg-reindex-store.js';
 import { systemClock } from './system-clock.js';
@@ -36,6 +45,8 @@ export interface OpenStoreOptions {
   readonly clock?: Clock;
   readonly ids?: IdGenerator;
   readonly pool?: OpenDatabaseOptions;
+  /** Each statement run inside a span becomes a child span (operation keyword only); default: none. */
+  readonly tracer?: Tracer;
   /** Apply pending migrations while opening (default true). */
   readonly migrate?: boolean;
   /**
@@ -79,6 +90,8 @@ export interface MemsvcStore {
   readonly organizations: PgOrganizationStore;
   /** Issued session tokens and the denylist of revoked ones. */
   readonly sessions: PgSessionStore;
+  /** The rate limiter's fixed-window counters, shared by every replica. */
+  readonly rateLimits: PgRateLimitStore;
   /** OAuth logins in progress, each consumed at most once. */
   readonly oauthStates: PgOAuthStateStore;
   /** Which user an identity-provider account logs in as. */
@@ -100,6 +113,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
   const connection = await openDatabase(options.database, {
     ...options.pool,
     sessionSettings: searchSessionSettings(options.vector?.hnswEfSearch),
+    ...(options.tracer ? { tracer: options.tracer } : {}),
   });
   try {
     await assertPgvectorAvailable(connection);
@@ -142,6 +156,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       apiKeys: new PgApiKeyStore({ db: connection.db, clock, ids }),
       organizations: new PgOrganizationStore({ db: connection.db, clock, ids }),
       sessions: new PgSessionStore({ db: connection.db, clock, ids }),
+      rateLimits: new PgRateLimitStore({ db: connection.db }),
       oauthStates: new PgOAuthStateStore({ db: connection.db, clock }),
       userIdentities: new PgUserIdentityStore({ db: connection.db }),
       autovacuum,

@@ -34,6 +34,11 @@ export interface MemsvcConfig {
     readonly port: number;
     readonly host: string;
     readonly corsAllowedOrigins: readonly string[];
+    /**
+     * MEMSVC_TRUSTED_PROXIES: addresses or CIDR ranges of reverse proxies whose
+     * `X-Forwarded-For` names the client; from anyone else the socket's address is the client.
+     */
+    readonly trustedProxies: readonly string[];
   };
   readonly mcp: {
     readonly transport: McpTransport;

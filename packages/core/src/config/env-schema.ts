@@ -1,5 +1,7 @@
 import type { z } from 'zod';
+import { isIpOrCidr } from '../domain/ip-address.js';
 import { isValidTenantId } from '../domain/tenant.js';
+import { TOOL_NAMES } from '../domain/tool-names.js';
 import type { ToolRateLimit } from './config-types.js';
 import {
   booleanField,
@@ -36,6 +38,9 @@ function checkToolOverrides(value: unknown): FieldParseResult<Readonly<Record<st
   }
   const overrides: Record<string, ToolRateLimit> = {};
   for (const [tool, entry] of Object.entries(value)) {
+    if (!(TOOL_NAMES as readonly string[]).includes(tool)) {
+      return fieldFailure(`names "${tool}", which is not a memsvc tool (for example "recall", "create_memory", "ingest_conversation")`);
+    }
     const { limit, windowSeconds } = (entry ?? {}) as Record<string, unknown>;
     const valid = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n > 0;
     if (!valid(limit) || !valid(windowSeconds)) {
@@ -59,6 +64,10 @@ function checkOrigin(origin: string): string | undefined {
 
 function checkEmail(email: string): string | undefined {
   return /^[^\s@]+@[^\s@]+$/.test(email) ? undefined : `"${email}" is not an email address`;
+}
+
+function checkProxy(proxy: string): string | undefined {
+  return isIpOrCidr(proxy) ? undefined : `"${proxy}" is not an IP address or CIDR range (such as 10.0.0.0/8)`;
 }
 
 function checkTenant(tenant: string): string | undefined {
@@ -130,6 +139,7 @@ export const envSchema = {
   MEMSVC_DEFAULT_USER_ID: optionalStringField(),
   MEMSVC_MCP_URL: optionalUrlField(),
   MEMSVC_OPERATOR_TENANTS: listField(checkTenant),
+  MEMSVC_TRUSTED_PROXIES: listField(checkProxy),
   MEMSVC_DASHBOARD_DEV_AUTH: booleanField(false),
   LOG_LEVEL: optionalEnumField(['debug', 'info', 'warn', 'error']),
   WEB_DATABASE_URL: secretField(),

@@ -71,7 +71,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
     nodeEnv: parsed.NODE_ENV,
     logLevel: parsed.LOG_LEVEL ?? DEFAULT_LOG_LEVEL[parsed.NODE_ENV],
     profile,
-    http: { port: parsed.PORT, host: parsed.HOST, corsAllowedOrigins: parsed.CORS_ALLOWED_ORIGINS },
+    http: {
+      port: parsed.PORT,
+      host: parsed.HOST,
+      corsAllowedOrigins: parsed.CORS_ALLOWED_ORIGINS,
+      trustedProxies: parsed.MEMSVC_TRUSTED_PROXIES,
+    },
     mcp: { transport: parsed.MCP_TRANSPORT, publicUrl: parsed.MEMSVC_MCP_URL },
     database: { ...(database as NonNullable<typeof database>), webUrl: parsed.WEB_DATABASE_URL },
     embedding: {

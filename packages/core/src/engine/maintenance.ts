@@ -14,6 +14,7 @@ import type { Embedder } from '../ports/embedder.js';
 import type { AuthSweepCounts, LifecycleStore } from '../ports/lifecycle-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { ReindexJobQueue, ReindexStore } from '../ports/reindex-store.js';
+import type { Tracer } from '../ports/tracer.js';
 import {
   type CorpusConsolidationResult,
   consolidateCorpus,
@@ -45,6 +46,8 @@ export interface MaintenanceOptions {
   readonly clock: Clock;
   readonly settings: LifecycleSettings;
   readonly events?: MaintenanceEvents;
+  /** A synchronous reindex's `memory.reindex` span; default: none. */
+  readonly tracer?: Tracer;
 }
 
 /**
@@ -106,7 +109,8 @@ export class Maintenance {
   async reindex(request: ReindexRequest, onBatch?: (progress: ReindexRunResult) => void): Promise<ReindexRunResult> {
     const options = checkReindexRequest(request);
     try {
-      const result = await runReindex({ store: this.options.reindexStore, embedder: this.options.embedder }, options, {
+      const { reindexStore: store, embedder, tracer } = this.options;
+      const result = await runReindex({ store, embedder, tracer }, options, {
         onBatch: onBatch ? (progress) => onBatch({ ...progress, stoppedBy: 'end' }) : undefined,
       });
       this.options.events?.reindex?.('completed');

@@ -19,7 +19,9 @@ import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Actor, MemoryPage, MemoryStore, WriteOutcome } from '../ports/memory-store.js';
+import { NO_TRACING, type Tracer, type TraceSpan } from '../ports/tracer.js';
 import { type RecallInput, type RecallResult, recall } from './recall.js';
+import { databaseStage, embedInSpan } from './traced-stages.js';
 
 /** How many of a tenant's most recent memories are searched for the turn before a new one. */
 const PRECEDING_MEMORY_WINDOW = 200;
@@ -53,6 +55,8 @@ export interface MemoryEngineOptions {
   readonly fusion?: FusionWeights;
   /** Failures of work done after an answer (access counting); default: ignored. */
   readonly onBackgroundError?: (error: unknown) => void;
+  /** Spans for create and recall with their stages (embed, database, rank); default: none. */
+  readonly tracer?: Tracer;
 }
 
 /** Who is asking, on whose memories. */
@@ -117,7 +121,11 @@ export class MemoryEngine {
   constructor(private readonly options: MemoryEngineOptions) {}
 
   /** Stores a memory, or reports the existing one it duplicates (spec §3.2 rules 1–2). */
-  async create(context: CallContext, input: CreateMemoryInput): Promise<CreateResult> {
+  create(context: CallContext, input: CreateMemoryInput): Promise<CreateResult> {
+    return this.tracer.inSpan('memory.create', { 'memsvc.memory.tier': input.tier }, (span) => this.createInSpan(context, input, span));
+  }
+
+  private async createInSpan(context: CallContext, input: CreateMemoryInput, span: TraceSpan): Promise<CreateResult> {
     const content = checkContent(input.content);
     const tags = checkTags(input.tags);
     const scope = checkScope(input.scope);
@@ -132,29 +140,38 @@ export class MemoryEngine {
     // with the same neighbours and date must not look like duplicates or contradictions. The
     // context reaches recall through the lexical index.
     const embedding = await this.embed(content);
-    const outcome = await this.options.store.write(
-      context.tenant,
-      {
-        tier: input.tier,
-        scope,
-        content,
-        tags,
-        metadata,
-        importance,
-        pinned,
-        importanceScore: importanceScore(
-          { importance, accessCount: 0, pinned, createdAt: now, lastAccessedAt: null },
-          now,
-          this.settings.importanceHalfLifeDays,
-        ),
-        expiresAt: ttlSeconds === undefined ? null : new Date(now.getTime() + ttlSeconds * 1000),
-        embedding: embedding ?? null,
-        searchContext: searchContext ?? null,
-      },
-      context.actor,
-      writeRules(this.settings.similarity),
+    const outcome = await databaseStage(this.tracer, 'write', () =>
+      this.options.store.write(
+        context.tenant,
+        {
+          tier: input.tier,
+          scope,
+          content,
+          tags,
+          metadata,
+          importance,
+          pinned,
+          importanceScore: importanceScore(
+            { importance, accessCount: 0, pinned, createdAt: now, lastAccessedAt: null },
+            now,
+            this.settings.importanceHalfLifeDays,
+          ),
+          expiresAt: ttlSeconds === undefined ? null : new Date(now.getTime() + ttlSeconds * 1000),
+          embedding: embedding ?? null,
+          searchContext: searchContext ?? null,
+        },
+        context.actor,
+        writeRules(this.settings.similarity),
+      ),
     );
-    return toCreateResult(outcome, embedding !== undefined);
+    const result = toCreateResult(outcome, embedding !== undefined);
+    span.setAttributes({
+      'memsvc.memory.id': result.memory.id,
+      'memsvc.memory.outcome': result.outcome,
+      'memsvc.memory.embedded': result.embedded,
+      'memsvc.memory.contradictions': result.contradictions.length,
+    });
+    return result;
   }
 
   /**
@@ -173,14 +190,16 @@ export class MemoryEngine {
     const conversation = conversationReference(memory.metadata);
     const previous =
       conversation.id !== undefined || isConversationTurn(memory.content)
-        ? await this.options.store.precedingMemories(tenant, {
-            count: NEIGHBOUR_TURNS,
-            conversationId: conversation.id,
-            beforeTurn: conversation.id === undefined ? undefined : conversation.turn,
-            scope: memory.scope,
-            since: new Date(now.getTime() - SESSION_GAP_MS),
-            window: PRECEDING_MEMORY_WINDOW,
-          })
+        ? await databaseStage(this.tracer, 'preceding-memories', () =>
+            this.options.store.precedingMemories(tenant, {
+              count: NEIGHBOUR_TURNS,
+              conversationId: conversation.id,
+              beforeTurn: conversation.id === undefined ? undefined : conversation.turn,
+              scope: memory.scope,
+              since: new Date(now.getTime() - SESSION_GAP_MS),
+              window: PRECEDING_MEMORY_WINDOW,
+            }),
+          )
         : [];
     return buildSearchContext({ ...memory, ...conversation, previous: previous.map((earlier) => earlier.content) });
   }
@@ -197,7 +216,7 @@ export class MemoryEngine {
     const { store, embedder, clock } = this.options;
     const fusion = this.options.fusion ?? defaultFusion(embedder.model);
     return recall(
-      { store, embedder, clock, fusion, onBackgroundError: this.options.onBackgroundError ?? (() => undefined) },
+      { store, embedder, clock, fusion, onBackgroundError: this.options.onBackgroundError ?? (() => undefined), tracer: this.tracer },
       context.tenant,
       input,
     );
@@ -349,9 +368,13 @@ export class MemoryEngine {
     return this.options.settings ?? DEFAULT_ENGINE_SETTINGS;
   }
 
+  private get tracer(): Tracer {
+    return this.options.tracer ?? NO_TRACING;
+  }
+
   private async embed(content: string): Promise<MemoryEmbedding | undefined> {
     const { embedder } = this.options;
-    const vectors = await embedder.embed([content]);
+    const vectors = await embedInSpan(this.tracer, embedder, [content]);
     const vector = vectors?.[0];
     return vector && embedder.model ? { vector, model: embedder.model } : undefined;
   }

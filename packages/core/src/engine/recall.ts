@@ -8,6 +8,8 @@ import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { MemoryStore, RecallFilters } from '../ports/memory-store.js';
+import { NO_TRACING, type Tracer, type TraceSpan } from '../ports/tracer.js';
+import { databaseStage, embedInSpan } from './traced-stages.js';
 
 /** Longest query recall accepts, in characters. */
 export const MAX_QUERY_LENGTH = 2048;
@@ -43,6 +45,8 @@ export interface RecallDependencies {
   readonly fusion: FusionWeights;
   /** A failure of work done after the answer (access counting): reported, never thrown. */
   readonly onBackgroundError: (error: unknown) => void;
+  /** A `memory.recall` span with its stages (embed, database, rank); default: none. */
+  readonly tracer?: Tracer;
 }
 
 /**
@@ -51,7 +55,19 @@ export interface RecallDependencies {
  * search in one round trip, ranked by core's fusion formula; the hits' access counts are
  * recorded after the answer is ready, in one statement.
  */
-export async function recall(deps: RecallDependencies, tenant: TenantId, input: RecallInput): Promise<RecallResult> {
+export function recall(deps: RecallDependencies, tenant: TenantId, input: RecallInput): Promise<RecallResult> {
+  const tracer = deps.tracer ?? NO_TRACING;
+  return tracer.inSpan('memory.recall', { 'memsvc.memory.tier': input.tier, 'memsvc.recall.limit': input.limit }, (span) =>
+    recallInSpan({ ...deps, tracer }, tenant, input, span),
+  );
+}
+
+async function recallInSpan(
+  deps: RecallDependencies & { readonly tracer: Tracer },
+  tenant: TenantId,
+  input: RecallInput,
+  span: TraceSpan,
+): Promise<RecallResult> {
   const query = checkQuery(input.query);
   const limit = input.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RECALL_LIMIT) {
@@ -59,28 +75,35 @@ export async function recall(deps: RecallDependencies, tenant: TenantId, input: 
   }
   const filters = checkFilters(input);
   const rankingText = rankingQueryText(query);
-  const vector = deps.fusion.vector > 0 ? (await deps.embedder.embed([rankingText], 'query'))?.[0] : undefined;
+  const { tracer } = deps;
+  const vector = deps.fusion.vector > 0 ? (await embedInSpan(tracer, deps.embedder, [rankingText], 'query'))?.[0] : undefined;
   const now = deps.clock.now();
-  const candidates = await deps.store.recallCandidates(tenant, {
-    text: rankingText,
-    vector: vector ?? null,
-    // A memory can be far down one list and first in the other; three times the limit (at least
-    // 30) gives fusion room without paying for long lists.
-    perList: Math.min(150, Math.max(30, limit * 3)),
-    minSimilarity: deps.fusion.minVectorSimilarity,
-    lexical: LEXICAL_RANKING,
-    filters,
-    now,
-  });
+  const candidates = await databaseStage(tracer, 'recall-candidates', () =>
+    deps.store.recallCandidates(tenant, {
+      text: rankingText,
+      vector: vector ?? null,
+      // A memory can be far down one list and first in the other; three times the limit (at least
+      // 30) gives fusion room without paying for long lists.
+      perList: Math.min(150, Math.max(30, limit * 3)),
+      minSimilarity: deps.fusion.minVectorSimilarity,
+      lexical: LEXICAL_RANKING,
+      filters,
+      now,
+    }),
+  );
   const weights = vector ? deps.fusion : FUSION_WEIGHTS.disabled;
-  const results = rankCandidates(candidates, weights, { now, limit, query });
+  const results = await tracer.inSpan('rank', { 'memsvc.recall.candidates': candidates.length }, async () =>
+    rankCandidates(candidates, weights, { now, limit, query }),
+  );
+  span.setAttributes({ 'memsvc.recall.results': results.length, 'memsvc.recall.semantic': vector !== undefined });
   if (results.length > 0) {
-    deps.store
-      .recordAccess(
+    // After the answer: its span may end after memory.recall's, which tracing allows.
+    databaseStage(tracer, 'record-access', () =>
+      deps.store.recordAccess(
         tenant,
         results.map((result) => result.memory.id),
-      )
-      .catch(deps.onBackgroundError);
+      ),
+    ).catch(deps.onBackgroundError);
   }
   return { results, semantic: vector !== undefined };
 }

@@ -2,10 +2,14 @@ import { EMPTY_REINDEX_SUMMARY, type ReindexOptions, type ReindexSummary } from 
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Embedder } from '../ports/embedder.js';
 import { CheckpointOutOfOrder, type ReindexRow, type ReindexStore, type VectorWrite } from '../ports/reindex-store.js';
+import { NO_TRACING, type Tracer } from '../ports/tracer.js';
+import { databaseStage, embedInSpan } from './traced-stages.js';
 
 export interface ReindexDependencies {
   readonly store: ReindexStore;
   readonly embedder: Embedder;
+  /** A `memory.reindex` span, with an embed and database stage per batch; default: none. */
+  readonly tracer?: Tracer | undefined;
 }
 
 /** How a run is driven: as a job (progress saved with each batch) or directly (tool, CLI). */
@@ -45,13 +49,31 @@ const DIMENSION_PROBE = 'memsvc dimension probe';
  * is dropped first — and on a dimension change the old vectors with it, after the new size is
  * known — and rebuilt once at the end, which is far cheaper than updating it row by row.
  */
-export async function runReindex(
-  deps: ReindexDependencies,
+export function runReindex(deps: ReindexDependencies, options: ReindexOptions, control: ReindexControl = {}): Promise<ReindexRunResult> {
+  const tracer = deps.tracer ?? NO_TRACING;
+  const attributes = {
+    'memsvc.reindex.job_id': control.job?.jobId,
+    'memsvc.reindex.recreate': options.recreate,
+    'memsvc.reindex.reuse_existing': options.reuseExistingEmbeddings,
+    'memsvc.reindex.batch_size': options.batchSize,
+    'memsvc.reindex.max_memories': options.maxMemories,
+    'memsvc.reindex.resumed': control.resumeFrom !== undefined && control.resumeFrom.cursor !== null,
+  };
+  return tracer.inSpan('memory.reindex', attributes, async (span) => {
+    const result = await reindexInSpan({ ...deps, tracer }, options, control);
+    span.setAttributes(countsOf(result));
+    return result;
+  });
+}
+
+async function reindexInSpan(
+  deps: ReindexDependencies & { readonly tracer: Tracer },
   options: ReindexOptions,
-  control: ReindexControl = {},
+  control: ReindexControl,
 ): Promise<ReindexRunResult> {
-  const { store, embedder } = deps;
-  const retry = control.retry ?? ((work) => work());
+  const { store, embedder, tracer } = deps;
+  // Each storage step is one `database` span, however many attempts the retry makes.
+  const retry = <T>(step: string, work: () => Promise<T>) => databaseStage(tracer, step, () => (control.retry ?? ((run) => run()))(work));
   const model = embedder.model;
   if (model === undefined && !(options.recreate && options.reuseExistingEmbeddings)) {
     throw new MemsvcError(
@@ -61,7 +83,7 @@ export async function runReindex(
   }
   let progress: ReindexSummary = control.resumeFrom ?? { ...EMPTY_REINDEX_SUMMARY, cursor: options.cursor ?? null };
   const resuming = control.resumeFrom !== undefined && control.resumeFrom.cursor !== null;
-  if (options.recreate && !resuming) await retry(() => dropIndex(deps, options));
+  if (options.recreate && !resuming) await dropIndex(deps, options, (work) => retry('drop-vector-index', work));
 
   // Batches are pipelined: while one batch's vectors are written (pgvector inserts each into the
   // HNSW graph, the costly part), the next is read and embedded and its write starts on another
@@ -77,7 +99,7 @@ export async function runReindex(
       () => undefined,
     );
     const checkpoint = control.job ? { ...control.job, progress: next, previousCursor, ready } : undefined;
-    const save = retry(async () => {
+    const save = retry('save-batch', async () => {
       try {
         return await store.saveBatch(writes, checkpoint);
       } catch (error) {
@@ -113,14 +135,14 @@ export async function runReindex(
       }
       const limit = Math.min(options.batchSize, remaining);
       const after = readTo.cursor ?? undefined;
-      const rows = await retry(() => store.batch({ tenant: options.tenant, after, limit }));
+      const rows = await retry('read-batch', () => store.batch({ tenant: options.tenant, after, limit }));
       if (rows.length === 0) {
         const final = { ...readTo, cursor: null };
         if (control.job) saveInOrder([], final, readTo.cursor);
         else pending.push({ save: Promise.resolve({ cancelRequested: false }), progress: final });
         break;
       }
-      const { writes, skipped, failed } = await vectorsFor(rows, embedder, options.reuseExistingEmbeddings);
+      const { writes, skipped, failed } = await vectorsFor(rows, embedder, options.reuseExistingEmbeddings, tracer);
       const reachedEnd = rows.length < limit;
       const next: ReindexSummary = {
         processed: readTo.processed + rows.length,
@@ -146,26 +168,43 @@ export async function runReindex(
     throw error;
   }
   if (cancelSeen && progress.cursor !== null) stoppedBy = 'cancelled';
-  if (options.recreate || stoppedBy === 'end') await retry(() => store.ensureVectorIndex());
+  if (options.recreate || stoppedBy === 'end') await retry('ensure-vector-index', () => store.ensureVectorIndex());
   return { ...progress, stoppedBy };
 }
 
-async function dropIndex(deps: ReindexDependencies, options: ReindexOptions): Promise<void> {
-  if (options.reuseExistingEmbeddings) return deps.store.dropVectorIndex(undefined);
-  const probe = (await deps.embedder.embed([DIMENSION_PROBE]))?.[0];
+/** What a finished run's span reports: its counts and why it stopped. */
+function countsOf(result: ReindexRunResult) {
+  return {
+    'memsvc.reindex.processed': result.processed,
+    'memsvc.reindex.indexed': result.indexed,
+    'memsvc.reindex.skipped': result.skipped,
+    'memsvc.reindex.failed': result.failed,
+    'memsvc.reindex.stopped_by': result.stoppedBy,
+  };
+}
+
+async function dropIndex(
+  deps: ReindexDependencies & { readonly tracer: Tracer },
+  options: ReindexOptions,
+  storage: (work: () => Promise<void>) => Promise<void>,
+): Promise<void> {
+  if (options.reuseExistingEmbeddings) return storage(() => deps.store.dropVectorIndex(undefined));
+  const probe = (await embedInSpan(deps.tracer, deps.embedder, [DIMENSION_PROBE]))?.[0];
   if (!probe || deps.embedder.model === undefined) {
     throw new MemsvcError(
       'STORAGE_UNAVAILABLE',
       'the embedding provider is unavailable, so a recreate cannot learn the new vector size; nothing was dropped — retry when it is up',
     );
   }
-  return deps.store.dropVectorIndex({ dimensions: probe.length, model: deps.embedder.model });
+  const model = deps.embedder.model;
+  return storage(() => deps.store.dropVectorIndex({ dimensions: probe.length, model }));
 }
 
 async function vectorsFor(
   rows: readonly ReindexRow[],
   embedder: Embedder,
   reuse: boolean,
+  tracer: Tracer,
 ): Promise<{ writes: VectorWrite[]; skipped: number; failed: number }> {
   const model = embedder.model;
   const pending = rows.filter((row) => !(reuse && row.hasEmbedding && row.embeddingModel === model));
@@ -176,7 +215,14 @@ async function vectorsFor(
     const part = pending.slice(start, start + chunk);
     // A provider that fails part of the run fails those chunks only: their memories are counted
     // failed, keep whatever vector they had, and a later run picks them up.
-    const vectors = model === undefined ? undefined : await embedder.embed(part.map((row) => row.text));
+    const vectors =
+      model === undefined
+        ? undefined
+        : await embedInSpan(
+            tracer,
+            embedder,
+            part.map((row) => row.text),
+          );
     if (!vectors || model === undefined) {
       failed += part.length;
       continue;

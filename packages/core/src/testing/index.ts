@@ -5,5 +5,7 @@ export type { InMemoryVectorSpaceOptions } from './in-memory-vector-space.js';
 export { InMemoryVectorSpace } from './in-memory-vector-space.js';
 export { ManualClock } from './manual-clock.js';
 export { ManualTimers } from './manual-timers.js';
+export type { RecordedSpan } from './recording-tracer.js';
+export { RecordingTracer } from './recording-tracer.js';
 export { SequentialIdGenerator } from './sequential-id-generator.js';
 export { StaticEmbedder } from './static-embedder.js';

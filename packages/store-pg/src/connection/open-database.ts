@@ -1,8 +1,9 @@
-import { type DatabaseTarget, describeDatabaseTarget, MemsvcError, parseDatabaseUrl } from '@memsvc/core';
+import { type DatabaseTarget, describeDatabaseTarget, MemsvcError, NO_TRACING, parseDatabaseUrl, type Tracer } from '@memsvc/core';
 import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { openPostgresPool, type PostgresPoolOptions } from './postgres-pool.js';
+import { tracedDialect } from './traced-dialect.js';
 import { memsvcTypeParsers } from './type-parsers.js';
 
 export type DatabaseEngine = 'postgres' | 'pglite';
@@ -24,6 +25,8 @@ export interface OpenDatabaseOptions extends PostgresPoolOptions {
    * around it to carry them.
    */
   readonly sessionSettings?: Readonly<Record<string, string>>;
+  /** Statements become spans inside the span in progress (tracedDialect); default: none. */
+  readonly tracer?: Tracer;
 }
 
 /**
@@ -38,7 +41,11 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
   if (resolved.engine === 'postgres') {
     const pool = await openPostgresPool(resolved.url.reveal(), options);
     const db = new Kysely<MemsvcDatabase>({
-      dialect: new PostgresDialect({ pool, onCreateConnection: applySettings(options.sessionSettings) }),
+      dialect: tracedDialect(
+        new PostgresDialect({ pool, onCreateConnection: applySettings(options.sessionSettings) }),
+        options.tracer ?? NO_TRACING,
+        'postgres',
+      ),
     });
     return { db, engine: 'postgres', description, close: once(() => db.destroy()) };
   }
@@ -52,7 +59,11 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
   // PGlite is one connection; its pool config has size 1, so concurrent transactions queue.
   const pool = new pg.Pool({ ...createPgConfig(embedded.pglite), types: memsvcTypeParsers });
   const db = new Kysely<MemsvcDatabase>({
-    dialect: new PostgresDialect({ pool, onCreateConnection: applySettings(options.sessionSettings) }),
+    dialect: tracedDialect(
+      new PostgresDialect({ pool, onCreateConnection: applySettings(options.sessionSettings) }),
+      options.tracer ?? NO_TRACING,
+      'pglite',
+    ),
   });
   return {
     db,

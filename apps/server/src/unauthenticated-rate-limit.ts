@@ -1,0 +1,26 @@
+import { type Clock, type MemsvcConfig, type RateLimitBucketKind, type RateLimitStore, rateLimitBuckets } from '@memsvc/core';
+
+/** Whether an unauthenticated request may go on, or how long its address must wait. */
+export type AddressVerdict = { readonly admitted: true } | { readonly admitted: false; readonly retryAfterSeconds: number };
+
+/**
+ * The per-address limit of spec §8 (RATE_LIMIT_IP_RPM) for requests that carry no valid
+ * credential — an open server's callers, and failed authentication attempts, so guessing keys is
+ * throttled too. It runs before any tool, so a refusal is HTTP 429 with Retry-After.
+ */
+export function rateLimitUnauthenticated(deps: {
+  readonly settings: MemsvcConfig['rateLimit'];
+  readonly store: RateLimitStore;
+  readonly clock: Clock;
+  readonly onRefused?: ((kind: RateLimitBucketKind) => void) | undefined;
+}): (address: string | undefined) => Promise<AddressVerdict> {
+  return async (address) => {
+    if (!address) return { admitted: true };
+    const buckets = rateLimitBuckets({ ip: address }, undefined, deps.settings);
+    if (buckets.length === 0) return { admitted: true };
+    const decision = await deps.store.take(buckets, deps.clock.now());
+    if (decision.admitted) return { admitted: true };
+    deps.onRefused?.('ip');
+    return { admitted: false, retryAfterSeconds: decision.retryAfterSeconds };
+  };
+}
