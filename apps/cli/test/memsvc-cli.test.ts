@@ -41,6 +41,7 @@ describe('memsvc CLI', () => {
       '0007-full-text-no-pending-list',
       '0008-lexical-index',
       '0009-sessions-by-user',
+      '0010-unlogged-rate-limit-counters',
     ];
     expect(JSON.parse(status.stdout).pendingMigrations).toEqual(all);
     expect(JSON.parse((await memsvc(['status', '--json'], env)).stdout).pendingMigrations).toEqual(all);

@@ -72,6 +72,12 @@ describeEachEngine('rate limits', (engine) => {
       ),
     );
 
+  it('keeps its counters in an unlogged table: no WAL flush per limited call (migration 0010)', async () => {
+    const persistence = await sql<{ relpersistence: string }>`
+      SELECT relpersistence FROM pg_class WHERE relname = 'rate_limit_counters'`.execute(store.connection.db);
+    expect(persistence.rows[0]?.relpersistence).toBe('u');
+  });
+
   it('RATE-TAKE: admits exactly `limit` calls in a window, then refuses until the window ends', async () => {
     expect(await takeTimes(3, [user('alice', 3)])).toEqual([ADMITTED, ADMITTED, ADMITTED]);
     expect(await take([user('alice', 3)])).toEqual({ admitted: false, retryAfterSeconds: 40, refusedBy: 'user' });

@@ -9,6 +9,7 @@ import * as vectorShards from './0006-vector-shards.js';
 import * as fullTextNoPendingList from './0007-full-text-no-pending-list.js';
 import * as lexicalIndex from './0008-lexical-index.js';
 import * as sessionsByUser from './0009-sessions-by-user.js';
+import * as unloggedRateLimitCounters from './0010-unlogged-rate-limit-counters.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -24,6 +25,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007-full-text-no-pending-list': fullTextNoPendingList,
   '0008-lexical-index': lexicalIndex,
   '0009-sessions-by-user': sessionsByUser,
+  '0010-unlogged-rate-limit-counters': unloggedRateLimitCounters,
 };
 
 const bundledMigrations: MigrationProvider = {
