@@ -1,0 +1,96 @@
+import { type NewSession, Secret, type SessionRecord, type SessionStore, type TenantId, toTenantId } from '@memsvc/core';
+import { ManualClock } from '@memsvc/core/testing';
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { SessionTokens } from '../src/index.js';
+
+/** The session port kept in a map: PgSessionStore is tested on both engines in store-pg. */
+class MapSessionStore implements SessionStore {
+  readonly sessions: SessionRecord[] = [];
+  readonly denied = new Map<string, Date>();
+  async create(session: NewSession): Promise<SessionRecord> {
+    const record = {
+      id: `s${this.sessions.length}`,
+      userId: session.userId,
+      jti: session.jti,
+      createdAt: new Date(),
+      expiresAt: session.expiresAt,
+      revokedAt: null,
+      userAgent: session.userAgent ?? null,
+      ipAddress: session.ipAddress ?? null,
+    };
+    this.sessions.push(record);
+    return record;
+  }
+  async isDenied(jti: string, now: Date): Promise<boolean> {
+    const until = this.denied.get(jti);
+    return until !== undefined && until.getTime() > now.getTime();
+  }
+  async deny(jti: string, expiresAt: Date): Promise<void> {
+    this.denied.set(jti, expiresAt);
+  }
+  async denyAll(): Promise<number> {
+    return 0;
+  }
+  async listActive(userId: TenantId): Promise<readonly SessionRecord[]> {
+    return this.sessions.filter((session) => session.userId === userId);
+  }
+}
+
+const SECRET = 'session-secret-of-at-least-32-chars!';
+const alice = toTenantId('alice');
+
+function tokens(clock = new ManualClock('2026-06-01T10:00:00.000Z'), store = new MapSessionStore()) {
+  return { clock, store, sessions: new SessionTokens({ secret: new Secret(SECRET), expiresInSeconds: 3600, sessions: store, clock }) };
+}
+
+describe('session tokens', () => {
+  it('issues an HS256 token with the subject’s claims and records the session', async () => {
+    const { sessions, store } = tokens();
+    const issued = await sessions.issue(
+      { userId: alice, organizationId: null, scopes: ['memories:read'], origin: 'api-key', keyId: 'key-1' },
+      { userAgent: 'curl/8' },
+    );
+    expect(issued).toMatchObject({ tokenType: 'Bearer', userId: 'alice', expiresAt: new Date('2026-06-01T11:00:00.000Z') });
+    const header = JSON.parse(Buffer.from(issued.token.split('.')[0] ?? '', 'base64url').toString());
+    expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
+    const claims = await sessions.verify(issued.token);
+    expect(claims).toMatchObject({ userId: 'alice', scopes: ['memories:read'], origin: 'api-key', keyId: 'key-1', organizationId: null });
+    expect(store.sessions.map((session) => [session.jti, session.userAgent])).toEqual([[claims?.jti, 'curl/8']]);
+  });
+
+  it('refuses a remembered token once it expires, or once it is denied — the memory skips only the signature', async () => {
+    const { sessions, clock } = tokens();
+    const first = await sessions.issue({ userId: alice, organizationId: null, scopes: ['memories:read'], origin: 'github' });
+    const second = await sessions.issue({ userId: alice, organizationId: null, scopes: ['memories:read'], origin: 'github' });
+    expect(await sessions.verify(first.token)).toBeDefined();
+    expect(await sessions.verify(second.token)).toBeDefined();
+    expect(await sessions.revoke(second.token)).toBeDefined();
+    expect(await sessions.verify(second.token)).toBeUndefined();
+    clock.advance(3600_000 - 1);
+    expect(await sessions.verify(first.token)).toBeDefined();
+    clock.advance(1);
+    expect(await sessions.verify(first.token)).toBeUndefined();
+  });
+
+  it('refuses what it did not sign: another secret, another algorithm, other claims, a token of another process’s secret', async () => {
+    const { sessions, clock } = tokens();
+    const now = Math.floor(clock.now().getTime() / 1000);
+    const sign = (key: string, alg = 'HS256', audience = 'memsvc-api') =>
+      new SignJWT({ scope: 'memories:read', via: 'api-key' })
+        .setProtectedHeader({ alg })
+        .setSubject('alice')
+        .setIssuer('memsvc')
+        .setAudience(audience)
+        .setJti('j-1')
+        .setIssuedAt(now)
+        .setExpirationTime(now + 60)
+        .sign(new TextEncoder().encode(key));
+    expect(await sessions.verify(await sign(SECRET))).toBeDefined();
+    expect(await sessions.verify(await sign('x'.repeat(40)))).toBeUndefined();
+    expect(await sessions.verify(await sign(SECRET, 'HS384'))).toBeUndefined();
+    expect(await sessions.verify(await sign(SECRET, 'HS256', 'elsewhere'))).toBeUndefined();
+    expect(await sessions.verify('msk_not-a-jwt')).toBeUndefined();
+    expect(await sessions.revoke('a.b.c')).toBeUndefined();
+  });
+});
