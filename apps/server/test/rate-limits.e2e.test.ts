@@ -1,11 +1,10 @@
-import { mintApiKey } from '@memsvc/auth';
 import { type Scope, toTenantId } from '@memsvc/core';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { BearerClients, storeApiKey } from './support/bearer-clients.js';
 import { type ServerProcess, startHttpServer } from './support/server-process.js';
 import { call } from './support/tool-calls.js';
 
@@ -23,28 +22,12 @@ describe.skipIf(!pgUrl)('rate limits shared by two replicas on PostgreSQL', () =
   let store: MemsvcStore;
   let replicas: ServerProcess[] = [];
   const keys: Record<string, string> = {};
-  const clients: Client[] = [];
+  const clients = new BearerClients();
 
   const issue = async (name: string, user: string, organizationId?: string) => {
-    const minted = mintApiKey();
-    await store.apiKeys.create({
-      userId: toTenantId(user),
-      name,
-      scopes: ALL,
-      organizationId,
-      prefix: minted.prefix,
-      keyHash: minted.keyHash,
-    });
-    keys[name] = minted.key;
+    keys[name] = (await storeApiKey(store, { user, name, scopes: ALL, ...(organizationId ? { organizationId } : {}) })).key;
   };
-  const connect = async (replica: ServerProcess, key: string) => {
-    const client = new Client({ name: 'rate-limits', version: '0.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${replica.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
-    );
-    clients.push(client);
-    return client;
-  };
+  const connect = (replica: ServerProcess, key: string) => clients.connect(replica.url, key);
   /** `count` concurrent calls of a tool, alternating between two clients (one per replica). */
   const burst = async (pair: Client[], tool: string, args: Record<string, unknown>, count: number) => {
     const results = await Promise.all(Array.from({ length: count }, (_, i) => call(pair[i % pair.length] as Client, tool, args)));
@@ -83,7 +66,7 @@ describe.skipIf(!pgUrl)('rate limits shared by two replicas on PostgreSQL', () =
     replicas = await Promise.all([startHttpServer(env), startHttpServer(env)]);
   });
   afterAll(async () => {
-    for (const client of clients) await client.close().catch(() => undefined);
+    await clients.closeAll();
     for (const replica of replicas) await replica.stop();
     await store?.close();
     await database?.drop();

@@ -1,12 +1,11 @@
 import { mintApiKey } from '@memsvc/auth';
 import { type Scope, toTenantId } from '@memsvc/core';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { BearerClients, pingStatus as pingAt, storeApiKey } from './support/bearer-clients.js';
 import { type ServerProcess, startHttpServer } from './support/server-process.js';
 import { call, type Structured } from './support/tool-calls.js';
 
@@ -34,21 +33,11 @@ describe.skipIf(!pgUrl)('session JWTs and operator delegation (two replicas on P
   let store: MemsvcStore;
   let replicas: ServerProcess[] = [];
   const keys: Record<string, { id: string; key: string }> = {};
-  const clients: Client[] = [];
+  const clients = new BearerClients();
 
-  const connect = async (replica: ServerProcess, token: string) => {
-    const client = new Client({ name: 'sessions', version: '0.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${replica.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
-    );
-    clients.push(client);
-    return client;
-  };
+  const connect = (replica: ServerProcess, token: string) => clients.connect(replica.url, token);
   const issueKey = async (name: string, user: string, scopes: Scope[]) => {
-    const minted = mintApiKey();
-    const record = await store.apiKeys.create({ userId: toTenantId(user), name, scopes, prefix: minted.prefix, keyHash: minted.keyHash });
-    keys[name] = { id: record.id, key: minted.key };
-    return minted.key;
+    keys[name] = await storeApiKey(store, { user, name, scopes });
   };
   const exchange = (replica: ServerProcess, bearer: string, body?: unknown) =>
     fetch(`${replica.url}/auth/session`, {
@@ -61,14 +50,7 @@ describe.skipIf(!pgUrl)('session JWTs and operator delegation (two replicas on P
     expect(response.status).toBe(201);
     return (await response.json()) as SessionBody;
   };
-  const pingStatus = async (replica: ServerProcess, bearer: string) =>
-    (
-      await fetch(`${replica.url}/mcp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${bearer}` },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ping', arguments: {} } }),
-      })
-    ).status;
+  const pingStatus = (replica: ServerProcess, bearer: string) => pingAt(replica.url, bearer);
 
   beforeAll(async () => {
     database = await createTestDatabase(pgUrl ?? '', 'memsvc_sessions');
@@ -88,7 +70,7 @@ describe.skipIf(!pgUrl)('session JWTs and operator delegation (two replicas on P
     replicas = await Promise.all([startHttpServer(env), startHttpServer(env)]);
   });
   afterAll(async () => {
-    for (const client of clients) await client.close().catch(() => undefined);
+    await clients.closeAll();
     for (const replica of replicas) await replica.stop();
     await store?.close();
     await database?.drop();

@@ -1,11 +1,9 @@
-import { mintApiKey } from '@memsvc/auth';
-import { type Scope, toTenantId } from '@memsvc/core';
+import type { Scope } from '@memsvc/core';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { BearerClients, pingStatus, storeApiKey } from './support/bearer-clients.js';
 import { type ServerProcess, startHttpServer } from './support/server-process.js';
 import { call, type Structured } from './support/tool-calls.js';
 
@@ -22,29 +20,13 @@ describe.skipIf(!pgUrl)('tenant isolation with per-agent API keys (two replicas 
   let store: MemsvcStore;
   let replicas: ServerProcess[] = [];
   const keys: Record<string, { id: string; key: string }> = {};
-  const clients: Client[] = [];
+  const clients = new BearerClients();
 
-  const connect = async (replica: ServerProcess, key: string) => {
-    const client = new Client({ name: 'isolation', version: '0.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${replica.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
-    );
-    clients.push(client);
-    return client;
-  };
+  const connect = (replica: ServerProcess, key: string) => clients.connect(replica.url, key);
   const issue = async (name: string, user: string, scopes: Scope[]) => {
-    const minted = mintApiKey();
-    const record = await store.apiKeys.create({ userId: toTenantId(user), name, scopes, prefix: minted.prefix, keyHash: minted.keyHash });
-    keys[name] = { id: record.id, key: minted.key };
+    keys[name] = await storeApiKey(store, { user, name, scopes });
   };
-  const status = async (replica: ServerProcess, key: string) =>
-    (
-      await fetch(`${replica.url}/mcp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ping', arguments: {} } }),
-      })
-    ).status;
+  const status = (replica: ServerProcess, key: string) => pingStatus(replica.url, key);
 
   beforeAll(async () => {
     database = await createTestDatabase(pgUrl ?? '', 'memsvc_isolation');
@@ -63,7 +45,7 @@ describe.skipIf(!pgUrl)('tenant isolation with per-agent API keys (two replicas 
     replicas = await Promise.all([startHttpServer(env), startHttpServer(env)]);
   });
   afterAll(async () => {
-    for (const client of clients) await client.close().catch(() => undefined);
+    await clients.closeAll();
     for (const replica of replicas) await replica.stop();
     await store?.close();
     await database?.drop();

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { type NewApiKey, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type MemsvcStore, openStore } from '../src/index.js';
+import { beforeEach, expect, it } from 'vitest';
+import type { MemsvcStore } from '../src/index.js';
 import { codeOf } from './support/code-of.js';
-import { describeEachEngine, type Engine } from './support/each-engine.js';
+import { describeEachEngine } from './support/each-engine.js';
+import { useSuiteStore } from './support/suite-store.js';
 
 const alice = toTenantId('alice');
 const bob = toTenantId('bob');
@@ -29,25 +30,9 @@ function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
 
 const START = '2026-05-01T09:00:00.000Z';
 
-/** A store of this engine for the suite, emptied of auth rows and its clock reset before each test. */
-function useAuthStore(engine: Engine, clock: ManualClock): { readonly current: MemsvcStore } {
-  const holder = {} as { current: MemsvcStore };
-  beforeAll(async () => {
-    holder.current = await openStore({ database: await engine.freshDatabaseUrl(), clock });
-  });
-  afterAll(async () => {
-    await holder.current?.close();
-  });
-  beforeEach(async () => {
-    await sql`TRUNCATE api_keys, organization_members, organizations CASCADE`.execute(holder.current.connection.db);
-    clock.set(START);
-  });
-  return holder;
-}
-
 describeEachEngine('API keys', (engine) => {
   const clock = new ManualClock(START);
-  const opened = useAuthStore(engine, clock);
+  const opened = useSuiteStore(engine, clock, { tables: ['api_keys', 'organization_members', 'organizations'], start: START });
   let store: MemsvcStore;
   beforeEach(() => {
     store = opened.current;
@@ -202,7 +187,7 @@ describeEachEngine('API keys', (engine) => {
 
 describeEachEngine('organizations', (engine) => {
   const clock = new ManualClock(START);
-  const opened = useAuthStore(engine, clock);
+  const opened = useSuiteStore(engine, clock, { tables: ['api_keys', 'organization_members', 'organizations'], start: START });
   let store: MemsvcStore;
   beforeEach(() => {
     store = opened.current;

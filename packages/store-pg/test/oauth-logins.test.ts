@@ -2,37 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { PendingLogin, VerifiedIdentity } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type MemsvcStore, openStore } from '../src/index.js';
-import { codeOf } from './support/code-of.js';
-import { describeEachEngine, type Engine } from './support/each-engine.js';
+import { beforeEach, expect, it } from 'vitest';
+import type { MemsvcStore } from '../src/index.js';
+import { codeOf, failureOf } from './support/code-of.js';
+import { describeEachEngine } from './support/each-engine.js';
+import { useSuiteStore } from './support/suite-store.js';
 
 const MINUTE = 60_000;
 const START = '2026-05-01T09:00:00.000Z';
-
-/** A store of this engine for the suite, emptied of login rows and its clock reset before each test. */
-function useAuthStore(engine: Engine, clock: ManualClock): { readonly current: MemsvcStore } {
-  const holder = {} as { current: MemsvcStore };
-  beforeAll(async () => {
-    holder.current = await openStore({ database: await engine.freshDatabaseUrl(), clock });
-  });
-  afterAll(async () => {
-    await holder.current?.close();
-  });
-  beforeEach(async () => {
-    await sql`TRUNCATE oauth_states, user_identities`.execute(holder.current.connection.db);
-    clock.set(START);
-  });
-  return holder;
-}
-
-/** The code and the named field of a rejection, to compare in one assertion. */
-async function failureOf(promise: Promise<unknown>): Promise<[string, string] | undefined> {
-  return promise.then(
-    () => undefined,
-    (error: { code: string; data: { field: string } }) => [error.code, error.data.field],
-  );
-}
 
 /**
  * Opens `count` pooled connections before a race: without it, on PostgreSQL the first racer runs
@@ -53,7 +30,7 @@ function newLogin(overrides: Partial<PendingLogin> = {}): PendingLogin {
 
 describeEachEngine('OAuth states', (engine) => {
   const clock = new ManualClock(START);
-  const opened = useAuthStore(engine, clock);
+  const opened = useSuiteStore(engine, clock, { tables: ['oauth_states', 'user_identities'], start: START });
   let store: MemsvcStore;
   beforeEach(() => {
     store = opened.current;
@@ -153,7 +130,7 @@ describeEachEngine('OAuth states', (engine) => {
 
 describeEachEngine('identity-provider logins', (engine) => {
   const clock = new ManualClock(START);
-  const opened = useAuthStore(engine, clock);
+  const opened = useSuiteStore(engine, clock, { tables: ['oauth_states', 'user_identities'], start: START });
   let store: MemsvcStore;
   beforeEach(() => {
     store = opened.current;

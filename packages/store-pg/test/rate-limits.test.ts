@@ -1,29 +1,14 @@
 import { type MemsvcConfig, type RateLimitBucket, type RateLimitDecision, rateLimitBuckets } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { type MemsvcStore, openStore } from '../src/index.js';
-import { describeEachEngine, type Engine } from './support/each-engine.js';
+import { failureOf } from './support/code-of.js';
+import { describeEachEngine } from './support/each-engine.js';
+import { useSuiteStore } from './support/suite-store.js';
 
 const START = '2026-05-01T09:00:20.000Z';
 const SECOND = 1000;
-
-/** A store of this engine for the suite (and its URL, for a second replica), counters emptied and the clock reset before each test. */
-function useRateLimitStore(engine: Engine, clock: ManualClock): { readonly current: MemsvcStore; readonly url: string } {
-  const holder = {} as { current: MemsvcStore; url: string };
-  beforeAll(async () => {
-    holder.url = await engine.freshDatabaseUrl();
-    holder.current = await openStore({ database: holder.url, clock });
-  });
-  afterAll(async () => {
-    await holder.current?.close();
-  });
-  beforeEach(async () => {
-    await sql`TRUNCATE rate_limit_counters`.execute(holder.current.connection.db);
-    clock.set(START);
-  });
-  return holder;
-}
 
 /**
  * Opens `count` pooled connections before a race: without it, on PostgreSQL the first racer runs
@@ -31,14 +16,6 @@ function useRateLimitStore(engine: Engine, clock: ManualClock): { readonly curre
  */
 async function openConnections(store: MemsvcStore, count: number): Promise<void> {
   await Promise.all(Array.from({ length: count }, () => sql`SELECT pg_sleep(0.02)`.execute(store.connection.db)));
-}
-
-/** The code and the named field of a rejection, to compare in one assertion. */
-async function failureOf(promise: Promise<unknown>): Promise<[string, string] | undefined> {
-  return promise.then(
-    () => undefined,
-    (error: { code: string; data: { field: string } }) => [error.code, error.data.field],
-  );
 }
 
 const user = (id: string, limit: number, windowSeconds = 60): RateLimitBucket => ({
@@ -52,7 +29,7 @@ const ADMITTED = { admitted: true, retryAfterSeconds: 0 };
 
 describeEachEngine('rate limits', (engine) => {
   const clock = new ManualClock(START);
-  const opened = useRateLimitStore(engine, clock);
+  const opened = useSuiteStore(engine, clock, { tables: ['rate_limit_counters'], start: START });
   let store: MemsvcStore;
   beforeEach(() => {
     store = opened.current;

@@ -2,43 +2,20 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { type NewSession, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type MemsvcStore, openStore } from '../src/index.js';
-import { codeOf } from './support/code-of.js';
-import { describeEachEngine, type Engine } from './support/each-engine.js';
+import { beforeEach, expect, it } from 'vitest';
+import type { MemsvcStore } from '../src/index.js';
+import { codeOf, failureOf } from './support/code-of.js';
+import { describeEachEngine } from './support/each-engine.js';
+import { useSuiteStore } from './support/suite-store.js';
 
 const alice = toTenantId('alice');
 const bob = toTenantId('bob');
 const HOUR = 3_600_000;
 const START = '2026-05-01T09:00:00.000Z';
 
-/** A store of this engine for the suite, emptied of session and login rows and its clock reset before each test. */
-function useAuthStore(engine: Engine, clock: ManualClock): { readonly current: MemsvcStore } {
-  const holder = {} as { current: MemsvcStore };
-  beforeAll(async () => {
-    holder.current = await openStore({ database: await engine.freshDatabaseUrl(), clock });
-  });
-  afterAll(async () => {
-    await holder.current?.close();
-  });
-  beforeEach(async () => {
-    await sql`TRUNCATE sessions, jwt_denylist, oauth_states, user_identities`.execute(holder.current.connection.db);
-    clock.set(START);
-  });
-  return holder;
-}
-
-/** The code and the named field of a rejection, to compare in one assertion. */
-async function failureOf(promise: Promise<unknown>): Promise<[string, string] | undefined> {
-  return promise.then(
-    () => undefined,
-    (error: { code: string; data: { field: string } }) => [error.code, error.data.field],
-  );
-}
-
 describeEachEngine('sessions', (engine) => {
   const clock = new ManualClock(START);
-  const opened = useAuthStore(engine, clock);
+  const opened = useSuiteStore(engine, clock, { tables: ['sessions', 'jwt_denylist', 'oauth_states', 'user_identities'], start: START });
   let store: MemsvcStore;
   beforeEach(() => {
     store = opened.current;

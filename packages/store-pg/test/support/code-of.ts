@@ -8,3 +8,11 @@ export async function codeOf(promise: Promise<unknown>): Promise<string | undefi
   );
   return isMemsvcError(error) ? error.code : `not a MemsvcError: ${String(error)}`;
 }
+
+/** The code and the named field of a rejection, to compare in one assertion. */
+export async function failureOf(promise: Promise<unknown>): Promise<[string, string] | undefined> {
+  return promise.then(
+    () => undefined,
+    (error: { code: string; data: { field: string } }) => [error.code, error.data.field],
+  );
+}
