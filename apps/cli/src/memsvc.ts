@@ -2,6 +2,7 @@
 import { DEFAULT_KEY_SCOPES, SCOPES } from '@memsvc/core';
 import { Command } from 'commander';
 import { configCheckCommand } from './commands/config-check-command.js';
+import { type ExportOptions, exportCommand } from './commands/export-command.js';
 import { type CreateKeyOptions, createKeyCommand, listKeysCommand, revokeKeyCommand } from './commands/keys-command.js';
 import { migrateCommand } from './commands/migrate-command.js';
 import { addMemberCommand, createOrgCommand, listMembersCommand, listOrgsCommand } from './commands/orgs-command.js';
@@ -36,6 +37,25 @@ program
   .description('validate the environment as the server does at boot; secrets print as [REDACTED]')
   .option('--json', 'print the whole configuration as JSON')
   .action((options: { json?: boolean }) => runCommand(() => configCheckCommand(options)));
+
+program
+  .command('export')
+  .description("write one user's memories as lossless JSONL (docs/export-format.md), page by page; progress on stderr")
+  .requiredOption('--user <userId>', 'the user (tenant) whose memories to export')
+  .option('--format <format>', 'jsonl (the default and, for now, the only format)')
+  .option('--out <file>', 'write to this file (renamed into place when complete) instead of stdout')
+  .option('--tier <tier>', 'only stm or only ltm memories')
+  .option('--scope <scope>', 'only memories of exactly this scope')
+  .option('--tags <csv>', 'only memories carrying any of these tags')
+  .option('--created-from <date>', 'only memories created at or after this ISO 8601 date or date-time')
+  .option('--created-to <date>', 'only memories created at or before this ISO 8601 date or date-time')
+  .option('--include-deleted', 'add deleted memories (restorable ones)')
+  .option('--include-superseded', 'add memories superseded by a newer one')
+  .option('--include-history', "add each memory's earlier versions")
+  .option('--include-audit', "add each memory's audit trail")
+  .option('--include-vectors', "add each memory's embedding vector")
+  .option('--page-size <n>', 'memories read per round trip, 1–2000 (default 1000)')
+  .action((options: ExportOptions) => runCommand(() => exportCommand(options)));
 
 const keys = program.command('keys').description('per-agent API keys: create (the key is shown once), list, revoke');
 

@@ -37,5 +37,5 @@ export function mcpToolDependencies(runtime: MemsvcRuntime): ToolDependencies {
         : []),
     ],
   };
-  return { clock: runtime.clock, engine: runtime.engine, maintenance: runtime.maintenance, pipeline };
+  return { clock: runtime.clock, engine: runtime.engine, exports: runtime.store.exports, maintenance: runtime.maintenance, pipeline };
 }

@@ -149,9 +149,17 @@ export type { ReindexControl, ReindexDependencies, ReindexRunResult, ReindexStop
 export { runReindex } from './engine/reindex.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
+export { canonicalJson, utf8Length } from './export/canonical-json.js';
+export type { ExportHeader, MemoryLineParts } from './export/export-format.js';
+export { EXPORT_FORMAT, EXPORT_FORMAT_VERSION, exportHeader, memoryLine, versionHistory } from './export/export-format.js';
+export type { ExportLines } from './export/export-page.js';
+export { readExportPage } from './export/export-page.js';
+export type { ExportPlan, ExportRequest } from './export/export-request.js';
+export { EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT, EXPORT_MAX_PAGE_BYTES, planExport } from './export/export-request.js';
 export type { ApiKeyRecord, ApiKeyStore, NewApiKey } from './ports/api-key-store.js';
 export type { Clock } from './ports/clock.js';
 export type { Embedder } from './ports/embedder.js';
+export type { ExportedLink, ExportedMemory, ExportPage, ExportQuery, ExportStore } from './ports/export-store.js';
 export type { IdGenerator } from './ports/id-generator.js';
 export type { AuthSweepCounts, DecayChange, LifecycleStore, MergeOutcome } from './ports/lifecycle-store.js';
 export type {

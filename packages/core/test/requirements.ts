@@ -80,6 +80,10 @@ export const REQUIREMENTS = {
   'R-QUERY-NOISE': 'question words, auxiliaries, modals and pronouns are not ranking terms; names, numbers and months are',
   'R-SEARCH-CONTEXT':
     'a memory is indexed with its date (and the absolute dates of its relative ones), speaker, previous turn, scope, tags and metadata words; content stays as written',
+  'R-EXPORT-DETERMINISTIC':
+    'an export line holds every stored field in a fixed key order, free-form JSON in canonical order, no tenant and no database audit id: the same rows give the same bytes (issue 17)',
+  'R-EXPORT-BOUNDED':
+    'an export page ends at its limit (≤ 2,000) or its byte budget (≤ 4 MB), never empty, and its cursor resumes after the last memory written',
   'TENANT-ID': 'tenant ids accept real-world user ids (hyphens, emails) and reject the rest with INVALID_INPUT',
   'AUTH-SCOPES':
     'scopes parse from a comma-separated list: trimmed, repeats dropped, in canonical order; an unknown scope or an empty list is INVALID_INPUT naming the field and the allowed values',

@@ -1,4 +1,4 @@
-import type { Clock, Maintenance, MemoryEngine } from '@memsvc/core';
+import type { Clock, ExportStore, Maintenance, MemoryEngine } from '@memsvc/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { ToolPipeline } from './run-tool.js';
@@ -7,6 +7,7 @@ import { registerAgentMemoryTools } from './tools/agent-memory-tools.js';
 import { registerConsolidationTools } from './tools/consolidation-tools.js';
 import { registerContextTools } from './tools/context-tools.js';
 import { registerDeleteTools } from './tools/delete-tools.js';
+import { registerExportTools } from './tools/export-tools.js';
 import { registerLifecycleTools } from './tools/lifecycle-tools.js';
 import { registerPingTool } from './tools/ping-tool.js';
 import { registerReadTools } from './tools/read-tools.js';
@@ -20,6 +21,8 @@ export interface ToolDependencies {
   readonly clock: Clock;
   /** The memory tools are registered when an engine is given. */
   readonly engine?: MemoryEngine | undefined;
+  /** `export_memories` is registered when the memory tools are and an export store is given. */
+  readonly exports?: ExportStore | undefined;
   /** The admin tools (consolidation, reindex) are registered when maintenance is given. */
   readonly maintenance?: Maintenance | undefined;
   /** What every call goes through (runTool): the principal, the tenant, the admin check, the hooks. */
@@ -62,6 +65,7 @@ export function createMcpServer(identity: ServerIdentity, dependencies: ToolDepe
     registerAgentMemoryTools(server, engine, pipeline);
     registerDeleteTools(server, engine, pipeline);
     registerLifecycleTools(server, engine, pipeline);
+    if (dependencies.exports) registerExportTools(server, dependencies.exports, dependencies.clock, pipeline);
   }
   if (maintenance) {
     registerConsolidationTools(server, maintenance, pipeline);

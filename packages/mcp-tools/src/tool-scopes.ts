@@ -16,6 +16,7 @@ export const TOOL_SCOPES: Readonly<Partial<Record<ToolName, Scope>>> = Object.fr
   prompt_context: 'memories:read',
   compress_context: 'memories:read',
   reflect: 'memories:read',
+  export_memories: 'memories:read',
   create_memory: 'memories:write',
   update_memory: 'memories:write',
   promote_memory: 'memories:write',

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_TOOLS, TOOL_NAMES } from '../src/index.js';
 
 describe('the tool surface of spec §4.3', () => {
-  it('names the 26 distinct tools served today (spec §4.3 but import and export)', () => {
-    expect(TOOL_NAMES).toHaveLength(26);
-    expect(new Set(TOOL_NAMES).size).toBe(26);
-    expect(TOOL_NAMES).not.toContain('export_memories');
+  it('names the 27 distinct tools served today (spec §4.3 but import)', () => {
+    expect(TOOL_NAMES).toHaveLength(27);
+    expect(new Set(TOOL_NAMES).size).toBe(27);
+    expect(TOOL_NAMES).toContain('export_memories');
+    expect(TOOL_NAMES).not.toContain('import_agent_memory');
   });
 
   it('guards exactly the reindex and consolidation groups with the admin token', () => {

@@ -14,6 +14,8 @@ export type { TableActivity, TableUpkeep } from './connection/pglite-autovacuum.
 export { PGLITE_AUTOVACUUM_INTERVAL_MS, PgliteAutovacuum, upkeepOf } from './connection/pglite-autovacuum.js';
 export type { PostgresPoolOptions } from './connection/postgres-pool.js';
 export { isTransientDatabaseError } from './connection/transient-errors.js';
+export type { PgExportStoreOptions } from './export/pg-export-store.js';
+export { PgExportStore } from './export/pg-export-store.js';
 export { isUuid, UuidV7Generator } from './ids/uuid-v7.js';
 export type { JobRunOutcome } from './jobs/job-runs.js';
 export { JobRuns, jobLockKey } from './jobs/job-runs.js';

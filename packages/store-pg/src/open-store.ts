@@ -15,6 +15,7 @@ import { PgSessionStore } from './auth/pg-session-store.js';
 import { PgUserIdentityStore } from './auth/pg-user-identity-store.js';
 import { type OpenDatabaseOptions, openDatabase, type StoreConnection } from './connection/open-database.js';
 import { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
+import { PgExportStore } from './export/pg-export-store.js';
 import { UuidV7Generator } from './ids/uuid-v7.js';
 import { JobRuns } from './jobs/job-runs.js';
 import { PgLifecycleStore } from './lifecycle/pg-lifecycle-store.js';
@@ -74,6 +75,8 @@ export interface StoreHealth {
 export interface MemsvcStore {
   readonly connection: StoreConnection;
   readonly memories: PgMemoryStore;
+  /** The paged, tenant-scoped read an export is made of (issue 17). */
+  readonly exports: PgExportStore;
   readonly vectorSpace: PgVectorSpace;
   readonly vectorFeatures: VectorFeatures;
   /** The scheduled jobs' cross-tenant scans (sweep, promotion, decay, corpus merge). */
@@ -147,6 +150,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
     return {
       connection,
       memories,
+      exports: new PgExportStore({ db: connection.db, clock }),
       vectorSpace,
       vectorFeatures,
       lifecycle: new PgLifecycleStore({ db: connection.db, clock, ids, search }),

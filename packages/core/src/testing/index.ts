@@ -1,3 +1,4 @@
+export { InMemoryExportStore } from './in-memory-export-store.js';
 export type { InMemoryMemoryStoreOptions, InMemoryStoreContents } from './in-memory-memory-store.js';
 export { InMemoryMemoryStore } from './in-memory-memory-store.js';
 export type { MemoryLink } from './in-memory-tenant.js';
