@@ -3,6 +3,7 @@ import { DEFAULT_KEY_SCOPES, SCOPES } from '@memsvc/core';
 import { Command } from 'commander';
 import { configCheckCommand } from './commands/config-check-command.js';
 import { type ExportOptions, exportCommand } from './commands/export-command.js';
+import { type ImportOptions, importCommand } from './commands/import-command.js';
 import { type CreateKeyOptions, createKeyCommand, listKeysCommand, revokeKeyCommand } from './commands/keys-command.js';
 import { migrateCommand } from './commands/migrate-command.js';
 import { addMemberCommand, createOrgCommand, listMembersCommand, listOrgsCommand } from './commands/orgs-command.js';
@@ -56,6 +57,16 @@ program
   .option('--include-vectors', "add each memory's embedding vector")
   .option('--page-size <n>', 'memories read per round trip, 1–2000 (default 1000)')
   .action((options: ExportOptions) => runCommand(() => exportCommand(options)));
+
+program
+  .command('import')
+  .description('import a memory file into one user (the import_agent_memory tool); progress on stderr, the summary on stdout')
+  .requiredOption('--source <source>', 'where the file comes from: memsvc (an export JSONL file)')
+  .requiredOption('--path <file>', 'the file to import')
+  .requiredOption('--user <userId>', 'the user (tenant) the memories are written into')
+  .option('--dry-run', 'report what would be imported; write nothing')
+  .option('--json', 'print the summary as JSON')
+  .action((options: ImportOptions) => runCommand(() => importCommand(options)));
 
 const keys = program.command('keys').description('per-agent API keys: create (the key is shown once), list, revoke');
 

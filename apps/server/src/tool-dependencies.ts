@@ -1,5 +1,5 @@
 import type { AdminAuthEvent, DelegationEvent, ToolDependencies, ToolPipeline } from '@memsvc/mcp-tools';
-import type { MemsvcRuntime } from '@memsvc/runtime';
+import { type MemsvcRuntime, readImportFile } from '@memsvc/runtime';
 import { rateLimitHook } from './rate-limit-hook.js';
 import { toolMetrics } from './tool-metrics.js';
 
@@ -37,5 +37,13 @@ export function mcpToolDependencies(runtime: MemsvcRuntime): ToolDependencies {
         : []),
     ],
   };
-  return { clock: runtime.clock, engine: runtime.engine, exports: runtime.store.exports, maintenance: runtime.maintenance, pipeline };
+  return {
+    clock: runtime.clock,
+    engine: runtime.engine,
+    exports: runtime.store.exports,
+    maintenance: runtime.maintenance,
+    // Server-side import paths stay inside IMPORT_ALLOWED_ROOT, symlinks resolved (issue 17).
+    imports: { store: runtime.store.imports, readFile: (path) => readImportFile(path, config.import.allowedRoot) },
+    pipeline,
+  };
 }

@@ -156,11 +156,44 @@ export type { ExportLines } from './export/export-page.js';
 export { readExportPage } from './export/export-page.js';
 export type { ExportPlan, ExportRequest } from './export/export-request.js';
 export { EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT, EXPORT_MAX_PAGE_BYTES, planExport } from './export/export-request.js';
+export { IMPORT_MAX_FILE_BYTES } from './import/import-limits.js';
+export type { ImportFile, ImportFileSummary, ImportSummary } from './import/memsvc-jsonl/import-memsvc-file.js';
+export { importMemsvcFile, summarizeImport } from './import/memsvc-jsonl/import-memsvc-file.js';
+export type { ParsedMemsvcExport } from './import/memsvc-jsonl/parse-memsvc-export.js';
+export { parseMemsvcExport, READABLE_EXPORT_VERSIONS } from './import/memsvc-jsonl/parse-memsvc-export.js';
+export type { SecretFinding } from './import/secrets/scan-secrets.js';
+export { redactSecrets, scanSecrets } from './import/secrets/scan-secrets.js';
+export type { SecretPattern } from './import/secrets/secret-patterns.js';
+export { SECRET_PATTERNS } from './import/secrets/secret-patterns.js';
+export type { SecretsOutcome, SecretsPolicy, SectionFinding, SectionSecrets } from './import/secrets/secrets-policy.js';
+export { applySecretsPolicy, parseSecretsPolicy, SECRETS_POLICIES } from './import/secrets/secrets-policy.js';
+export type { AgentFileSource } from './import/sources/agent-file-source.js';
+export { AGENT_FILE_SOURCES, isAgentFileSource, parseAgentFileSource } from './import/sources/agent-file-source.js';
+export type { FileText } from './import/sources/file-text.js';
+export { AGENT_FILE_MAX_CHARS } from './import/sources/file-text.js';
+export type { FrontmatterError, FrontmatterOptions, FrontmatterResult } from './import/sources/frontmatter.js';
+export { isFrontmatterError, splitFrontmatter } from './import/sources/frontmatter.js';
+export { SPLIT_LEVELS } from './import/sources/heading-split.js';
+export type {
+  ImportFileFailure,
+  ImportProvenance,
+  ImportSection,
+  ParsedFile,
+  ParseOptions,
+  SourceFileInput,
+} from './import/sources/import-section.js';
+export { parseSourceFiles } from './import/sources/parse-source-files.js';
+export { normalizeRelativePath } from './import/sources/relative-path.js';
+export { boundContent } from './import/sources/section-bounds.js';
+export { selectFiles } from './import/sources/source-registry.js';
+export type { WiredImportSource } from './import/wired-import-sources.js';
+export { checkWiredImportSource, WIRED_IMPORT_SOURCES } from './import/wired-import-sources.js';
 export type { ApiKeyRecord, ApiKeyStore, NewApiKey } from './ports/api-key-store.js';
 export type { Clock } from './ports/clock.js';
 export type { Embedder } from './ports/embedder.js';
 export type { ExportedLink, ExportedMemory, ExportPage, ExportQuery, ExportStore } from './ports/export-store.js';
 export type { IdGenerator } from './ports/id-generator.js';
+export type { ImportedAuditRow, ImportedLink, ImportedMemory, ImportStore, ImportWriteResult } from './ports/import-store.js';
 export type { AuthSweepCounts, DecayChange, LifecycleStore, MergeOutcome } from './ports/lifecycle-store.js';
 export type {
   Actor,

@@ -104,6 +104,16 @@ export const REQUIREMENTS = {
   'RATE-RACE': 'concurrent calls, on one or several replicas, never admit more than a limit',
   'RATE-INPUT':
     'a bucket with an empty key or a limit or window that is not a positive whole number is INVALID_INPUT naming the field; nothing is counted',
+  'IMPORT-SOURCES':
+    'each import source selects only its own files from a folder (claude-code, codex, cursor, copilot, gemini, markdown) and tags every section with its source, file kind and folder; provenance names the source, file, section anchor and line (issue 17)',
+  'IMPORT-SPLIT':
+    'files split at # and ## headings outside code fences, keep the preamble, drop empty sections, and no section exceeds the memory content limit (parts cut at paragraphs, code re-fenced)',
+  'IMPORT-FILE-FAILURE':
+    'broken frontmatter, binary or oversized content, a path outside the folder or a file the source does not own fail that file alone with a clear message and no sections',
+  'IMPORT-SECRETS':
+    'the scanner finds every documented secret pattern by name and offsets, never returning the value; near misses (a bare word, a placeholder, an env var name) are not flagged',
+  'IMPORT-SECRETS-POLICY':
+    'redact (default) replaces findings in every field with [REDACTED:<pattern>], flag keeps text and names the patterns, skip drops the section, fail returns nothing and fail: true',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

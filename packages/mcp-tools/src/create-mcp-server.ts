@@ -8,6 +8,7 @@ import { registerConsolidationTools } from './tools/consolidation-tools.js';
 import { registerContextTools } from './tools/context-tools.js';
 import { registerDeleteTools } from './tools/delete-tools.js';
 import { registerExportTools } from './tools/export-tools.js';
+import { type ImportToolDependencies, registerImportTools } from './tools/import-tools.js';
 import { registerLifecycleTools } from './tools/lifecycle-tools.js';
 import { registerPingTool } from './tools/ping-tool.js';
 import { registerReadTools } from './tools/read-tools.js';
@@ -23,6 +24,8 @@ export interface ToolDependencies {
   readonly engine?: MemoryEngine | undefined;
   /** `export_memories` is registered when the memory tools are and an export store is given. */
   readonly exports?: ExportStore | undefined;
+  /** `import_agent_memory` (an admin tool) is registered when maintenance is too. */
+  readonly imports?: ImportToolDependencies | undefined;
   /** The admin tools (consolidation, reindex) are registered when maintenance is given. */
   readonly maintenance?: Maintenance | undefined;
   /** What every call goes through (runTool): the principal, the tenant, the admin check, the hooks. */
@@ -70,6 +73,7 @@ export function createMcpServer(identity: ServerIdentity, dependencies: ToolDepe
   if (maintenance) {
     registerConsolidationTools(server, maintenance, pipeline);
     registerReindexTools(server, maintenance, pipeline);
+    if (dependencies.imports) registerImportTools(server, dependencies.imports, pipeline);
   }
   return server;
 }

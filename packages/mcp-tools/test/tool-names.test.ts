@@ -2,19 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_TOOLS, TOOL_NAMES } from '../src/index.js';
 
 describe('the tool surface of spec §4.3', () => {
-  it('names the 27 distinct tools served today (spec §4.3 but import)', () => {
-    expect(TOOL_NAMES).toHaveLength(27);
-    expect(new Set(TOOL_NAMES).size).toBe(27);
+  it('names the 28 distinct tools of spec §4.3', () => {
+    expect(TOOL_NAMES).toHaveLength(28);
+    expect(new Set(TOOL_NAMES).size).toBe(28);
     expect(TOOL_NAMES).toContain('export_memories');
-    expect(TOOL_NAMES).not.toContain('import_agent_memory');
+    expect(TOOL_NAMES).toContain('import_agent_memory');
   });
 
-  it('guards exactly the reindex and consolidation groups with the admin token', () => {
+  it('guards exactly the reindex and consolidation groups and the import with the admin token', () => {
     expect([...ADMIN_TOOLS].sort()).toEqual([
       'cancel_reindex_job',
       'consolidate_corpus',
       'consolidate_memories',
       'get_reindex_status',
+      'import_agent_memory',
       'queue_reindex_memories',
       'reindex_memories',
       'retry_reindex_job',

@@ -1,6 +1,8 @@
 export { configuredEmbedder, openConfiguredStore } from './configured-parts.js';
 export { createMaintenance } from './create-maintenance.js';
 export { registerEmbeddingMetrics } from './embedding-metrics.js';
+export type { ImportFileText } from './import/read-import-file.js';
+export { decodeImportText, readImportFile } from './import/read-import-file.js';
 export { scheduledJobBody } from './job-bodies.js';
 export type { Logger } from './logger.js';
 export { createLogger, logTraceIds } from './logger.js';

@@ -17,6 +17,8 @@ export { isTransientDatabaseError } from './connection/transient-errors.js';
 export type { PgExportStoreOptions } from './export/pg-export-store.js';
 export { PgExportStore } from './export/pg-export-store.js';
 export { isUuid, UuidV7Generator } from './ids/uuid-v7.js';
+export type { PgImportStoreOptions } from './import/pg-import-store.js';
+export { PgImportStore } from './import/pg-import-store.js';
 export type { JobRunOutcome } from './jobs/job-runs.js';
 export { JobRuns, jobLockKey } from './jobs/job-runs.js';
 export type { PgLifecycleStoreOptions } from './lifecycle/pg-lifecycle-store.js';

@@ -17,6 +17,7 @@ import { type OpenDatabaseOptions, openDatabase, type StoreConnection } from './
 import { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
 import { PgExportStore } from './export/pg-export-store.js';
 import { UuidV7Generator } from './ids/uuid-v7.js';
+import { PgImportStore } from './import/pg-import-store.js';
 import { JobRuns } from './jobs/job-runs.js';
 import { PgLifecycleStore } from './lifecycle/pg-lifecycle-store.js';
 import { PgMemoryStore } from './memory/pg-memory-store.js';
@@ -77,6 +78,8 @@ export interface MemsvcStore {
   readonly memories: PgMemoryStore;
   /** The paged, tenant-scoped read an export is made of (issue 17). */
   readonly exports: PgExportStore;
+  /** Bulk writes of imported memories into one tenant, ids and all (issue 17). */
+  readonly imports: PgImportStore;
   readonly vectorSpace: PgVectorSpace;
   readonly vectorFeatures: VectorFeatures;
   /** The scheduled jobs' cross-tenant scans (sweep, promotion, decay, corpus merge). */
@@ -151,6 +154,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       connection,
       memories,
       exports: new PgExportStore({ db: connection.db, clock }),
+      imports: new PgImportStore({ db: connection.db, vectorSpace }),
       vectorSpace,
       vectorFeatures,
       lifecycle: new PgLifecycleStore({ db: connection.db, clock, ids, search }),

@@ -1,6 +1,5 @@
 /**
- * Names of every MCP tool the server serves, by group: spec §4.3's 28 but import, which
- * arrives with its handler. The server, the docs, the tests and the configuration (RATE_LIMIT_TOOL_OVERRIDES) agree on
+ * Names of every MCP tool the server serves, by group: spec §4.3's 28. The server, the docs, the tests and the configuration (RATE_LIMIT_TOOL_OVERRIDES) agree on
  * this one list.
  */
 export const TOOL_GROUPS = {
@@ -20,7 +19,7 @@ export const TOOL_GROUPS = {
   agentContract: ['remember', 'forget', 'reflect', 'ingest_conversation'],
   consolidation: ['consolidate_memories', 'consolidate_corpus'],
   reindex: ['reindex_memories', 'queue_reindex_memories', 'get_reindex_status', 'cancel_reindex_job', 'retry_reindex_job'],
-  portability: ['export_memories'],
+  portability: ['export_memories', 'import_agent_memory'],
   connectivity: ['ping'],
 } as const satisfies Record<string, readonly string[]>;
 

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { toTenantId } from '@memsvc/core';
+import { openStore } from '@memsvc/store-pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
+import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { runExecutable } from './support/run-executable.js';
+
+const cli = fileURLToPath(new URL('../dist/memsvc.js', import.meta.url));
+const workDir = mkdtempSync(join(tmpdir(), 'memsvc-import-'));
+const createdDatabases: TestDatabase[] = [];
+afterAll(async () => {
+  rmSync(workDir, { recursive: true, force: true });
+  for (const database of createdDatabases.splice(0)) await database.drop();
+});
+
+const pgUrl = inject('pgvectorTestUrl');
+const engines = [
+  { name: 'pglite', url: async (label: string) => `pglite://${join(workDir, `data-${label}`)}` },
+  {
+    name: 'postgres',
+    url: async () => {
+      const database = await createTestDatabase(pgUrl ?? '', 'memsvc_cli_import');
+      createdDatabases.push(database);
+      return database.url;
+    },
+  },
+] as const;
+
+describe('memsvc import: flags', () => {
+  const memsvc = (args: string[]) => runExecutable(cli, args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, workDir);
+
+  it('exits 2 naming the flag for bad or missing flags and unreadable files, before opening the database', async () => {
+    writeFileSync(join(workDir, 'binary.jsonl'), Buffer.from([0x7b, 0x00]));
+    const cases: [string[], RegExp][] = [
+      [['import', '--path', 'x', '--user', 'alice'], /required option '--source <source>' not specified/],
+      [
+        ['import', '--source', 'claude-code', '--path', 'x', '--user', 'alice'],
+        /--source "claude-code" is not supported; supported sources: memsvc/,
+      ],
+      [['import', '--source', 'memsvc', '--path', 'x', '--user', 'al ice'], /--user may contain letters/],
+      [['import', '--source', 'memsvc', '--path', join(workDir, 'binary.jsonl'), '--user', 'alice'], /is binary/],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => memsvc(args)));
+    runs.forEach((run, index) => {
+      const [args, message] = cases[index] ?? [[], /./];
+      expect([run.code, run.stderr], args.join(' ')).toEqual([2, expect.stringMatching(message)]);
+      expect(run.stderr).not.toMatch(/DATABASE_UNREACHABLE|\n\s+at /);
+    });
+  });
+});
+
+for (const engine of engines) {
+  describe.skipIf(engine.name === 'postgres' && !pgUrl)(`memsvc import [${engine.name}]`, () => {
+    let sourceUrl = '';
+    let targetUrl = '';
+    const memsvc = (url: string, args: string[]) => runExecutable(cli, args, { DATABASE_URL: url }, workDir);
+    const file = join(workDir, `${engine.name}-alice.jsonl`);
+    const exportArgs = ['--include-deleted', '--include-superseded', '--include-history', '--include-audit', '--include-vectors'];
+
+    beforeAll(async () => {
+      sourceUrl = await engine.url('source');
+      targetUrl = await engine.url('target');
+      const store = await openStore({ database: sourceUrl, pool: { maxConnections: 1 } });
+      try {
+        const alice = toTenantId('alice');
+        const actor = { id: 'user:alice' };
+        const ids: string[] = [];
+        for (let i = 0; i < 30; i += 1) {
+          ids.push(
+            (await store.memories.insert(alice, { tier: 'ltm', content: `fact ${i}`, tags: ['t'], metadata: { i: { n: i } } }, actor)).id,
+          );
+        }
+        await store.memories.update(alice, ids[0] ?? '', { content: 'fact 0, edited' }, { actor, action: 'update', expectedVersion: 1 });
+        await store.memories.softDelete(alice, ids[1] ?? '', actor);
+      } finally {
+        await store.close();
+      }
+      const exported = await memsvc(sourceUrl, ['export', '--user', 'alice', '--out', file, ...exportArgs]);
+      expect(exported.code).toBe(0);
+    });
+
+    it('imports an export into an empty database as another user: a second export has the same lines; progress on stderr', async () => {
+      const dry = await memsvc(targetUrl, ['import', '--source', 'memsvc', '--path', file, '--user', 'bea', '--dry-run', '--json']);
+      expect([dry.code, JSON.parse(dry.stdout).totals]).toEqual([0, { parsed: 30, created: 30, skipped: 0, failed: 0, failedFiles: 0 }]);
+      const run = await memsvc(targetUrl, ['import', '--source', 'memsvc', '--path', file, '--user', 'bea']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/alice\.jsonl: parsed 30, created 30, skipped 0, failed 0\n$/);
+      expect(run.stderr).toMatch(/read .*alice\.jsonl\nimporting into bea/);
+      const first = await memsvc(sourceUrl, ['export', '--user', 'alice', ...exportArgs]);
+      const second = await memsvc(targetUrl, ['export', '--user', 'bea', ...exportArgs]);
+      expect(second.stdout.split('\n').slice(1)).toEqual(first.stdout.split('\n').slice(1));
+
+      const again = await memsvc(targetUrl, ['import', '--source', 'memsvc', '--path', file, '--user', 'bea', '--json']);
+      expect(JSON.parse(again.stdout).totals).toMatchObject({ created: 0, skipped: 30 });
+    });
+
+    it('exits 1 when the file fails (ids of another user), printing why', async () => {
+      const run = await memsvc(targetUrl, ['import', '--source', 'memsvc', '--path', file, '--user', 'cleo']);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/FAILED \[CONFLICT\] memory id .* already exists in another tenant/);
+    });
+  });
+}

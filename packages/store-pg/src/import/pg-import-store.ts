@@ -1,0 +1,90 @@
+import { type ImportedMemory, type ImportStore, type ImportWriteResult, MemsvcError, type TenantId } from '@memsvc/core';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { sqlStateOf, UNIQUE_VIOLATION } from '../auth/database-errors.js';
+import type { MemsvcDatabase } from '../schema/database-schema.js';
+import type { PgVectorSpace } from '../vector/pg-vector-space.js';
+import { insertAuditRows, insertLinkRows, insertMemoryRows, linkSuperseded } from './import-rows.js';
+
+export interface PgImportStoreOptions {
+  readonly db: Kysely<MemsvcDatabase>;
+  /** Decides which imported vectors fit (the column is typed with its dimensionality). */
+  readonly vectorSpace: PgVectorSpace;
+}
+
+/**
+ * The import's bulk write (issue 17): one transaction per file, multi-row inserts, ids and every
+ * stored field kept. It checks ownership first, inside the transaction: an id another tenant
+ * holds fails the file (ids are global primary keys, and silently dropping a memory would not be
+ * lossless); one this tenant holds is skipped, so importing a file twice writes it once.
+ */
+export class PgImportStore implements ImportStore {
+  constructor(private readonly options: PgImportStoreOptions) {}
+
+  async importMemories(
+    tenant: TenantId,
+    memories: readonly ImportedMemory[],
+    options: { readonly dryRun: boolean },
+  ): Promise<ImportWriteResult> {
+    const dimensions = (await this.options.vectorSpace.describe())?.dimensions;
+    const keepsVector = (memory: ImportedMemory) => memory.embedding !== null && memory.embedding.vector.length === dimensions;
+    try {
+      return await this.options.db.transaction().execute(async (trx) => {
+        const held = await memoryOwners(
+          trx,
+          memories.map((memory) => memory.id),
+        );
+        assertNoneElsewhere(held, tenant, 'memory');
+        const fresh = memories.filter((memory) => !held.has(memory.id));
+        const linkIds = fresh.flatMap((memory) => memory.links.map((link) => link.id));
+        assertNoneElsewhere(await linkOwners(trx, linkIds), tenant, 'link');
+        const result = {
+          created: fresh.length,
+          skipped: memories.length - fresh.length,
+          vectorsDropped: fresh.filter((memory) => memory.embedding !== null && !keepsVector(memory)).length,
+        };
+        if (options.dryRun || fresh.length === 0) return result;
+        await insertMemoryRows(trx, tenant, fresh, keepsVector);
+        await linkSuperseded(trx, tenant, fresh);
+        await insertLinkRows(trx, tenant, fresh);
+        await insertAuditRows(trx, tenant, fresh);
+        return result;
+      });
+    } catch (error) {
+      // Another import wrote one of these ids between the check and the insert.
+      if (sqlStateOf(error) === UNIQUE_VIOLATION) {
+        throw new MemsvcError('CONFLICT', 'a memory or link id of this file was written by another call meanwhile; import it again', {
+          field: 'id',
+        });
+      }
+      throw error;
+    }
+  }
+}
+
+async function memoryOwners(trx: Transaction<MemsvcDatabase>, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  // FOR UPDATE: a concurrent delete of a row counted as skipped waits for this file.
+  const rows = await sql<{ id: string; user_id: string }>`
+    SELECT id, user_id FROM memories WHERE id = ANY(${[...ids]}::uuid[]) FOR UPDATE`.execute(trx);
+  return new Map(rows.rows.map((row) => [row.id, row.user_id]));
+}
+
+async function linkOwners(trx: Transaction<MemsvcDatabase>, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sql<{ id: string; user_id: string }>`SELECT id, user_id FROM memory_links WHERE id = ANY(${[...ids]}::uuid[])`.execute(
+    trx,
+  );
+  return new Map(rows.rows.map((row) => [row.id, row.user_id]));
+}
+
+/** CONFLICT naming the first id another tenant holds: ids are global, a file cannot take one over. */
+function assertNoneElsewhere(owners: ReadonlyMap<string, string>, tenant: TenantId, kind: 'memory' | 'link'): void {
+  for (const [id, owner] of owners) {
+    if (owner !== tenant) {
+      throw new MemsvcError('CONFLICT', `${kind} id ${id} already exists in another tenant; nothing of this file was imported`, {
+        field: 'id',
+        id,
+      });
+    }
+  }
+}
