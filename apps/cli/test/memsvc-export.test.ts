@@ -1,34 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toTenantId } from '@memsvc/core';
 import { openStore } from '@memsvc/store-pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
-import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { cliWorkspace } from './support/cli-engines.js';
 import { runExecutable } from './support/run-executable.js';
 
 const cli = fileURLToPath(new URL('../dist/memsvc.js', import.meta.url));
-const workDir = mkdtempSync(join(tmpdir(), 'memsvc-export-'));
-const createdDatabases: TestDatabase[] = [];
-afterAll(async () => {
-  rmSync(workDir, { recursive: true, force: true });
-  for (const database of createdDatabases.splice(0)) await database.drop();
-});
-
-const pgUrl = inject('pgvectorTestUrl');
-const engines = [
-  { name: 'pglite', url: async () => `pglite://${join(workDir, 'data')}` },
-  {
-    name: 'postgres',
-    url: async () => {
-      const database = await createTestDatabase(pgUrl ?? '', 'memsvc_cli_export');
-      createdDatabases.push(database);
-      return database.url;
-    },
-  },
-] as const;
+const { workDir, engines } = cliWorkspace('memsvc-export');
 
 describe('memsvc export: flags', () => {
   const memsvc = (args: string[]) => runExecutable(cli, args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, workDir);
@@ -56,7 +37,7 @@ describe('memsvc export: flags', () => {
 });
 
 for (const engine of engines) {
-  describe.skipIf(engine.name === 'postgres' && !pgUrl)(`memsvc export [${engine.name}]`, () => {
+  describe(`memsvc export [${engine.name}]`, () => {
     let databaseUrl = '';
     const ids: string[] = [];
     const memsvc = (args: string[]) => runExecutable(cli, args, { DATABASE_URL: databaseUrl }, workDir);

@@ -1,34 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toTenantId } from '@memsvc/core';
 import { openStore } from '@memsvc/store-pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
-import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { cliWorkspace } from './support/cli-engines.js';
 import { runExecutable } from './support/run-executable.js';
 
 const cli = fileURLToPath(new URL('../dist/memsvc.js', import.meta.url));
-const workDir = mkdtempSync(join(tmpdir(), 'memsvc-import-'));
-const createdDatabases: TestDatabase[] = [];
-afterAll(async () => {
-  rmSync(workDir, { recursive: true, force: true });
-  for (const database of createdDatabases.splice(0)) await database.drop();
-});
-
-const pgUrl = inject('pgvectorTestUrl');
-const engines = [
-  { name: 'pglite', url: async (label: string) => `pglite://${join(workDir, `data-${label}`)}` },
-  {
-    name: 'postgres',
-    url: async () => {
-      const database = await createTestDatabase(pgUrl ?? '', 'memsvc_cli_import');
-      createdDatabases.push(database);
-      return database.url;
-    },
-  },
-] as const;
+const { workDir, engines } = cliWorkspace('memsvc-import');
 
 describe('memsvc import: flags', () => {
   const memsvc = (args: string[]) => runExecutable(cli, args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, workDir);
@@ -54,7 +35,7 @@ describe('memsvc import: flags', () => {
 });
 
 for (const engine of engines) {
-  describe.skipIf(engine.name === 'postgres' && !pgUrl)(`memsvc import [${engine.name}]`, () => {
+  describe(`memsvc import [${engine.name}]`, () => {
     let sourceUrl = '';
     let targetUrl = '';
     const memsvc = (url: string, args: string[]) => runExecutable(cli, args, { DATABASE_URL: url }, workDir);

@@ -1,21 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashApiKey, looksLikeApiKey } from '@memsvc/auth';
 import { openStore } from '@memsvc/store-pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
-import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { cliWorkspace } from './support/cli-engines.js';
 import { type Run, runExecutable } from './support/run-executable.js';
 
 const cli = fileURLToPath(new URL('../dist/memsvc.js', import.meta.url));
-const workDir = mkdtempSync(join(tmpdir(), 'memsvc-keys-'));
-const createdDatabases: TestDatabase[] = [];
-afterAll(async () => {
-  rmSync(workDir, { recursive: true, force: true });
-  for (const database of createdDatabases.splice(0)) await database.drop();
-});
+const { workDir, engines } = cliWorkspace('memsvc-keys');
 
 /** The JSON object a `--json` command prints as the last line of stdout. */
 function lastJsonLine<T>(run: Run): T {
@@ -35,19 +27,6 @@ interface KeyJson {
   revokedAt: string | null;
   state?: string;
 }
-
-const pgUrl = inject('pgvectorTestUrl');
-const engines = [
-  { name: 'pglite', url: async () => `pglite://${join(workDir, 'data')}` },
-  {
-    name: 'postgres',
-    url: async () => {
-      const database = await createTestDatabase(pgUrl ?? '', 'memsvc_cli_keys');
-      createdDatabases.push(database);
-      return database.url;
-    },
-  },
-] as const;
 
 describe('memsvc keys and orgs: flags', () => {
   // Flags are checked before configuration is read or a database opened.
@@ -89,7 +68,7 @@ describe('memsvc keys and orgs: flags', () => {
 });
 
 for (const engine of engines) {
-  describe.skipIf(engine.name === 'postgres' && !pgUrl)(`memsvc keys and orgs [${engine.name}]`, () => {
+  describe(`memsvc keys and orgs [${engine.name}]`, () => {
     let databaseUrl = '';
     const memsvc = async (args: string[]) => {
       databaseUrl ||= await engine.url();
