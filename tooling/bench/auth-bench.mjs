@@ -7,11 +7,10 @@
 // `get_memory`, in rotating rounds so drift hits each alike; prints P50 / P95 of each and
 // writes bench/results/auth-<timestamp>.json.
 // Environment: AUTH_BENCH_CALLS (per round, default 500), AUTH_BENCH_ROUNDS (default 4).
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mcpClient, ms, percentileSummary, postgresDatabase, startServer } from './bench-support.mjs';
+import { createApiKey, mcpClient, ms, percentileSummary, postgresDatabase, startServer } from './bench-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CALLS = Number(process.env.AUTH_BENCH_CALLS ?? 500);
@@ -21,16 +20,7 @@ const USER = 'bench-user';
 const database = await postgresDatabase(root);
 const servers = [];
 try {
-  const created = execFileSync(
-    process.execPath,
-    [join(root, 'apps', 'cli', 'dist', 'memsvc.js'), 'keys', 'create', '--user', USER, '--name', 'auth bench', '--json'],
-    {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: database.url, DEPLOYMENT_PROFILE: 'standard' },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
-  );
-  const { key } = JSON.parse(created.trim().split('\n').at(-1));
+  const key = createApiKey(root, database.url, USER, 'auth bench');
   const common = { DATABASE_URL: database.url, DEPLOYMENT_PROFILE: 'standard', MEMSVC_DEFAULT_USER_ID: USER };
   const open = await startServer(root, database.url, { ...common, ALLOW_UNAUTHENTICATED_HTTP: 'true' });
   servers.push(open);

@@ -214,3 +214,17 @@ export function httpGetLoad({ host, port, path, concurrency, total }) {
     failures,
   }));
 }
+
+/** A per-agent API key made as an operator would (`memsvc keys create --json`): the raw key. */
+export function createApiKey(root, databaseUrl, user, name) {
+  const created = execFileSync(
+    process.execPath,
+    [join(root, 'apps', 'cli', 'dist', 'memsvc.js'), 'keys', 'create', '--user', user, '--name', name, '--json'],
+    {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, DEPLOYMENT_PROFILE: 'standard' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  return JSON.parse(created.trim().split('\n').at(-1)).key;
+}

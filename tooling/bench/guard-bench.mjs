@@ -9,12 +9,11 @@
 // over several spawns. Prints P50 / P95 and writes bench/results/guard-<timestamp>.json.
 // Environment: GUARD_BENCH_CALLS (per round, default 500), GUARD_BENCH_ROUNDS (default 4),
 // GUARD_BENCH_STARTS (cold starts per kind, default 5).
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mcpClient, ms, percentileSummary, postgresDatabase, startServer } from './bench-support.mjs';
+import { createApiKey, mcpClient, ms, percentileSummary, postgresDatabase, startServer } from './bench-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CALLS = Number(process.env.GUARD_BENCH_CALLS ?? 500);
@@ -40,16 +39,7 @@ const collectorUrl = `http://127.0.0.1:${collector.address().port}`;
 const database = await postgresDatabase(root);
 const servers = [];
 try {
-  const created = execFileSync(
-    process.execPath,
-    [join(root, 'apps', 'cli', 'dist', 'memsvc.js'), 'keys', 'create', '--user', USER, '--name', 'guard bench', '--json'],
-    {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: database.url, DEPLOYMENT_PROFILE: 'standard' },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
-  );
-  const { key } = JSON.parse(created.trim().split('\n').at(-1));
+  const key = createApiKey(root, database.url, USER, 'guard bench');
   const common = { DATABASE_URL: database.url, DEPLOYMENT_PROFILE: 'standard', AUTH_REQUIRED: 'true', JWT_SECRET: 'g'.repeat(48) };
   const kinds = {
     plain: common,

@@ -13,6 +13,7 @@ import {
 import { type Kysely, sql } from 'kysely';
 import pgvector from 'pgvector';
 import { isUuid } from '../ids/uuid-v7.js';
+import { toAuditEntry } from '../memory/audit-trail.js';
 import { hasEmbeddingColumn, isLiveAt, isUnexpiredAt, MEMORY_COLUMNS, type MemoryRow, toMemoryRecord } from '../memory/memory-row.js';
 import { sameScope } from '../memory/write-path.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
@@ -99,16 +100,7 @@ export class PgExportStore implements ExportStore {
       .where(sql<boolean>`memory_id = ANY(${[...ids]}::uuid[])`)
       .orderBy('id', 'asc')
       .execute();
-    return rows.map((row) => ({
-      id: Number(row.id),
-      memoryId: row.memory_id,
-      action: row.action,
-      actor: row.actor,
-      version: row.version,
-      before: row.before as JsonObject | null,
-      after: row.after as JsonObject | null,
-      createdAt: row.created_at,
-    }));
+    return rows.map(toAuditEntry);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Actor, AuditEntry, JsonObject, TenantId } from '@memsvc/core';
-import type { Kysely, Transaction } from 'kysely';
-import type { MemsvcDatabase } from '../schema/database-schema.js';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { MemoryAuditTable, MemsvcDatabase } from '../schema/database-schema.js';
 
 /** Writes one audit row (actor, action, before, after) in the caller's transaction. */
 export async function writeAudit(
@@ -41,7 +41,12 @@ export async function readAuditTrail(db: Kysely<MemsvcDatabase>, tenant: TenantI
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({
+  return rows.map(toAuditEntry);
+}
+
+/** An audit row as the engine sees it (also what an export carries). */
+export function toAuditEntry(row: Selectable<MemoryAuditTable>): AuditEntry {
+  return {
     id: Number(row.id),
     memoryId: row.memory_id,
     action: row.action,
@@ -50,5 +55,5 @@ export async function readAuditTrail(db: Kysely<MemsvcDatabase>, tenant: TenantI
     before: row.before as JsonObject | null,
     after: row.after as JsonObject | null,
     createdAt: row.created_at,
-  }));
+  };
 }
