@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { DEFAULT_KEY_SCOPES, SCOPES } from '@memsvc/core';
+import { DEFAULT_KEY_SCOPES, IMPORT_SOURCES, SCOPES, SECRETS_POLICIES } from '@memsvc/core';
 import { Command } from 'commander';
 import { configCheckCommand } from './commands/config-check-command.js';
 import { type ExportOptions, exportCommand } from './commands/export-command.js';
@@ -60,10 +60,15 @@ program
 
 program
   .command('import')
-  .description('import a memory file into one user (the import_agent_memory tool); progress on stderr, the summary on stdout')
-  .requiredOption('--source <source>', 'where the file comes from: memsvc (an export JSONL file)')
-  .requiredOption('--path <file>', 'the file to import')
+  .description(
+    "import an agent's memory files or a memsvc export into one user (the import_agent_memory tool); progress on stderr, the summary on stdout",
+  )
+  .requiredOption('--source <source>', `where the files come from: ${IMPORT_SOURCES.join(', ')}`)
+  .requiredOption('--path <path>', 'a project folder (or one file) for the agent sources; the export file for memsvc')
   .requiredOption('--user <userId>', 'the user (tenant) the memories are written into')
+  .option('--scope <scope>', 'agent sources: the scope of created memories')
+  .option('--secrets-policy <policy>', `agent sources: ${SECRETS_POLICIES.join(', ')} (default redact)`)
+  .option('--no-split-headings', 'agent sources: one memory per file instead of per # / ## section')
   .option('--dry-run', 'report what would be imported; write nothing')
   .option('--json', 'print the summary as JSON')
   .action((options: ImportOptions) => runCommand(() => importCommand(options)));

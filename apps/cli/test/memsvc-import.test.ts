@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toTenantId } from '@memsvc/core';
@@ -19,9 +19,14 @@ describe('memsvc import: flags', () => {
     const cases: [string[], RegExp][] = [
       [['import', '--path', 'x', '--user', 'alice'], /required option '--source <source>' not specified/],
       [
-        ['import', '--source', 'claude-code', '--path', 'x', '--user', 'alice'],
-        /--source "claude-code" is not supported; supported sources: memsvc/,
+        ['import', '--source', 'windsurf', '--path', 'x', '--user', 'alice'],
+        /--source "windsurf" is not supported; supported sources: memsvc, claude-code, codex/,
       ],
+      [
+        ['import', '--source', 'codex', '--path', workDir, '--user', 'alice', '--secrets-policy', 'shred'],
+        /--secrets-policy must be one of/,
+      ],
+      [['import', '--source', 'gemini', '--path', workDir, '--user', 'alice'], /holds no gemini memory files/],
       [['import', '--source', 'memsvc', '--path', 'x', '--user', 'al ice'], /--user may contain letters/],
       [['import', '--source', 'memsvc', '--path', join(workDir, 'binary.jsonl'), '--user', 'alice'], /is binary/],
     ];
@@ -66,7 +71,10 @@ for (const engine of engines) {
 
     it('imports an export into an empty database as another user: a second export has the same lines; progress on stderr', async () => {
       const dry = await memsvc(targetUrl, ['import', '--source', 'memsvc', '--path', file, '--user', 'bea', '--dry-run', '--json']);
-      expect([dry.code, JSON.parse(dry.stdout).totals]).toEqual([0, { parsed: 30, created: 30, skipped: 0, failed: 0, failedFiles: 0 }]);
+      expect([dry.code, JSON.parse(dry.stdout).totals]).toEqual([
+        0,
+        expect.objectContaining({ parsed: 30, created: 30, skipped: 0, failed: 0, failedFiles: 0 }),
+      ]);
       const run = await memsvc(targetUrl, ['import', '--source', 'memsvc', '--path', file, '--user', 'bea']);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/alice\.jsonl: parsed 30, created 30, skipped 0, failed 0\n$/);
@@ -83,6 +91,38 @@ for (const engine of engines) {
       const run = await memsvc(targetUrl, ['import', '--source', 'memsvc', '--path', file, '--user', 'cleo']);
       expect(run.code).toBe(1);
       expect(run.stdout).toMatch(/FAILED \[CONFLICT\] memory id .* already exists in another tenant/);
+    });
+
+    it("imports a project's CLAUDE.md and auto-memory notes; a second run changes nothing; a changed file updates its section", async () => {
+      const project = join(workDir, `${engine.name}-project`);
+      mkdirSync(join(project, 'memory'), { recursive: true });
+      writeFileSync(join(project, 'CLAUDE.md'), '# App\n\n## Testing\n\nRun the tests.\n\n## Style\n\nSmall files.\n');
+      writeFileSync(join(project, 'memory', 'MEMORY.md'), '- [Deploys](deploys.md)\n');
+      writeFileSync(join(project, 'memory', 'deploys.md'), '---\nname: Deploys\ntype: project\n---\nDeploys go out on Tuesdays.\n');
+      const args = ['import', '--source', 'claude-code', '--path', project, '--user', 'dev', '--scope', 'app'];
+
+      const first = await memsvc(targetUrl, args);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr).toMatch(/read 2 claude-code file\(s\) under .*project\nimporting into dev/);
+      expect(first.stdout).toMatch(/^CLAUDE\.md: parsed 2, created 2, skipped 0, failed 0\nmemory\/deploys\.md: parsed 1, created 1/m);
+      expect(JSON.parse((await memsvc(targetUrl, [...args, '--json'])).stdout).totals).toMatchObject({ created: 0, skipped: 3 });
+
+      writeFileSync(join(project, 'CLAUDE.md'), '# App\n\n## Testing\n\nRun the tests twice.\n');
+      const changed = await memsvc(targetUrl, args);
+      expect(changed.stdout).toMatch(
+        /CLAUDE\.md: parsed 1, created 0, updated 1, removed 1, skipped 0, failed 0\n {2}removed app-style \(memory [0-9a-f-]+\)/,
+      );
+      const store = await openStore({ database: targetUrl, pool: { maxConnections: 1 } });
+      try {
+        const page = await store.memories.list(toTenantId('dev'), { limit: 10 });
+        expect(page.items.map((memory) => [memory.scope, memory.content]).sort()).toEqual([
+          ['app', '## Style\n\nSmall files.'],
+          ['app', '## Testing\n\nRun the tests twice.'],
+          ['app', 'Deploys go out on Tuesdays.'],
+        ]);
+      } finally {
+        await store.close();
+      }
     });
   });
 }

@@ -1,5 +1,5 @@
 import type { AdminAuthEvent, DelegationEvent, ToolDependencies, ToolPipeline } from '@memsvc/mcp-tools';
-import { type MemsvcRuntime, readImportFile } from '@memsvc/runtime';
+import { type MemsvcRuntime, readImportFile, readImportFolder } from '@memsvc/runtime';
 import { rateLimitHook } from './rate-limit-hook.js';
 import { toolMetrics } from './tool-metrics.js';
 
@@ -43,7 +43,12 @@ export function mcpToolDependencies(runtime: MemsvcRuntime): ToolDependencies {
     exports: runtime.store.exports,
     maintenance: runtime.maintenance,
     // Server-side import paths stay inside IMPORT_ALLOWED_ROOT, symlinks resolved (issue 17).
-    imports: { store: runtime.store.imports, readFile: (path) => readImportFile(path, config.import.allowedRoot) },
+    imports: {
+      store: runtime.store.imports,
+      ledger: runtime.store.importLedger,
+      readFile: (path) => readImportFile(path, config.import.allowedRoot),
+      readFolder: (path, source) => readImportFolder(path, source, config.import.allowedRoot),
+    },
     pipeline,
   };
 }

@@ -105,9 +105,13 @@ describe.each(e2eEngines('memsvc_import_tool'))('import_agent_memory [$name]', (
   it('is an admin tool, and refuses an unknown source and a call with both or neither of path and files', async () => {
     const noToken = await call(client, 'import_agent_memory', { source: 'memsvc', userId: 'bea', path: 'x.jsonl' });
     expect(noToken.body).toMatchObject({ error: { code: 'FORBIDDEN', data: { field: 'adminToken' } } });
-    const source = await importTool({ source: 'claude-code', userId: 'bea', path: 'x.jsonl' });
-    expect(source.body).toMatchObject({ error: { code: 'INVALID_INPUT', data: { field: 'source', supported: ['memsvc'] } } });
-    expect(source.body.error.message).toMatch(/supported sources: memsvc/);
+    const source = await importTool({ source: 'windsurf', userId: 'bea', path: 'x.jsonl' });
+    expect(source.body).toMatchObject({ error: { code: 'INVALID_INPUT', data: { field: 'source' } } });
+    expect(source.body.error.data.supported).toContain('claude-code');
+    expect(source.body.error.message).toMatch(/supported sources: memsvc, claude-code/);
+    // An export is restored as it was: the agent sources' options do not apply to it.
+    const scoped = await importTool({ userId: 'bea', path: 'x.jsonl', scope: 'work' });
+    expect(scoped.body.error).toMatchObject({ code: 'INVALID_INPUT', data: { field: 'scope' } });
     expect((await importTool({ userId: 'bea' })).body.error).toMatchObject({ code: 'INVALID_INPUT', data: { field: 'path' } });
     const both = await importTool({ userId: 'bea', path: 'x.jsonl', files: [{ path: 'y', content: exported }] });
     expect(both.body.error).toMatchObject({ code: 'INVALID_INPUT', data: { field: 'files' } });

@@ -156,9 +156,24 @@ export type { ExportLines } from './export/export-page.js';
 export { readExportPage } from './export/export-page.js';
 export type { ExportPlan, ExportRequest } from './export/export-request.js';
 export { EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT, EXPORT_MAX_PAGE_BYTES, planExport } from './export/export-request.js';
+export type { AgentImportDependencies, AgentImportRequest } from './import/agent-files/import-agent-files.js';
+export { importAgentFiles } from './import/agent-files/import-agent-files.js';
+export type { UnreadableFile } from './import/agent-files/plan-agent-files.js';
+export { SECRET_FLAG_TAG } from './import/agent-files/section-memory.js';
 export { IMPORT_MAX_FILE_BYTES } from './import/import-limits.js';
-export type { ImportFile, ImportFileSummary, ImportSummary } from './import/memsvc-jsonl/import-memsvc-file.js';
-export { importMemsvcFile, summarizeImport } from './import/memsvc-jsonl/import-memsvc-file.js';
+export type { ImportSource } from './import/import-sources.js';
+export { checkImportSource, IMPORT_SOURCES } from './import/import-sources.js';
+export type {
+  ImportFileError,
+  ImportFileSummary,
+  ImportSummary,
+  SecretsReport,
+  SectionOutcome,
+  SectionReport,
+} from './import/import-summary.js';
+export { EMPTY_FILE_COUNTS, summarizeImport } from './import/import-summary.js';
+export type { ImportFile } from './import/memsvc-jsonl/import-memsvc-file.js';
+export { importMemsvcFile } from './import/memsvc-jsonl/import-memsvc-file.js';
 export type { ParsedMemsvcExport } from './import/memsvc-jsonl/parse-memsvc-export.js';
 export { parseMemsvcExport, READABLE_EXPORT_VERSIONS } from './import/memsvc-jsonl/parse-memsvc-export.js';
 export type { SecretFinding } from './import/secrets/scan-secrets.js';
@@ -186,13 +201,12 @@ export { parseSourceFiles } from './import/sources/parse-source-files.js';
 export { normalizeRelativePath } from './import/sources/relative-path.js';
 export { boundContent } from './import/sources/section-bounds.js';
 export { selectFiles } from './import/sources/source-registry.js';
-export type { WiredImportSource } from './import/wired-import-sources.js';
-export { checkWiredImportSource, WIRED_IMPORT_SOURCES } from './import/wired-import-sources.js';
 export type { ApiKeyRecord, ApiKeyStore, NewApiKey } from './ports/api-key-store.js';
 export type { Clock } from './ports/clock.js';
 export type { Embedder } from './ports/embedder.js';
 export type { ExportedLink, ExportedMemory, ExportPage, ExportQuery, ExportStore } from './ports/export-store.js';
 export type { IdGenerator } from './ports/id-generator.js';
+export type { ImportLedgerEntry, ImportLedgerKey, ImportLedgerStore } from './ports/import-ledger-store.js';
 export type { ImportedAuditRow, ImportedLink, ImportedMemory, ImportStore, ImportWriteResult } from './ports/import-store.js';
 export type { AuthSweepCounts, DecayChange, LifecycleStore, MergeOutcome } from './ports/lifecycle-store.js';
 export type {

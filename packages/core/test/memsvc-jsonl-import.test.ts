@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkWiredImportSource,
+  checkImportSource,
+  IMPORT_SOURCES,
   type ImportStore,
   importMemsvcFile,
   isMemsvcError,
@@ -160,7 +161,18 @@ describe('importMemsvcFile', () => {
     );
     expect(called).toBe(false);
     expect(summary).toMatchObject({ parsed: 0, created: 0, failed: 2, error: { code: 'INVALID_INPUT', data: { line: 3 } } });
-    expect(summarizeImport('memsvc', false, [summary]).totals).toEqual({ parsed: 0, created: 0, skipped: 0, failed: 2, failedFiles: 1 });
+    expect(summarizeImport('memsvc', false, [summary]).totals).toEqual({
+      parsed: 0,
+      created: 0,
+      updated: 0,
+      skipped: 0,
+      conflicts: 0,
+      removed: 0,
+      secretsFound: 0,
+      failed: 2,
+      vectorsDropped: 0,
+      failedFiles: 1,
+    });
   });
 
   it('throws what is not the file’s fault', async () => {
@@ -173,11 +185,12 @@ describe('importMemsvcFile', () => {
   });
 });
 
-describe('checkWiredImportSource', () => {
-  it('accepts memsvc and names the field and the supported sources otherwise', () => {
-    expect(checkWiredImportSource('memsvc')).toBe('memsvc');
-    const error = errorOf(() => checkWiredImportSource('claude-code'));
-    expect(error).toMatchObject({ code: 'INVALID_INPUT', data: { field: 'source', supported: ['memsvc'] } });
-    expect(error.message).toMatch(/supported sources: memsvc/);
+describe('checkImportSource', () => {
+  it('accepts memsvc and every agent source, and names the field and the supported sources otherwise', () => {
+    expect(IMPORT_SOURCES).toEqual(['memsvc', 'claude-code', 'codex', 'cursor', 'copilot', 'gemini', 'markdown']);
+    for (const source of IMPORT_SOURCES) expect(checkImportSource(source)).toBe(source);
+    const error = errorOf(() => checkImportSource('windsurf'));
+    expect(error).toMatchObject({ code: 'INVALID_INPUT', data: { field: 'source', supported: [...IMPORT_SOURCES] } });
+    expect(error.message).toMatch(/supported sources: memsvc, claude-code/);
   });
 });

@@ -24,7 +24,7 @@ export interface ToolDependencies {
   readonly engine?: MemoryEngine | undefined;
   /** `export_memories` is registered when the memory tools are and an export store is given. */
   readonly exports?: ExportStore | undefined;
-  /** `import_agent_memory` (an admin tool) is registered when maintenance is too. */
+  /** `import_agent_memory` (an admin tool) is registered when maintenance and the engine are too. */
   readonly imports?: ImportToolDependencies | undefined;
   /** The admin tools (consolidation, reindex) are registered when maintenance is given. */
   readonly maintenance?: Maintenance | undefined;
@@ -73,7 +73,7 @@ export function createMcpServer(identity: ServerIdentity, dependencies: ToolDepe
   if (maintenance) {
     registerConsolidationTools(server, maintenance, pipeline);
     registerReindexTools(server, maintenance, pipeline);
-    if (dependencies.imports) registerImportTools(server, dependencies.imports, pipeline);
+    if (dependencies.imports && engine) registerImportTools(server, dependencies.imports, engine, dependencies.clock, pipeline);
   }
   return server;
 }

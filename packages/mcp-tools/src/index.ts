@@ -41,4 +41,4 @@ export { ADMIN_TOOLS, TOOL_GROUPS, TOOL_NAMES } from './tool-names.js';
 export type { ToolErrorBody } from './tool-result.js';
 export { toolError, toolSuccess } from './tool-result.js';
 export { TOOL_SCOPES } from './tool-scopes.js';
-export type { ImportToolDependencies } from './tools/import-tools.js';
+export type { ImportFolderFiles, ImportToolDependencies } from './tools/import-tools.js';

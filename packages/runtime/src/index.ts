@@ -3,6 +3,8 @@ export { createMaintenance } from './create-maintenance.js';
 export { registerEmbeddingMetrics } from './embedding-metrics.js';
 export type { ImportFileText } from './import/read-import-file.js';
 export { decodeImportText, readImportFile } from './import/read-import-file.js';
+export type { ImportFolder } from './import/read-import-folder.js';
+export { MAX_IMPORT_FILES, MAX_LISTED_ENTRIES, readImportFolder } from './import/read-import-folder.js';
 export { scheduledJobBody } from './job-bodies.js';
 export type { Logger } from './logger.js';
 export { createLogger, logTraceIds } from './logger.js';

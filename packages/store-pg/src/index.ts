@@ -17,6 +17,7 @@ export { isTransientDatabaseError } from './connection/transient-errors.js';
 export type { PgExportStoreOptions } from './export/pg-export-store.js';
 export { PgExportStore } from './export/pg-export-store.js';
 export { isUuid, UuidV7Generator } from './ids/uuid-v7.js';
+export { PgImportLedgerStore } from './import/pg-import-ledger-store.js';
 export type { PgImportStoreOptions } from './import/pg-import-store.js';
 export { PgImportStore } from './import/pg-import-store.js';
 export type { JobRunOutcome } from './jobs/job-runs.js';

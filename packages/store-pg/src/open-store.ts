@@ -17,6 +17,7 @@ import { type OpenDatabaseOptions, openDatabase, type StoreConnection } from './
 import { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
 import { PgExportStore } from './export/pg-export-store.js';
 import { UuidV7Generator } from './ids/uuid-v7.js';
+import { PgImportLedgerStore } from './import/pg-import-ledger-store.js';
 import { PgImportStore } from './import/pg-import-store.js';
 import { JobRuns } from './jobs/job-runs.js';
 import { PgLifecycleStore } from './lifecycle/pg-lifecycle-store.js';
@@ -80,6 +81,8 @@ export interface MemsvcStore {
   readonly exports: PgExportStore;
   /** Bulk writes of imported memories into one tenant, ids and all (issue 17). */
   readonly imports: PgImportStore;
+  /** Which memory each imported section of an agent's file became. */
+  readonly importLedger: PgImportLedgerStore;
   readonly vectorSpace: PgVectorSpace;
   readonly vectorFeatures: VectorFeatures;
   /** The scheduled jobs' cross-tenant scans (sweep, promotion, decay, corpus merge). */
@@ -155,6 +158,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       memories,
       exports: new PgExportStore({ db: connection.db, clock }),
       imports: new PgImportStore({ db: connection.db, vectorSpace }),
+      importLedger: new PgImportLedgerStore(connection.db),
       vectorSpace,
       vectorFeatures,
       lifecycle: new PgLifecycleStore({ db: connection.db, clock, ids, search }),

@@ -127,6 +127,7 @@ describeEachEngine('migrations', (engine) => {
       '0008-lexical-index',
       '0009-sessions-by-user',
       '0010-unlogged-rate-limit-counters',
+      '0011-import-ledger',
     ]);
     const indexes = await sql<{ indexname: string; indexdef: string }>`
       SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'memories_embedding_hnsw%' ORDER BY indexname`.execute(db);

@@ -1,44 +1,133 @@
-import { checkWiredImportSource, type ImportFileSummary, importMemsvcFile, summarizeImport } from '@memsvc/core';
-import { readImportFile } from '@memsvc/runtime';
+import {
+  checkImportSource,
+  createMemoryEngine,
+  FUSION_WEIGHTS,
+  type ImportFileSummary,
+  type ImportSource,
+  type ImportSummary,
+  importAgentFiles,
+  importMemsvcFile,
+  type MemsvcConfig,
+  parseSecretsPolicy,
+  summarizeImport,
+  type TenantId,
+} from '@memsvc/core';
+import { configuredEmbedder, createLogger, readImportFile, readImportFolder } from '@memsvc/runtime';
+import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
 import { parseUserFlag } from '../operator-flags.js';
 import { withOperatorStore } from '../operator-store.js';
 import { EXIT_FAILURE } from '../run-command.js';
 
 const APPLICATION_NAME = 'memsvc-import';
+/** The audit actor of the operator's imports. */
+const CLI_IMPORT_ACTOR = { id: 'operator:import' } as const;
 
 /** The options of `memsvc import`, as commander hands them over. */
 export interface ImportOptions {
   readonly source: string;
   readonly path: string;
   readonly user: string;
+  readonly scope?: string;
+  readonly secretsPolicy?: string;
+  /** commander's `--no-split-headings`: false when given. */
+  readonly splitHeadings?: boolean;
   readonly dryRun?: boolean;
   readonly json?: boolean;
 }
 
 /**
- * `memsvc import`: one file into one tenant (issue 17), the `import_agent_memory` tool's work
- * from the command line. The flags and the file are checked before the
- * database is opened; the file is imported whole or not at all. Progress on stderr, the summary
- * on stdout; a file that failed exits 1. The operator's own files are read: no import root.
+ * `memsvc import`: the `import_agent_memory` tool's work from the command line (issue 17). The
+ * flags and the files are checked and read before the database is opened. Progress on stderr,
+ * the summary on stdout; a file that failed (or a secret under `--secrets-policy fail`) exits 1.
+ * The operator's own files are read: no import root.
  */
 export async function importCommand(options: ImportOptions): Promise<void> {
-  const source = checkWiredImportSource(options.source, '--source');
+  const source = checkImportSource(options.source, '--source');
   const tenant = parseUserFlag(options.user);
   const dryRun = options.dryRun ?? false;
+  const summary =
+    source === 'memsvc' ? await importExportFile(options, tenant, dryRun) : await importAgentFolder(options, source, tenant, dryRun);
+  if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+  else for (const line of describeSummary(summary)) process.stdout.write(`${line}\n`);
+  if (summary.totals.failedFiles > 0 || summary.abortedBySecrets) process.exitCode = EXIT_FAILURE;
+}
+
+async function importExportFile(options: ImportOptions, tenant: TenantId, dryRun: boolean): Promise<ImportSummary> {
   const file = await readImportFile(options.path, undefined);
   process.stderr.write(`read ${file.path}\n`);
-
-  const summary = await withOperatorStore(APPLICATION_NAME, async (store) => {
+  return withOperatorStore(APPLICATION_NAME, async (store) => {
     process.stderr.write(`${dryRun ? 'checking' : 'importing'} into ${tenant}…\n`);
-    return summarizeImport(source, dryRun, [await importMemsvcFile(store.imports, tenant, file, dryRun)]);
+    return summarizeImport('memsvc', dryRun, [await importMemsvcFile(store.imports, tenant, file, dryRun)]);
   });
-  if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-  else for (const line of summary.files.map(describeFile)) process.stdout.write(`${line}\n`);
-  if (summary.totals.failedFiles > 0) process.exitCode = EXIT_FAILURE;
+}
+
+async function importAgentFolder(
+  options: ImportOptions,
+  source: Exclude<ImportSource, 'memsvc'>,
+  tenant: TenantId,
+  dryRun: boolean,
+): Promise<ImportSummary> {
+  const secretsPolicy = parseSecretsPolicy(options.secretsPolicy, '--secrets-policy');
+  const folder = await readImportFolder(options.path, source, undefined);
+  process.stderr.write(`read ${folder.files.length} ${source} file(s) under ${folder.root}\n`);
+  return withOperatorStore(APPLICATION_NAME, async (store, config) => {
+    process.stderr.write(`${dryRun ? 'checking' : 'importing'} into ${tenant}…\n`);
+    return importAgentFiles(
+      { engine: operatorEngine(store, config), ledger: store.importLedger, clock: systemClock },
+      { tenant, actor: CLI_IMPORT_ACTOR },
+      {
+        source,
+        ...folder,
+        wholeFolder: true,
+        scope: options.scope ?? null,
+        secretsPolicy,
+        splitHeadings: options.splitHeadings ?? true,
+        dryRun,
+      },
+    );
+  });
+}
+
+/** The engine a server would run, on the operator's store: imported sections are embedded and rule-checked like any write. */
+function operatorEngine(store: MemsvcStore, config: MemsvcConfig) {
+  const logger = createLogger(config.logLevel).child({ component: 'import' });
+  const { embedder, provider } = configuredEmbedder(config, logger);
+  return createMemoryEngine({
+    store: store.memories,
+    embedder,
+    clock: systemClock,
+    fusion: FUSION_WEIGHTS[provider],
+    settings: { similarity: config.similarity, importanceHalfLifeDays: config.importance.halfLifeDays },
+  });
+}
+
+function describeSummary(summary: ImportSummary): string[] {
+  const lines = summary.files.map(describeFile);
+  if (summary.abortedBySecrets) lines.push('secrets found with --secrets-policy fail: nothing was written');
+  if (summary.files.length > 1) lines.push(`total: ${counts(summary.totals)}, ${summary.totals.failedFiles} file(s) failed`);
+  return lines;
 }
 
 function describeFile(file: ImportFileSummary): string {
-  const counts = `parsed ${file.parsed}, created ${file.created}, skipped ${file.skipped}, failed ${file.failed}`;
   const vectors = file.vectorsDropped > 0 ? `, ${file.vectorsDropped} vectors left for a reindex` : '';
-  return file.error ? `${file.path}: FAILED [${file.error.code}] ${file.error.message} (${counts})` : `${file.path}: ${counts}${vectors}`;
+  const head = file.error
+    ? `${file.path}: FAILED [${file.error.code}] ${file.error.message} (${counts(file)})`
+    : `${file.path}: ${counts(file)}${vectors}`;
+  const details = (file.sections ?? [])
+    .filter((section) => section.outcome === 'conflict' || section.outcome === 'removed')
+    .map(
+      (section) =>
+        `  ${section.outcome} ${section.section}${section.memoryId ? ` (memory ${section.memoryId})` : ''}${section.reason ? `: ${section.reason}` : ''}`,
+    );
+  const secrets = (file.secrets ?? []).map((found) => `  secret in ${found.section}: ${found.patterns.join(', ')}`);
+  return [head, ...details, ...secrets, ...(file.warnings ?? []).map((warning) => `  warning: ${warning}`)].join('\n');
+}
+
+function counts(totals: Omit<ImportFileSummary, 'path'>): string {
+  const optional = (['updated', 'conflicts', 'removed', 'secretsFound'] as const)
+    .filter((key) => totals[key] > 0)
+    .map((key) => `${key === 'secretsFound' ? 'secrets found' : key} ${totals[key]}`);
+  return [`parsed ${totals.parsed}`, `created ${totals.created}`, ...optional, `skipped ${totals.skipped}`, `failed ${totals.failed}`].join(
+    ', ',
+  );
 }

@@ -1,4 +1,5 @@
 export { InMemoryExportStore } from './in-memory-export-store.js';
+export { InMemoryImportLedger } from './in-memory-import-ledger.js';
 export type { InMemoryMemoryStoreOptions, InMemoryStoreContents } from './in-memory-memory-store.js';
 export { InMemoryMemoryStore } from './in-memory-memory-store.js';
 export type { MemoryLink } from './in-memory-tenant.js';

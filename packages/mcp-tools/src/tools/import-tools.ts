@@ -1,66 +1,116 @@
 import {
-  checkWiredImportSource,
+  type AgentFileSource,
+  type Clock,
+  checkImportSource,
   IMPORT_MAX_FILE_BYTES,
+  IMPORT_SOURCES,
   type ImportFile,
+  type ImportLedgerStore,
   type ImportStore,
+  type ImportSummary,
+  importAgentFiles,
   importMemsvcFile,
+  type MemoryEngine,
   MemsvcError,
+  parseSecretsPolicy,
+  SECRETS_POLICIES,
   summarizeImport,
+  type TenantId,
   toTenantId,
-  WIRED_IMPORT_SOURCES,
+  type UnreadableFile,
 } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
-import { adminTokenArgument } from '../tool-arguments.js';
+import { adminTokenArgument, scopeArgument } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
+
+/** A source's files found under a server-side path, relative to `root`. */
+export interface ImportFolderFiles {
+  readonly root: string;
+  readonly files: readonly ImportFile[];
+  readonly unreadable: readonly UnreadableFile[];
+  readonly folderPaths: readonly string[];
+}
 
 /** What `import_agent_memory` needs from the composing app. */
 export interface ImportToolDependencies {
+  /** The bulk, lossless write of the `memsvc` source. */
   readonly store: ImportStore;
+  /** Which memory each section of an agent's file became. */
+  readonly ledger: ImportLedgerStore;
   /**
    * Reads a server-side `path`, confined to IMPORT_ALLOWED_ROOT (symlinks resolved) and refusing
    * FIFOs, devices, oversized, binary and non-UTF-8 files before or while reading, with typed errors.
    */
   readonly readFile: (path: string) => Promise<ImportFile>;
+  /** Finds and reads an agent's files under a server-side path, with the same confinement, each file failing alone. */
+  readonly readFolder: (path: string, source: AgentFileSource) => Promise<ImportFolderFiles>;
 }
 
 /** Inline files: enough for a project's memory files, bounded like a server-side file. */
 const MAX_INLINE_FILES = 100;
+/** The audit actor of imported writes: an admin call, whoever holds the token. */
+const IMPORT_ACTOR = { id: 'admin:import' } as const;
 
-/** `import_agent_memory` (admin): memories from files into a tenant; today the `memsvc` source, our own JSONL export. */
-export function registerImportTools(server: McpServer, imports: ImportToolDependencies, pipeline: ToolPipeline): void {
+/** `import_agent_memory` (admin): memories from files into a tenant — agents' memory files, or memsvc's own export. */
+export function registerImportTools(
+  server: McpServer,
+  imports: ImportToolDependencies,
+  engine: MemoryEngine,
+  clock: Clock,
+  pipeline: ToolPipeline,
+): void {
   server.registerTool(
     'import_agent_memory',
     {
       title: 'Import memories from files',
       description:
-        `Admin. Imports memory files into the tenant userId. source: ${WIRED_IMPORT_SOURCES.join(', ')} (memsvc: an export_memories JSONL ` +
-        'file, restored losslessly with its ids, versions, timestamps, markers, links and audit). Give either path (a file on the ' +
-        'server, inside IMPORT_ALLOWED_ROOT) or files: [{path, content}] inline. Each file is imported whole or not at all; a ' +
-        'memory id the tenant already holds is skipped (re-importing is idempotent), one another tenant holds fails the file. ' +
-        'dryRun reports the same counts and writes nothing. Returns {source, dryRun, files: [{path, parsed, created, skipped, ' +
-        'failed, vectorsDropped, error?}], totals}.',
+        `Admin. Imports memory files into the tenant userId. source: ${IMPORT_SOURCES.join(', ')}. The agent sources read ` +
+        "their agent's files (docs/import-sources.md: CLAUDE.md and memory/, AGENTS.md, .cursor/rules, .github copilot " +
+        'instructions, GEMINI.md, a markdown folder), one memory per section; re-importing updates changed sections, skips ' +
+        'unchanged ones, and reports (never overwrites) a memory edited in memsvc since, and sections removed from the files. ' +
+        'memsvc: an export_memories JSONL file, restored losslessly with ids, versions, markers, links and audit. Give either ' +
+        'path (on the server, inside IMPORT_ALLOWED_ROOT: a folder or a file) or files: [{path, content}] inline. dryRun ' +
+        'reports what a run would do and writes nothing. Returns {source, dryRun, files: [{path, parsed, created, updated, ' +
+        'skipped, conflicts, removed, secretsFound, failed, error?, sections?, secrets?}], totals}.',
       inputSchema: z
         .object({
           adminToken: adminTokenArgument,
           source: z
             .string()
             .max(64)
-            .describe(`Where the files come from: ${WIRED_IMPORT_SOURCES.join(', ')}.`),
+            .describe(`Where the files come from: ${IMPORT_SOURCES.join(', ')}.`),
           userId: z.string().min(1).max(256).describe('The tenant the memories are written into.'),
           path: z
             .string()
             .min(1)
             .max(4096)
-            .describe('A file on the server, inside IMPORT_ALLOWED_ROOT (relative paths start there).')
+            .describe('A folder or file on the server, inside IMPORT_ALLOWED_ROOT (relative paths start there).')
             .optional(),
           files: z
             .array(z.object({ path: z.string().min(1).max(4096), content: z.string() }).strict())
             .min(1)
             .max(MAX_INLINE_FILES)
-            .describe('The files inline, for a client without access to the server filesystem.')
+            .describe('The files inline (paths relative to the project folder), for a client without access to the server filesystem.')
             .optional(),
+          root: z
+            .string()
+            .min(1)
+            .max(1024)
+            .describe(
+              'Agent sources, inline files: names the project they come from, so two projects\' CLAUDE.md are two files (default "inline").',
+            )
+            .optional(),
+          scope: scopeArgument
+            .describe("Agent sources: the scope of created memories (a file's frontmatter scope wins). Default: none.")
+            .optional(),
+          secretsPolicy: z
+            .string()
+            .max(16)
+            .describe(`Agent sources: ${SECRETS_POLICIES.join(', ')} (default redact); fail writes nothing when any secret is found.`)
+            .optional(),
+          splitHeadings: z.boolean().describe('Agent sources: one memory per # and ## section (default true), or per file.').optional(),
           dryRun: z.boolean().default(false).describe('Report what would be imported; write nothing.'),
         })
         .strict(),
@@ -68,30 +118,82 @@ export function registerImportTools(server: McpServer, imports: ImportToolDepend
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'admin', tool: 'import_agent_memory', adminToken: args.adminToken }, async () => {
-        const source = checkWiredImportSource(args.source);
+        const source = checkImportSource(args.source);
         const tenant = toTenantId(args.userId);
-        const files = await filesOf(args, imports);
-        const summaries = [];
-        // One file at a time: each is its own transaction, and a large import should not hold several.
-        for (const file of files) summaries.push(await importMemsvcFile(imports.store, tenant, file, args.dryRun));
-        return { result: toolSuccess({ ...summarizeImport(source, args.dryRun, summaries) }) };
+        checkOneInput(args);
+        const summary =
+          source === 'memsvc'
+            ? await importExport(imports, tenant, args)
+            : await importAgent(imports, { engine, ledger: imports.ledger, clock }, tenant, source, args);
+        return { result: toolSuccess({ ...summary }) };
       }),
   );
 }
 
-async function filesOf(
-  args: { path?: string | undefined; files?: readonly ImportFile[] | undefined },
+interface ImportArguments {
+  readonly path?: string | undefined;
+  readonly files?: readonly ImportFile[] | undefined;
+  readonly root?: string | undefined;
+  readonly scope?: string | undefined;
+  readonly secretsPolicy?: string | undefined;
+  readonly splitHeadings?: boolean | undefined;
+  readonly dryRun: boolean;
+}
+
+async function importExport(imports: ImportToolDependencies, tenant: TenantId, args: ImportArguments): Promise<ImportSummary> {
+  // An export is restored as it was: nothing about it may be re-scoped, split or redacted.
+  for (const field of ['root', 'scope', 'secretsPolicy', 'splitHeadings'] as const) {
+    if (args[field] !== undefined) {
+      throw new MemsvcError('INVALID_INPUT', `${field} applies to the agent sources, not to memsvc (a lossless restore)`, { field });
+    }
+  }
+  const files = args.path !== undefined ? [await imports.readFile(args.path)] : checkInlineFiles(args.files ?? []);
+  const summaries = [];
+  // One file at a time: each is its own transaction, and a large import should not hold several.
+  for (const file of files) summaries.push(await importMemsvcFile(imports.store, tenant, file, args.dryRun));
+  return summarizeImport('memsvc', args.dryRun, summaries);
+}
+
+async function importAgent(
   imports: ImportToolDependencies,
-): Promise<readonly ImportFile[]> {
+  dependencies: Parameters<typeof importAgentFiles>[0],
+  tenant: TenantId,
+  source: AgentFileSource,
+  args: ImportArguments,
+): Promise<ImportSummary> {
+  const secretsPolicy = parseSecretsPolicy(args.secretsPolicy);
+  if (args.path !== undefined && args.root !== undefined) {
+    throw new MemsvcError('INVALID_INPUT', 'root names inline files; a server-side path is its own name', { field: 'root' });
+  }
+  const folder =
+    args.path !== undefined
+      ? { ...(await imports.readFolder(args.path, source)), wholeFolder: true }
+      : { root: args.root ?? 'inline', files: checkInlineFiles(args.files ?? []), unreadable: [], wholeFolder: false };
+  return importAgentFiles(
+    dependencies,
+    { tenant, actor: IMPORT_ACTOR },
+    {
+      source,
+      ...folder,
+      scope: args.scope ?? null,
+      secretsPolicy,
+      splitHeadings: args.splitHeadings ?? true,
+      dryRun: args.dryRun,
+    },
+  );
+}
+
+function checkOneInput(args: ImportArguments): void {
   if ((args.path === undefined) === (args.files === undefined)) {
-    throw new MemsvcError('INVALID_INPUT', 'give either path (a server-side file) or files (inline), not both or neither', {
+    throw new MemsvcError('INVALID_INPUT', 'give either path (a server-side folder or file) or files (inline), not both or neither', {
       field: args.path === undefined ? 'path' : 'files',
     });
   }
-  if (args.path !== undefined) return [await imports.readFile(args.path)];
-  const files = args.files ?? [];
+}
+
+/** The same refusals as for a file on disk; content arrives already decoded, so UTF-8 holds. */
+function checkInlineFiles(files: readonly ImportFile[]): readonly ImportFile[] {
   files.forEach((file, index) => {
-    // The same refusals as for a file on disk; content arrives already decoded, so UTF-8 holds.
     if (file.content.length > IMPORT_MAX_FILE_BYTES) {
       throw new MemsvcError('INVALID_INPUT', `files[${index}] is larger than ${IMPORT_MAX_FILE_BYTES} bytes`, {
         field: `files[${index}].content`,

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { open, stat } from 'node:fs/promises';
 import { IMPORT_MAX_FILE_BYTES, MemsvcError } from '@memsvc/core';
+import { resolveImportPath } from './resolve-import-path.js';
 
 /** A file an import may read: its resolved path and its text. */
 export interface ImportFileText {
@@ -17,24 +17,15 @@ export interface ImportFileText {
  * invalid UTF-8. A relative path is taken from `allowedRoot`. Without `allowedRoot` (the
  * operator's CLI, which reads what its user can) only the confinement is skipped.
  */
-export async function readImportFile(path: string, allowedRoot: string | undefined): Promise<ImportFileText> {
-  if (path.split(/[\\/]/).includes('..')) {
-    throw new MemsvcError('FORBIDDEN', `path must not contain ".." segments; got "${path}"`, { field: 'path' });
-  }
-  const requested = allowedRoot === undefined ? resolve(path) : resolve(allowedRoot, path);
-  const real = await realpath(requested).catch((error: unknown) => {
-    throw new MemsvcError('NOT_FOUND', `path "${path}" does not exist or cannot be read`, { field: 'path' }, { cause: error });
-  });
-  if (allowedRoot !== undefined) {
-    const root = await realpath(allowedRoot);
-    const inside = relative(root, real);
-    if (inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) {
-      throw new MemsvcError('FORBIDDEN', `path "${path}" resolves outside the import root (IMPORT_ALLOWED_ROOT)`, { field: 'path' });
-    }
-  }
+export async function readImportFile(
+  path: string,
+  allowedRoot: string | undefined,
+  maxBytes: number = IMPORT_MAX_FILE_BYTES,
+): Promise<ImportFileText> {
+  const real = await resolveImportPath(path, allowedRoot);
   const info = await stat(real);
   if (!info.isFile()) throw new MemsvcError('INVALID_INPUT', `path "${path}" is not a regular file`, { field: 'path' });
-  checkSize(info.size, path);
+  checkSize(info.size, path, maxBytes);
 
   // O_NONBLOCK: were the file swapped for a FIFO since the stat, open() would not hang on it;
   // fstat on the handle then judges what was actually opened.
@@ -42,9 +33,9 @@ export async function readImportFile(path: string, allowedRoot: string | undefin
   try {
     const opened = await handle.stat();
     if (!opened.isFile()) throw new MemsvcError('INVALID_INPUT', `path "${path}" is not a regular file`, { field: 'path' });
-    checkSize(opened.size, path);
+    checkSize(opened.size, path, maxBytes);
     const bytes = await handle.readFile();
-    checkSize(bytes.byteLength, path);
+    checkSize(bytes.byteLength, path, maxBytes);
     return { path: real, content: decodeImportText(bytes, path) };
   } finally {
     await handle.close();
@@ -61,9 +52,9 @@ export function decodeImportText(bytes: Uint8Array, path: string): string {
   }
 }
 
-function checkSize(size: number, path: string): void {
-  if (size > IMPORT_MAX_FILE_BYTES) {
-    throw new MemsvcError('INVALID_INPUT', `"${path}" is ${size} bytes; an import file may have at most ${IMPORT_MAX_FILE_BYTES}`, {
+function checkSize(size: number, path: string, maxBytes: number): void {
+  if (size > maxBytes) {
+    throw new MemsvcError('INVALID_INPUT', `"${path}" is ${size} bytes; an import file may have at most ${maxBytes}`, {
       field: 'path',
     });
   }

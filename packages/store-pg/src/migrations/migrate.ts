@@ -10,6 +10,7 @@ import * as fullTextNoPendingList from './0007-full-text-no-pending-list.js';
 import * as lexicalIndex from './0008-lexical-index.js';
 import * as sessionsByUser from './0009-sessions-by-user.js';
 import * as unloggedRateLimitCounters from './0010-unlogged-rate-limit-counters.js';
+import * as importLedger from './0011-import-ledger.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -26,6 +27,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008-lexical-index': lexicalIndex,
   '0009-sessions-by-user': sessionsByUser,
   '0010-unlogged-rate-limit-counters': unloggedRateLimitCounters,
+  '0011-import-ledger': importLedger,
 };
 
 const bundledMigrations: MigrationProvider = {

@@ -205,6 +205,19 @@ export interface LexicalCorpusTable {
   total_context_length: number;
 }
 
+/** Which memory an imported section became, and what was written (migration 0011). */
+export interface MemoryImportLedgerTable {
+  user_id: string;
+  source: string;
+  root: string;
+  file: string;
+  section: string;
+  memory_id: string;
+  fingerprint: string;
+  memory_version: number;
+  imported_at: Date;
+}
+
 /** Every table memsvc keeps, as Kysely sees them. */
 export interface MemsvcDatabase {
   memories: MemoriesTable;
@@ -224,4 +237,5 @@ export interface MemsvcDatabase {
   memory_terms: MemoryTermsTable;
   lexical_terms: LexicalTermsTable;
   lexical_corpus: LexicalCorpusTable;
+  memory_import_ledger: MemoryImportLedgerTable;
 }

@@ -60,8 +60,10 @@ export function applySecretsPolicy(sections: readonly ImportSection[], policy: S
       kept.push(section);
       continue;
     }
-    findings.push({ sourceFile: section.sourceFile, section: section.provenance.section, findings: found });
-    if (policy === 'redact') kept.push(redactSection(section));
+    const redacted = redactSection(section);
+    // Reported under the redacted anchor: a heading holding a secret must not echo it in the summary.
+    findings.push({ sourceFile: section.sourceFile, section: redacted.provenance.section, findings: found });
+    if (policy === 'redact') kept.push(redacted);
     else if (policy === 'flag') kept.push({ ...section, secretsFound: [...new Set(found.map((finding) => finding.pattern))].sort() });
   }
   if (policy === 'fail' && findings.length > 0) return { sections: [], findings, fail: true };

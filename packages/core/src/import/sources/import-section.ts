@@ -53,4 +53,10 @@ export interface ParseOptions {
   readonly splitHeadings?: boolean;
   /** Longest section content; defaults to MEMORY_LIMITS.contentMaxChars. */
   readonly maxSectionChars?: number;
+  /**
+   * Every path of the imported folder, when the caller read only the selected files: a source
+   * may select a file by its neighbours (Claude Code's notes by their `MEMORY.md` index).
+   * Defaults to the files given.
+   */
+  readonly folderPaths?: readonly string[];
 }

@@ -32,7 +32,8 @@ export function parseSourceFiles(source: AgentFileSource, files: readonly Source
       },
     );
   }
-  const all = new Set(files.map((file) => normalizeRelativePath(file.path)).filter((path): path is string => path !== null));
+  const paths = [...files.map((file) => file.path), ...(options.folderPaths ?? [])];
+  const all = new Set(paths.map(normalizeRelativePath).filter((path): path is string => path !== null));
   return files.map((file) => parseFile(source, file, all, options.splitHeadings ?? true, maxChars));
 }
 
