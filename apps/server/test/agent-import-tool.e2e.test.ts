@@ -207,7 +207,7 @@ describe.each(e2eEngines('memsvc_agent_import'))('import_agent_memory, agent sou
     const redacted = await importTool({ source: 'codex', userId: 'redact', path: project(`${engine.name}-secrets`, files) });
     expect(redacted.body.totals).toMatchObject({ created: 2, secretsFound: 1 });
     expect(JSON.stringify(redacted.body)).not.toContain(key);
-    expect((redacted.body.files as Structured[])[0].secrets).toEqual([{ section: 'deploy', patterns: [expect.stringMatching(/aws/i)] }]);
+    expect((redacted.body.files as Structured[])[0]?.secrets).toEqual([{ section: 'deploy', patterns: [expect.stringMatching(/aws/i)] }]);
     const stored = (await memoriesOf('redact')).map((memory) => memory.content).join('\n');
     expect(stored).not.toContain(key);
     expect(stored).toMatch(/\[REDACTED:[^\]]+\]/);

@@ -209,9 +209,11 @@ export type { IdGenerator } from './ports/id-generator.js';
 export type { ImportLedgerEntry, ImportLedgerKey, ImportLedgerStore } from './ports/import-ledger-store.js';
 export type { ImportedAuditRow, ImportedLink, ImportedMemory, ImportStore, ImportWriteResult } from './ports/import-store.js';
 export type { AuthSweepCounts, DecayChange, LifecycleStore, MergeOutcome } from './ports/lifecycle-store.js';
+export { MEMORY_MARKERS } from './ports/memory-store.js';
 export type {
   Actor,
   ListMemoriesQuery,
+  MemoryMarker,
   MemoryPage,
   MemoryStore,
   NearestMemory,

@@ -38,7 +38,7 @@ describe('defaults', () => {
       nodeEnv: 'development',
       logLevel: 'debug',
       profile: 'standard',
-      http: { port: 3000, host: '0.0.0.0', corsAllowedOrigins: [], trustedProxies: [] },
+      http: { port: 3000, host: '0.0.0.0', corsAllowedOrigins: [], trustedProxies: [], serveDashboard: false },
       mcp: { transport: 'stdio', publicUrl: undefined },
       embedding: {
         provider: 'ollama',

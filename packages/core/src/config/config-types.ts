@@ -39,6 +39,8 @@ export interface MemsvcConfig {
      * `X-Forwarded-For` names the client; from anyone else the socket's address is the client.
      */
     readonly trustedProxies: readonly string[];
+    /** MEMSVC_SERVE_DASHBOARD: memsvc-server also serves the dashboard under /dashboard (the way for an embedded database, which one process owns). */
+    readonly serveDashboard: boolean;
   };
   readonly mcp: {
     readonly transport: McpTransport;

@@ -141,6 +141,7 @@ export const envSchema = {
   MEMSVC_OPERATOR_TENANTS: listField(checkTenant),
   MEMSVC_TRUSTED_PROXIES: listField(checkProxy),
   MEMSVC_DASHBOARD_DEV_AUTH: booleanField(false),
+  MEMSVC_SERVE_DASHBOARD: booleanField(false),
   LOG_LEVEL: optionalEnumField(['debug', 'info', 'warn', 'error']),
   WEB_DATABASE_URL: secretField(),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrlField(),

@@ -18,7 +18,7 @@ import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
-import type { Actor, MemoryPage, MemoryStore, WriteOutcome } from '../ports/memory-store.js';
+import type { Actor, MemoryMarker, MemoryPage, MemoryStore, WriteOutcome } from '../ports/memory-store.js';
 import { NO_TRACING, type Tracer, type TraceSpan } from '../ports/tracer.js';
 import { type RecallInput, type RecallResult, recall } from './recall.js';
 import { databaseStage, embedInSpan } from './traced-stages.js';
@@ -109,6 +109,9 @@ export interface ListInput {
   readonly limit: number;
   readonly cursor?: string;
   readonly includeSuperseded?: boolean;
+  readonly marker?: MemoryMarker;
+  readonly createdFrom?: Date;
+  readonly createdTo?: Date;
 }
 
 /**
@@ -250,6 +253,9 @@ export class MemoryEngine {
       ...(input.tags && input.tags.length > 0 ? { tags: checkTags(input.tags) } : {}),
       ...(input.cursor ? { cursor: input.cursor } : {}),
       ...(input.includeSuperseded ? { includeSuperseded: true } : {}),
+      ...(input.marker ? { marker: input.marker } : {}),
+      ...(input.createdFrom ? { createdFrom: input.createdFrom } : {}),
+      ...(input.createdTo ? { createdTo: input.createdTo } : {}),
     });
   }
 

@@ -23,7 +23,15 @@ export interface ListMemoriesQuery {
   readonly includeDeleted?: boolean;
   /** Superseded rows are hidden unless asked for. */
   readonly includeSuperseded?: boolean;
+  /** Only memories carrying this marker (`superseded` implies includeSuperseded). */
+  readonly marker?: MemoryMarker;
+  readonly createdFrom?: Date;
+  readonly createdTo?: Date;
 }
+
+/** The markers a memory can carry, as the dashboard filters by them. */
+export const MEMORY_MARKERS = ['pinned', 'stale', 'contradicted', 'superseded'] as const;
+export type MemoryMarker = (typeof MEMORY_MARKERS)[number];
 
 export interface MemoryPage {
   readonly items: readonly MemoryRecord[];
@@ -46,6 +54,8 @@ export interface RecallFilters {
   readonly createdFrom?: Date | undefined;
   readonly createdTo?: Date | undefined;
   readonly includeSuperseded?: boolean | undefined;
+  /** Only memories carrying this marker (listing; recall never sets it). */
+  readonly marker?: MemoryMarker | undefined;
 }
 
 export interface RecallCandidateQuery {

@@ -24,7 +24,11 @@ export function inScope(row: StoredMemory, scope: string | null): boolean {
  */
 export function matchesFilters(row: StoredMemory, filters: RecallFilters & { includeDeleted?: boolean | undefined }, now: Date): boolean {
   if (!(filters.includeDeleted ? isUnexpiredAt(row, now) : isLiveAt(row, now))) return false;
-  if (!filters.includeSuperseded && row.supersededBy !== null) return false;
+  if (!filters.includeSuperseded && filters.marker !== 'superseded' && row.supersededBy !== null) return false;
+  if (filters.marker === 'superseded' && row.supersededBy === null) return false;
+  if (filters.marker === 'pinned' && !row.pinned) return false;
+  if (filters.marker === 'stale' && !row.stale) return false;
+  if (filters.marker === 'contradicted' && !row.contradicted) return false;
   if (filters.tier !== undefined && row.tier !== filters.tier) return false;
   if (filters.scope !== undefined && !inScope(row, filters.scope)) return false;
   if (filters.tags && !filters.tags.every((tag) => row.tags.includes(tag))) return false;

@@ -32,7 +32,11 @@ export function filterVisibleMemories(
 ): MemoriesQuery {
   return query
     .where(filters.includeDeleted ? isUnexpiredAt(now) : isLiveAt(now))
-    .$if(!filters.includeSuperseded, (q) => q.where('superseded_by', 'is', null))
+    .$if(!filters.includeSuperseded && filters.marker !== 'superseded', (q) => q.where('superseded_by', 'is', null))
+    .$if(filters.marker === 'superseded', (q) => q.where('superseded_by', 'is not', null))
+    .$if(filters.marker === 'pinned', (q) => q.where('pinned', '=', true))
+    .$if(filters.marker === 'stale', (q) => q.where('stale', '=', true))
+    .$if(filters.marker === 'contradicted', (q) => q.where('contradicted', '=', true))
     .$if(filters.tier !== undefined, (q) => q.where('tier', '=', filters.tier ?? 'ltm'))
     .$if(filters.scope !== undefined, (q) => q.where(sameScope(filters.scope ?? null)))
     .$if((filters.tags?.length ?? 0) > 0, (q) => q.where(sql<boolean>`tags @> ${[...(filters.tags ?? [])]}::text[]`))

@@ -1,0 +1,52 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { OAuthProviderClient } from '@memsvc/auth';
+import type { MemsvcConfig } from '@memsvc/core';
+import { createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
+import { type Logger, openRuntime } from '@memsvc/runtime';
+
+export interface RunningDashboard {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** What a test may put in place of the real world: identity providers on loopback. */
+export interface DashboardOverrides {
+  readonly identityProviders?: readonly OAuthProviderClient[] | undefined;
+}
+
+/**
+ * memsvc-dashboard: the runtime on the configured database (migrated like the server's; no
+ * scheduled jobs, which the server or workers run) and the dashboard at the root of PORT/HOST.
+ */
+export async function startDashboard(config: MemsvcConfig, logger: Logger, overrides: DashboardOverrides = {}): Promise<RunningDashboard> {
+  const runtime = await openRuntime(config, { applicationName: 'memsvc-dashboard', logger });
+  const options = { basePath: '', secureCookies: config.nodeEnv !== 'development' };
+  const app = createDashboard({ runtime, loginFlow: dashboardLoginFlow(runtime, options.basePath, overrides.identityProviders) }, options);
+  const server = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host }) as Server;
+  const url = await new Promise<string>((resolve, reject) => {
+    server.once('listening', () => {
+      const { address, port } = server.address() as AddressInfo;
+      resolve(`http://${address.includes(':') ? `[${address}]` : address}:${port}`);
+    });
+    server.once('error', reject);
+  }).catch(async (error: unknown) => {
+    await runtime.close();
+    throw error;
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close: () => {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await runtime.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { isMemsvcError } from '@memsvc/core';
+import { Hono } from 'hono';
+import { csrf } from 'hono/csrf';
+import { DASHBOARD_CSS } from './assets/dashboard-css.js';
+import { DASHBOARD_JS } from './assets/dashboard-js.js';
+import { registerSignInRoutes } from './auth/sign-in-routes.js';
+import { isAdmin } from './auth/viewer.js';
+import { viewerMiddleware } from './auth/viewer-middleware.js';
+import type { DashboardDependencies, DashboardOptions } from './dashboard-dependencies.js';
+import type { DashboardEnv } from './dashboard-env.js';
+import { registerAccessRoutes } from './pages/access/access-routes.js';
+import { registerMemoriesRoutes } from './pages/memories/memories-routes.js';
+import { registerMemoryRoutes } from './pages/memory/memory-routes.js';
+import { registerOperationsRoutes } from './pages/operations/operations-routes.js';
+import { registerReviewRoutes } from './pages/review/review-routes.js';
+import { csrfProtection } from './security/csrf.js';
+import { securityHeaders } from './security/security-headers.js';
+import { ErrorPage } from './views/error-page.js';
+
+const HTTP_STATUS_OF = {
+  NOT_FOUND: 404,
+  FORBIDDEN: 403,
+  INVALID_INPUT: 400,
+  CONFLICT: 409,
+  UNAUTHENTICATED: 401,
+  RATE_LIMITED: 429,
+} as const;
+
+/**
+ * The dashboard as a Hono app, to serve alone (`memsvc-dashboard`) or mounted under a path of
+ * memsvc-server (`options.basePath`). Every response carries the security headers; every POST
+ * passes the Origin check and the CSRF token; every page but sign-in needs a viewer; the
+ * operations pages need the admin scope.
+ */
+export function createDashboard(dependencies: DashboardDependencies, options: DashboardOptions): Hono<DashboardEnv> {
+  const app = new Hono<DashboardEnv>();
+  const { logger } = dependencies.runtime;
+  const base = options.basePath;
+
+  app.use('*', securityHeaders());
+  app.get('/assets/dashboard.css', (c) => c.body(DASHBOARD_CSS, 200, assetHeaders('text/css; charset=utf-8')));
+  app.get('/assets/dashboard.js', (c) => c.body(DASHBOARD_JS, 200, assetHeaders('text/javascript; charset=utf-8')));
+  app.use('*', csrf());
+  app.use('*', csrfProtection(options));
+  registerSignInRoutes(app, dependencies, options);
+
+  app.use('*', viewerMiddleware(dependencies, options));
+  app.use('*', async (c, next) => {
+    // Pages hold memories: never kept by a shared cache, never stored by the browser.
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+  app.use('/operations/*', async (c, next) => {
+    if (!isAdmin(c.get('viewer'))) {
+      return c.html(<ErrorPage basePath={base} title="Not allowed" message="The operations pages need the admin scope." />, 403);
+    }
+    await next();
+  });
+  app.get('/', (c) => c.redirect(`${base}/memories`, 303));
+  registerMemoriesRoutes(app, dependencies, options);
+  registerMemoryRoutes(app, dependencies, options);
+  registerReviewRoutes(app, dependencies, options);
+  registerOperationsRoutes(app, dependencies, options);
+  registerAccessRoutes(app, dependencies, options);
+
+  app.notFound((c) => c.html(<ErrorPage basePath={base} title="Not found" message="There is no such page." />, 404));
+  app.onError((error, c) => {
+    if (isMemsvcError(error) && error.code in HTTP_STATUS_OF) {
+      const status = HTTP_STATUS_OF[error.code as keyof typeof HTTP_STATUS_OF];
+      return c.html(<ErrorPage basePath={base} title={status === 404 ? 'Not found' : 'Refused'} message={error.message} />, status);
+    }
+    logger.error({ err: error, path: new URL(c.req.url).pathname }, 'dashboard page failed');
+    return c.html(
+      <ErrorPage basePath={base} title="Something went wrong" message="The page failed; the error is in the server's log." />,
+      500,
+    );
+  });
+  return app;
+}
+
+function assetHeaders(contentType: string): Record<string, string> {
+  return { 'Content-Type': contentType, 'Cache-Control': 'public, max-age=3600' };
+}

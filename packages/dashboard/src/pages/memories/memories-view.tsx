@@ -1,0 +1,141 @@
+import { MEMORY_MARKERS, type MemoryRecord } from '@memsvc/core';
+import { preview, score, shortTime } from '../../views/format.js';
+import { CsrfField, Layout, Notice, type PageFrame } from '../../views/layout.js';
+import { pageUrl } from '../../views/urls.js';
+import { filterQuery, type MemoryFilters } from './memory-filters.js';
+
+export interface MemoryRow {
+  readonly memory: MemoryRecord;
+  /** The recall score, on a search. */
+  readonly score?: number;
+}
+
+export interface MemoriesView {
+  readonly frame: PageFrame;
+  readonly filters: MemoryFilters;
+  readonly rows: readonly MemoryRow[];
+  readonly nextCursor: string | undefined;
+  readonly notice?: string | undefined;
+  readonly error?: string | undefined;
+}
+
+/** Markers a memory carries, as short labels. */
+export function markersOf(memory: MemoryRecord): string[] {
+  return [
+    ...(memory.pinned ? ['pinned'] : []),
+    ...(memory.stale ? ['stale'] : []),
+    ...(memory.contradicted ? ['contradicted'] : []),
+    ...(memory.supersededBy ? ['superseded'] : []),
+  ];
+}
+
+/** The memories page: search (the agents' recall, with scores), filters, paging and bulk delete. */
+export function MemoriesPage(props: MemoriesView) {
+  const { frame, filters, rows } = props;
+  const searching = filters.q !== '';
+  return (
+    <Layout frame={frame} title="Memories" section="memories">
+      <Notice text={props.notice} />
+      <Notice text={props.error} kind="error" />
+      <form method="get" action={`${frame.basePath}/memories`} class="filters" aria-label="Search and filter">
+        <label>
+          Search <input type="search" name="q" value={filters.q} maxlength={2048} placeholder="what do your agents remember about…" />
+        </label>
+        <label>
+          Tier
+          <select name="tier">
+            <option value="">both</option>
+            <option value="ltm" selected={filters.tier === 'ltm'}>
+              long-term
+            </option>
+            <option value="stm" selected={filters.tier === 'stm'}>
+              short-term
+            </option>
+          </select>
+        </label>
+        <label>
+          Scope <input name="scope" value={filters.scope} maxlength={256} />
+        </label>
+        <label>
+          Tags <input name="tags" value={filters.tags.join(',')} placeholder="all of: a,b" />
+        </label>
+        <label>
+          Marker
+          <select name="marker">
+            <option value="">any</option>
+            {MEMORY_MARKERS.map((marker) => (
+              <option value={marker} selected={filters.marker === marker}>
+                {marker}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From <input type="date" name="from" value={filters.from} />
+        </label>
+        <label>
+          To <input type="date" name="to" value={filters.to} />
+        </label>
+        <button type="submit">{searching ? 'Search' : 'Filter'}</button>
+      </form>
+
+      <form method="post" action={`${frame.basePath}/memories/delete`} id="bulk">
+        <CsrfField token={frame.csrfToken} />
+        <table class="memories">
+          <caption class="sr-only">{searching ? 'Search results, best first' : 'Memories, newest first'}</caption>
+          <thead>
+            <tr>
+              <th scope="col">
+                <input type="checkbox" data-select-all="ids" aria-label="Select every memory on this page" />
+              </th>
+              <th scope="col">Memory</th>
+              <th scope="col">Tier</th>
+              <th scope="col">Scope</th>
+              <th scope="col">Tags</th>
+              <th scope="col">Markers</th>
+              <th scope="col">Updated</th>
+              {searching ? <th scope="col">Score</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colspan={searching ? 8 : 7}>{searching ? 'Nothing matches this search.' : 'No memories match these filters.'}</td>
+              </tr>
+            ) : (
+              rows.map(({ memory, score: value }) => (
+                <tr>
+                  <td>
+                    <input type="checkbox" name="ids" value={memory.id} aria-label={`Select memory ${memory.id}`} />
+                  </td>
+                  <td>
+                    <a href={`${frame.basePath}/memories/${memory.id}`}>{preview(memory.content)}</a>
+                  </td>
+                  <td>{memory.tier}</td>
+                  <td>{memory.scope ?? '—'}</td>
+                  <td>{memory.tags.join(', ')}</td>
+                  <td>{markersOf(memory).join(', ')}</td>
+                  <td>{shortTime(memory.updatedAt)}</td>
+                  {searching ? <td>{value === undefined ? '' : score(value)}</td> : null}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+        <p class="actions">
+          <button type="submit" class="danger">
+            Delete selected
+          </button>{' '}
+          <small>Deleted memories can be restored from their page.</small>
+        </p>
+      </form>
+      {props.nextCursor ? (
+        <p>
+          <a rel="next" href={pageUrl(frame.basePath, '/memories', { ...filterQuery(filters), cursor: props.nextCursor })}>
+            Older memories →
+          </a>
+        </p>
+      ) : null}
+    </Layout>
+  );
+}

@@ -1,0 +1,88 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { OAuthProviderClient } from '@memsvc/auth';
+import { loadConfig } from '@memsvc/core';
+import { createLogger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
+import { afterAll, inject } from 'vitest';
+import type {} from '../../../../tooling/vitest/postgres-global-setup.ts';
+import { createTestDatabase, type TestDatabase } from '../../../../tooling/vitest/test-databases.ts';
+import { createDashboard, dashboardLoginFlow } from '../../src/index.js';
+
+export const ADMIN_TOKEN = 'an-admin-token-for-tests-0123456789';
+export const JWT_SECRET = 'a-jwt-secret-for-dashboard-tests-0123456789';
+
+/** A running dashboard for a test file: its URL, the runtime under it (to seed and inspect), and the app for in-process requests. */
+export interface TestDashboard {
+  readonly url: string;
+  readonly runtime: MemsvcRuntime;
+  readonly app: ReturnType<typeof createDashboard>;
+  close(): Promise<void>;
+}
+
+export interface TestDashboardOptions {
+  readonly env?: Readonly<Record<string, string>>;
+  readonly basePath?: string;
+  readonly identityProviders?: readonly OAuthProviderClient[];
+}
+
+/**
+ * The dashboard on `database`, listening on a free loopback port. Dev auth as `dev` unless the
+ * env says otherwise; the local embedder, so searches rank like the server's.
+ */
+export async function startTestDashboard(database: string, options: TestDashboardOptions = {}): Promise<TestDashboard> {
+  const env = {
+    DATABASE_URL: database,
+    EMBEDDING_PROVIDER: 'local',
+    MEMSVC_DASHBOARD_DEV_AUTH: 'true',
+    MEMSVC_DEFAULT_USER_ID: 'dev',
+    MCP_ADMIN_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: 'error',
+    ...options.env,
+  };
+  const { config } = loadConfig(env, { homeDir: process.cwd() });
+  const runtime = await openRuntime(config, { applicationName: 'memsvc-dashboard-test', logger: createLogger('error') });
+  const basePath = options.basePath ?? '';
+  const dashboardOptions = { basePath, secureCookies: config.nodeEnv !== 'development' };
+  const loginFlow = dashboardLoginFlow(runtime, basePath, options.identityProviders);
+  const app = createDashboard({ runtime, loginFlow }, dashboardOptions);
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  const port = await new Promise<number>((resolve) => server.once('listening', () => resolve((server.address() as AddressInfo).port)));
+  return {
+    url: `http://localhost:${port}${basePath}`,
+    runtime,
+    app,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await runtime.close();
+    },
+  };
+}
+
+export interface DashboardEngine {
+  readonly name: string;
+  database(): Promise<string>;
+}
+
+/** The engines a file runs on: PGlite always, PostgreSQL when the test run has one (a fresh database, dropped after the file). */
+export function dashboardEngines(prefix: string): DashboardEngine[] {
+  const engines: DashboardEngine[] = [{ name: 'pglite', database: async () => 'pglite://memory' }];
+  const pgUrl = inject('pgvectorTestUrl');
+  if (!pgUrl) return engines;
+  const created: TestDatabase[] = [];
+  afterAll(async () => {
+    for (const database of created.splice(0)) await database.drop();
+  });
+  engines.push({
+    name: 'postgres',
+    database: async () => {
+      const database = await createTestDatabase(pgUrl, prefix);
+      created.push(database);
+      return database.url;
+    },
+  });
+  return engines;
+}
