@@ -41,10 +41,12 @@ program
 
 program
   .command('export')
-  .description("write one user's memories as lossless JSONL (docs/export-format.md), page by page; progress on stderr")
+  .description(
+    "write one user's memories as lossless JSONL, or as markdown notes to read in Obsidian (docs/export-format.md), page by page; progress on stderr",
+  )
   .requiredOption('--user <userId>', 'the user (tenant) whose memories to export')
-  .option('--format <format>', 'jsonl (the default and, for now, the only format)')
-  .option('--out <file>', 'write to this file (renamed into place when complete) instead of stdout')
+  .option('--format <format>', 'jsonl (the default): the lossless interchange; markdown: one note per memory, into --out <dir>')
+  .option('--out <path>', 'jsonl: a file instead of stdout; markdown: a new or empty directory (renamed into place when complete)')
   .option('--tier <tier>', 'only stm or only ltm memories')
   .option('--scope <scope>', 'only memories of exactly this scope')
   .option('--tags <csv>', 'only memories carrying any of these tags')
@@ -52,9 +54,9 @@ program
   .option('--created-to <date>', 'only memories created at or before this ISO 8601 date or date-time')
   .option('--include-deleted', 'add deleted memories (restorable ones)')
   .option('--include-superseded', 'add memories superseded by a newer one')
-  .option('--include-history', "add each memory's earlier versions")
-  .option('--include-audit', "add each memory's audit trail")
-  .option('--include-vectors', "add each memory's embedding vector")
+  .option('--include-history', "jsonl: add each memory's earlier versions")
+  .option('--include-audit', "jsonl: add each memory's audit trail")
+  .option('--include-vectors', "jsonl: add each memory's embedding vector")
   .option('--page-size <n>', 'memories read per round trip, 1–2000 (default 1000)')
   .action((options: ExportOptions) => runCommand(() => exportCommand(options)));
 

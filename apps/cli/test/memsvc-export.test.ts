@@ -18,7 +18,7 @@ describe('memsvc export: flags', () => {
     const cases: [string[], RegExp][] = [
       [['export'], /required option '--user <userId>' not specified/],
       [['export', '--user', 'al ice'], /--user may contain letters/],
-      [['export', '--user', 'alice', '--format', 'markdown'], /--format must be jsonl \(markdown is not available yet\)/],
+      [['export', '--user', 'alice', '--format', 'xml'], /--format must be one of: jsonl, markdown/],
       [['export', '--user', 'alice', '--tier', 'mid'], /--tier must be one of: stm, ltm/],
       [['export', '--user', 'alice', '--created-from', 'yesterday'], /--created-from must be an ISO 8601 date/],
       [

@@ -156,6 +156,11 @@ export type { ExportLines } from './export/export-page.js';
 export { readExportPage } from './export/export-page.js';
 export type { ExportPlan, ExportRequest } from './export/export-request.js';
 export { EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT, EXPORT_MAX_PAGE_BYTES, planExport } from './export/export-request.js';
+export type { MarkdownExportPage } from './export/markdown-export-page.js';
+export { planMarkdownExport, readMarkdownExportPage } from './export/markdown-export-page.js';
+export type { MarkdownNote, MarkdownNoteParts } from './export/markdown-note.js';
+export { markdownNote } from './export/markdown-note.js';
+export { markdownNoteName, markdownNotePath } from './export/markdown-note-name.js';
 export type { AgentImportDependencies, AgentImportRequest } from './import/agent-files/import-agent-files.js';
 export { importAgentFiles } from './import/agent-files/import-agent-files.js';
 export type { UnreadableFile } from './import/agent-files/plan-agent-files.js';
@@ -209,7 +214,6 @@ export type { IdGenerator } from './ports/id-generator.js';
 export type { ImportLedgerEntry, ImportLedgerKey, ImportLedgerStore } from './ports/import-ledger-store.js';
 export type { ImportedAuditRow, ImportedLink, ImportedMemory, ImportStore, ImportWriteResult } from './ports/import-store.js';
 export type { AuthSweepCounts, DecayChange, LifecycleStore, MergeOutcome } from './ports/lifecycle-store.js';
-export { MEMORY_MARKERS } from './ports/memory-store.js';
 export type {
   Actor,
   ListMemoriesQuery,
@@ -223,6 +227,7 @@ export type {
   UpdateOptions,
   WriteOutcome,
 } from './ports/memory-store.js';
+export { MEMORY_MARKERS } from './ports/memory-store.js';
 export type { IdentityProvider, OAuthStateStore, PendingLogin } from './ports/oauth-state-store.js';
 export type { NewOrganization, OrganizationMember, OrganizationRecord, OrganizationStore } from './ports/organization-store.js';
 export type { RateLimitStore } from './ports/rate-limit-store.js';

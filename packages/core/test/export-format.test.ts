@@ -197,3 +197,12 @@ describe('export pages', () => {
     expect(planExport({ includeHistory: true }).query).toMatchObject({ includeAudit: true, limit: 500 });
   });
 });
+
+describe('canonicalJson', () => {
+  it('keeps a __proto__ key as data, in order, instead of setting the prototype', () => {
+    const parsed = JSON.parse('{"b": 1, "__proto__": {"x": 2}, "a": [3]}');
+    const canonical = canonicalJson(parsed) as Record<string, unknown>;
+    expect(JSON.stringify(canonical)).toBe('{"__proto__":{"x":2},"a":[3],"b":1}');
+    expect(Object.getPrototypeOf(canonical)).toBe(Object.prototype);
+  });
+});

@@ -1,15 +1,19 @@
-import { createMemoryEngine } from '@memsvc/core';
+import { createMemoryEngine, isFrontmatterError, splitFrontmatter } from '@memsvc/core';
 import { InMemoryExportStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/index.js';
 
-/** export_memories over core's in-memory stores, through the SDK's linked transport pair. */
-async function connectedClient() {
+/**
+ * export_memories over core's in-memory stores, through the SDK's linked transport pair. With
+ * `vectors`, those contents are embedded (the rest are not), so a write can contradict another.
+ */
+async function connectedClient(vectors?: Record<string, readonly number[]>) {
   const clock = new ManualClock('2026-05-01T10:00:00Z');
   const store = new InMemoryMemoryStore({ clock });
-  const engine = createMemoryEngine({ store, embedder: new StaticEmbedder({}, undefined), clock });
+  const embedder = vectors ? new StaticEmbedder(vectors) : new StaticEmbedder({}, undefined);
+  const engine = createMemoryEngine({ store, embedder, clock });
   const exports = new InMemoryExportStore(store, clock);
   const server = createMcpServer(
     { name: 'memsvc-test', version: '0.0.0' },
@@ -35,8 +39,8 @@ describe('export_memories', () => {
   afterEach(async () => {
     for (const close of closers.splice(0)) await close();
   });
-  const open = async () => {
-    const connection = await connectedClient();
+  const open = async (vectors?: Record<string, readonly number[]>) => {
+    const connection = await connectedClient(vectors);
     closers.push(connection.close);
     return connection;
   };
@@ -129,7 +133,114 @@ describe('export_memories', () => {
     expect(badCursor).toMatchObject({ isError: true, structured: { error: { code: 'INVALID_INPUT', data: { field: 'cursor' } } } });
     const tooMany = await client.callTool({ name: 'export_memories', arguments: { limit: 2001 } });
     expect(tooMany.isError).toBe(true);
-    const markdownNotYet = await client.callTool({ name: 'export_memories', arguments: { format: 'markdown' } });
-    expect(markdownNotYet.isError).toBe(true);
+    const unknownFormat = await client.callTool({ name: 'export_memories', arguments: { format: 'csv' } });
+    expect(unknownFormat.isError).toBe(true);
+  });
+});
+
+interface MarkdownResult {
+  format: string;
+  notes: { path: string; content: string }[];
+  count: number;
+  nextCursor: string | null;
+}
+
+/** A note's frontmatter, read as memsvc's importer reads a markdown file's. */
+function frontmatterOf(content: string): Record<string, unknown> {
+  const split = splitFrontmatter(content);
+  if (isFrontmatterError(split)) throw new Error(split.error);
+  return split.data;
+}
+
+describe('export_memories as markdown', () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+  const open = async (vectors?: Record<string, readonly number[]>) => {
+    const connection = await connectedClient(vectors);
+    closers.push(connection.close);
+    return connection;
+  };
+  const call = async (client: Client, name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args });
+    return { isError: result.isError === true, structured: result.structuredContent as Record<string, unknown> };
+  };
+  const markdownPage = async (client: Client, args: Record<string, unknown>) =>
+    (await call(client, 'export_memories', { format: 'markdown', ...args })).structured as unknown as MarkdownResult;
+
+  it("pages the caller's memories as one note each, in id order, with the same cursor and filters as jsonl", async () => {
+    const { client, clock } = await open();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const created = await call(client, 'create_memory', {
+        content: `fact ${i}\n---\nid: forged`,
+        type: i === 4 ? 'short-term' : 'long-term',
+        tags: [`t${i % 2}`],
+      });
+      ids.push((created.structured.memory as { id: string }).id);
+      clock.advance(1000);
+    }
+    await call(client, 'create_memory', { userId: 'bob', content: "bob's fact", type: 'long-term' });
+
+    const notes: { path: string; content: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: MarkdownResult = await markdownPage(client, { limit: 2, ...(cursor ? { cursor } : {}) });
+      expect(page.format).toBe('markdown');
+      expect(page).not.toHaveProperty('lines');
+      expect(page.count).toBe(page.notes.length);
+      expect(page.count).toBeLessThanOrEqual(2);
+      notes.push(...page.notes);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+
+    expect(notes.map((note) => note.path)).toEqual(ids.map((id, i) => `${i === 4 ? 'stm' : 'ltm'}/${id}.md`));
+    notes.forEach((note, i) => {
+      expect(frontmatterOf(note.content)).toMatchObject({ id: ids[i], tier: i === 4 ? 'stm' : 'ltm', tags: [`t${i % 2}`], version: 1 });
+      expect(note.content.endsWith(`---\nfact ${i}\n---\nid: forged\n`)).toBe(true);
+    });
+    expect(notes.map((note) => note.content).join('')).not.toContain("bob's fact");
+
+    const tagged = await markdownPage(client, { tags: ['t1'], tier: 'ltm' });
+    expect(tagged.notes.map((note) => frontmatterOf(note.content).id)).toEqual([ids[1], ids[3]]);
+  });
+
+  it('links a note to the notes it links to, by their file names', async () => {
+    const { client } = await open({ 'Alice drinks tea': [1, 0], 'Alice drinks coffee': [0.9, Math.sqrt(1 - 0.81)] });
+    const tea = await call(client, 'create_memory', { content: 'Alice drinks tea', type: 'long-term' });
+    const coffee = await call(client, 'create_memory', { content: 'Alice drinks coffee', type: 'long-term' });
+    expect(coffee.structured).toMatchObject({ memory: { contradicted: true } });
+    const page = await markdownPage(client, {});
+    const [teaNote, coffeeNote] = page.notes;
+    const teaId = (tea.structured.memory as { id: string }).id;
+    const coffeeId = (coffee.structured.memory as { id: string }).id;
+    expect(coffeeNote?.content).toContain(`## Links\n\n- contradicts [[${teaId}]]\n`);
+    expect(frontmatterOf(coffeeNote?.content ?? '')).toMatchObject({ contradicted: true, links: [{ rel: 'contradicts', target: teaId }] });
+    expect(teaNote?.content).toContain(`[[${coffeeId}]]`);
+    expect(teaNote?.path).toBe(`ltm/${teaId}.md`);
+  });
+
+  it('ends a page early at the same byte budget as jsonl', async () => {
+    const { client } = await open();
+    const filler = 'x'.repeat(10_000);
+    for (let i = 0; i < 260; i += 1) await call(client, 'create_memory', { content: `${i} ${filler}`, type: 'long-term' });
+    const page = await markdownPage(client, { limit: 2000 });
+    expect(page.count).toBeGreaterThan(100);
+    expect(page.count).toBeLessThan(260);
+    expect(page.notes.reduce((bytes, note) => bytes + note.path.length + note.content.length, 0)).toBeLessThanOrEqual(2 * 1024 * 1024);
+    const rest = await markdownPage(client, { limit: 2000, cursor: page.nextCursor });
+    expect(page.count + rest.count).toBe(260);
+    expect(rest.nextCursor).toBeNull();
+  });
+
+  it('refuses the options only the lossless jsonl carries, naming the field', async () => {
+    const { client } = await open();
+    for (const field of ['includeHistory', 'includeAudit', 'includeVectors']) {
+      const refused = await call(client, 'export_memories', { format: 'markdown', [field]: true });
+      expect(refused).toMatchObject({ isError: true, structured: { error: { code: 'INVALID_INPUT', data: { field } } } });
+    }
+    const badCursor = await call(client, 'export_memories', { format: 'markdown', cursor: 'not-a-cursor' });
+    expect(badCursor).toMatchObject({ isError: true, structured: { error: { code: 'INVALID_INPUT', data: { field: 'cursor' } } } });
   });
 });

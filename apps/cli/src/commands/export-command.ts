@@ -1,14 +1,27 @@
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import { EXPORT_MAX_LIMIT, type ExportRequest, MEMORY_TIERS, type MemoryTier, MemsvcError, planExport, readExportPage } from '@memsvc/core';
+import {
+  EXPORT_MAX_LIMIT,
+  type ExportRequest,
+  MEMORY_TIERS,
+  type MemoryTier,
+  MemsvcError,
+  planExport,
+  planMarkdownExport,
+  readExportPage,
+  type TenantId,
+} from '@memsvc/core';
 import { systemClock } from '@memsvc/store-pg';
 import { parseUserFlag } from '../operator-flags.js';
 import { withOperatorStore } from '../operator-store.js';
+import { checkMarkdownTarget, writeMarkdownExport } from './markdown-export-directory.js';
 
 const APPLICATION_NAME = 'memsvc-export';
 /** Memories read per round trip: large pages amortise the three statements, bounded memory keeps it flat. */
 const PAGE_SIZE = 1000;
+/** What `--format` takes: the lossless interchange (the default), or notes to read. */
+const EXPORT_FORMATS = ['jsonl', 'markdown'] as const;
 
 /** The options of `memsvc export`, as commander hands them over. */
 export interface ExportOptions {
@@ -29,23 +42,42 @@ export interface ExportOptions {
 }
 
 /**
- * `memsvc export`: one tenant's memories as JSONL (docs/export-format.md), page by page, so the
- * memory it takes stays flat however many memories there are. Every flag is checked before the
- * database is opened; `--out` is written beside the target and renamed into place at the end, so
- * a failed export never leaves a file that looks complete.
+ * `memsvc export`: one tenant's memories (docs/export-format.md), page by page, so the memory it
+ * takes stays flat however many memories there are: JSONL to stdout or to `--out`, or with
+ * `--format markdown` one note per memory under the directory `--out`. Every flag is checked
+ * before the database is opened; the output is written beside its target and renamed into
+ * place at the end, so a failed export never leaves a file or directory that looks complete.
  */
 export async function exportCommand(options: ExportOptions): Promise<void> {
   const tenant = parseUserFlag(options.user);
-  if ((options.format ?? 'jsonl') !== 'jsonl') {
-    throw new MemsvcError('INVALID_INPUT', `--format must be jsonl (markdown is not available yet); got "${options.format}"`, {
-      field: '--format',
-    });
-  }
+  const format = parseFormat(options.format ?? 'jsonl');
   const request = exportRequestOf(options);
+  if (format === 'markdown') {
+    if (options.out === undefined) {
+      throw new MemsvcError('INVALID_INPUT', '--format markdown writes one file per memory: give a directory with --out <dir>', {
+        field: '--out',
+      });
+    }
+    planMarkdownExport(request); // every remaining flag is checked now, before the database is opened
+    await checkMarkdownTarget(options.out);
+    return exportMarkdown(tenant, request, options.out);
+  }
   planExport(request); // every remaining flag is checked now, before the database is opened
+  return exportJsonl(tenant, request, options.out);
+}
 
+async function exportMarkdown(tenant: TenantId, request: ExportRequest, out: string): Promise<void> {
   await withOperatorStore(APPLICATION_NAME, async (store) => {
-    const partial = options.out === undefined ? undefined : `${options.out}.partial`;
+    const total = await writeMarkdownExport(store.exports, tenant, request, out, (written) =>
+      process.stderr.write(`exported ${written} memories\n`),
+    );
+    process.stderr.write(`done: ${total} memories of ${tenant} written as markdown notes to ${out}\n`);
+  });
+}
+
+async function exportJsonl(tenant: TenantId, request: ExportRequest, out: string | undefined): Promise<void> {
+  await withOperatorStore(APPLICATION_NAME, async (store) => {
+    const partial = out === undefined ? undefined : `${out}.partial`;
     const output: Writable = partial === undefined ? process.stdout : createWriteStream(partial, { flags: 'w' });
     const now = systemClock.now();
     let total = 0;
@@ -58,9 +90,9 @@ export async function exportCommand(options: ExportOptions): Promise<void> {
         process.stderr.write(`exported ${total} memories\n`);
         cursor = page.nextCursor;
       } while (cursor !== undefined);
-      if (partial !== undefined && options.out !== undefined) {
+      if (partial !== undefined && out !== undefined) {
         await close(output);
-        await rename(partial, options.out);
+        await rename(partial, out);
       }
     } catch (error) {
       if (partial !== undefined) {
@@ -69,8 +101,15 @@ export async function exportCommand(options: ExportOptions): Promise<void> {
       }
       throw error;
     }
-    process.stderr.write(`done: ${total} memories of ${tenant}${options.out ? ` written to ${options.out}` : ''}\n`);
+    process.stderr.write(`done: ${total} memories of ${tenant}${out ? ` written to ${out}` : ''}\n`);
   });
+}
+
+function parseFormat(value: string): (typeof EXPORT_FORMATS)[number] {
+  if (!(EXPORT_FORMATS as readonly string[]).includes(value)) {
+    throw new MemsvcError('INVALID_INPUT', `--format must be one of: ${EXPORT_FORMATS.join(', ')}; got "${value}"`, { field: '--format' });
+  }
+  return value as (typeof EXPORT_FORMATS)[number];
 }
 
 function exportRequestOf(options: ExportOptions): ExportRequest {

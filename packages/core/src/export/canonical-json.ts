@@ -11,7 +11,8 @@ export function canonicalJson(value: unknown): JsonValue {
     const sorted: Record<string, JsonValue> = {};
     for (const key of Object.keys(value).sort(compareCodePoints)) {
       const item = (value as Record<string, unknown>)[key];
-      if (item !== undefined) sorted[key] = canonicalJson(item);
+      // defineProperty, not assignment: a `__proto__` key (legal JSON, kept by jsonb) would otherwise set the prototype and vanish.
+      if (item !== undefined) Object.defineProperty(sorted, key, { value: canonicalJson(item), enumerable: true, writable: true, configurable: true });
     }
     return sorted;
   }

@@ -1,6 +1,6 @@
-import type { AuditEntry } from '../domain/memory.js';
 import type { TenantId } from '../domain/tenant.js';
-import type { ExportedLink, ExportStore } from '../ports/export-store.js';
+import type { ExportStore } from '../ports/export-store.js';
+import { readBudgetedPage } from './budgeted-export-page.js';
 import { utf8Length } from './canonical-json.js';
 import { type ExportHeader, exportHeader, memoryLine } from './export-format.js';
 import { type ExportRequest, planExport } from './export-request.js';
@@ -25,34 +25,20 @@ export interface ExportLines {
  */
 export async function readExportPage(store: ExportStore, tenant: TenantId, request: ExportRequest, now: Date): Promise<ExportLines> {
   const plan = planExport(request);
-  const page = await store.exportPage(tenant, plan.query);
-  const links = groupBy(page.links, (link: ExportedLink) => link.sourceMemoryId);
-  const audit = groupBy(page.audit, (entry: AuditEntry) => entry.memoryId);
-
   const header = plan.query.after === undefined ? exportHeader(tenant, plan.query, plan.includes, now) : undefined;
-  const lines: string[] = header ? [JSON.stringify(header)] : [];
-  let bytes = lines.reduce((sum, line) => sum + utf8Length(line) + 1, 0);
-  let count = 0;
-  for (const memory of page.memories) {
-    const line = memoryLine({ memory, links: links.get(memory.id) ?? [], audit: audit.get(memory.id) ?? [], includes: plan.includes });
-    const size = utf8Length(line) + 1;
-    if (count > 0 && bytes + size > plan.maxBytes) {
-      return { header, lines, count, nextCursor: page.memories[count - 1]?.id };
-    }
-    lines.push(line);
-    bytes += size;
-    count += 1;
-  }
-  return { header, lines, count, nextCursor: page.nextCursor };
+  const headerLines = header ? [JSON.stringify(header)] : [];
+  const page = await readBudgetedPage(
+    store,
+    tenant,
+    plan,
+    (parts) => memoryLine({ ...parts, includes: plan.includes }),
+    lineBytes,
+    headerLines.reduce((sum, line) => sum + lineBytes(line), 0),
+  );
+  return { header, lines: [...headerLines, ...page.items], count: page.items.length, nextCursor: page.nextCursor };
 }
 
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const id = key(item);
-    const group = groups.get(id);
-    if (group) group.push(item);
-    else groups.set(id, [item]);
-  }
-  return groups;
+/** A line's size in the file: its UTF-8 bytes and the newline after it. */
+function lineBytes(line: string): number {
+  return utf8Length(line) + 1;
 }
