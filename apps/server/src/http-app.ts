@@ -1,5 +1,6 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig, Tracer } from '@memsvc/core';
+import type { createDashboard } from '@memsvc/dashboard';
 import type { Logger, Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type Context, Hono } from 'hono';
@@ -31,6 +32,8 @@ export interface HttpAppDependencies {
   readonly traffic?: TrafficMeter;
   /** A span per request, around everything else; without tracing no middleware is added. */
   readonly tracer?: Tracer;
+  /** The dashboard, mounted under /dashboard (MEMSVC_SERVE_DASHBOARD). */
+  readonly dashboard?: ReturnType<typeof createDashboard> | undefined;
 }
 
 /** Requests in flight and when the last one started. */
@@ -102,6 +105,7 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
   });
 
   if (deps.auth) registerAuthRoutes(app, deps.auth);
+  if (deps.dashboard) app.route('/dashboard', deps.dashboard);
 
   if (deps.createMcpServer) {
     // The body limit (MCP_MAX_BODY_BYTES) is enforced by the handler, which reads the body itself.

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { OAuthProviderClient } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
+import { createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
 import { createMcpServer } from '@memsvc/mcp-tools';
 import { type Logger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
 import type { MemsvcStore } from '@memsvc/store-pg';
@@ -16,6 +17,8 @@ import { rateLimitUnauthenticated } from './unauthenticated-rate-limit.js';
 
 export const SERVER_NAME = 'memsvc';
 export const SERVER_VERSION = '0.1.0';
+/** Where MEMSVC_SERVE_DASHBOARD mounts the dashboard. */
+const DASHBOARD_PATH = '/dashboard';
 
 /** How long in-flight HTTP requests get to finish on shutdown before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -71,6 +74,13 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     traffic,
     tracer: runtime.tracer,
     isShuttingDown: () => shuttingDown,
+    // The dashboard in this process: the way for an embedded database, which one process owns.
+    dashboard: config.http.serveDashboard
+      ? createDashboard(
+          { runtime, loginFlow: dashboardLoginFlow(runtime, DASHBOARD_PATH, overrides.identityProviders) },
+          { basePath: DASHBOARD_PATH, secureCookies: config.nodeEnv !== 'development' },
+        )
+      : undefined,
     auth: runtime.sessions && {
       apiKeys: runtime.apiKeys,
       sessions: runtime.sessions,

@@ -1,8 +1,13 @@
+import { ACCESS_PAGE_CSS } from '../pages/access/access-css.js';
+import { MEMORY_PAGE_CSS } from '../pages/memory/memory-css.js';
+import { OPERATIONS_PAGE_CSS } from '../pages/operations/operations-css.js';
+import { REVIEW_PAGE_CSS } from '../pages/review/review-css.js';
+
 /**
  * The dashboard's one stylesheet, served from `/assets/dashboard.css` (the Content-Security-Policy
  * allows no inline style). Plain CSS, no build step; colours pass WCAG AA contrast.
  */
-export const DASHBOARD_CSS = `
+const BASE_CSS = `
 :root { --ink: #1b1f24; --muted: #57606a; --line: #d0d7de; --bg: #ffffff; --panel: #f6f8fa; --accent: #0550ae; --danger: #a40e26; --ok: #116329; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--bg); }
@@ -40,3 +45,6 @@ ins { background: #dafbe1; text-decoration: none; } del { background: #ffebe9; }
 .bar { fill: var(--accent); } .axis { stroke: var(--line); } svg text { fill: var(--muted); font-size: 11px; }
 progress { width: 220px; }
 `;
+
+/** Served from `/assets/dashboard.css`: the base rules and each page's own. */
+export const DASHBOARD_CSS = [BASE_CSS, MEMORY_PAGE_CSS, REVIEW_PAGE_CSS, OPERATIONS_PAGE_CSS, ACCESS_PAGE_CSS].join('\n');

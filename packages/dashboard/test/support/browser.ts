@@ -46,8 +46,9 @@ export interface SeriousViolation {
 export async function seriousViolations(page: Page): Promise<SeriousViolation[]> {
   await page.evaluate(axeSource);
   const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: Document): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document)).violations;
+    // Runs in the page: its globals (axe, document) are the browser's.
+    const page = globalThis as unknown as { axe: { run(context: unknown): Promise<{ violations: unknown[] }> }; document: unknown };
+    return (await page.axe.run(page.document)).violations;
   })) as { id: string; impact: string; nodes: { target: string[] }[] }[];
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
