@@ -1,14 +1,13 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig, Tracer } from '@memsvc/core';
-import type { createDashboard } from '@memsvc/dashboard';
-import type { Logger, Metrics } from '@memsvc/runtime';
+import { type createDashboard, mountDashboard } from '@memsvc/dashboard';
+import type { HealthChecker, Logger, Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { type AuthRouteDependencies, registerAuthRoutes } from './auth-routes.js';
 import { ClientAddresses } from './client-address.js';
 import type { CredentialLookup } from './credential-principals.js';
-import type { HealthChecker } from './health.js';
 import { httpRequestSpans } from './http-request-spans.js';
 import { createMcpHttpHandler } from './mcp-http-route.js';
 import type { AddressVerdict } from './unauthenticated-rate-limit.js';
@@ -105,7 +104,7 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
   });
 
   if (deps.auth) registerAuthRoutes(app, deps.auth);
-  if (deps.dashboard) app.route('/dashboard', deps.dashboard);
+  if (deps.dashboard) mountDashboard(app, deps.dashboard, '/dashboard');
 
   if (deps.createMcpServer) {
     // The body limit (MCP_MAX_BODY_BYTES) is enforced by the handler, which reads the body itself.

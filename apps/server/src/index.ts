@@ -1,5 +1,5 @@
-export type { HealthReport } from './health.js';
-export { HealthChecker } from './health.js';
+export type { HealthReport } from '@memsvc/runtime';
+export { HealthChecker } from '@memsvc/runtime';
 export { createHttpApp, TrafficMeter } from './http-app.js';
 export { readServerConfig } from './server-config.js';
 export type { RunningServer, ServerOverrides } from './start-server.js';

@@ -35,6 +35,7 @@ export type { FollowUpRules, MatchedMemory } from './domain/follow-up-support.js
 export { FOLLOW_UP_SUPPORT, withFollowUpSupport } from './domain/follow-up-support.js';
 export type { ImportanceInputs } from './domain/importance.js';
 export { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceScore, isPruneEligible, isStale, PINNED_FLOOR } from './domain/importance.js';
+export { type ImportanceParts, importanceParts } from './domain/importance-parts.js';
 export type { LexicalCorpusStatistics, LexicalPosting, LexicalRanking } from './domain/lexical-ranking.js';
 export { bm25Score, bm25TermScore, inverseDocumentFrequency, LEXICAL_RANKING } from './domain/lexical-ranking.js';
 export type { DecayRules, DecayVerdict, PromotionRules } from './domain/lifecycle-rules.js';
@@ -118,8 +119,17 @@ export type { ContradictionEffect, PlannedLink, PromotionPlan, WritePlan } from 
 export { comparedTiers, planPromotion, planWrite } from './domain/write-plan.js';
 export type { ForgetInput, ForgetResult, ReflectInput, ReflectResult, RememberInput, RememberResult } from './engine/agent-memory.js';
 export { forget, reflect, remember, resolveTier } from './engine/agent-memory.js';
+export type {
+  ApproveConsolidationDependencies,
+  ConsolidationApproval,
+  ConsolidationApprovalInput,
+  SeenCluster,
+} from './engine/approve-consolidation.js';
+export { APPROVED_CLUSTERS_MAX, approveConsolidation } from './engine/approve-consolidation.js';
 export type { LoadContextInput, QueryContextResult } from './engine/context-builders.js';
 export { CHAR_BUDGET, compressContext, loadContext, promptContext, TOKEN_BUDGET } from './engine/context-builders.js';
+export type { FadingMemoriesDependencies, FadingMemory, FadingMemoryPage } from './engine/fading-memories.js';
+export { FADING_PAGE_MAX, listFadingMemories } from './engine/fading-memories.js';
 export type { ConversationTurn, IngestInput, IngestResult } from './engine/ingest-conversation.js';
 export { chunkTurn, ingestConversation, MAX_CHUNKS, MAX_TURNS } from './engine/ingest-conversation.js';
 export type {
@@ -147,6 +157,14 @@ export type { RecallInput, RecallResult } from './engine/recall.js';
 export { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from './engine/recall.js';
 export type { ReindexControl, ReindexDependencies, ReindexRunResult, ReindexStop } from './engine/reindex.js';
 export { runReindex } from './engine/reindex.js';
+export type {
+  ContradictionOutcome,
+  ContradictionResolution,
+  ResolveContradictionDependencies,
+  ResolveContradictionInput,
+  SeenMemory,
+} from './engine/resolve-contradiction.js';
+export { CONTRADICTION_OUTCOMES, CONTRADICTION_RESOLVE_ACTION, resolveContradiction } from './engine/resolve-contradiction.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
 export { canonicalJson, utf8Length } from './export/canonical-json.js';
@@ -217,6 +235,7 @@ export type { AuthSweepCounts, DecayChange, LifecycleStore, MergeOutcome } from 
 export type {
   Actor,
   ListMemoriesQuery,
+  MemoryLinkRecord,
   MemoryMarker,
   MemoryPage,
   MemoryStore,
@@ -233,6 +252,13 @@ export type { NewOrganization, OrganizationMember, OrganizationRecord, Organizat
 export type { RateLimitStore } from './ports/rate-limit-store.js';
 export type { JobCheckpoint, ReindexJobQueue, ReindexRow, ReindexStore, VectorWrite } from './ports/reindex-store.js';
 export { CheckpointOutOfOrder, JobOwnershipLost } from './ports/reindex-store.js';
+export type {
+  ClearanceOptions,
+  ContradictedPair,
+  ContradictedPairPage,
+  ContradictionClearance,
+  ReviewStore,
+} from './ports/review-store.js';
 export type { NewSession, SessionOrigin, SessionRecord, SessionStore } from './ports/session-store.js';
 export type { TimerHandle, Timers } from './ports/timers.js';
 export type { SpanAttributes, SpanAttributeValue, TraceIds, Tracer, TraceSpan } from './ports/tracer.js';

@@ -1,6 +1,7 @@
 import { isMemsvcError } from '@memsvc/core';
 import { Hono } from 'hono';
 import { csrf } from 'hono/csrf';
+import { HTTPException } from 'hono/http-exception';
 import { DASHBOARD_CSS } from './assets/dashboard-css.js';
 import { DASHBOARD_JS } from './assets/dashboard-js.js';
 import { registerSignInRoutes } from './auth/sign-in-routes.js';
@@ -65,6 +66,10 @@ export function createDashboard(dependencies: DashboardDependencies, options: Da
 
   app.notFound((c) => c.html(<ErrorPage basePath={base} title="Not found" message="There is no such page." />, 404));
   app.onError((error, c) => {
+    // hono/csrf refuses a cross-site post with a 403 HTTPException.
+    if (error instanceof HTTPException && error.status === 403) {
+      return c.html(<ErrorPage basePath={base} title="Refused" message="This form did not come from this dashboard." />, 403);
+    }
     if (isMemsvcError(error) && error.code in HTTP_STATUS_OF) {
       const status = HTTP_STATUS_OF[error.code as keyof typeof HTTP_STATUS_OF];
       return c.html(<ErrorPage basePath={base} title={status === 404 ? 'Not found' : 'Refused'} message={error.message} />, status);
@@ -76,6 +81,15 @@ export function createDashboard(dependencies: DashboardDependencies, options: Da
     );
   });
   return app;
+}
+
+/**
+ * Mounts the dashboard under `basePath` of a parent app (memsvc-server): its pages there, and
+ * `<basePath>/`, which the mount alone does not match, sent to the memories too.
+ */
+export function mountDashboard(parent: Hono, dashboard: Hono<DashboardEnv>, basePath: string): void {
+  parent.get(`${basePath}/`, (c) => c.redirect(`${basePath}/memories`, 303));
+  parent.route(basePath, dashboard);
 }
 
 function assetHeaders(contentType: string): Record<string, string> {

@@ -7,7 +7,10 @@ import type { MemsvcRuntime } from '@memsvc/runtime';
  * audited like an agent's. `loginFlow` is GitHub/Google sign-in when configured.
  */
 export interface DashboardDependencies {
-  readonly runtime: Pick<MemsvcRuntime, 'config' | 'engine' | 'maintenance' | 'store' | 'clock' | 'sessions' | 'logger' | 'apiKeys'>;
+  readonly runtime: Pick<
+    MemsvcRuntime,
+    'config' | 'engine' | 'maintenance' | 'store' | 'clock' | 'sessions' | 'logger' | 'apiKeys' | 'metrics'
+  >;
   readonly loginFlow?: LoginFlow | undefined;
 }
 

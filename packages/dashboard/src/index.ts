@@ -1,3 +1,3 @@
 export { dashboardLoginFlow } from './auth/dashboard-login-flow.js';
-export { createDashboard } from './create-dashboard.js';
+export { createDashboard, mountDashboard } from './create-dashboard.js';
 export type { DashboardDependencies, DashboardOptions } from './dashboard-dependencies.js';

@@ -1,6 +1,7 @@
 export { configuredEmbedder, openConfiguredStore } from './configured-parts.js';
 export { createMaintenance } from './create-maintenance.js';
 export { registerEmbeddingMetrics } from './embedding-metrics.js';
+export { HealthChecker, type HealthReport } from './health/health-checker.js';
 export type { ImportFileText } from './import/read-import-file.js';
 export { decodeImportText, readImportFile } from './import/read-import-file.js';
 export type { ImportFolder } from './import/read-import-folder.js';

@@ -36,10 +36,20 @@ export {
 } from './migrations/migrate.js';
 export type { MemsvcStore, OpenStoreOptions, StoreHealth, VectorOptions } from './open-store.js';
 export { openStore } from './open-store.js';
+export type {
+  HourlyOperations,
+  OperationsActivity,
+  PgOperationsReadsOptions,
+  SchedulerRun,
+  TierDay,
+} from './operations/pg-operations-reads.js';
+export { AUDIT_SCAN_MAX, PgOperationsReads } from './operations/pg-operations-reads.js';
 export type { PgRateLimitStoreOptions } from './rate-limit/pg-rate-limit-store.js';
 export { PgRateLimitStore } from './rate-limit/pg-rate-limit-store.js';
 export { PgReindexJobQueue } from './reindex/pg-reindex-jobs.js';
 export { PgReindexStore } from './reindex/pg-reindex-store.js';
+export type { PgReviewStoreOptions } from './review/pg-review-store.js';
+export { PgReviewStore } from './review/pg-review-store.js';
 export type { MemsvcDatabase } from './schema/database-schema.js';
 export { systemClock } from './system-clock.js';
 export type { HnswBuildOptions, NewVectorSpace } from './vector/pg-vector-space.js';

@@ -24,9 +24,11 @@ import { PgLifecycleStore } from './lifecycle/pg-lifecycle-store.js';
 import { PgMemoryStore } from './memory/pg-memory-store.js';
 import { searchSessionSettings } from './memory/write-transaction.js';
 import { migrateToLatest } from './migrations/migrate.js';
+import { PgOperationsReads } from './operations/pg-operations-reads.js';
 import { PgRateLimitStore } from './rate-limit/pg-rate-limit-store.js';
 import { PgReindexJobQueue } from './reindex/pg-reindex-jobs.js';
 import { PgReindexStore } from './reindex/pg-reindex-store.js';
+import { PgReviewStore } from './review/pg-review-store.js';
 import { systemClock } from './system-clock.js';
 import { PgVectorSpace } from './vector/pg-vector-space.js';
 import { detectVectorFeatures, type VectorFeatures } from './vector/vector-features.js';
@@ -91,6 +93,10 @@ export interface MemsvcStore {
   readonly reindex: PgReindexStore;
   /** The reindex job queue every worker shares. */
   readonly reindexJobs: PgReindexJobQueue;
+  /** The review queue's tenant-scoped reads (contradicted pairs, fading memories) and its one write (clearing contradicted marks). */
+  readonly review: PgReviewStore;
+  /** The operator's cross-tenant reads for the dashboard's operations page: activity, tiers over time, scheduler runs. */
+  readonly operations: PgOperationsReads;
   /** Once-per-interval execution of scheduled jobs across processes. */
   readonly jobRuns: JobRuns;
   /** Per-agent API keys, stored hashed. */
@@ -164,6 +170,8 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       lifecycle: new PgLifecycleStore({ db: connection.db, clock, ids, search }),
       reindex: new PgReindexStore(connection.db, vectorSpace, clock, connection.engine),
       reindexJobs: new PgReindexJobQueue(connection.db, ids),
+      review: new PgReviewStore({ db: connection.db, clock }),
+      operations: new PgOperationsReads({ db: connection.db, clock }),
       jobRuns: new JobRuns(connection.db, connection.engine, clock),
       apiKeys: new PgApiKeyStore({ db: connection.db, clock, ids }),
       organizations: new PgOrganizationStore({ db: connection.db, clock, ids }),

@@ -18,7 +18,7 @@ import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
-import type { Actor, MemoryMarker, MemoryPage, MemoryStore, WriteOutcome } from '../ports/memory-store.js';
+import type { Actor, MemoryLinkRecord, MemoryMarker, MemoryPage, MemoryStore, WriteOutcome } from '../ports/memory-store.js';
 import { NO_TRACING, type Tracer, type TraceSpan } from '../ports/tracer.js';
 import { type RecallInput, type RecallResult, recall } from './recall.js';
 import { databaseStage, embedInSpan } from './traced-stages.js';
@@ -225,9 +225,12 @@ export class MemoryEngine {
     );
   }
 
-  /** One memory without counting a read (previews, checks); NOT_FOUND as for get. */
-  async peek(context: CallContext, id: string): Promise<MemoryRecord> {
-    const memory = await this.options.store.findById(context.tenant, id);
+  /**
+   * One memory without counting a read (previews, checks); NOT_FOUND as for get. With
+   * `includeDeleted`, a deleted (restorable) memory too, so its page can offer the restore.
+   */
+  async peek(context: CallContext, id: string, options: { includeDeleted?: boolean } = {}): Promise<MemoryRecord> {
+    const memory = await this.options.store.findById(context.tenant, id, options.includeDeleted ? { includeDeleted: true } : {});
     if (!memory) throw notFound(id);
     return memory;
   }
@@ -368,6 +371,15 @@ export class MemoryEngine {
     const entries = await this.options.store.auditTrail(context.tenant, id, limit);
     if (entries.length === 0) throw notFound(id);
     return entries;
+  }
+
+  /**
+   * The links of a memory in both directions (contradicts, supersedes, duplicate-of, …), oldest
+   * first, at most `limit`. Empty for a memory without links, and for an id that is not the
+   * caller's: the tenant bounds the read, so it reveals nothing of another tenant.
+   */
+  links(context: CallContext, id: string, limit = 100): Promise<readonly MemoryLinkRecord[]> {
+    return this.options.store.links(context.tenant, id, limit);
   }
 
   private get settings(): EngineSettings {

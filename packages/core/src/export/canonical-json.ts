@@ -12,7 +12,8 @@ export function canonicalJson(value: unknown): JsonValue {
     for (const key of Object.keys(value).sort(compareCodePoints)) {
       const item = (value as Record<string, unknown>)[key];
       // defineProperty, not assignment: a `__proto__` key (legal JSON, kept by jsonb) would otherwise set the prototype and vanish.
-      if (item !== undefined) Object.defineProperty(sorted, key, { value: canonicalJson(item), enumerable: true, writable: true, configurable: true });
+      if (item !== undefined)
+        Object.defineProperty(sorted, key, { value: canonicalJson(item), enumerable: true, writable: true, configurable: true });
     }
     return sorted;
   }

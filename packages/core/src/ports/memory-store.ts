@@ -41,6 +41,27 @@ export interface MemoryPage {
 
 export type NearestMemory = Neighbour;
 
+/**
+ * A stored link between two memories (a contradiction, a supersession, a merged duplicate, an
+ * imported relation), read from either end (MemoryStore.links).
+ */
+export interface MemoryLinkRecord {
+  readonly id: string;
+  readonly sourceMemoryId: string;
+  /** Null when the target was purged; `targetLocator` still names it. */
+  readonly targetMemoryId: string | null;
+  /** `id:<uuid>` for a memory, or what an import named (untrusted text). */
+  readonly targetLocator: string;
+  /** `contradicts`, `supersedes`, `superseded-by`, `duplicate-of`, `relates-to`, `derived-from`, `source-of`. */
+  readonly rel: string;
+  /** `derived` when a write or a job made it, `authored` when a client or an import stated it. */
+  readonly origin: 'authored' | 'derived';
+  /** The similarity that made a derived link. */
+  readonly score: number | null;
+  readonly note: string | null;
+  readonly createdAt: Date;
+}
+
 /** Which memories a recall may return. */
 export interface RecallFilters {
   /** One tier; both when undefined. */
@@ -160,6 +181,13 @@ export interface MemoryStore {
 
   /** The audit trail of one memory, newest first. */
   auditTrail(tenant: TenantId, id: string, limit: number): Promise<readonly AuditEntry[]>;
+
+  /**
+   * The links of one memory in both directions (it is their source or their target), oldest
+   * first, at most `limit`; whatever state the memories at either end are in. Empty for an
+   * unknown id or another tenant's.
+   */
+  links(tenant: TenantId, id: string, limit: number): Promise<readonly MemoryLinkRecord[]>;
 
   /** Counts a read of these memories (one statement for all of them); no version bump. */
   recordAccess(tenant: TenantId, ids: readonly string[]): Promise<void>;

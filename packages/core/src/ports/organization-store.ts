@@ -52,4 +52,10 @@ export interface OrganizationStore {
 
   /** The members of an organization, owners first, then by user id; empty for an unknown one. */
   members(organizationId: string): Promise<readonly OrganizationMember[]>;
+
+  /**
+   * The organizations a user is a member of, in any role, newest first; empty for a user in
+   * none. One indexed read, so a person's own page never lists every organization to filter it.
+   */
+  organizationsOf(userId: TenantId): Promise<readonly OrganizationRecord[]>;
 }

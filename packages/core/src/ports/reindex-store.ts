@@ -75,6 +75,8 @@ export interface ReindexStore {
 export interface ReindexJobQueue {
   enqueue(options: ReindexOptions, requestedBy: string): Promise<ReindexJob>;
   find(jobId: string): Promise<ReindexJob | undefined>;
+  /** The newest jobs in any state, newest first, at most `limit` (the operations page's list). */
+  recent(limit: number): Promise<readonly ReindexJob[]>;
   /** A queued job becomes cancelled; a running one gets cancelRequested (honoured between batches). */
   requestCancel(jobId: string): Promise<ReindexJob>;
   /** A failed or cancelled job is queued again, keeping its cursor and counts. */

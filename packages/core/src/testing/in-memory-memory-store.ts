@@ -9,6 +9,7 @@ import type { IdGenerator } from '../ports/id-generator.js';
 import type {
   Actor,
   ListMemoriesQuery,
+  MemoryLinkRecord,
   MemoryPage,
   MemoryStore,
   NearestMemory,
@@ -232,6 +233,27 @@ export class InMemoryMemoryStore implements MemoryStore {
     checkLimit(limit);
     const entries = (this.#tenants.get(tenant)?.audit ?? []).filter((entry) => entry.memoryId === id);
     return entries.reverse().slice(0, limit).map(copyAuditEntry);
+  }
+
+  async links(tenant: TenantId, id: string, limit: number): Promise<readonly MemoryLinkRecord[]> {
+    checkLimit(limit);
+    const held = this.#tenants.get(tenant)?.links ?? [];
+    // Kept in the order they were made: oldest first, as the SQL stores order by creation.
+    return held
+      .filter((link) => link.sourceMemoryId === id || link.targetMemoryId === id)
+      .slice(0, limit)
+      .map((link) => ({
+        id: link.id,
+        sourceMemoryId: link.sourceMemoryId,
+        targetMemoryId: link.targetMemoryId,
+        targetLocator: `id:${link.targetMemoryId}`,
+        rel: link.relType,
+        // Only writes make links here (contradictions and supersessions): all derived.
+        origin: 'derived',
+        score: link.score,
+        note: null,
+        createdAt: new Date(link.createdAt),
+      }));
   }
 
   async recordAccess(tenant: TenantId, ids: readonly string[]): Promise<void> {

@@ -4,10 +4,11 @@ import { serve } from '@hono/node-server';
 import type { OAuthProviderClient } from '@memsvc/auth';
 import { loadConfig } from '@memsvc/core';
 import { createLogger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
+import { Hono } from 'hono';
 import { afterAll, inject } from 'vitest';
 import type {} from '../../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../tooling/vitest/test-databases.ts';
-import { createDashboard, dashboardLoginFlow } from '../../src/index.js';
+import { createDashboard, dashboardLoginFlow, mountDashboard } from '../../src/index.js';
 
 export const ADMIN_TOKEN = 'an-admin-token-for-tests-0123456789';
 export const JWT_SECRET = 'a-jwt-secret-for-dashboard-tests-0123456789';
@@ -46,7 +47,14 @@ export async function startTestDashboard(database: string, options: TestDashboar
   const dashboardOptions = { basePath, secureCookies: config.nodeEnv !== 'development' };
   const loginFlow = dashboardLoginFlow(runtime, basePath, options.identityProviders);
   const app = createDashboard({ runtime, loginFlow }, dashboardOptions);
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  // Mounted as memsvc-server mounts it: under its base path in a parent app.
+  let fetch = app.fetch;
+  if (basePath) {
+    const parent = new Hono();
+    mountDashboard(parent, app, basePath);
+    fetch = parent.fetch;
+  }
+  const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }) as Server;
   const port = await new Promise<number>((resolve) => server.once('listening', () => resolve((server.address() as AddressInfo).port)));
   return {
     url: `http://localhost:${port}${basePath}`,

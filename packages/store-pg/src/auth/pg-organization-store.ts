@@ -118,6 +118,18 @@ export class PgOrganizationStore implements OrganizationStore {
       .execute();
     return rows.map(toMember);
   }
+
+  async organizationsOf(userId: TenantId): Promise<readonly OrganizationRecord[]> {
+    const rows = await this.#db
+      .selectFrom('organizations')
+      .innerJoin('organization_members', 'organization_members.organization_id', 'organizations.id')
+      .select(['organizations.id', 'organizations.name', 'organizations.slug', 'organizations.created_at'])
+      .where('organization_members.user_id', '=', userId)
+      .orderBy('organizations.created_at', 'desc')
+      .orderBy('organizations.id', 'desc')
+      .execute();
+    return rows.map(toOrganization);
+  }
 }
 
 function toOrganization(row: Pick<Selectable<OrganizationsTable>, (typeof ORGANIZATION_COLUMNS)[number]>): OrganizationRecord {

@@ -5,6 +5,7 @@ import {
   type IdGenerator,
   type ListMemoriesQuery,
   type MemoryEmbedding,
+  type MemoryLinkRecord,
   type MemoryPage,
   type MemoryPatch,
   type MemoryRecord,
@@ -31,6 +32,7 @@ import { AccessCounter } from './access-counter.js';
 import { readAuditTrail, writeAudit } from './audit-trail.js';
 import { insertMemory, insertUnlessRelevantCandidates } from './insert-memory.js';
 import { filterMemories, type MemoriesQuery } from './memory-filters.js';
+import { readMemoryLinks } from './memory-links.js';
 import {
   hasEmbeddingColumn,
   isLiveAt,
@@ -307,6 +309,11 @@ export class PgMemoryStore implements MemoryStore {
   async auditTrail(tenant: TenantId, id: string, limit: number): Promise<readonly AuditEntry[]> {
     checkLimit(limit);
     return isUuid(id) ? readAuditTrail(this.db, tenant, id, limit) : [];
+  }
+
+  async links(tenant: TenantId, id: string, limit: number): Promise<readonly MemoryLinkRecord[]> {
+    checkLimit(limit);
+    return readMemoryLinks(this.db, tenant, id, limit);
   }
 
   /** Waits for the writes still pending after an answer (access counts); the store's close calls it. */

@@ -4,6 +4,9 @@ import type { MemsvcDatabase, ReindexJobsTable } from '../schema/database-schema
 
 type JobRow = Selectable<ReindexJobsTable>;
 
+/** The most jobs one `recent` read returns. */
+export const RECENT_JOBS_MAX = 200;
+
 /**
  * Reindex jobs as rows, shared by every worker. One running job at a time is enforced by the
  * database (a unique index over running jobs), not by whoever happens to check first.
@@ -33,6 +36,16 @@ export class PgReindexJobQueue implements ReindexJobQueue {
   async find(jobId: string): Promise<ReindexJob | undefined> {
     const row = await this.db.selectFrom('reindex_jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
     return row ? toJob(row) : undefined;
+  }
+
+  /**
+   * The newest jobs, newest first. Ids are UUIDv7 (creation order), so the primary key serves the
+   * order and the limit: the read stays one short index scan however many jobs have run.
+   */
+  async recent(limit: number): Promise<readonly ReindexJob[]> {
+    const bounded = Math.max(1, Math.min(Math.trunc(limit), RECENT_JOBS_MAX));
+    const rows = await this.db.selectFrom('reindex_jobs').selectAll().orderBy('id', 'desc').limit(bounded).execute();
+    return rows.map(toJob);
   }
 
   async requestCancel(jobId: string): Promise<ReindexJob> {

@@ -1,6 +1,136 @@
-import type { Hono } from 'hono';
+import { mintApiKey } from '@memsvc/auth';
+import { type ApiKeyRecord, isMemsvcError } from '@memsvc/core';
+import type { Context, Hono } from 'hono';
+import { clearSessionCookie } from '../../auth/session-cookie.js';
+import type { Viewer } from '../../auth/viewer.js';
 import type { DashboardDependencies, DashboardOptions } from '../../dashboard-dependencies.js';
 import type { DashboardEnv } from '../../dashboard-env.js';
+import { ErrorPage } from '../../views/error-page.js';
+import { frameOf } from '../../views/frame.js';
+import { pageUrl } from '../../views/urls.js';
+import { accessNotice } from './access-notices.js';
+import { AccessPage, type AccessView } from './access-view.js';
+import { databaseUrlIsMasked, httpConfigs, MCP_URL_PLACEHOLDER, stdioConfigs } from './agent-configs.js';
+import { checkKeyForm, emptyKeyForm, expiryOf, grantableScopes, type KeyFormValues, keyFormValues } from './key-form.js';
+import type { OrganizationWithMembers } from './organizations-section.js';
 
-/** `/access`: the viewer's API keys, organizations and members, and "connect an agent". */
-export function registerAccessRoutes(_app: Hono<DashboardEnv>, _dependencies: DashboardDependencies, _options: DashboardOptions): void {}
+/** Keys the list shows, newest first: far more than a person gives out, well under 100 KB of page. */
+const KEYS_SHOWN = 100;
+
+/** Codes whose message is about the form a person sent, so the form is shown again with it. */
+const FORM_ERRORS = ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT'] as const;
+
+/**
+ * `/access`: the viewer's API keys (create, with the key shown once; list; revoke), their
+ * organizations and members (read-only), and "connect an agent". Everything is the viewer's own:
+ * keys are listed and revoked only within their tenant, keys are minted by `@memsvc/auth` and
+ * stored through the same store and rules as `memsvc keys create`.
+ */
+export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: DashboardDependencies, options: DashboardOptions): void {
+  const { config, store, clock, logger, sessions } = dependencies.runtime;
+  const base = options.basePath;
+
+  const organizationsOf = async (viewer: Viewer): Promise<OrganizationWithMembers[]> => {
+    const organizations = await store.organizations.organizationsOf(viewer.tenant);
+    return Promise.all(
+      organizations.map(async (organization) => ({ organization, members: await store.organizations.members(organization.id) })),
+    );
+  };
+
+  const accessView = async (c: Context<DashboardEnv>, parts: Partial<AccessView> = {}): Promise<AccessView> => {
+    const viewer = c.get('viewer');
+    const [keys, organizations] = await Promise.all([store.apiKeys.list({ userId: viewer.tenant }), organizationsOf(viewer)]);
+    const mcpUrl = config.mcp.publicUrl;
+    return {
+      frame: frameOf(c, options),
+      now: clock.now(),
+      keys: keys.slice(0, KEYS_SHOWN),
+      hiddenKeys: Math.max(0, keys.length - KEYS_SHOWN),
+      organizations,
+      form: emptyKeyForm(viewer),
+      grantable: grantableScopes(viewer),
+      sessionLifetime: sessions ? duration(config.auth.jwtExpiresInSeconds) : undefined,
+      liteProfile: config.profile === 'lite',
+      connect: {
+        mcpUrl,
+        http: httpConfigs(mcpUrl ?? MCP_URL_PLACEHOLDER),
+        stdio: stdioConfigs(config, viewer.tenant),
+        databaseUrlMasked: databaseUrlIsMasked(config),
+        embeddedDatabase: config.database.target.engine === 'pglite',
+      },
+      ...parts,
+    };
+  };
+
+  const notFound = (c: Context<DashboardEnv>, message: string) =>
+    c.html(<ErrorPage basePath={base} title="Not found" message={message} />, 404);
+
+  app.get('/access', async (c) => c.html(<AccessPage {...(await accessView(c, { notice: accessNotice(c.req.query('notice')) }))} />));
+
+  // The page that shows a new key is this POST's own response, never a redirect: the key is in
+  // no URL, no history entry a later GET could replay, and no cache (no-store).
+  app.post('/access/keys', async (c) => {
+    const viewer = c.get('viewer');
+    const values: KeyFormValues = keyFormValues(await c.req.parseBody({ all: true }));
+    let record: ApiKeyRecord;
+    let secret: string;
+    try {
+      const request = checkKeyForm(values, viewer, await store.organizations.organizationsOf(viewer.tenant));
+      const minted = mintApiKey();
+      record = await store.apiKeys.create({
+        userId: viewer.tenant,
+        name: request.name,
+        organizationId: request.organizationId,
+        scopes: request.scopes,
+        expiresAt: expiryOf(request.expiresInDays, clock.now()),
+        prefix: minted.prefix,
+        keyHash: minted.keyHash,
+      });
+      secret = minted.key;
+    } catch (error) {
+      if (!FORM_ERRORS.some((code) => isMemsvcError(error, code))) throw error;
+      return c.html(<AccessPage {...(await accessView(c, { form: values, error: (error as Error).message }))} />, 400);
+    }
+    logger.info({ event: 'api_key_created', keyId: record.id, actor: viewer.actor, via: 'dashboard' }, 'API key created');
+    c.header('Cache-Control', 'no-store');
+    const created = { record, secret, configs: httpConfigs(config.mcp.publicUrl ?? MCP_URL_PLACEHOLDER, secret) };
+    return c.html(<AccessPage {...(await accessView(c, { created }))} />);
+  });
+
+  app.post('/access/keys/:id/revoke', async (c) => {
+    const viewer = c.get('viewer');
+    const id = c.req.param('id');
+    // Only a key of the viewer's own tenant: any other id is "no such key", and nothing changes.
+    const own = (await store.apiKeys.list({ userId: viewer.tenant })).some((key) => key.id === id);
+    if (!own) return notFound(c, 'You have no API key with that id. It may belong to someone else, or never have existed.');
+    const now = clock.now();
+    const revoked = await store.apiKeys.revoke(id, now);
+    if (!revoked) return notFound(c, 'You have no API key with that id.');
+    // Revoking keeps the first revocation time, so an earlier one means another tab or an operator got there first.
+    const already = revoked.revokedAt !== null && revoked.revokedAt.getTime() !== now.getTime();
+    if (!already) logger.info({ event: 'api_key_revoked', keyId: revoked.id, actor: viewer.actor, via: 'dashboard' }, 'API key revoked');
+    return c.redirect(pageUrl(base, '/access', { notice: already ? 'key-already-revoked' : 'key-revoked' }), 303);
+  });
+
+  app.post('/access/sessions/end', async (c) => {
+    if (!sessions) return notFound(c, 'This server issues no sessions, so there are none to end.');
+    const viewer = c.get('viewer');
+    const ended = await store.sessions.denyAll(viewer.tenant, clock.now());
+    logger.info({ event: 'sessions_ended', count: ended, actor: viewer.actor, via: 'dashboard' }, 'sessions ended');
+    clearSessionCookie(c, options);
+    return c.redirect(`${base}/sign-in`, 303);
+  });
+}
+
+/** A lifetime in seconds as people say it: `7 days`, `24 hours`, `30 minutes`. */
+function duration(seconds: number): string {
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3_600, 'hour'],
+    [60, 'minute'],
+  ];
+  for (const [size, unit] of units) {
+    if (seconds >= size && seconds % size === 0) return `${seconds / size} ${unit}${seconds === size ? '' : 's'}`;
+  }
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
+}

@@ -1,10 +1,106 @@
-import type { Hono } from 'hono';
+import { HealthChecker, scheduledJobs } from '@memsvc/runtime';
+import type { Context, Hono } from 'hono';
 import type { DashboardDependencies, DashboardOptions } from '../../dashboard-dependencies.js';
 import type { DashboardEnv } from '../../dashboard-env.js';
+import { frameOf } from '../../views/frame.js';
+import { pageUrl } from '../../views/urls.js';
+import { ReindexProgress } from './job-progress.js';
+import { type ToolLatency, toolLatencies } from './latency-quantiles.js';
+import { OperationsPage } from './operations-view.js';
+import { errorText, noticeText, type OperationsError, type OperationsNotice, readReindexForm, refusalCode } from './reindex-form.js';
+
+/** Jobs the page lists: the recent history an operator acts on, well under 100 KB. */
+const JOBS_SHOWN = 20;
+/** The spans of the charts. */
+const ACTIVITY_HOURS = 48;
+const TIER_DAYS = 30;
 
 /** `/operations` (admin): health, reindex jobs, scheduler runs, metrics over time. */
-export function registerOperationsRoutes(
-  _app: Hono<DashboardEnv>,
-  _dependencies: DashboardDependencies,
-  _options: DashboardOptions,
-): void {}
+export function registerOperationsRoutes(app: Hono<DashboardEnv>, dependencies: DashboardDependencies, options: DashboardOptions): void {
+  const { runtime } = dependencies;
+  const { maintenance, store, config, clock } = runtime;
+  const health = new HealthChecker(store, config.profile);
+  const progress = new ReindexProgress(store.operations);
+  const back = (c: Context<DashboardEnv>, query: { notice?: OperationsNotice; error?: OperationsError }) =>
+    c.redirect(`${pageUrl(options.basePath, '/operations', query)}#reindex`, 303);
+
+  app.get('/operations', async (c) => {
+    const now = clock.now();
+    const [report, recent, runs, activity, tiers, latencies] = await Promise.all([
+      health.check(),
+      store.reindexJobs.recent(JOBS_SHOWN),
+      store.operations.schedulerRuns(),
+      store.operations.operationsPerHour({ until: now, hours: ACTIVITY_HOURS }),
+      store.operations.memoriesByTierPerDay({ until: now, days: TIER_DAYS }),
+      latenciesOf(runtime),
+    ]);
+    const jobs = await Promise.all(recent.map((job) => progress.view(job)));
+    return c.html(
+      <OperationsPage
+        frame={frameOf(c, options)}
+        health={report}
+        jobs={jobs}
+        scheduled={scheduledJobs(config)}
+        runs={runs}
+        metrics={{ activity, tiers, latencies }}
+        notice={noticeText(c.req.query('notice'))}
+        error={errorText(c.req.query('error'))}
+      />,
+    );
+  });
+
+  // What a queued or running job's row polls (dashboard.js data-refresh): the job, with its percentage.
+  app.get('/operations/reindex/:file{[0-9a-fA-F-]{36}\\.json}', async (c) => {
+    const jobId = c.req.param('file').slice(0, -'.json'.length);
+    try {
+      return c.json(await progress.view(await maintenance.reindexStatus(jobId)));
+    } catch (error) {
+      if (refusalCode(error) !== 'not-found') throw error;
+      return c.json({ error: 'NOT_FOUND' }, 404);
+    }
+  });
+
+  app.post('/operations/reindex', async (c) => {
+    const request = readReindexForm(await c.req.parseBody());
+    try {
+      // Audited as the viewer: the job row records who asked for it.
+      await maintenance.queueReindex(request, c.get('viewer').actor);
+    } catch (error) {
+      const code = refusalCode(error);
+      if (code === undefined) throw error;
+      return back(c, { error: code });
+    }
+    return back(c, { notice: 'queued' });
+  });
+
+  app.post('/operations/reindex/:jobId/cancel', async (c) => {
+    try {
+      const job = await maintenance.cancelReindex(c.req.param('jobId'));
+      return back(c, { notice: job.state === 'cancelled' ? 'cancelled' : 'cancel-requested' });
+    } catch (error) {
+      const code = refusalCode(error);
+      if (code === undefined) throw error;
+      return back(c, { error: code });
+    }
+  });
+
+  app.post('/operations/reindex/:jobId/retry', async (c) => {
+    try {
+      await maintenance.retryReindex(c.req.param('jobId'));
+      return back(c, { notice: 'retried' });
+    } catch (error) {
+      const code = refusalCode(error);
+      if (code === undefined) throw error;
+      return back(c, { error: code });
+    }
+  });
+}
+
+/**
+ * P50/P95 per tool from the runtime's tool-call histogram: inside memsvc-server that registry
+ * times every tool call; in the standalone dashboard it stays empty.
+ */
+async function latenciesOf(runtime: DashboardDependencies['runtime']): Promise<readonly ToolLatency[] | undefined> {
+  const histogram = await runtime.metrics.memoryOperationDuration.get();
+  return toolLatencies(histogram.values, 'op');
+}

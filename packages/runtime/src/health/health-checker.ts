@@ -1,5 +1,6 @@
 import type { MemsvcStore } from '@memsvc/store-pg';
 
+/** An indicator is up or down; nothing in between. */
 type IndicatorStatus = 'up' | 'down';
 
 /** The body of `/health` and `/health/ready` (spec §4.1: three indicators, both profiles). */
@@ -25,6 +26,7 @@ const MEMORY_FIGURES_MAX_AGE_MS = 1000;
 /**
  * Health checks that are honest (each report asks the database) and cheap (one round trip).
  * Concurrent requests share the check in flight, so 32 probes at once cost one query, not 32.
+ * The server's `/health` and the dashboard's operations page show the same report.
  */
 export class HealthChecker {
   #inFlight: Promise<HealthReport> | undefined;
@@ -35,6 +37,7 @@ export class HealthChecker {
     private readonly profile: string,
   ) {}
 
+  /** The report: one database round trip, shared with the checks already in flight. */
   check(): Promise<HealthReport> {
     this.#inFlight ??= this.run().finally(() => {
       this.#inFlight = undefined;

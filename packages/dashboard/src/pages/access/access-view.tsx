@@ -1,0 +1,64 @@
+import type { ApiKeyRecord, Scope } from '@memsvc/core';
+import { Layout, Notice, type PageFrame } from '../../views/layout.js';
+import type { AgentConfig } from './agent-configs.js';
+import { ConnectAgentSection, type ConnectSettings } from './connect-agent-section.js';
+import type { KeyFormValues } from './key-form.js';
+import { CreateKeyForm, KeysTable, NewKeyPanel, RevocationNote } from './keys-section.js';
+import { OrganizationsSection, type OrganizationWithMembers } from './organizations-section.js';
+
+/** Everything the access page shows. */
+export interface AccessView {
+  readonly frame: PageFrame;
+  readonly now: Date;
+  readonly keys: readonly ApiKeyRecord[];
+  /** Older keys left off the list. */
+  readonly hiddenKeys: number;
+  readonly organizations: readonly OrganizationWithMembers[];
+  readonly form: KeyFormValues;
+  readonly grantable: readonly Scope[];
+  /** The key this response created: its one showing. */
+  readonly created?: { readonly record: ApiKeyRecord; readonly secret: string; readonly configs: readonly AgentConfig[] } | undefined;
+  readonly notice?: { readonly text: string; readonly kind: 'ok' | 'error' } | undefined;
+  /** Why the key in the form was not created. */
+  readonly error?: string | undefined;
+  /** How long a session lives (JWT_EXPIRES_IN), when this server issues sessions. */
+  readonly sessionLifetime: string | undefined;
+  readonly liteProfile: boolean;
+  readonly connect: ConnectSettings;
+}
+
+/** `/access`: the viewer's API keys, their organizations and how to connect an agent. */
+export function AccessPage(props: AccessView) {
+  const { frame } = props;
+  const organizationNames = new Map(props.organizations.map(({ organization }) => [organization.id, organization.name]));
+  return (
+    <Layout frame={frame} title="Access" section="access">
+      <Notice text={props.notice?.text} kind={props.notice?.kind} />
+      <Notice text={props.error ? `The key was not created: ${props.error}.` : undefined} kind="error" />
+      {props.created ? <NewKeyPanel record={props.created.record} secret={props.created.secret} configs={props.created.configs} /> : null}
+      <section aria-labelledby="keys-title">
+        <h2 id="keys-title">API keys</h2>
+        <p>
+          Give each agent its own key: it acts as you, with the scopes you give it, and you can revoke it alone.
+          {props.liteProfile ? (
+            <strong>
+              {' '}
+              This server runs the lite profile, which does not accept per-agent keys (spec §5.5): keys made here work once it runs the
+              standard profile.
+            </strong>
+          ) : null}
+        </p>
+        <CreateKeyForm
+          frame={frame}
+          values={props.form}
+          grantable={props.grantable}
+          organizations={props.organizations.map((entry) => entry.organization)}
+        />
+        <KeysTable frame={frame} keys={props.keys} hidden={props.hiddenKeys} now={props.now} organizationNames={organizationNames} />
+        <RevocationNote frame={frame} sessionLifetime={props.sessionLifetime} />
+      </section>
+      <OrganizationsSection tenant={frame.viewer.tenant} organizations={props.organizations} />
+      <ConnectAgentSection settings={props.connect} />
+    </Layout>
+  );
+}

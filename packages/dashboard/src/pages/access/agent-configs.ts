@@ -1,0 +1,141 @@
+import { type MemsvcConfig, redactDatabaseUrl, type TenantId } from '@memsvc/core';
+
+/** The server's name in every client's configuration. */
+const SERVER_NAME = 'memsvc';
+/** What stands for a key wherever the page shows a configuration without one. */
+export const KEY_PLACEHOLDER = '<your-api-key>';
+/** A header value that keeps the key out of a committed `.mcp.json`: Claude Code expands it from the environment. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the client expands ${MEMSVC_API_KEY}, not this code.
+export const KEY_FROM_ENVIRONMENT = 'Bearer ${MEMSVC_API_KEY}';
+/** What stands for the MCP endpoint while MEMSVC_MCP_URL is unset. */
+export const MCP_URL_PLACEHOLDER = 'https://<memsvc-host>/mcp';
+/** What stands for a secret of the server's own configuration (never printed). */
+const SECRET_PLACEHOLDER = '<your-openai-key>';
+
+/** One client configuration to copy: what it is for, where it goes, and its text. */
+export interface AgentConfig {
+  readonly id: string;
+  readonly client: 'Claude Code' | 'Claude Desktop' | 'Cursor';
+  readonly where: string;
+  readonly text: string;
+}
+
+/**
+ * Client configurations for the MCP endpoint over streamable HTTP, each sending the key as
+ * `Authorization: Bearer`. Claude Desktop's configuration file starts stdio servers only, so it
+ * reaches an HTTP endpoint through `mcp-remote` (the header kept in an env variable, because
+ * Claude Desktop on Windows does not quote arguments that hold spaces).
+ */
+export function httpConfigs(mcpUrl: string, key: string = KEY_PLACEHOLDER): AgentConfig[] {
+  const bearer = `Bearer ${key}`;
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: mcp-remote expands ${AUTH_HEADER} from its env itself.
+  const remoteArgs = ['-y', 'mcp-remote', mcpUrl, '--header', 'Authorization:${AUTH_HEADER}'];
+  if (needsAllowHttp(mcpUrl)) remoteArgs.push('--allow-http');
+  return [
+    {
+      id: 'http-claude-code-command',
+      client: 'Claude Code',
+      where: 'a terminal',
+      text: shellCommand(['claude', 'mcp', 'add', '--transport', 'http', SERVER_NAME, mcpUrl, '--header', `Authorization: ${bearer}`]),
+    },
+    {
+      id: 'http-claude-code-json',
+      client: 'Claude Code',
+      where: '.mcp.json',
+      text: mcpServersJson({ type: 'http', url: mcpUrl, headers: { Authorization: bearer } }),
+    },
+    {
+      id: 'http-claude-desktop',
+      client: 'Claude Desktop',
+      where: 'claude_desktop_config.json',
+      text: mcpServersJson({ command: 'npx', args: remoteArgs, env: { AUTH_HEADER: bearer } }),
+    },
+    {
+      id: 'http-cursor',
+      client: 'Cursor',
+      where: '.cursor/mcp.json',
+      text: mcpServersJson({ url: mcpUrl, headers: { Authorization: bearer } }),
+    },
+  ];
+}
+
+/**
+ * Client configurations that start `memsvc-server` over stdio on this server's database and
+ * embedding settings, acting as `tenant`. No key: over stdio the client starts the server itself
+ * and whoever holds the database's credentials needs none (spec §5.2). Secrets of the server's
+ * configuration are never printed: URLs are shown with their passwords masked (`*****`), the
+ * OpenAI key as a placeholder.
+ */
+export function stdioConfigs(config: MemsvcConfig, tenant: TenantId): AgentConfig[] {
+  const env = stdioEnv(config, tenant);
+  return [
+    {
+      id: 'stdio-claude-code-command',
+      client: 'Claude Code',
+      where: 'a terminal',
+      text: shellCommand([
+        'claude',
+        'mcp',
+        'add',
+        '--transport',
+        'stdio',
+        SERVER_NAME,
+        ...Object.entries(env).flatMap(([name, value]) => ['--env', `${name}=${value}`]),
+        '--',
+        'memsvc-server',
+      ]),
+    },
+    {
+      id: 'stdio-claude-code-json',
+      client: 'Claude Code',
+      where: '.mcp.json',
+      text: mcpServersJson({ type: 'stdio', command: 'memsvc-server', args: [], env }),
+    },
+    {
+      id: 'stdio-claude-desktop',
+      client: 'Claude Desktop',
+      where: 'claude_desktop_config.json',
+      text: mcpServersJson({ command: 'memsvc-server', args: [], env }),
+    },
+    { id: 'stdio-cursor', client: 'Cursor', where: '.cursor/mcp.json', text: mcpServersJson({ command: 'memsvc-server', args: [], env }) },
+  ];
+}
+
+/** The variables a stdio server needs to open the same database and embed the same way as this one. */
+function stdioEnv(config: MemsvcConfig, tenant: TenantId): Record<string, string> {
+  const { embedding } = config;
+  return {
+    DATABASE_URL: config.database.displayUrl,
+    DEPLOYMENT_PROFILE: config.profile,
+    EMBEDDING_PROVIDER: embedding.provider,
+    ...(embedding.model === undefined ? {} : { EMBEDDING_MODEL: embedding.model }),
+    ...(embedding.dimensions === undefined ? {} : { VECTOR_DIMENSIONS: String(embedding.dimensions) }),
+    ...(embedding.provider === 'ollama' ? { OLLAMA_URL: redactDatabaseUrl(embedding.ollamaUrl) } : {}),
+    ...(embedding.provider === 'openai' ? { OPENAI_API_KEY: SECRET_PLACEHOLDER } : {}),
+    MEMSVC_DEFAULT_USER_ID: tenant,
+  };
+}
+
+/** Whether the database URL shown hides a password the person must put back. */
+export function databaseUrlIsMasked(config: MemsvcConfig): boolean {
+  return config.database.displayUrl.includes('*****');
+}
+
+function mcpServersJson(server: Record<string, unknown>): string {
+  return JSON.stringify({ mcpServers: { [SERVER_NAME]: server } }, null, 2);
+}
+
+/** mcp-remote refuses a plain-HTTP URL unless it is on this machine or `--allow-http` says so. */
+function needsAllowHttp(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** A POSIX shell command line: each word left bare when it is safe, else single-quoted. */
+function shellCommand(words: readonly string[]): string {
+  return words.map((word) => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)).join(' ');
+}

@@ -1,0 +1,266 @@
+import { mintApiKey } from '@memsvc/auth';
+import { type Scope, type TenantId, toTenantId } from '@memsvc/core';
+import type { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardEngines, JWT_SECRET, startTestDashboard, type TestDashboard } from './support/dashboard-harness.js';
+
+const MCP_URL = 'https://memory.example.test/mcp';
+const XSS_NAME = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">';
+const KEY_PATTERN = /msk_[A-Za-z0-9_-]{43}/g;
+const alice = toTenantId('alice');
+const bob = toTenantId('bob');
+
+type Form = Record<string, string | readonly string[]>;
+
+/**
+ * A person at the dashboard, in process (`app.request`): keeps the cookies the dashboard sets,
+ * sends forms from this origin with the CSRF token of the last page it read.
+ */
+function person(app: Hono<never>) {
+  const jar = new Map<string, string>();
+  let csrf = '';
+  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  const remember = async (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      if (pair.slice(at + 1) === '' || /Max-Age=0/i.test(line)) jar.delete(pair.slice(0, at));
+      else jar.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    const body = await response.text();
+    csrf = /name="_csrf" value="([^"]+)"/.exec(body)?.[1] ?? csrf;
+    return { status: response.status, headers: response.headers, body };
+  };
+  return {
+    get: async (path: string) => remember(await app.request(path, { headers: { cookie: cookie() } })),
+    post: async (path: string, form: Form, token = csrf) => {
+      const body = new URLSearchParams({ _csrf: token });
+      for (const [name, value] of Object.entries(form)) for (const one of [value].flat()) body.append(name, one);
+      return remember(
+        await app.request(path, {
+          method: 'POST',
+          headers: { cookie: cookie(), origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' },
+          body: body.toString(),
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * The access page in process, on both engines, signed in with API keys (sessions, not dev auth,
+ * so a viewer can hold fewer scopes than all): creating a key shows it once, revoking is
+ * confined to the viewer's tenant and idempotent, forms are CSRF-protected, untrusted names are
+ * inert text, and what the page says about sessions is what the server does.
+ */
+describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$name]', (engine) => {
+  let dashboard: TestDashboard;
+  let app: Hono<never>;
+  let acmeId = '';
+
+  const mint = async (userId: TenantId, name: string, scopes: readonly Scope[]) => {
+    const minted = mintApiKey();
+    const record = await dashboard.runtime.store.apiKeys.create({ userId, name, scopes, prefix: minted.prefix, keyHash: minted.keyHash });
+    return { key: minted.key, record };
+  };
+  const signedIn = async (userId: TenantId, scopes: readonly Scope[]) => {
+    const { key } = await mint(userId, `${userId} dashboard`, scopes);
+    const visitor = person(app);
+    await visitor.get('/sign-in');
+    expect((await visitor.post('/sign-in/key', { key })).status).toBe(303);
+    await visitor.get('/access');
+    return visitor;
+  };
+  const keysOf = async (userId: TenantId) => dashboard.runtime.store.apiKeys.list({ userId });
+  const createdSecret = (body: string) => [...new Set(body.match(KEY_PATTERN))];
+
+  beforeAll(async () => {
+    dashboard = await startTestDashboard(await engine.database(), {
+      env: { MEMSVC_DASHBOARD_DEV_AUTH: 'false', DEPLOYMENT_PROFILE: 'standard', JWT_SECRET, MEMSVC_MCP_URL: MCP_URL },
+    });
+    app = dashboard.app as unknown as Hono<never>;
+    const { organizations } = dashboard.runtime.store;
+    const acme = await organizations.create({ name: 'Acme <i>Robotics</i>', slug: 'acme', owner: alice });
+    await organizations.addMember({ organizationId: acme.id, userId: bob, role: 'member' });
+    await organizations.create({ name: 'Globex', slug: 'globex', owner: bob });
+    acmeId = acme.id;
+  });
+  afterAll(async () => {
+    await dashboard?.close();
+  });
+
+  it('AUTH-KEY-USABLE: a created key is shown once, on the POST’s own uncached response, and works; the list never shows it again', async () => {
+    const alicePage = await signedIn(alice, ['memories:read', 'memories:write', 'admin']);
+    const created = await alicePage.post('/access/keys', {
+      name: 'ci bot',
+      scopes: ['memories:read'],
+      organization: acmeId,
+      expires_in_days: '30',
+    });
+    expect(created.status).toBe(200);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    const [secret, ...others] = createdSecret(created.body);
+    expect(others).toEqual([]);
+    const key = await dashboard.runtime.apiKeys.authenticate(secret ?? '');
+    expect(key).toMatchObject({ userId: alice, name: 'ci bot', scopes: ['memories:read'], organizationId: acmeId });
+    // Thirty days from the request (the store stamps the creation a moment later).
+    const lifetime = (key?.expiresAt?.getTime() ?? 0) - (key?.createdAt.getTime() ?? 0);
+    expect(Math.abs(lifetime - 30 * 86_400_000)).toBeLessThan(5_000);
+    // The filled-in configurations on the creation page carry it; nothing else ever does.
+    expect(created.body).toContain(`&quot;Authorization&quot;: &quot;Bearer ${secret}&quot;`);
+
+    const later = await alicePage.get('/access');
+    expect(later.status).toBe(200);
+    expect(later.body).toContain('ci bot');
+    expect(later.body).toContain(key?.prefix);
+    expect(createdSecret(later.body)).toEqual([]);
+    expect(later.body).toContain('Bearer &lt;your-api-key&gt;');
+    expect(later.body).toContain(MCP_URL);
+    expect(Buffer.byteLength(later.body)).toBeLessThan(100_000);
+  });
+
+  it('AUTH-KEY-TENANT: revoking another tenant’s key id is 404 and changes nothing; the key still works and is never listed', async () => {
+    const bobs = await mint(bob, 'bob’s agent', ['memories:read']);
+    const alicePage = await signedIn(alice, ['memories:read', 'memories:write']);
+    expect((await alicePage.get('/access')).body).not.toContain('bob’s agent');
+    const refused = await alicePage.post(`/access/keys/${bobs.record.id}/revoke`, {});
+    expect(refused.status).toBe(404);
+    expect(refused.body).toContain('You have no API key with that id');
+    expect((await dashboard.runtime.apiKeys.authenticate(bobs.key))?.id).toBe(bobs.record.id);
+    expect((await keysOf(bob)).find((key) => key.id === bobs.record.id)?.revokedAt).toBeNull();
+    expect((await alicePage.post('/access/keys/not-a-key/revoke', {})).status).toBe(404);
+  });
+
+  it('refuses a forged or missing CSRF token on create with 403, and creates no key', async () => {
+    const alicePage = await signedIn(alice, ['memories:read', 'memories:write']);
+    const before = (await keysOf(alice)).length;
+    const forged = await alicePage.post('/access/keys', { name: 'forged', scopes: ['memories:read'] }, 'A'.repeat(43));
+    expect(forged.status).toBe(403);
+    expect((await alicePage.post('/access/keys', { name: 'forged', scopes: ['memories:read'] }, '')).status).toBe(403);
+    expect((await keysOf(alice)).length).toBe(before);
+  });
+
+  it('renders a key name and an organization name that hold markup as inert text', async () => {
+    const alicePage = await signedIn(alice, ['memories:read', 'memories:write']);
+    const created = await alicePage.post('/access/keys', { name: XSS_NAME, scopes: ['memories:read'] });
+    expect(created.status).toBe(200);
+    for (const page of [created, await alicePage.get('/access')]) {
+      expect(page.body).not.toContain('<script>window.__xss');
+      expect(page.body).not.toContain('<img src=x');
+      expect(page.body).toContain('&lt;script&gt;window.__xss=1&lt;/script&gt;&lt;img src=x onerror=&quot;window.__xss=2&quot;&gt;');
+      expect(page.body).not.toContain('<i>Robotics</i>');
+      expect(page.body).toContain('Acme &lt;i&gt;Robotics&lt;/i&gt;');
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    }
+  });
+
+  it('AUTH-KEY-USABLE: a revoked key is refused at once and listed as revoked; revoking it again, as from another tab, says so and changes nothing', async () => {
+    const alicePage = await signedIn(alice, ['memories:read', 'memories:write']);
+    const created = await alicePage.post('/access/keys', { name: 'to revoke', scopes: ['memories:read'] });
+    const secret = createdSecret(created.body)[0] ?? '';
+    const key = await dashboard.runtime.apiKeys.authenticate(secret);
+    if (!key) throw new Error('the new key does not authenticate');
+
+    const revoked = await alicePage.post(`/access/keys/${key.id}/revoke`, {});
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get('location')).toBe('/access?notice=key-revoked');
+    expect(await dashboard.runtime.apiKeys.authenticate(secret)).toBeUndefined();
+    const revokedAt = (await keysOf(alice)).find((record) => record.id === key.id)?.revokedAt;
+    expect(revokedAt).toBeInstanceOf(Date);
+
+    const listed = await alicePage.get('/access?notice=key-revoked');
+    expect(listed.body).toContain('The key is revoked');
+    const row = new RegExp(`<tr data-key-id="${key.id}"[^>]*>(.*?)</tr>`, 's').exec(listed.body)?.[1] ?? '';
+    expect(row).toMatch(/revoked \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    expect(row).not.toContain('/revoke');
+
+    const again = await alicePage.post(`/access/keys/${key.id}/revoke`, {});
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).toBe('/access?notice=key-already-revoked');
+    expect((await alicePage.get(again.headers.get('location') ?? '')).body).toContain('That key was already revoked');
+    expect((await keysOf(alice)).find((record) => record.id === key.id)?.revokedAt).toEqual(revokedAt);
+    expect((await alicePage.get('/access?notice=%3Cscript%3E')).body).not.toContain('notice ok');
+  });
+
+  it('AUTH-KEY-INPUT: a name over the limit, a blank name, a bad expiry or a foreign organization is refused with a clear message, the form kept, no key', async () => {
+    const alicePage = await signedIn(alice, ['memories:read', 'memories:write']);
+    const before = (await keysOf(alice)).length;
+    const globex = (await dashboard.runtime.store.organizations.organizationsOf(bob)).find(
+      (organization) => organization.slug === 'globex',
+    );
+    const cases: [Form, string][] = [
+      [
+        { name: 'n'.repeat(101), scopes: ['memories:read'] },
+        'The key was not created: name must be 1 to 100 characters long and not blank.',
+      ],
+      [{ name: '   ', scopes: ['memories:read'] }, 'name must be 1 to 100 characters long'],
+      [{ name: 'no scopes' }, 'scopes must name at least one scope'],
+      [{ name: 'bad expiry', scopes: ['memories:read'], expires_in_days: '0' }, 'expiry must be a whole number of days from 1 to 3650'],
+      [{ name: 'bad expiry', scopes: ['memories:read'], expires_in_days: '1.5' }, 'expiry must be a whole number of days from 1 to 3650'],
+      [{ name: 'not mine', scopes: ['memories:read'], organization: globex?.id ?? '' }, 'an organization you are a member of'],
+    ];
+    for (const [form, message] of cases) {
+      const refused = await alicePage.post('/access/keys', form);
+      expect(refused.status, message).toBe(400);
+      expect(refused.body).toContain(message);
+      expect(refused.body).toContain('role="alert"');
+      expect(createdSecret(refused.body)).toEqual([]);
+    }
+    const kept = await alicePage.post('/access/keys', { name: 'kept', scopes: ['memories:write'], expires_in_days: '99999' });
+    expect(kept.body).toContain('name="name" value="kept"');
+    expect(kept.body).toMatch(/value="memories:write" checked=""/);
+    expect(kept.body).not.toMatch(/value="memories:read" checked=""/);
+    expect((await keysOf(alice)).length).toBe(before);
+  });
+
+  it('never gives a key a scope its creator does not hold, and offers admin only to an admin', async () => {
+    const reader = await signedIn(toTenantId('reader'), ['memories:read']);
+    const page = await reader.get('/access');
+    expect(page.body).toContain('value="memories:read"');
+    for (const scope of ['memories:write', 'memories:delete', 'admin']) expect(page.body).not.toContain(`value="${scope}"`);
+    const refused = await reader.post('/access/keys', { name: 'escalate', scopes: ['memories:read', 'admin'] });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('a key cannot have a scope you do not hold: admin');
+    expect((await keysOf(toTenantId('reader'))).map((key) => key.name)).toEqual(['reader dashboard']);
+
+    const admin = await signedIn(toTenantId('operator'), ['memories:read', 'admin']);
+    expect((await admin.get('/access')).body).toContain('value="admin"');
+  });
+
+  it('lists the viewer’s organizations with their members, read-only, and no one else’s', async () => {
+    const bobPage = await signedIn(bob, ['memories:read']);
+    const page = await bobPage.get('/access');
+    expect(page.body).toContain('Acme &lt;i&gt;Robotics&lt;/i&gt;');
+    expect(page.body).toContain('Globex');
+    expect(page.body).toMatch(/alice<\/td><td>owner/);
+    expect(page.body).toContain('memsvc orgs add-member');
+    expect(page.body).not.toContain('action="/access/orgs');
+
+    const carolPage = await signedIn(toTenantId('carol'), ['memories:read']);
+    const carols = await carolPage.get('/access');
+    expect(carols.body).toContain('You are not a member of any organization.');
+    expect(carols.body).not.toContain('Globex');
+  });
+
+  it('says a session exchanged for a revoked key outlives it, as the server does, and ending every session signs the person out', async () => {
+    const dana = toTenantId('dana');
+    const { key, record } = await mint(dana, 'dana laptop', ['memories:read', 'memories:write']);
+    const danaPage = person(app);
+    await danaPage.get('/sign-in');
+    expect((await danaPage.post('/sign-in/key', { key })).status).toBe(303);
+    const page = await danaPage.get('/access');
+    expect(page.body).toContain('keeps working until it expires, up to 7 days after it began');
+
+    expect((await danaPage.post(`/access/keys/${record.id}/revoke`, {})).status).toBe(303);
+    expect(await dashboard.runtime.apiKeys.authenticate(key)).toBeUndefined();
+    // The session the key was exchanged for is still accepted: what the page says.
+    expect((await danaPage.get('/access')).status).toBe(200);
+
+    const ended = await danaPage.post('/access/sessions/end', {});
+    expect(ended.status).toBe(303);
+    expect(ended.headers.get('location')).toBe('/sign-in');
+    const after = await danaPage.get('/access');
+    expect(after.status).toBe(303);
+    expect(after.headers.get('location')).toBe('/sign-in');
+  });
+});
