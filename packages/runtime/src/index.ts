@@ -1,3 +1,5 @@
+export type { LoginFlowSettings } from './configured-login-flow.js';
+export { configuredLoginFlow } from './configured-login-flow.js';
 export { configuredEmbedder, openConfiguredStore } from './configured-parts.js';
 export { createMaintenance } from './create-maintenance.js';
 export { registerEmbeddingMetrics } from './embedding-metrics.js';

@@ -1,7 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, expect, inject } from 'vitest';
-import type {} from '../../../../tooling/vitest/postgres-global-setup.ts';
-import { createTestDatabase, type TestDatabase } from '../../../../tooling/vitest/test-databases.ts';
+import { expect } from 'vitest';
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON that the assertions navigate
 export type Structured = Record<string, any>;
@@ -19,28 +17,5 @@ export async function errorCode(client: Client, name: string, args: Record<strin
   return result.body.error?.code;
 }
 
-export interface E2eEngine {
-  readonly name: string;
-  /** A `DATABASE_URL` for a server of this engine: in-memory PGlite, or a fresh PostgreSQL database dropped after the file. */
-  database(): Promise<string>;
-}
-
-/** The engines an end-to-end file runs on: PGlite always, PostgreSQL when the test run has one. */
-export function e2eEngines(databasePrefix: string): E2eEngine[] {
-  const engines: E2eEngine[] = [{ name: 'pglite', database: async () => 'pglite://memory' }];
-  const pgUrl = inject('pgvectorTestUrl');
-  if (!pgUrl) return engines;
-  const created: TestDatabase[] = [];
-  afterAll(async () => {
-    for (const database of created.splice(0)) await database.drop();
-  });
-  engines.push({
-    name: 'postgres',
-    database: async () => {
-      const database = await createTestDatabase(pgUrl, databasePrefix);
-      created.push(database);
-      return database.url;
-    },
-  });
-  return engines;
-}
+/** The engines an end-to-end file runs on (PGlite always, PostgreSQL when the run has one). */
+export { type DatabaseEngine as E2eEngine, databaseEngines as e2eEngines } from '../../../../tooling/vitest/engine-databases.ts';

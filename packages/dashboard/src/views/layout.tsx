@@ -28,13 +28,7 @@ export function Layout(props: { frame: PageFrame; title: string; section: Sectio
   );
   return (
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${props.title} · memsvc`}</title>
-        <link rel="stylesheet" href={`${basePath}/assets/dashboard.css`} />
-        <script src={`${basePath}/assets/dashboard.js`} defer />
-      </head>
+      <Head basePath={basePath} title={props.title} withScript />
       <body>
         <a class="skip" href="#main">
           Skip to content
@@ -64,16 +58,24 @@ export function Layout(props: { frame: PageFrame; title: string; section: Sectio
   );
 }
 
+/** Every page's head: the title, the stylesheet and, on signed-in pages, the enhancement script (both from the dashboard itself, as the CSP requires). */
+function Head(props: { basePath: string; title: string; withScript?: boolean }) {
+  return (
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <title>{`${props.title} · memsvc`}</title>
+      <link rel="stylesheet" href={`${props.basePath}/assets/dashboard.css`} />
+      {props.withScript ? <script src={`${props.basePath}/assets/dashboard.js`} defer /> : null}
+    </head>
+  );
+}
+
 /** A page outside the signed-in frame (sign-in, errors). */
 export function BarePage(props: { basePath: string; title: string; children?: Child }) {
   return (
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${props.title} · memsvc`}</title>
-        <link rel="stylesheet" href={`${props.basePath}/assets/dashboard.css`} />
-      </head>
+      <Head basePath={props.basePath} title={props.title} />
       <body>
         <main id="main" class="bare">
           <h1>{props.title}</h1>

@@ -5,9 +5,6 @@ import type { OAuthProviderClient } from '@memsvc/auth';
 import { loadConfig } from '@memsvc/core';
 import { createLogger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
 import { Hono } from 'hono';
-import { afterAll, inject } from 'vitest';
-import type {} from '../../../../tooling/vitest/postgres-global-setup.ts';
-import { createTestDatabase, type TestDatabase } from '../../../../tooling/vitest/test-databases.ts';
 import { createDashboard, dashboardLoginFlow, mountDashboard } from '../../src/index.js';
 
 export const ADMIN_TOKEN = 'an-admin-token-for-tests-0123456789';
@@ -70,27 +67,8 @@ export async function startTestDashboard(database: string, options: TestDashboar
   };
 }
 
-export interface DashboardEngine {
-  readonly name: string;
-  database(): Promise<string>;
-}
-
-/** The engines a file runs on: PGlite always, PostgreSQL when the test run has one (a fresh database, dropped after the file). */
-export function dashboardEngines(prefix: string): DashboardEngine[] {
-  const engines: DashboardEngine[] = [{ name: 'pglite', database: async () => 'pglite://memory' }];
-  const pgUrl = inject('pgvectorTestUrl');
-  if (!pgUrl) return engines;
-  const created: TestDatabase[] = [];
-  afterAll(async () => {
-    for (const database of created.splice(0)) await database.drop();
-  });
-  engines.push({
-    name: 'postgres',
-    database: async () => {
-      const database = await createTestDatabase(pgUrl, prefix);
-      created.push(database);
-      return database.url;
-    },
-  });
-  return engines;
-}
+/** The engines a file runs on: PGlite always, PostgreSQL when the test run has one. */
+export {
+  type DatabaseEngine as DashboardEngine,
+  databaseEngines as dashboardEngines,
+} from '../../../../tooling/vitest/engine-databases.ts';
