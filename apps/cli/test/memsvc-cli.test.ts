@@ -42,6 +42,9 @@ describe('memsvc CLI', () => {
       '0008-lexical-index',
       '0009-sessions-by-user',
       '0010-unlogged-rate-limit-counters',
+      '0011-import-ledger',
+      '0012-bulk-lexical-index',
+      '0013-marker-indexes',
     ];
     expect(JSON.parse(status.stdout).pendingMigrations).toEqual(all);
     expect(JSON.parse((await memsvc(['status', '--json'], env)).stdout).pendingMigrations).toEqual(all);

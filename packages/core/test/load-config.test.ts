@@ -165,7 +165,7 @@ describe('defaults', () => {
       'OTEL_RESOURCE_ATTRIBUTES',
     ];
     // Where the spec leaves a choice to us (the client IP behind a proxy: docs/security.md).
-    const OURS = ['MEMSVC_TRUSTED_PROXIES'];
+    const OURS = ['MEMSVC_TRUSTED_PROXIES', 'MEMSVC_SERVE_DASHBOARD'];
     expect([...ENV_VARIABLES].sort()).toEqual([...SPEC_VARIABLES, ...OURS].sort());
   });
 });

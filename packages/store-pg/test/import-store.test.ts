@@ -182,7 +182,11 @@ describeEachEngine('import store: the memsvc JSONL round trip', (engine) => {
       path: 'alice.jsonl',
       parsed: lines.length - 1,
       created: lines.length - 1,
+      updated: 0,
       skipped: 0,
+      conflicts: 0,
+      removed: 0,
+      secretsFound: 0,
       failed: 0,
       vectorsDropped: 0,
     });

@@ -19,6 +19,7 @@ const EXPECTED_TABLES = [
   'lexical_terms',
   'memories',
   'memory_audit',
+  'memory_import_ledger',
   'memory_links',
   'memory_terms',
   'oauth_states',
@@ -128,6 +129,8 @@ describeEachEngine('migrations', (engine) => {
       '0009-sessions-by-user',
       '0010-unlogged-rate-limit-counters',
       '0011-import-ledger',
+      '0012-bulk-lexical-index',
+      '0013-marker-indexes',
     ]);
     const indexes = await sql<{ indexname: string; indexdef: string }>`
       SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'memories_embedding_hnsw%' ORDER BY indexname`.execute(db);

@@ -11,7 +11,6 @@ import {
   type TenantId,
 } from '@memsvc/core';
 import { type Kysely, sql } from 'kysely';
-import pgvector from 'pgvector';
 import { isUuid } from '../ids/uuid-v7.js';
 import { toAuditEntry } from '../memory/audit-trail.js';
 import { hasEmbeddingColumn, isLiveAt, isUnexpiredAt, MEMORY_COLUMNS, type MemoryRow, toMemoryRecord } from '../memory/memory-row.js';
@@ -104,11 +103,19 @@ export class PgExportStore implements ExportStore {
   }
 }
 
+/**
+ * pgvector's text form (`[0.5,-1e-05]`) is a JSON array of finite numbers: JSON.parse reads it in
+ * one native pass (the same doubles as splitting it and parsing each element, and faster).
+ */
+function vectorOf(text: string): number[] {
+  return JSON.parse(text) as number[];
+}
+
 function exportedMemory(row: ExportRow, withVector: boolean): ExportedMemory {
   return {
     ...toMemoryRecord(row),
     searchContext: row.search_context,
     embeddedAt: row.embedded_at,
-    ...(withVector ? { vector: row.embedding ? (pgvector.fromSql(row.embedding) as number[]) : null } : {}),
+    ...(withVector ? { vector: row.embedding ? vectorOf(row.embedding) : null } : {}),
   };
 }

@@ -19,9 +19,9 @@ const MEMORY_COLUMNS = sql.raw(
 /**
  * Inserts memories as they were stored elsewhere: ids, versions, timestamps, markers and counts
  * unchanged. `superseded_by` is left for `linkSuperseded` (its target may come later in the file).
- * The derived columns are the database's: the content hash by the write path's own function,
- * the full-text vector and the vector shard are generated columns, and the lexical postings are
- * written by the trigger every insert fires (migration 0008).
+ * The derived columns are the database's: the content hash by the write path's own function, the
+ * vector shard a generated column, and the lexical postings written by the trigger (migration
+ * 0008) or, under `withoutLexicalTrigger`, by `indexLexicalTerms` for all the rows at once.
  */
 export async function insertMemoryRows(
   trx: Transaction<MemsvcDatabase>,

@@ -11,6 +11,8 @@ import * as lexicalIndex from './0008-lexical-index.js';
 import * as sessionsByUser from './0009-sessions-by-user.js';
 import * as unloggedRateLimitCounters from './0010-unlogged-rate-limit-counters.js';
 import * as importLedger from './0011-import-ledger.js';
+import * as bulkLexicalIndex from './0012-bulk-lexical-index.js';
+import * as markerIndexes from './0013-marker-indexes.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -28,6 +30,8 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009-sessions-by-user': sessionsByUser,
   '0010-unlogged-rate-limit-counters': unloggedRateLimitCounters,
   '0011-import-ledger': importLedger,
+  '0012-bulk-lexical-index': bulkLexicalIndex,
+  '0013-marker-indexes': markerIndexes,
 };
 
 const bundledMigrations: MigrationProvider = {
