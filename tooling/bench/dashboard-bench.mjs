@@ -11,10 +11,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toTenantId } from '@memsvc/core';
+import { createMemoryEngine, toTenantId } from '@memsvc/core';
 import { LocalEmbedder } from '@memsvc/embeddings';
-import { openStore } from '@memsvc/store-pg';
-import { percentileSummary, postgresDatabase, sentence, startServer } from './bench-support.mjs';
+import { openStore, systemClock } from '@memsvc/store-pg';
+import { percentileSummary, postgresDatabase, sentence, startServer, vocabularyWord } from './bench-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MEMORIES = Number(process.env.DASHBOARD_BENCH_MEMORIES ?? 50_000);
@@ -30,6 +30,9 @@ async function seed(databaseUrl) {
   const tenant = toTenantId(USER);
   const start = Date.now() - MEMORIES * 1000;
   try {
+    // One write through the engine first: it fixes the vector space, so the imported vectors are kept.
+    const engine = createMemoryEngine({ store: store.memories, embedder, clock: systemClock });
+    await engine.create({ tenant, actor: { id: 'bench' } }, { tier: 'ltm', content: sentence() });
     for (let from = 0; from < MEMORIES; from += BATCH) {
       const count = Math.min(BATCH, MEMORIES - from);
       const contents = Array.from({ length: count }, () => sentence());
@@ -79,6 +82,20 @@ function uuidV7At(date) {
   const hex = date.getTime().toString(16).padStart(12, '0');
   const random = randomUUID().replaceAll('-', '');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${random.slice(13, 16)}-${((Number.parseInt(random[16], 16) & 0x3) | 0x8).toString(16)}${random.slice(17, 20)}-${random.slice(20, 32)}`;
+}
+
+async function countVectors(databaseUrl) {
+  const store = await openStore({ database: databaseUrl, migrate: false });
+  try {
+    const page = await store.connection.db
+      .selectFrom('memories')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('embedding', 'is not', null)
+      .executeTakeFirst();
+    return Number(page?.n ?? 0);
+  } finally {
+    await store.close();
+  }
 }
 
 async function timed(url) {
@@ -132,6 +149,8 @@ try {
       for (let i = 0; i < REQUESTS / rounds; i += 1) samples[name].times.push((await timed(url)).elapsed);
     }
   }
+  const vectors = await countVectors(database.url);
+  log(`${vectors} of ${MEMORIES + 1} memories carry a vector`);
   const rows = Object.entries(samples).map(([name, { times, bytes }]) => ({
     page: name,
     ...percentileSummary(times),

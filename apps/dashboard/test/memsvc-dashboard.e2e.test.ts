@@ -29,7 +29,11 @@ function run(env: Record<string, string>, until?: (stderr: string) => boolean) {
   });
   return new Promise<{ code: number | null; stderr: string; stdout: string; stop: () => Promise<void> }>((resolve) => {
     const stop = () =>
-      new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM'))));
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk;
       if (until?.(stderr)) resolve({ code: null, stderr, stdout, stop });

@@ -1,5 +1,5 @@
-import { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceParts, importanceScore, PINNED_FLOOR } from '../src/index.js';
 import { describe, expect, it } from 'vitest';
+import { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceParts, importanceScore, PINNED_FLOOR } from '../src/index.js';
 
 const DAY = 86_400_000;
 const now = new Date('2026-05-01T12:00:00.000Z');
