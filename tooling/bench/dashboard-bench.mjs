@@ -137,8 +137,8 @@ try {
     'memories, tag + scope': `${base}/memories?tags=release&scope=project%3Aalpha`,
     'memories, pinned (1 in 1,000)': `${base}/memories?marker=pinned`,
     'memories, date range': `${base}/memories?from=${new Date(Date.now() - 3 * 86400_000).toISOString().slice(0, 10)}`,
-    search: `${base}/memories?q=${encodeURIComponent('release notes for the deploy')}`,
-    'search, rare + common words': `${base}/memories?q=${encodeURIComponent('the quarterly budget and the team')}`,
+    search: `${base}/memories?q=${encodeURIComponent(`${vocabularyWord(3)} ${vocabularyWord(11)} ${vocabularyWord(29)}`)}`,
+    'search, two words': `${base}/memories?q=${encodeURIComponent(`${vocabularyWord(1)} ${vocabularyWord(2)}`)}`,
     'a memory': `${base}/memories/${newestId}`,
   };
   const samples = Object.fromEntries(Object.keys(pages).map((name) => [name, { times: [], bytes: 0 }]));
