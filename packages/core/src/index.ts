@@ -93,6 +93,8 @@ export {
   recallScore,
   vectorConfidence,
 } from './domain/recall-ranking.js';
+export type { ReindexJobJson } from './domain/reindex-job-json.js';
+export { reindexJobJson } from './domain/reindex-job-json.js';
 export type { ReindexJob, ReindexJobState, ReindexOptions, ReindexRequest, ReindexSummary } from './domain/reindex-rules.js';
 export {
   assertCanCancel,

@@ -1,5 +1,5 @@
 import type { Maintenance } from '@memsvc/core';
-import { REINDEX_BATCH_SIZE, REINDEX_MAX_MEMORIES, type ReindexJob, type ReindexRequest } from '@memsvc/core';
+import { REINDEX_BATCH_SIZE, REINDEX_MAX_MEMORIES, type ReindexRequest, reindexJobJson } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
@@ -85,7 +85,7 @@ export function registerReindexTools(server: McpServer, maintenance: Maintenance
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'admin', tool: 'get_reindex_status', adminToken: args.adminToken }, async () => ({
-        result: toolSuccess(jobJson(await maintenance.reindexStatus(args.jobId))),
+        result: toolSuccess(reindexJobJson(await maintenance.reindexStatus(args.jobId))),
       })),
   );
 
@@ -101,7 +101,7 @@ export function registerReindexTools(server: McpServer, maintenance: Maintenance
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'admin', tool: 'cancel_reindex_job', adminToken: args.adminToken }, async () => ({
-        result: toolSuccess(jobJson(await maintenance.cancelReindex(args.jobId))),
+        result: toolSuccess(reindexJobJson(await maintenance.cancelReindex(args.jobId))),
       })),
   );
 
@@ -117,7 +117,7 @@ export function registerReindexTools(server: McpServer, maintenance: Maintenance
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'admin', tool: 'retry_reindex_job', adminToken: args.adminToken }, async () => ({
-        result: toolSuccess(jobJson(await maintenance.retryReindex(args.jobId))),
+        result: toolSuccess(reindexJobJson(await maintenance.retryReindex(args.jobId))),
       })),
   );
 }
@@ -132,28 +132,4 @@ function reindexRequest(args: {
 }): ReindexRequest {
   const { userId, batchSize, reuseExistingEmbeddings, recreate, cursor, maxMemories } = args;
   return { userId, batchSize, reuseExistingEmbeddings, recreate, cursor, maxMemories };
-}
-
-/** A job as tools return it. */
-export function jobJson(job: ReindexJob) {
-  return {
-    jobId: job.jobId,
-    state: job.state,
-    progress: { ...job.progress },
-    cancelRequested: job.cancelRequested,
-    error: job.error,
-    attempts: job.attempts,
-    options: {
-      userId: job.options.tenant ?? null,
-      batchSize: job.options.batchSize,
-      reuseExistingEmbeddings: job.options.reuseExistingEmbeddings,
-      recreate: job.options.recreate,
-      cursor: job.options.cursor ?? null,
-      maxMemories: job.options.maxMemories ?? null,
-    },
-    createdAt: job.createdAt.toISOString(),
-    startedAt: job.startedAt?.toISOString() ?? null,
-    finishedAt: job.finishedAt?.toISOString() ?? null,
-    heartbeatAt: job.heartbeatAt?.toISOString() ?? null,
-  };
 }

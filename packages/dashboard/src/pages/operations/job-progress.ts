@@ -1,31 +1,14 @@
-import type { ReindexJob, ReindexSummary } from '@memsvc/core';
+import { type ReindexJob, type ReindexJobJson, reindexJobJson } from '@memsvc/core';
 import type { PgOperationsReads } from '@memsvc/store-pg';
 
-/** A reindex job as the operations page shows it and `/operations/reindex/<id>.json` returns it. */
-export interface JobView {
-  readonly jobId: string;
-  readonly state: ReindexJob['state'];
+/** A reindex job as the operations page shows it and `/operations/reindex/<id>.json` returns it: the tools' JSON, the requester, and a percentage. */
+export type JobView = ReindexJobJson & {
   /** 0–100 for the progress bar; undefined when there is nothing to measure against (a failed or cancelled job not counted yet). */
   readonly percent: number | undefined;
   /** The memories the job's walk covers, as counted when the page first saw it (an estimate). */
   readonly total: number | undefined;
-  readonly progress: ReindexSummary;
-  readonly cancelRequested: boolean;
-  readonly error: string | null;
-  readonly attempts: number;
-  readonly options: {
-    readonly userId: string | null;
-    readonly batchSize: number;
-    readonly reuseExistingEmbeddings: boolean;
-    readonly recreate: boolean;
-    readonly cursor: string | null;
-    readonly maxMemories: number | null;
-  };
   readonly requestedBy: string | null;
-  readonly createdAt: string;
-  readonly startedAt: string | null;
-  readonly finishedAt: string | null;
-}
+};
 
 /** Where a progress bar's count stops: past a million memories the bar is a rough guide anyway. */
 const WALK_COUNT_MAX = 1_000_000;
@@ -46,28 +29,7 @@ export class ReindexProgress {
   /** The job with its percentage (counting its walk the first time an active job is seen). */
   async view(job: ReindexJob): Promise<JobView> {
     const total = await this.totalOf(job);
-    return {
-      jobId: job.jobId,
-      state: job.state,
-      percent: percentOf(job, total),
-      total,
-      progress: { ...job.progress },
-      cancelRequested: job.cancelRequested,
-      error: job.error,
-      attempts: job.attempts,
-      options: {
-        userId: job.options.tenant ?? null,
-        batchSize: job.options.batchSize,
-        reuseExistingEmbeddings: job.options.reuseExistingEmbeddings,
-        recreate: job.options.recreate,
-        cursor: job.options.cursor ?? null,
-        maxMemories: job.options.maxMemories ?? null,
-      },
-      requestedBy: job.requestedBy,
-      createdAt: job.createdAt.toISOString(),
-      startedAt: job.startedAt?.toISOString() ?? null,
-      finishedAt: job.finishedAt?.toISOString() ?? null,
-    };
+    return { ...reindexJobJson(job), percent: percentOf(job, total), total, requestedBy: job.requestedBy };
   }
 
   /** The walk's size: counted for a job that is queued or running, remembered for later states. */
