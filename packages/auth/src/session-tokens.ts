@@ -90,6 +90,7 @@ export class SessionTokens {
       expiresAt,
       userAgent: client.userAgent,
       ipAddress: client.ipAddress,
+      apiKeyId: subject.keyId,
     });
     const token = await new SignJWT({
       scope: subject.scopes.join(' '),

@@ -18,6 +18,7 @@ class MapSessionStore implements SessionStore {
       revokedAt: null,
       userAgent: session.userAgent ?? null,
       ipAddress: session.ipAddress ?? null,
+      apiKeyId: session.apiKeyId ?? null,
     };
     this.sessions.push(record);
     return record;
@@ -56,7 +57,8 @@ describe('session tokens', () => {
     expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
     const claims = await sessions.verify(issued.token);
     expect(claims).toMatchObject({ userId: 'alice', scopes: ['memories:read'], origin: 'api-key', keyId: 'key-1', organizationId: null });
-    expect(store.sessions.map((session) => [session.jti, session.userAgent])).toEqual([[claims?.jti, 'curl/8']]);
+    // The key is recorded with the session, so revoking the key can end it.
+    expect(store.sessions.map((session) => [session.jti, session.userAgent, session.apiKeyId])).toEqual([[claims?.jti, 'curl/8', 'key-1']]);
   });
 
   it('refuses a remembered token once it expires, or once it is denied — the memory skips only the signature', async () => {

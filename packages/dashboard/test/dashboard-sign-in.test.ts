@@ -116,6 +116,24 @@ describe.each(dashboardEngines('memsvc_dashboard_sign_in'))('dashboard sign-in [
     expect([replay.status, replay.headers.get('location')]).toEqual([303, '/sign-in']);
   });
 
+  it('revoking the key a session was opened with ends the session on its next page', async () => {
+    const minted = mintApiKey();
+    const record = await dashboard.runtime.store.apiKeys.create({
+      userId: toTenantId('alice'),
+      name: 'lost laptop',
+      organizationId: undefined,
+      scopes: ['memories:read'],
+      expiresAt: undefined,
+      prefix: minted.prefix,
+      keyHash: minted.keyHash,
+    });
+    const { browser } = await signInWithKey(minted.key);
+    expect((await browser.get('/memories')).status).toBe(200);
+    await dashboard.runtime.store.apiKeys.revoke(record.id, new Date());
+    const after = await browser.get('/memories');
+    expect([after.status, after.headers.get('location')]).toEqual([303, '/sign-in']);
+  });
+
   it('an expired or forged session cookie is treated as none', async () => {
     for (const token of ['eyJhbGciOiJub25lIn0.eyJzdWIiOiJhbGljZSJ9.', 'garbage']) {
       const answer = await fetch(`${dashboard.url}/memories`, { headers: { cookie: `memsvc_session=${token}` }, redirect: 'manual' });

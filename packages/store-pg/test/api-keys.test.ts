@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { type NewApiKey, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';
 import type { MemsvcStore } from '../src/index.js';
-import { codeOf } from './support/code-of.js';
+import { codeOf, failureOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
 import { useSuiteStore } from './support/suite-store.js';
 
@@ -32,7 +32,10 @@ const START = '2026-05-01T09:00:00.000Z';
 
 describeEachEngine('API keys', (engine) => {
   const clock = new ManualClock(START);
-  const opened = useSuiteStore(engine, clock, { tables: ['api_keys', 'organization_members', 'organizations'], start: START });
+  const opened = useSuiteStore(engine, clock, {
+    tables: ['api_keys', 'organization_members', 'organizations', 'sessions', 'jwt_denylist'],
+    start: START,
+  });
   let store: MemsvcStore;
   beforeEach(() => {
     store = opened.current;
@@ -171,6 +174,35 @@ describeEachEngine('API keys', (engine) => {
     expect(bobs.revokedAt).toBeNull();
   });
 
+  it('AUTH-KEY-SESSIONS: revoking a key ends the sessions exchanged for it, and no other session', async () => {
+    const key = await store.apiKeys.create(newKey());
+    const otherKey = await store.apiKeys.create(newKey());
+    const expiresAt = new Date(clock.now().getTime() + 3_600_000);
+    const fromKey = await store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt, apiKeyId: key.id });
+    const fromOtherKey = await store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt, apiKeyId: otherKey.id });
+    const fromLogin = await store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt });
+    expect(fromKey.apiKeyId).toBe(key.id);
+    expect(fromLogin.apiKeyId).toBeNull();
+    clock.advance(1000);
+    await store.apiKeys.revoke(key.id, clock.now());
+    expect(await store.sessions.isDenied(fromKey.jti, clock.now())).toBe(true);
+    expect(await store.sessions.isDenied(fromOtherKey.jti, clock.now())).toBe(false);
+    expect(await store.sessions.isDenied(fromLogin.jti, clock.now())).toBe(false);
+    const listed = await store.sessions.listActive(alice, clock.now());
+    expect(listed.find((session) => session.id === fromKey.id)?.revokedAt).toEqual(clock.now());
+    // Revoking every key of the user ends the other key's session too; the login's stays.
+    await store.apiKeys.revokeAllOf(alice, clock.now());
+    expect(await store.sessions.isDenied(fromOtherKey.jti, clock.now())).toBe(true);
+    expect(await store.sessions.isDenied(fromLogin.jti, clock.now())).toBe(false);
+  });
+
+  it('AUTH-KEY-SESSIONS: a session naming something other than a key id is refused, naming the field', async () => {
+    const expiresAt = new Date(clock.now().getTime() + 3_600_000);
+    const failure = await failureOf(store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt, apiKeyId: 'not-a-key' }));
+    expect(failure).toEqual(['INVALID_INPUT', 'apiKeyId']);
+    expect(await store.sessions.listActive(alice, clock.now())).toEqual([]);
+  });
+
   it('refuses a second key with the same hash as a CONFLICT', async () => {
     const key = newKey();
     await store.apiKeys.create(key);
@@ -187,7 +219,10 @@ describeEachEngine('API keys', (engine) => {
 
 describeEachEngine('organizations', (engine) => {
   const clock = new ManualClock(START);
-  const opened = useSuiteStore(engine, clock, { tables: ['api_keys', 'organization_members', 'organizations'], start: START });
+  const opened = useSuiteStore(engine, clock, {
+    tables: ['api_keys', 'organization_members', 'organizations', 'sessions', 'jwt_denylist'],
+    start: START,
+  });
   let store: MemsvcStore;
   beforeEach(() => {
     store = opened.current;

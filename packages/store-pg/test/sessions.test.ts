@@ -42,6 +42,7 @@ describeEachEngine('sessions', (engine) => {
       revokedAt: null,
       userAgent: 'curl/8.5.0',
       ipAddress: '203.0.113.7',
+      apiKeyId: null,
     });
     clock.advance(1000);
     const shortLived = await store.sessions.create(newSession({}, 1));

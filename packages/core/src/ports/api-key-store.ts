@@ -49,10 +49,14 @@ export interface ApiKeyStore {
   /** Keys, newest first: of one user when `userId` is given, else all of them (operators only). */
   list(query: { readonly userId?: TenantId | undefined }): Promise<readonly ApiKeyRecord[]>;
 
-  /** Revokes; returns the record as now, or undefined when there is no such key. Idempotent. */
+  /**
+   * Revokes; returns the record as now, or undefined when there is no such key. Idempotent. The
+   * sessions exchanged for the key end with it, in the same transaction: a session must not
+   * outlive the credential that opened it.
+   */
   revoke(id: string, now: Date): Promise<ApiKeyRecord | undefined>;
 
-  /** Revokes every unrevoked key of a user (shutting a person out); returns how many. */
+  /** Revokes every unrevoked key of a user (shutting a person out), ending their sessions as `revoke` does; returns how many keys. */
   revokeAllOf(userId: TenantId, now: Date): Promise<number>;
 
   /** Records that these keys were used at `now`, in one statement (callers batch). */

@@ -14,6 +14,8 @@ export interface SessionRecord {
   readonly revokedAt: Date | null;
   readonly userAgent: string | null;
   readonly ipAddress: string | null;
+  /** The API key this session was exchanged for; revoking that key ends the session. */
+  readonly apiKeyId: string | null;
 }
 
 /** A session to record when its token is issued. */
@@ -24,6 +26,8 @@ export interface NewSession {
   /** Shortened to 512 characters: it is whatever the client sent. */
   readonly userAgent?: string | undefined;
   readonly ipAddress?: string | undefined;
+  /** The API key exchanged for this session, when it was one. */
+  readonly apiKeyId?: string | undefined;
 }
 
 /**

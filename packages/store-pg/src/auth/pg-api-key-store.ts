@@ -16,6 +16,7 @@ import { retryingLockConflicts } from '../connection/lock-conflicts.js';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { ApiKeysTable, MemsvcDatabase } from '../schema/database-schema.js';
 import { sqlStateOf, UNIQUE_VIOLATION } from './database-errors.js';
+import { endSessionsOfKeys } from './end-key-sessions.js';
 
 type ApiKeyRow = Selectable<ApiKeysTable>;
 
@@ -123,24 +124,36 @@ export class PgApiKeyStore implements ApiKeyStore {
 
   async revoke(id: string, now: Date): Promise<ApiKeyRecord | undefined> {
     if (!isUuid(id)) return undefined;
-    // The first revocation time stays: revoking again changes nothing.
-    const row = await this.#db
-      .updateTable('api_keys')
-      .set({ revoked_at: sql<Date>`coalesce(revoked_at, ${now})` })
-      .where('id', '=', id)
-      .returning(RECORD_COLUMNS)
-      .executeTakeFirst();
-    return row ? toRecord(row) : undefined;
+    return this.#db.transaction().execute(async (trx) => {
+      // The first revocation time stays: revoking again changes nothing.
+      const row = await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: sql<Date>`coalesce(revoked_at, ${now})` })
+        .where('id', '=', id)
+        .returning(RECORD_COLUMNS)
+        .executeTakeFirst();
+      if (row) await endSessionsOfKeys(trx, [row.id], now);
+      return row ? toRecord(row) : undefined;
+    });
   }
 
   async revokeAllOf(userId: TenantId, now: Date): Promise<number> {
-    const result = await this.#db
-      .updateTable('api_keys')
-      .set({ revoked_at: now })
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    return this.#db.transaction().execute(async (trx) => {
+      const revoked = await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: now })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .returning('id')
+        .execute();
+      // Sessions of keys revoked earlier were ended then; these are the keys revoked now.
+      await endSessionsOfKeys(
+        trx,
+        revoked.map((key) => key.id),
+        now,
+      );
+      return revoked.length;
+    });
   }
 
   async recordUse(ids: readonly string[], now: Date): Promise<void> {

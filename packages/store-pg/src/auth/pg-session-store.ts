@@ -8,6 +8,7 @@ import {
   type TenantId,
 } from '@memsvc/core';
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase, SessionsTable } from '../schema/database-schema.js';
 import { sqlStateOf, UNIQUE_VIOLATION } from './database-errors.js';
 import { untrustedText } from './untrusted-text.js';
@@ -45,6 +46,9 @@ export class PgSessionStore implements SessionStore {
   async create(session: NewSession): Promise<SessionRecord> {
     const now = this.#clock.now();
     checkJti(session.jti);
+    if (session.apiKeyId !== undefined && !isUuid(session.apiKeyId)) {
+      throw new MemsvcError('INVALID_INPUT', 'apiKeyId must be the id (a UUID) of an API key', { field: 'apiKeyId' });
+    }
     if (!(session.expiresAt.getTime() > now.getTime())) {
       throw new MemsvcError('INVALID_INPUT', 'expiresAt must be a time in the future', { field: 'expiresAt' });
     }
@@ -59,6 +63,7 @@ export class PgSessionStore implements SessionStore {
           expires_at: session.expiresAt,
           user_agent: untrustedText(session.userAgent, USER_AGENT_MAX_LENGTH),
           ip_address: untrustedText(session.ipAddress, IP_ADDRESS_MAX_LENGTH),
+          api_key_id: session.apiKeyId ?? null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -152,5 +157,6 @@ function toRecord(row: Selectable<SessionsTable>): SessionRecord {
     revokedAt: row.revoked_at,
     userAgent: row.user_agent,
     ipAddress: row.ip_address,
+    apiKeyId: row.api_key_id,
   };
 }

@@ -13,6 +13,7 @@ import * as unloggedRateLimitCounters from './0010-unlogged-rate-limit-counters.
 import * as importLedger from './0011-import-ledger.js';
 import * as bulkLexicalIndex from './0012-bulk-lexical-index.js';
 import * as markerIndexes from './0013-marker-indexes.js';
+import * as sessionsByApiKey from './0014-sessions-by-api-key.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -32,6 +33,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0011-import-ledger': importLedger,
   '0012-bulk-lexical-index': bulkLexicalIndex,
   '0013-marker-indexes': markerIndexes,
+  '0014-sessions-by-api-key': sessionsByApiKey,
 };
 
 const bundledMigrations: MigrationProvider = {

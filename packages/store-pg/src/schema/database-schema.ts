@@ -154,6 +154,8 @@ export interface SessionsTable {
   revoked_at: Date | null;
   user_agent: string | null;
   ip_address: string | null;
+  /** The API key the session was exchanged for (migration 0014); null for identity-provider logins. */
+  api_key_id: string | null;
 }
 
 export interface OAuthStatesTable {
