@@ -45,6 +45,7 @@ describe('memsvc CLI', () => {
       '0011-import-ledger',
       '0012-bulk-lexical-index',
       '0013-marker-indexes',
+      '0014-sessions-by-api-key',
     ];
     expect(JSON.parse(status.stdout).pendingMigrations).toEqual(all);
     expect(JSON.parse((await memsvc(['status', '--json'], env)).stdout).pendingMigrations).toEqual(all);

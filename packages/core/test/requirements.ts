@@ -94,6 +94,7 @@ export const REQUIREMENTS = {
   'AUTH-KEY-INPUT':
     'a key needs a name of 1–100 characters, known scopes, a future expiry and an existing organization; bad input is refused naming the field and writes nothing',
   'AUTH-KEY-TENANT': "listing one user's keys never shows another's",
+  'AUTH-KEY-SESSIONS': 'revoking an API key ends the sessions exchanged for it, in the same transaction, and no other session',
   'AUTH-ORG': 'organizations have a unique slug; an owner is added with the organization; a member has one role, owner, admin or member',
   'RATE-BUCKETS':
     'a call counts against its user and organization buckets when authenticated, its IP bucket otherwise, plus a bucket of its own for a tool with an override (spec §8)',

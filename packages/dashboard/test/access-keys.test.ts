@@ -32,6 +32,8 @@ function person(app: Hono<never>) {
     return { status: response.status, headers: response.headers, body };
   };
   return {
+    /** Carries a cookie as a browser that was given it elsewhere would. */
+    setCookie: (name: string, value: string) => jar.set(name, value),
     get: async (path: string) => remember(await app.request(path, { headers: { cookie: cookie() } })),
     post: async (path: string, form: Form, token = csrf) => {
       const body = new URLSearchParams({ _csrf: token });
@@ -242,24 +244,36 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
     expect(carols.body).not.toContain('Globex');
   });
 
-  it('says a session exchanged for a revoked key outlives it, as the server does, and ending every session signs the person out', async () => {
+  it('revoking the key a person signed in with ends that session; ending every session signs the person out', async () => {
     const dana = toTenantId('dana');
     const { key, record } = await mint(dana, 'dana laptop', ['memories:read', 'memories:write']);
     const danaPage = person(app);
     await danaPage.get('/sign-in');
     expect((await danaPage.post('/sign-in/key', { key })).status).toBe(303);
     const page = await danaPage.get('/access');
-    expect(page.body).toContain('keeps working until it expires, up to 7 days after it began');
+    expect(page.body).toContain('and so is every session exchanged for it');
+    expect(page.body).toContain('up to 7 days after they began');
 
+    // A second session of dana's, from a GitHub login, is not the key's and lives on.
+    const other = await dashboard.runtime.sessions?.issue({
+      userId: dana,
+      organizationId: null,
+      scopes: ['memories:read'],
+      origin: 'github',
+    });
     expect((await danaPage.post(`/access/keys/${record.id}/revoke`, {})).status).toBe(303);
     expect(await dashboard.runtime.apiKeys.authenticate(key)).toBeUndefined();
-    // The session the key was exchanged for is still accepted: what the page says.
-    expect((await danaPage.get('/access')).status).toBe(200);
+    const revokedSession = await danaPage.get('/access');
+    expect([revokedSession.status, revokedSession.headers.get('location')]).toEqual([303, '/sign-in']);
+    expect(await dashboard.runtime.sessions?.verify(other?.token ?? '')).toBeDefined();
 
-    const ended = await danaPage.post('/access/sessions/end', {});
+    const fromLogin = person(app);
+    fromLogin.setCookie('memsvc_session', other?.token ?? '');
+    expect((await fromLogin.get('/access')).status).toBe(200);
+    const ended = await fromLogin.post('/access/sessions/end', {});
     expect(ended.status).toBe(303);
     expect(ended.headers.get('location')).toBe('/sign-in');
-    const after = await danaPage.get('/access');
+    const after = await fromLogin.get('/access');
     expect(after.status).toBe(303);
     expect(after.headers.get('location')).toBe('/sign-in');
   });

@@ -183,8 +183,8 @@ export function KeysTable(props: {
 
 /**
  * What revoking does, as the server does it: the key is read afresh on every call, so it is
- * refused at once everywhere; a session JWT exchanged for it is checked only against the logout
- * denylist, so it lives on until it expires or is logged out.
+ * refused at once everywhere; the sessions exchanged for it go on the logout denylist in the same
+ * transaction, so they end at once too.
  */
 export function RevocationNote(props: { frame: PageFrame; sessionLifetime: string | undefined }) {
   if (props.sessionLifetime === undefined) {
@@ -198,9 +198,9 @@ export function RevocationNote(props: { frame: PageFrame; sessionLifetime: strin
   return (
     <div class="note">
       <p>
-        A revoked key is refused from the very next call, on every replica. A session already exchanged for it (
-        <code>POST /auth/session</code>, or signing in to this dashboard with it) is not: the server checks a session only against logouts,
-        so it keeps working until it expires, up to {props.sessionLifetime} after it began (<code>JWT_EXPIRES_IN</code>), or is logged out.
+        A revoked key is refused from the very next call, on every replica, and so is every session exchanged for it (
+        <code>POST /auth/session</code>, or signing in to this dashboard with it). Other sessions (GitHub, Google) last until they expire,
+        up to {props.sessionLifetime} after they began (<code>JWT_EXPIRES_IN</code>), or are logged out.
       </p>
       <form
         method="post"
