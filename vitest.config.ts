@@ -3,8 +3,15 @@ import { defineConfig } from 'vitest/config';
 // One run over every workspace project; each project's own vitest.config.ts (built from
 // tooling/vitest/preset.ts) says whether it needs the real PostgreSQL. The JSON report feeds
 // tooling/scripts/test-summary.mjs, which prints the per-engine counts and the closing line.
+// Vitest runs one file at a time on a 2-core machine by default (cores - 1), but most of a
+// storage or process test's time is spent waiting on PostgreSQL, PGlite or a child process, so
+// three files at a time finish the suite sooner without starving any of them.
+// MEMSVC_TEST_WORKERS overrides it (1 runs the files one by one).
+const maxWorkers = Number(process.env.MEMSVC_TEST_WORKERS ?? 3);
+
 export default defineConfig({
   test: {
+    maxWorkers: Number.isInteger(maxWorkers) && maxWorkers > 0 ? maxWorkers : 3,
     projects: ['packages/*', 'apps/*', 'tooling/workspace-tests'],
     reporters: ['default', ['json', { outputFile: '.tmp/vitest-report.json' }]],
   },

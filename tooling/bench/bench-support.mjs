@@ -1,11 +1,13 @@
 // Shared by the memsvc benchmarks: the content generator, percentiles, a throw-away PostgreSQL
 // database from tooling/scripts/pg-local.sh, the real server process, and an MCP client.
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import net, { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sql } from 'kysely';
 import pg from 'pg';
 
 // Varied memories: formulaic sentences ("note 1 of module m1 …") all look alike to the lexical
@@ -28,6 +30,34 @@ const VOCABULARY = Array.from(
   () => Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(CONSONANTS) + pick(VOWELS)).join('') + pick(CONSONANTS),
 );
 export const sentence = () => Array.from({ length: 12 }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]).join(' ');
+
+/**
+ * Inserts `total` long-term memories WITHOUT vectors with batched SQL (5,000 rows a statement),
+ * the i-th in tenant `tenantOf(i)`, then analyses the table: what a backfill starts from.
+ * `db` is a Kysely instance of the memsvc schema (an open store's `connection.db`).
+ */
+export async function seedWithoutVectors(db, total, tenantOf, ids) {
+  for (let offset = 0; offset < total; offset += 5000) {
+    const count = Math.min(5000, total - offset);
+    const rowIds = [];
+    const users = [];
+    const contents = [];
+    const hashes = [];
+    for (let i = 0; i < count; i++) {
+      const content = sentence();
+      rowIds.push(ids.next());
+      users.push(tenantOf(offset + i));
+      contents.push(content);
+      hashes.push(createHash('sha256').update(content).digest('hex'));
+    }
+    await sql`INSERT INTO memories (id, user_id, tier, content, content_hash)
+      SELECT id, user_id, 'ltm', content, content_hash
+      FROM unnest(${rowIds}::uuid[], ${users}::text[], ${contents}::text[], ${hashes}::text[]) AS s(id, user_id, content, content_hash)`.execute(
+      db,
+    );
+  }
+  await sql`ANALYZE memories`.execute(db);
+}
 
 /** A word of the vocabulary, chosen by index (deterministic). */
 export const vocabularyWord = (i) => VOCABULARY[(i * 7919) % VOCABULARY.length];

@@ -20,7 +20,6 @@
 // PostgreSQL and for the Ollama case), REINDEX_PGLITE_TOTAL (default 10000),
 // REINDEX_OLLAMA_DELAY_MS (default 5), REINDEX_OLLAMA (default "1"; "0" leaves the case out).
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { openStore, UuidV7Generator } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { mcpClient, nodeHttpFetch, postgresDatabase, sentence, startServer } from './bench-support.mjs';
+import { mcpClient, nodeHttpFetch, postgresDatabase, seedWithoutVectors, startServer } from './bench-support.mjs';
 import { startFakeOllama } from './fake-ollama.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -71,26 +70,7 @@ async function seed(databaseUrl, model, total) {
   try {
     const db = store.connection.db;
     const started = performance.now();
-    for (let offset = 0; offset < total; offset += 5000) {
-      const count = Math.min(5000, total - offset);
-      const rowIds = [];
-      const users = [];
-      const contents = [];
-      const hashes = [];
-      for (let i = 0; i < count; i++) {
-        const content = sentence();
-        rowIds.push(ids.next());
-        users.push(`tenant-${(offset + i) % 151}`);
-        contents.push(content);
-        hashes.push(createHash('sha256').update(content).digest('hex'));
-      }
-      await sql`INSERT INTO memories (id, user_id, tier, content, content_hash)
-        SELECT id, user_id, 'ltm', content, content_hash
-        FROM unnest(${rowIds}::uuid[], ${users}::text[], ${contents}::text[], ${hashes}::text[]) AS s(id, user_id, content, content_hash)`.execute(
-        db,
-      );
-    }
-    await sql`ANALYZE memories`.execute(db);
+    await seedWithoutVectors(db, total, (i) => `tenant-${i % 151}`, ids);
     const { rows } = await sql`SELECT
         (SELECT count(*)::int FROM memories WHERE embedding IS NULL) AS unembedded,
         EXISTS (SELECT 1 FROM pg_indexes WHERE indexname LIKE 'memories_embedding_hnsw_s%') AS hnsw`.execute(db);

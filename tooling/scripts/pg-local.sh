@@ -7,6 +7,17 @@
 #   tooling/scripts/pg-local.sh stop     stop the cluster (its data stays)
 #   tooling/scripts/pg-local.sh destroy  stop it and delete its data
 #
+#   tooling/scripts/pg-local.sh replica [NAME]          a hot standby of that cluster (streaming
+#                                                      replication), caught up; prints its URL last
+#   tooling/scripts/pg-local.sh replica-url [NAME]      print the standby's URL (exit 1 if stopped)
+#   tooling/scripts/pg-local.sh replica-stop [NAME]     stop the standby (its data stays)
+#   tooling/scripts/pg-local.sh replica-destroy [NAME]  stop it and delete its data
+#
+# NAME (letters, digits, - and _) gives a test a throw-away standby of its own, for example one
+# to promote (`SELECT pg_promote()`) or to pause (`SELECT pg_wal_replay_pause()`); without it,
+# the shared standby. Each lives beside the primary's directory, in <dir>-replica[-NAME], and
+# keeps its port. A standby that was promoted, or whose primary was recreated, is rebuilt.
+#
 # What it does, each step only when needed:
 #   1. PostgreSQL server binaries from Debian's packages (postgresql-$PG_MAJOR).
 #   2. pgvector, when the server lacks it: pgvector is not packaged for Debian bookworm, so its
@@ -191,6 +202,157 @@ ensure_database() {
     -c 'create extension if not exists vector' >/dev/null
 }
 
+# --- Hot standbys ---------------------------------------------------------------------------
+# A standby is a pg_basebackup of the primary (`-R` writes primary_conninfo and standby.signal),
+# started as a hot standby on its own free port. The primary that initdb made already allows it:
+# wal_level=replica, max_wal_senders=10 and a trust `replication` entry for 127.0.0.1 are
+# PostgreSQL's defaults; they are checked, and put in place when an older cluster lacks them.
+
+replica_dir() {
+  local name="$1"
+  [[ "$name" =~ ^[A-Za-z0-9_-]*$ ]] || die "a replica name may hold letters, digits, - and _ only (got \"${name}\")"
+  printf '%s-replica%s\n' "$STATE_DIR" "${name:+-${name}}"
+}
+
+primary_psql() {
+  "${BIN_DIR}/psql" -h 127.0.0.1 -p "$(cat "$PORT_FILE")" -U postgres -d postgres -v ON_ERROR_STOP=1 -qtA "$@"
+}
+
+standby_psql() {
+  local port="$1"
+  shift
+  "${BIN_DIR}/psql" -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -qtA "$@"
+}
+
+system_identifier() {
+  as_cluster_owner "${BIN_DIR}/pg_controldata" -D "$1" 2>/dev/null | sed -n 's/^Database system identifier: *//p'
+}
+
+# What streaming replication needs on the primary, idempotently. Only wal_level and
+# max_wal_senders need a restart, and only a cluster made with other settings lacks them.
+ensure_primary_replicates() {
+  local restart=""
+  if [ "$(primary_psql -c 'show wal_level')" = "minimal" ]; then
+    primary_psql -c "alter system set wal_level = 'replica'" >/dev/null
+    restart=1
+  fi
+  if [ "$(primary_psql -c 'show max_wal_senders')" -lt 2 ]; then
+    primary_psql -c "alter system set max_wal_senders = 10" >/dev/null
+    restart=1
+  fi
+  if [ -z "$(primary_psql -c "select 1 from pg_hba_file_rules where 'replication' = any(database) and address = '127.0.0.1' and auth_method = 'trust' limit 1")" ]; then
+    printf 'host    replication     all             127.0.0.1/32            trust\n' | as_cluster_owner tee -a "${DATA_DIR}/pg_hba.conf" >/dev/null
+    primary_psql -c 'select pg_reload_conf()' >/dev/null
+  fi
+  if [ -n "$restart" ]; then
+    log "restarting the primary for wal_level=replica and max_wal_senders"
+    as_cluster_owner "${BIN_DIR}/pg_ctl" -D "$DATA_DIR" -m fast -w stop >/dev/null
+    start_cluster
+  fi
+}
+
+standby_running() {
+  local data="$1"
+  [ -f "${data}/PG_VERSION" ] && as_cluster_owner "${BIN_DIR}/pg_ctl" -D "$data" status >/dev/null 2>&1
+}
+
+# Usable: still a standby (not promoted) of this very primary (not of an earlier one that was destroyed).
+standby_usable() {
+  local data="$1"
+  [ -f "${data}/standby.signal" ] && [ "$(system_identifier "$data")" = "$(system_identifier "$DATA_DIR")" ]
+}
+
+start_standby() {
+  local dir="$1" data="$1/data"
+  local port=""
+  [ -f "${dir}/port" ] && port="$(cat "${dir}/port")"
+  if [ -z "$port" ] || ! port_is_free "$port"; then port="$(free_port)"; fi
+  printf '%s\n' "$port" >"${dir}/port"
+  # A hot standby refuses to start with max_connections (and friends) below the primary's.
+  local max_connections
+  max_connections="$(primary_psql -c 'show max_connections')"
+  log "starting a hot standby on 127.0.0.1:${port}"
+  if ! as_cluster_owner "${BIN_DIR}/pg_ctl" -D "$data" -l "${dir}/server.log" -w -t 60 \
+    -o "-p ${port} -h 127.0.0.1 -k ${dir}/socket -c max_connections=${max_connections} -c shared_buffers=128MB -c hot_standby=on" start >/dev/null 9>&- 8>&-; then
+    tail -n 20 "${dir}/server.log" >&2 || true
+    die "the standby did not start (log: ${dir}/server.log)"
+  fi
+}
+
+create_standby() {
+  local dir="$1" data="$1/data"
+  if standby_running "$data"; then as_cluster_owner "${BIN_DIR}/pg_ctl" -D "$data" -m immediate -w stop >/dev/null; fi
+  rm -rf "$data"
+  mkdir -p "${dir}/socket"
+  if is_root; then chown postgres: "$dir" "${dir}/socket"; fi
+  chmod 700 "${dir}/socket"
+  log "taking a base backup of the primary into ${data}"
+  # -c fast: checkpoint now instead of waiting for the next one; -X stream: the WAL written
+  # meanwhile comes along; -R: primary_conninfo and standby.signal; --no-sync: a test cluster.
+  as_cluster_owner "${BIN_DIR}/pg_basebackup" -h 127.0.0.1 -p "$(cat "$PORT_FILE")" -U postgres -D "$data" \
+    -R -X stream -c fast --no-sync >&2 9>&- 8>&-
+  start_standby "$dir"
+}
+
+# Waits until the standby has replayed everything the primary had flushed when asked; false
+# after 30 s (a standby that lost its place in the primary's WAL never gets there).
+standby_caught_up() {
+  local port="$1" target
+  target="$(primary_psql -c 'select pg_current_wal_flush_lsn()')"
+  for _ in $(seq 1 300); do
+    if [ "$(standby_psql "$port" -c "select coalesce(pg_last_wal_replay_lsn() >= '${target}'::pg_lsn, false)" 2>/dev/null)" = "t" ]; then
+      return 0
+    fi
+    sleep 0.1
+  done
+  return 1
+}
+
+standby_url() {
+  printf 'postgres://postgres@127.0.0.1:%s/%s\n' "$(cat "$1/port")" "$DATABASE"
+}
+
+replica_command() {
+  local command="$1" dir
+  dir="$(replica_dir "$2")"
+  case "$command" in
+    replica-url)
+      standby_running "${dir}/data" || die "the standby in ${dir} is not running"
+      standby_url "$dir"
+      ;;
+    replica-stop)
+      if standby_running "${dir}/data"; then as_cluster_owner "${BIN_DIR}/pg_ctl" -D "${dir}/data" -m fast -w stop >/dev/null; fi
+      log "stopped the standby in ${dir}"
+      ;;
+    replica-destroy)
+      replica_command replica-stop "$2"
+      rm -rf "$dir" "${dir}.lock"
+      log "removed ${dir}"
+      ;;
+    replica)
+      # The primary first, under its lock (as `start` takes it); then only this standby's lock,
+      # so that several standbys can be made at once.
+      main start >/dev/null
+      ensure_primary_replicates
+      exec 9>&-
+      exec 8>"${dir}.lock"
+      flock 8
+      mkdir -p "$dir"
+      if ! standby_usable "${dir}/data"; then
+        create_standby "$dir"
+      elif ! standby_running "${dir}/data"; then
+        start_standby "$dir"
+      fi
+      if ! standby_caught_up "$(cat "${dir}/port")"; then
+        log "the standby does not catch up with the primary: taking a new base backup"
+        create_standby "$dir"
+        standby_caught_up "$(cat "${dir}/port")" || die "the standby in ${dir} does not catch up (log: ${dir}/server.log)"
+      fi
+      standby_url "$dir"
+      ;;
+  esac
+}
+
 main() {
   local command="${1:-start}"
   case "$command" in
@@ -218,7 +380,8 @@ main() {
       ensure_database
       database_url
       ;;
-    *) die "unknown command \"${command}\" (start, url, stop, destroy)" ;;
+    replica | replica-url | replica-stop | replica-destroy) replica_command "$command" "${2:-}" ;;
+    *) die "unknown command \"${command}\" (start, url, stop, destroy, replica, replica-url, replica-stop, replica-destroy)" ;;
   esac
 }
 

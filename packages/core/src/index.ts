@@ -8,6 +8,7 @@ export type {
   MemsvcConfig,
   NodeEnv,
   OAuthClient,
+  ReadDatabaseConfig,
   ToolRateLimit,
 } from './config/config-types.js';
 export type { DatabaseTarget, DatabaseUrlResult } from './config/database-url.js';

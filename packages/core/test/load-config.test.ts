@@ -40,6 +40,7 @@ describe('defaults', () => {
       profile: 'standard',
       http: { port: 3000, host: '0.0.0.0', corsAllowedOrigins: [], trustedProxies: [], serveDashboard: false },
       mcp: { transport: 'stdio', publicUrl: undefined },
+      database: { read: undefined },
       embedding: {
         provider: 'ollama',
         model: 'nomic-embed-text',
@@ -164,8 +165,9 @@ describe('defaults', () => {
       'OTEL_SERVICE_NAME',
       'OTEL_RESOURCE_ATTRIBUTES',
     ];
-    // Where the spec leaves a choice to us (the client IP behind a proxy: docs/security.md).
-    const OURS = ['MEMSVC_TRUSTED_PROXIES', 'MEMSVC_SERVE_DASHBOARD'];
+    // Where the spec leaves a choice to us (the client IP behind a proxy: docs/security.md; read
+    // replicas: docs/scale-out.md).
+    const OURS = ['MEMSVC_TRUSTED_PROXIES', 'MEMSVC_SERVE_DASHBOARD', 'DATABASE_READ_URL', 'DATABASE_READ_MAX_LAG_MS'];
     expect([...ENV_VARIABLES].sort()).toEqual([...SPEC_VARIABLES, ...OURS].sort());
   });
 });

@@ -10,6 +10,8 @@ export const REQUIREMENTS = {
   'CFG-DB-REQUIRED': 'DATABASE_URL is required in every profile; the message names the active profile (spec §7)',
   'CFG-DB-URL': 'an invalid DATABASE_URL or unknown scheme fails, naming the profile, never echoing a password (spec §7)',
   'CFG-DB-ENGINES': 'postgres://, postgresql://, pglite://<dir> and pglite://memory select the engine',
+  'CFG-DB-READ':
+    'DATABASE_READ_URL is off unless set; set, it must name a PostgreSQL standby (not pglite://, not the primary itself) with a valid lag bound, and no error or loaded configuration repeats its password',
   'CFG-PROFILE-MEMORY': 'DEPLOYMENT_PROFILE=memory is rejected with guidance to choose lite or standard (spec §7, §9.1)',
   'CFG-PROFILE-ALIAS': 'enterprise is accepted as a deprecated alias of standard, with a warning (spec §1.5)',
   'CFG-PROFILE-UNKNOWN': 'any other profile is rejected',
@@ -115,6 +117,16 @@ export const REQUIREMENTS = {
     'the scanner finds every documented secret pattern by name and offsets, never returning the value; near misses (a bare word, a placeholder, an env var name) are not flagged',
   'IMPORT-SECRETS-POLICY':
     'redact (default) replaces findings in every field with [REDACTED:<pattern>], flag keeps text and names the patterns, skip drops the section, fail returns nothing and fail: true',
+  'R-REPLICA-ROUTE':
+    'with a read replica, recall, list, audit and links are served by the standby; writes and reads that count an access go to the primary',
+  'R-REPLICA-RYW':
+    'a tenant never reads from a standby that has not replayed its own last write (read-your-writes); other tenants do not wait for it',
+  'R-REPLICA-LAG':
+    "a standby's lag is the age of the oldest primary position it has not replayed (an idle primary does not make it look old); far behind, it serves nothing",
+  'R-REPLICA-FALLBACK':
+    'a standby that is down, at boot or mid-run, never fails a read: reads go to the primary with a warning, and the standby serves again once it is back',
+  'R-REPLICA-PROMOTED':
+    'a DATABASE_READ_URL that is a primary, or is promoted, is refused (a boot error naming the variable, or it stops serving with a warning), never serving a stale or diverging read',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -1,16 +1,22 @@
 import type { Clock, MemsvcConfig, Tracer } from '@memsvc/core';
 import { createEmbedder, type EmbedderChoice, type EmbeddingRequestEvent } from '@memsvc/embeddings';
-import { type MemsvcStore, openStore, PGLITE_AUTOVACUUM_INTERVAL_MS } from '@memsvc/store-pg';
+import { type MemsvcStore, openStore, PGLITE_AUTOVACUUM_INTERVAL_MS, type ReplicaEvents } from '@memsvc/store-pg';
 import type { Logger } from './logger.js';
 
-/** Opens (and migrates) the database a configuration names, as a server or a worker does; statements in a span are spans. */
+/**
+ * Opens (and migrates) the database a configuration names, as a server or a worker does;
+ * statements in a span are spans. The read replica (DATABASE_READ_URL) is opened only when
+ * `replicaEvents` are given: a run without read tools (a reindex) has no use for it.
+ */
 export function openConfiguredStore(
   config: MemsvcConfig,
   applicationName: string,
   logger: Logger,
   clock?: Clock,
   tracer?: Tracer,
+  replicaEvents?: ReplicaEvents,
 ): Promise<MemsvcStore> {
+  const read = config.database.read;
   return openStore({
     database: config.database.target,
     ...(clock ? { clock } : {}),
@@ -28,6 +34,7 @@ export function openConfiguredStore(
       intervalMs: PGLITE_AUTOVACUUM_INTERVAL_MS,
       onError: (error) => logger.warn({ err: error }, 'PGlite autovacuum pass failed'),
     },
+    ...(read && replicaEvents ? { readDatabase: { database: read.target, maxLagMs: read.maxLagMs, events: replicaEvents } } : {}),
   });
 }
 

@@ -17,6 +17,7 @@ export type { MemsvcRuntime, RuntimeOptions } from './open-runtime.js';
 export { openRuntime } from './open-runtime.js';
 export type { ReindexRunnerOptions } from './reindex-runner.js';
 export { ReindexRunner } from './reindex-runner.js';
+export { registerReplicaMetrics } from './replica-metrics.js';
 export type { ScheduledJob, ScheduledJobName } from './scheduled-jobs.js';
 export { scheduledJobs } from './scheduled-jobs.js';
 export type { JobRunReport } from './scheduler.js';

@@ -11,12 +11,13 @@ import {
   type MemsvcConfig,
   type Tracer,
 } from '@memsvc/core';
-import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
+import { type MemsvcStore, type ReplicaEvents, systemClock } from '@memsvc/store-pg';
 import { configuredEmbedder, openConfiguredStore } from './configured-parts.js';
 import { createMaintenance } from './create-maintenance.js';
 import { registerEmbeddingMetrics } from './embedding-metrics.js';
 import { type Logger, logTraceIds } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { registerReplicaMetrics } from './replica-metrics.js';
 import { type RunningJobs, type StartJobsOptions, startJobs } from './start-jobs.js';
 import { openTracing, type TracingEvents } from './tracing/open-tracing.js';
 
@@ -78,15 +79,21 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
   const tracing = await openTracing(config.telemetry, tracingEvents(metrics, logger));
   const { tracer } = tracing;
   logTraceIds(logger, tracer);
+  const replicaEvents = config.database.read
+    ? readReplicaEvents(metrics, logger.child({ component: 'read-replica', replica: config.database.read.displayUrl }), () => opened)
+    : undefined;
   // The store stamps rows and judges expiry by the same clock as the engine.
-  const store = await openConfiguredStore(config, options.applicationName, logger, clock, tracer).catch(async (error: unknown) => {
-    await tracing.shutdown();
-    throw error;
-  });
+  const store = await openConfiguredStore(config, options.applicationName, logger, clock, tracer, replicaEvents).catch(
+    async (error: unknown) => {
+      await tracing.shutdown();
+      throw error;
+    },
+  );
   opened = store;
   const { embedder, provider } = configuredEmbedder(config, logger, registerEmbeddingMetrics(metrics.registry));
   const engine = createMemoryEngine({
-    store: store.memories,
+    // With DATABASE_READ_URL, the store that sends the read tools' reads to the standby.
+    store: store.readReplica?.memories ?? store.memories,
     embedder,
     clock,
     fusion: FUSION_WEIGHTS[provider],
@@ -152,6 +159,15 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
       })();
       return closing;
     },
+  };
+}
+
+/** The read replica's reads counted, and its changes of state logged (once per change; the logger names it, password masked). */
+function readReplicaEvents(metrics: Metrics, logger: Logger, store: () => MemsvcStore | undefined): ReplicaEvents {
+  return {
+    onRead: registerReplicaMetrics(metrics.registry, () => store()?.readReplica?.status()),
+    onWarning: (message, details) => logger.warn(details, message),
+    onRecovered: (message, details) => logger.info(details, message),
   };
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createMetrics, registerEmbeddingMetrics } from '../src/index.js';
+import { createMetrics, registerEmbeddingMetrics, registerReplicaMetrics } from '../src/index.js';
 
 const monitoring = new URL('../../../deploy/monitoring/', import.meta.url);
 const alerts = readFileSync(new URL('memsvc-alerts.yml', monitoring), 'utf8');
@@ -10,6 +10,7 @@ const dashboard = readFileSync(new URL('memsvc-grafana-dashboard.json', monitori
 function emittedNames(): Set<string> {
   const metrics = createMetrics('standard', async () => true);
   registerEmbeddingMetrics(metrics.registry);
+  registerReplicaMetrics(metrics.registry, () => undefined);
   return new Set(metrics.registry.getMetricsAsArray().map((metric) => metric.name));
 }
 

@@ -28,6 +28,7 @@ import { PgOperationsReads } from './operations/pg-operations-reads.js';
 import { PgRateLimitStore } from './rate-limit/pg-rate-limit-store.js';
 import { PgReindexJobQueue } from './reindex/pg-reindex-jobs.js';
 import { PgReindexStore } from './reindex/pg-reindex-store.js';
+import { assertPrimaryCanHaveReplica, openReadReplica, type ReadReplica, type ReadReplicaOptions } from './replica/open-read-replica.js';
 import { PgReviewStore } from './review/pg-review-store.js';
 import { systemClock } from './system-clock.js';
 import { PgVectorSpace } from './vector/pg-vector-space.js';
@@ -65,6 +66,11 @@ export interface OpenStoreOptions {
     readonly onError?: (error: unknown) => void;
     readonly timers?: Timers;
   };
+  /**
+   * DATABASE_READ_URL: a PostgreSQL hot standby that serves the read tools (`readReplica`).
+   * PostgreSQL primaries only; checked at open (a primary given here is refused).
+   */
+  readonly readDatabase?: ReadReplicaOptions;
 }
 
 /** The result of one cheap health round trip. */
@@ -79,6 +85,11 @@ export interface StoreHealth {
 export interface MemsvcStore {
   readonly connection: StoreConnection;
   readonly memories: PgMemoryStore;
+  /**
+   * With `readDatabase`: the hot standby, and `readReplica.memories`, the MemoryStore that sends
+   * the read tools' reads to it (give that one to the engine). Undefined otherwise.
+   */
+  readonly readReplica: ReadReplica | undefined;
   /** The paged, tenant-scoped read an export is made of (issue 17). */
   readonly exports: PgExportStore;
   /** Bulk writes of imported memories into one tenant, ids and all (issue 17). */
@@ -125,6 +136,7 @@ export interface MemsvcStore {
  * was opened and throws one clear MemsvcError.
  */
 export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore> {
+  if (options.readDatabase) assertPrimaryCanHaveReplica(options.database);
   const connection = await openDatabase(options.database, {
     ...options.pool,
     sessionSettings: searchSessionSettings(options.vector?.hnswEfSearch),
@@ -150,6 +162,21 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       hnswEfSearch: vector.hnswEfSearch,
     });
     const search = { efSearch: vector.hnswEfSearch, iterativeScan: vectorFeatures.iterativeScan };
+    const readReplica = options.readDatabase
+      ? await openReadReplica(
+          {
+            connection,
+            memories,
+            vectorFeatures,
+            clock,
+            ids,
+            hnswEfSearch: vector.hnswEfSearch,
+            pool: { ...options.pool, sessionSettings: searchSessionSettings(vector.hnswEfSearch) },
+            tracer: options.tracer,
+          },
+          options.readDatabase,
+        )
+      : undefined;
     const autovacuum =
       connection.engine === 'pglite'
         ? new PgliteAutovacuum(connection.db, {
@@ -162,6 +189,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
     return {
       connection,
       memories,
+      readReplica,
       exports: new PgExportStore({ db: connection.db, clock }),
       imports: new PgImportStore({ db: connection.db, vectorSpace }),
       importLedger: new PgImportLedgerStore(connection.db),
@@ -183,6 +211,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       health: () => checkHealth(connection),
       close: async () => {
         await autovacuum?.stop();
+        await readReplica?.close();
         await memories.settle();
         await connection.close();
       },

@@ -1,6 +1,7 @@
 import {
   CheckpointOutOfOrder,
   checkReindexRequest,
+  DEFAULT_ENGINE_SETTINGS,
   EMPTY_REINDEX_SUMMARY,
   type Embedder,
   JobOwnershipLost,
@@ -8,13 +9,14 @@ import {
   type ReindexJob,
   runReindex,
   toTenantId,
+  writeRules,
 } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { HNSW_SHARD_INDEX_NAMES, type MemsvcStore, openStore } from '../src/index.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HNSW_SHARD_INDEX_NAMES, hnswShardIndexName, type MemsvcStore, openStore, PgReindexStore, vectorShardOf } from '../src/index.js';
 import { codeOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
 import { TEST_LIFECYCLE_SETTINGS } from './support/maintenance-settings.js';
@@ -298,5 +300,99 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
     expect(indexes.rows).toEqual(HNSW_SHARD_INDEX_NAMES.map((name) => ({ name, valid: true })));
     const [best] = await store.memories.nearest(alice, vector, 1);
     expect(best?.memory.content).toBe('written during the rebuild');
+  });
+
+  describe('a backfill builds the index of the shards it fills once, at the end', () => {
+    /** The store with a small threshold, so a handful of memories counts as a bulk load. */
+    const backfillStore = () => new PgReindexStore(store.connection.db, store.vectorSpace, clock, engine.name, { backfillShardMinimum: 5 });
+    const aliceShard = hnswShardIndexName(vectorShardOf(alice));
+    const shardIndexes = async () =>
+      (
+        await sql<{ name: string; valid: boolean }>`
+          SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+          WHERE c.relname LIKE 'memories_embedding_hnsw_s%' ORDER BY 1`.execute(store.connection.db)
+      ).rows;
+
+    it('a shard mostly without vectors loses its index for the run and has it rebuilt, valid, at the end', async () => {
+      const ids = await seed(9);
+      const duringRun: Promise<{ name: string; valid: boolean }[]>[] = [];
+      const result = await runReindex({ store: backfillStore(), embedder: local }, checkReindexRequest({ batchSize: 4 }), {
+        onBatch: () => {
+          duringRun.push(shardIndexes());
+        },
+      });
+      expect(result).toMatchObject({ processed: 9, indexed: 9, failed: 0, stoppedBy: 'end' });
+      // After the first batch was saved, alice's shard had no index; the others kept theirs.
+      const [afterFirstBatch] = await Promise.all(duringRun);
+      expect(afterFirstBatch?.map((index) => index.name)).toEqual(HNSW_SHARD_INDEX_NAMES.filter((name) => name !== aliceShard));
+      expect(await unembedded()).toBe(0);
+      expect(await shardIndexes()).toEqual(HNSW_SHARD_INDEX_NAMES.map((name) => ({ name, valid: true })));
+      // Every vector is in the rebuilt graph: each memory is its own nearest neighbour.
+      for (const [i, id] of ids.entries()) {
+        const [best] = await store.memories.nearest(alice, local.vectorOf(`fact number ${i} about alice`), 1);
+        expect(best?.memory.id).toBe(id);
+      }
+    });
+
+    it("while a shard's index is off, searches and the write rules still see its vectors (an exact scan)", async () => {
+      const ids = await seed(6);
+      const reindexStore = backfillStore();
+      expect(await reindexStore.prepareBackfill({ tenant: undefined })).toBe(true);
+      expect((await shardIndexes()).map((index) => index.name)).not.toContain(aliceShard);
+      // The backfill has written one vector so far.
+      const vector = local.vectorOf('fact number 2 about alice');
+      expect(await store.memories.setEmbedding(alice, ids[2] ?? '', { vector, model: local.model })).toBe(true);
+      const [best] = await store.memories.nearest(alice, vector, 1);
+      expect(best?.memory.id).toBe(ids[2]);
+      // A write with the same vector and other words is a duplicate of it.
+      const outcome = await store.memories.write(
+        alice,
+        { tier: 'ltm', content: 'the second fact, said again', embedding: { vector, model: local.model } },
+        actor,
+        writeRules(DEFAULT_ENGINE_SETTINGS.similarity),
+      );
+      expect(outcome.decision).toMatchObject({ kind: 'collapse', exact: false });
+      expect(outcome.memory.id).toBe(ids[2]);
+      await reindexStore.ensureVectorIndex();
+      expect(await shardIndexes()).toEqual(HNSW_SHARD_INDEX_NAMES.map((name) => ({ name, valid: true })));
+    });
+
+    it('keeps the index of a shard mostly indexed, and of a backfill too small to pay for a rebuild', async () => {
+      await seed(6);
+      await reindex({}); // six vectors in alice's shard
+      await seed(5);
+      expect(await backfillStore().prepareBackfill({ tenant: undefined })).toBe(false); // 5 missing < 6 indexed
+      await sql`TRUNCATE memories CASCADE`.execute(store.connection.db);
+      await seed(4);
+      expect(await backfillStore().prepareBackfill({ tenant: undefined })).toBe(false); // under the minimum
+      // The default store's minimum (BACKFILL_SHARD_MIN) is far above a handful of memories.
+      expect(await store.reindex.prepareBackfill({ tenant: undefined })).toBe(false);
+      expect(await shardIndexes()).toEqual(HNSW_SHARD_INDEX_NAMES.map((name) => ({ name, valid: true })));
+    });
+
+    it("a tenant's backfill counts that tenant's memories only", async () => {
+      await seed(6, bob);
+      await seed(2, alice);
+      // Six of bob's memories lack a vector, but the run is alice's: two, under the minimum.
+      expect(await backfillStore().prepareBackfill({ tenant: alice })).toBe(false);
+      expect(await backfillStore().prepareBackfill({ tenant: bob })).toBe(true);
+      await store.reindex.ensureVectorIndex();
+    });
+
+    it('a run that fails part-way still rebuilds what it took off', async () => {
+      await seed(8);
+      const reindexStore = backfillStore();
+      const failing = Object.create(reindexStore) as PgReindexStore;
+      let saves = 0;
+      failing.saveBatch = (writes, checkpoint) => {
+        saves++;
+        return saves === 2 ? Promise.reject(new Error('connection lost')) : reindexStore.saveBatch(writes, checkpoint);
+      };
+      await expect(
+        runReindex({ store: failing, embedder: local }, checkReindexRequest({ batchSize: 4 }), { pipelineDepth: 1 }),
+      ).rejects.toThrow('connection lost');
+      expect(await shardIndexes()).toEqual(HNSW_SHARD_INDEX_NAMES.map((name) => ({ name, valid: true })));
+      expect(await unembedded()).toBe(4);
+    });
   });
 });

@@ -7,6 +7,7 @@ const root = join(import.meta.dirname, '..', '..', '..');
 interface Manifest {
   name: string;
   private?: boolean;
+  publishConfig?: { access?: string };
   type?: string;
   sideEffects?: boolean;
   files?: string[];
@@ -52,10 +53,24 @@ describe('workspace layout (DESIGN.md §1)', () => {
     expect(ours.sort()).toEqual([...expected.mayUse].sort());
   });
 
-  it.each(Object.entries(APPS))('%s is a private app named %s, with a README', (directory, name) => {
+  // Apps are published so the unscoped memsvc package can depend on them (docs/installation.md).
+  it.each(Object.entries(APPS))('%s is an app named %s, published, with a README', (directory, name) => {
     const pkg = manifest(directory);
-    expect(pkg).toMatchObject({ name, private: true, type: 'module' });
+    expect(pkg).toMatchObject({ name, type: 'module', publishConfig: { access: 'public' } });
+    expect(pkg.private).toBeUndefined();
     expect(existsSync(join(root, directory, 'README.md'))).toBe(true);
+  });
+
+  it('gathers every executable in the unscoped memsvc package, which depends on the apps alone', () => {
+    const pkg = manifest('distribution/memsvc');
+    expect(pkg).toMatchObject({ name: 'memsvc', type: 'module', files: ['bin'], publishConfig: { access: 'public' } });
+    expect(Object.keys(pkg.bin ?? {}).sort()).toEqual(['memsvc', 'memsvc-dashboard', 'memsvc-reindex', 'memsvc-server', 'memsvc-worker']);
+    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual([
+      '@memsvc/cli',
+      '@memsvc/dashboard-app',
+      '@memsvc/server',
+      '@memsvc/worker',
+    ]);
   });
 
   it('exposes the operator CLI as the memsvc and memsvc-reindex binaries, and the worker as memsvc-worker', () => {
@@ -73,7 +88,7 @@ describe('workspace layout (DESIGN.md §1)', () => {
         directory,
       ).toEqual([]);
     }
-    expect(manifest('packages/runtime')).toMatchObject({ name: '@memsvc/runtime', private: true, type: 'module' });
+    expect(manifest('packages/runtime')).toMatchObject({ name: '@memsvc/runtime', type: 'module', publishConfig: { access: 'public' } });
     // The runtime composes the adapters (auth's key authenticator among them), never mcp-tools or an app.
     expect(uses('packages/runtime').sort()).toEqual(['@memsvc/auth', '@memsvc/core', '@memsvc/embeddings', '@memsvc/store-pg']);
   });

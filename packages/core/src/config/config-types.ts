@@ -14,6 +14,20 @@ export interface ToolRateLimit {
   readonly windowSeconds: number;
 }
 
+/**
+ * A PostgreSQL hot standby that serves the read tools (DATABASE_READ_URL). Writes, and the reads
+ * that prepare or count them, stay on DATABASE_URL.
+ */
+export interface ReadDatabaseConfig {
+  readonly url: Secret;
+  /** Always a PostgreSQL target: an embedded database has no standbys. */
+  readonly target: DatabaseTarget;
+  /** Printable form with any password masked. */
+  readonly displayUrl: string;
+  /** DATABASE_READ_MAX_LAG_MS: a standby further behind than this serves nothing; the primary answers. */
+  readonly maxLagMs: number;
+}
+
 /** A login provider that is enabled only when both its id and secret are set (spec §5.5). */
 export interface OAuthClient {
   readonly clientId: string;
@@ -52,6 +66,8 @@ export interface MemsvcConfig {
     /** Printable form with any password masked. */
     readonly displayUrl: string;
     readonly webUrl: Secret | undefined;
+    /** DATABASE_READ_URL and its lag bound; undefined when every read goes to DATABASE_URL. */
+    readonly read: ReadDatabaseConfig | undefined;
   };
   readonly embedding: {
     readonly provider: EmbeddingProviderName;

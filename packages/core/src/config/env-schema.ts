@@ -83,6 +83,10 @@ export const envSchema = {
   PORT: numberField(3000, { min: 0, max: 65_535, integer: true }),
   HOST: stringField('0.0.0.0'),
   DATABASE_URL: optionalStringField(),
+  // Not in the spec: a hot standby for the read tools (docs/scale-out.md); checked against
+  // DATABASE_URL in read-database.ts.
+  DATABASE_READ_URL: optionalStringField(),
+  DATABASE_READ_MAX_LAG_MS: numberField(10_000, { min: 500, max: 3_600_000, integer: true }),
   DEPLOYMENT_PROFILE: optionalStringField(),
   EMBEDDING_PROVIDER: enumField(EMBEDDING_PROVIDERS, 'ollama'),
   EMBEDDING_MODEL: optionalStringField(),

@@ -5,6 +5,7 @@ import { parseDatabaseUrl, redactDatabaseUrl } from './database-url.js';
 import { ENV_VARIABLES, type EnvVariable, envSchema, HNSW_MAX_DIMENSIONS, type ParsedEnv } from './env-schema.js';
 import { DEFAULT_EMBEDDING_MODEL, knownModelDimensions } from './known-models.js';
 import { resolveProfile } from './profile.js';
+import { readDatabaseSettings } from './read-database.js';
 import { Secret } from './secret.js';
 
 /** The process facts that defaults depend on; passed in so that core never touches `process`. */
@@ -47,6 +48,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
   const profileLabel = profileResolution.ok ? profile : String(env.DEPLOYMENT_PROFILE);
 
   const database = readDatabase(parsed.DATABASE_URL, profileLabel, issues);
+  const readDatabaseConfig = readDatabaseSettings(parsed.DATABASE_READ_URL, parsed.DATABASE_READ_MAX_LAG_MS, database?.target, issues);
   checkCrossVariableRules(parsed, issues, warnings);
   if (profile === 'standard') checkLoginRules(parsed, issues);
   warnAboutUnknownVariables(env, warnings);
@@ -79,7 +81,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
       serveDashboard: parsed.MEMSVC_SERVE_DASHBOARD,
     },
     mcp: { transport: parsed.MCP_TRANSPORT, publicUrl: parsed.MEMSVC_MCP_URL },
-    database: { ...(database as NonNullable<typeof database>), webUrl: parsed.WEB_DATABASE_URL },
+    database: { ...(database as NonNullable<typeof database>), webUrl: parsed.WEB_DATABASE_URL, read: readDatabaseConfig },
     embedding: {
       provider: parsed.EMBEDDING_PROVIDER,
       model: embeddingModel,

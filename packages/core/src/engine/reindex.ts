@@ -84,6 +84,13 @@ async function reindexInSpan(
   let progress: ReindexSummary = control.resumeFrom ?? { ...EMPTY_REINDEX_SUMMARY, cursor: options.cursor ?? null };
   const resuming = control.resumeFrom !== undefined && control.resumeFrom.cursor !== null;
   if (options.recreate && !resuming) await dropIndex(deps, options, (work) => retry('drop-vector-index', work));
+  // A backfill over many memories without vectors builds their part of the index once at the
+  // end instead of row by row (the store decides where that pays). A bounded run (maxMemories)
+  // keeps the index live: it is a sample, not a load.
+  const rebuildAtEnd =
+    !options.recreate && options.maxMemories === undefined
+      ? await retry('prepare-backfill', () => store.prepareBackfill({ tenant: options.tenant }))
+      : false;
 
   // Batches are pipelined: while one batch's vectors are written (pgvector inserts each into the
   // HNSW graph, the costly part), the next is read and embedded and its write starts on another
@@ -165,10 +172,13 @@ async function reindexInSpan(
   } catch (error) {
     // Let the writes already sent finish (or fail) before reporting: none may outlive the run.
     await Promise.allSettled(pending.map((entry) => entry.save));
+    // What the backfill took off is built again for what was saved; a database that is down
+    // fails this too, and the next completed run builds it.
+    if (rebuildAtEnd) await store.ensureVectorIndex().catch(() => undefined);
     throw error;
   }
   if (cancelSeen && progress.cursor !== null) stoppedBy = 'cancelled';
-  if (options.recreate || stoppedBy === 'end') await retry('ensure-vector-index', () => store.ensureVectorIndex());
+  if (options.recreate || rebuildAtEnd || stoppedBy === 'end') await retry('ensure-vector-index', () => store.ensureVectorIndex());
   return { ...progress, stoppedBy };
 }
 

@@ -67,7 +67,17 @@ export interface ReindexStore {
    */
   dropVectorIndex(newSpace: { readonly dimensions: number; readonly model: string } | undefined): Promise<void>;
 
-  /** Builds the vector index if it is missing (after a recreate, or a recreate that was interrupted). */
+  /**
+   * Before a backfill (a run that is not a recreate): takes the vector index off the parts of it
+   * this run would mostly build row by row — where the memories still without a vector are at
+   * least as many as those with one — so that ensureVectorIndex builds them once at the end,
+   * far cheaper than inserting into a live graph row after row. Searches there stay exact
+   * meanwhile (a scan instead of the index). Returns whether anything was taken off; if so, the
+   * run calls ensureVectorIndex however it ends.
+   */
+  prepareBackfill(scope: { readonly tenant: TenantId | undefined }): Promise<boolean>;
+
+  /** Builds the vector index if it is missing (after a recreate or a backfill, or one that was interrupted). */
   ensureVectorIndex(): Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-import type { MemsvcStore } from '@memsvc/store-pg';
+import type { MemsvcStore, ReadReplica } from '@memsvc/store-pg';
 
 /** An indicator is up or down; nothing in between. */
 type IndicatorStatus = 'up' | 'down';
@@ -18,7 +18,21 @@ export interface HealthReport {
     };
     readonly database: { status: IndicatorStatus; engine: string; latencyMs: number; error?: string };
     readonly pgvector: { status: IndicatorStatus; version?: string; error?: string };
+    /**
+     * Only with DATABASE_READ_URL (not in spec §4.1, which leaves the body's shape to us): up
+     * while the standby serves reads. Down never fails the report: the primary answers the reads.
+     */
+    readonly 'database-replica'?: ReplicaIndicator;
   };
+}
+
+/** The read replica as its monitor last checked it (every second or so; a probe does not query it again). */
+interface ReplicaIndicator {
+  status: IndicatorStatus;
+  /** ready, lagging, unavailable or promoted. */
+  state: string;
+  lagSeconds?: number;
+  error?: string;
 }
 
 const MEMORY_FIGURES_MAX_AGE_MS = 1000;
@@ -85,7 +99,26 @@ export class HealthChecker {
         pgvector: pgvectorUp
           ? { status: 'up', version: db.pgvectorVersion }
           : { status: 'down', error: databaseUp ? 'the vector extension is not installed' : 'database unreachable' },
+        ...(this.store.readReplica ? { 'database-replica': replicaIndicator(this.store.readReplica) } : {}),
       },
     };
   }
+}
+
+/** Fixed words per state: /health is public, and the log has the details (addresses, driver messages). */
+const REPLICA_ERRORS: Readonly<Record<string, string>> = {
+  lagging: 'further behind the primary than DATABASE_READ_MAX_LAG_MS',
+  unavailable: 'not answering',
+  promoted: 'no longer a standby (promoted)',
+};
+
+function replicaIndicator(replica: ReadReplica): ReplicaIndicator {
+  const { state, lagSeconds } = replica.status();
+  const error = REPLICA_ERRORS[state];
+  return {
+    status: state === 'ready' ? 'up' : 'down',
+    state,
+    ...(lagSeconds === undefined ? {} : { lagSeconds: Math.round(lagSeconds * 1000) / 1000 }),
+    ...(error === undefined ? {} : { error }),
+  };
 }

@@ -11,6 +11,11 @@ export interface PostgresPoolOptions {
   readonly applicationName?: string;
   /** Told about errors on idle connections (a restarted server, a dropped socket). */
   readonly onIdleError?: (error: Error) => void;
+  /**
+   * Prove the server answers before returning (default true). A read replica's pool skips it:
+   * a standby that is down at boot is not fatal, and its first check classifies the failure.
+   */
+  readonly checkOnOpen?: boolean;
 }
 
 /**
@@ -35,6 +40,7 @@ export async function openPostgresPool(url: string, options: PostgresPoolOptions
   pool.on('connect', (client) => {
     client.on('error', (error) => options.onIdleError?.(error));
   });
+  if (options.checkOnOpen === false) return pool;
   try {
     await pool.query('SELECT 1');
   } catch (error) {

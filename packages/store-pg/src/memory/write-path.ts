@@ -60,10 +60,16 @@ export function candidatesSql(db: Kysely<MemsvcDatabase>, query: CandidateQuery)
     .where('tier', 'in', [...query.tiers])
     .$if(query.excludeId !== undefined, (select) => select.where('id', '!=', query.excludeId ?? ''));
 
+  // Ordered by the hash first (one value here, so the oldest match still comes first): no index
+  // yields that order, so the planner cannot trade the (user_id, content_hash) index for a walk
+  // of the tenant's rows in id order that stops at the first match — the plan it chose when its
+  // statistics were stale (a table written since its last ANALYZE), reading every row of the
+  // tenant on every write (measured: 3,048 buffers and 2.2 ms at 3,000 rows, against 0.01 ms).
   const exact = base
     .select(sql<number>`2::double precision`.as('similarity'))
     .select(sql<string>`'exact'`.as('kind'))
     .where('content_hash', '=', query.contentHash)
+    .orderBy('content_hash')
     .orderBy('id')
     .limit(1);
   if (!query.vector) return sql`${exact}`;

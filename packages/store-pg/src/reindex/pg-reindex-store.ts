@@ -5,7 +5,20 @@ import pgvector from 'pgvector';
 import type { DatabaseEngine } from '../connection/open-database.js';
 import { isLiveAt } from '../memory/memory-row.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
-import { dropVectorIndex, ensureVectorIndex, type NewVectorSpace, type PgVectorSpace } from '../vector/pg-vector-space.js';
+import {
+  BACKFILL_SHARD_MIN,
+  dropShardIndexesForBackfill,
+  dropVectorIndex,
+  ensureVectorIndex,
+  type NewVectorSpace,
+  type PgVectorSpace,
+} from '../vector/pg-vector-space.js';
+
+/** Tuning of PgReindexStore; the defaults are what memsvc runs with. */
+export interface PgReindexStoreOptions {
+  /** A backfill takes a shard's index off only with at least this many memories to embed there (default BACKFILL_SHARD_MIN). */
+  readonly backfillShardMinimum?: number;
+}
 
 /** The ReindexStore port: batches in id order, vectors and job progress saved in one transaction. */
 export class PgReindexStore implements ReindexStore {
@@ -14,6 +27,7 @@ export class PgReindexStore implements ReindexStore {
     private readonly vectorSpace: PgVectorSpace,
     private readonly clock: Clock,
     private readonly engine: DatabaseEngine,
+    private readonly options: PgReindexStoreOptions = {},
   ) {}
 
   async batch(query: { tenant: TenantId | undefined; after: string | undefined; limit: number }): Promise<readonly ReindexRow[]> {
@@ -94,6 +108,13 @@ export class PgReindexStore implements ReindexStore {
 
   dropVectorIndex(next: NewVectorSpace | undefined): Promise<void> {
     return dropVectorIndex(this.db, this.vectorSpace, next);
+  }
+
+  prepareBackfill(scope: { tenant: TenantId | undefined }): Promise<boolean> {
+    return dropShardIndexesForBackfill(this.db, this.vectorSpace, this.engine, {
+      tenant: scope.tenant,
+      minimum: this.options.backfillShardMinimum ?? BACKFILL_SHARD_MIN,
+    });
   }
 
   ensureVectorIndex(): Promise<void> {

@@ -2,7 +2,13 @@ import { HNSW_MAX_DIMENSIONS, MemsvcError, type VectorSpace, type VectorSpaceInf
 import { type Kysely, sql } from 'kysely';
 import type { DatabaseEngine } from '../connection/open-database.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
-import { buildHnswShardIndexesConcurrently, createHnswShardIndexes, dropHnswShardIndexes, type HnswBuildOptions } from './vector-shards.js';
+import {
+  buildHnswShardIndexesConcurrently,
+  createHnswShardIndexes,
+  dropHnswShardIndexes,
+  type HnswBuildOptions,
+  hnswShardIndexName,
+} from './vector-shards.js';
 
 export type { HnswBuildOptions } from './vector-shards.js';
 
@@ -146,6 +152,65 @@ export async function ensureVectorIndex(db: Kysely<MemsvcDatabase>, space: PgVec
         .catch(() => undefined);
     }
   });
+}
+
+/**
+ * A shard whose index a backfill takes off needs at least this many memories without a vector:
+ * below it, inserting them into the live graph costs about a second, less than a rebuild's
+ * fixed costs (two table scans on PostgreSQL).
+ */
+export const BACKFILL_SHARD_MIN = 1000;
+
+/**
+ * Takes the HNSW index off each shard where the memories without a vector (in `tenant`, or in
+ * every tenant) are at least `minimum` (BACKFILL_SHARD_MIN in memsvc) and at least as many as the shard's memories
+ * with one. Writing their vectors then inserts into no graph, and ensureVectorIndex builds the
+ * shard once: measured here, building a graph costs a fraction of inserting the same rows into a
+ * live one. The rows already indexed there are built again; that is why a shard mostly indexed
+ * keeps its index. Returns whether any shard was taken off.
+ *
+ * On PostgreSQL each index is dropped concurrently (writes and searches go on), under the
+ * vector-space lock held by one reserved connection, as for the rebuild; PGlite drops in one
+ * transaction. Until the rebuild, a search in such a shard is an exact scan of the tenant's rows.
+ */
+export async function dropShardIndexesForBackfill(
+  db: Kysely<MemsvcDatabase>,
+  space: PgVectorSpace,
+  engine: DatabaseEngine,
+  { tenant, minimum }: { readonly tenant: string | undefined; readonly minimum: number },
+): Promise<boolean> {
+  if (!(await space.describe())) return false;
+  // The partial index of unembedded rows answers this cheaply; only a real backfill pays the
+  // per-shard count below, which reads the table once.
+  const missing = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM memories
+    WHERE embedding IS NULL AND deleted_at IS NULL ${tenant === undefined ? sql`` : sql`AND user_id = ${tenant}`}`.execute(db);
+  if ((missing.rows[0]?.n ?? 0) < minimum) return false;
+  const shards = await sql<{ shard: number; missing: number; indexed: number }>`
+    SELECT vector_shard AS shard,
+           count(*) FILTER (WHERE embedding IS NULL ${tenant === undefined ? sql`` : sql`AND user_id = ${tenant}`})::int AS missing,
+           count(*) FILTER (WHERE embedding IS NOT NULL)::int AS indexed
+    FROM memories WHERE deleted_at IS NULL GROUP BY vector_shard`.execute(db);
+  const names = shards.rows
+    .filter((row) => row.missing >= minimum && row.missing >= row.indexed)
+    .map((row) => hnswShardIndexName(row.shard));
+  if (names.length === 0) return false;
+  if (engine === 'pglite') {
+    await db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(${VECTOR_SPACE_LOCK})`.execute(trx);
+      for (const name of names) await sql`DROP INDEX IF EXISTS ${sql.id(name)}`.execute(trx);
+    });
+    return true;
+  }
+  await db.connection().execute(async (connection) => {
+    await sql`SELECT pg_advisory_lock(${VECTOR_SPACE_LOCK})`.execute(connection);
+    try {
+      for (const name of names) await sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.id(name)}`.execute(connection);
+    } finally {
+      await sql`SELECT pg_advisory_unlock(${VECTOR_SPACE_LOCK})`.execute(connection).catch(() => undefined);
+    }
+  });
+  return true;
 }
 
 function checkMatches(info: VectorSpaceInfo, dimensions: number): VectorSpaceInfo {

@@ -1,0 +1,184 @@
+import type { Clock, TenantId, TimerHandle, Timers } from '@memsvc/core';
+import type { Kysely } from 'kysely';
+import type { MemsvcDatabase } from '../schema/database-schema.js';
+import type { RecentWrites } from './recent-writes.js';
+import { ReplayProgress } from './replay-progress.js';
+import type { ReadRoute, ReplicaEvents, ReplicaState, ReplicaStatus } from './replica-status.js';
+import { readPrimaryFlushPosition, readStandbyReport } from './standby-queries.js';
+import { isUnreachable } from './unreachable-errors.js';
+
+/** A read that failed on a standby is worth a log line at most this often (the metric counts every one). */
+const READ_FAILURE_WARNING_INTERVAL_MS = 60_000;
+
+export interface ReplicaMonitorOptions {
+  readonly primary: Kysely<MemsvcDatabase>;
+  readonly standby: Kysely<MemsvcDatabase>;
+  readonly clock: Clock;
+  readonly timers: Timers;
+  /** How often the standby is checked. */
+  readonly intervalMs: number;
+  /** DATABASE_READ_MAX_LAG_MS. */
+  readonly maxLagMs: number;
+  readonly writes: RecentWrites;
+  readonly events: ReplicaEvents;
+}
+
+/**
+ * Watches a hot standby and decides, read by read, whether it may serve. Every `intervalMs` it
+ * reads the primary's flushed WAL position and then the standby's role and replay position:
+ * from those come the lag (ReplayProgress), which tenants' writes the standby shows
+ * (RecentWrites), and the state. A standby that stops answering, falls behind the bound or is
+ * promoted stops serving at once, with one warning per change; it serves again after a check
+ * finds it ready. A failed check of the primary changes nothing: the primary's callers see that.
+ */
+export class ReplicaMonitor {
+  readonly #progress = new ReplayProgress();
+  #state: ReplicaState = 'unavailable';
+  #problem: string | undefined = 'not checked yet';
+  /** The state last announced by a warning or a recovery; undefined before the first check. */
+  #announced: ReplicaState | undefined;
+  #lagMs = 0;
+  #checkedAt: number | undefined;
+  #lastReadFailureWarning: number | undefined;
+  #checking: Promise<void> | undefined;
+  #timer: TimerHandle | undefined;
+  #stopped = false;
+
+  constructor(private readonly options: ReplicaMonitorOptions) {}
+
+  /** Where a read of this tenant goes now. */
+  route(tenant: TenantId): ReadRoute {
+    if (this.#state === 'promoted') return { target: 'primary', reason: 'promoted' };
+    if (this.#state === 'unavailable' || this.#checkedAt === undefined) return { target: 'primary', reason: 'unavailable' };
+    // The lag as it may be by now: what was measured, plus the time since (the standby may have
+    // stopped replaying right after the check).
+    const worstLagMs = this.#lagMs + (this.now() - this.#checkedAt);
+    if (this.#state === 'lagging' || worstLagMs > this.options.maxLagMs) return { target: 'primary', reason: 'lagging' };
+    if (this.options.writes.pending(tenant)) return { target: 'primary', reason: 'recent-write' };
+    return { target: 'replica', reason: 'caught-up' };
+  }
+
+  /**
+   * A read routed to the standby failed (the primary answers it instead). A standby that does
+   * not answer serves nothing until a check finds it back; any other failure (a query cancelled
+   * by a recovery conflict, a table the standby has not replayed yet) concerns that read alone.
+   */
+  readFailed(error: unknown): void {
+    if (isUnreachable(error)) {
+      this.enter('unavailable', `it does not answer: ${describe(error)}`);
+      return;
+    }
+    const now = this.now();
+    if (this.#lastReadFailureWarning !== undefined && now - this.#lastReadFailureWarning < READ_FAILURE_WARNING_INTERVAL_MS) return;
+    this.#lastReadFailureWarning = now;
+    this.options.events.onWarning?.('a read on the read replica failed; the primary answered it instead', {
+      error: describe(error),
+      code: (error as { code?: unknown }).code,
+    });
+  }
+
+  /** The state as last checked. */
+  status(): ReplicaStatus {
+    const checkedAt = this.#checkedAt;
+    return {
+      state: this.#state,
+      lagSeconds: checkedAt === undefined || this.#state === 'unavailable' || this.#state === 'promoted' ? undefined : this.#lagMs / 1000,
+      checkedAt: checkedAt === undefined ? undefined : new Date(checkedAt),
+      problem: this.#state === 'ready' ? undefined : this.#problem,
+    };
+  }
+
+  /** Checks the standby now (sharing a check already in flight); never throws. */
+  async check(): Promise<ReplicaStatus> {
+    this.#checking ??= this.runCheck().finally(() => {
+      this.#checking = undefined;
+    });
+    await this.#checking;
+    return this.status();
+  }
+
+  /** Checks every `intervalMs` until stopped; the timer never keeps the process alive. */
+  start(): void {
+    if (this.#stopped) return;
+    this.#timer = this.options.timers.setTimeout(() => {
+      this.#timer = undefined;
+      void this.check().finally(() => this.start());
+    }, this.options.intervalMs);
+    this.#timer.unref?.();
+  }
+
+  /** Stops the checks, after the one in flight. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) this.options.timers.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#checking;
+  }
+
+  private async runCheck(): Promise<void> {
+    const { writes } = this.options;
+    // In this order: writes counted, then the primary's position (which covers them), then the
+    // standby's (which must reach it).
+    const completed = writes.completed;
+    const at = this.now();
+    let flushed: bigint;
+    try {
+      flushed = await readPrimaryFlushPosition(this.options.primary);
+    } catch {
+      return;
+    }
+    let report: Awaited<ReturnType<typeof readStandbyReport>>;
+    try {
+      report = await readStandbyReport(this.options.standby);
+    } catch (error) {
+      this.enter('unavailable', `it does not answer: ${describe(error)}`);
+      return;
+    }
+    if (!report.inRecovery) {
+      this.enter('promoted', 'it is not a standby (pg_is_in_recovery() is false): promoted, or DATABASE_READ_URL names a primary');
+      return;
+    }
+    if (report.replayedTo === undefined) {
+      this.enter('unavailable', 'it is in recovery but replays no WAL');
+      return;
+    }
+    this.#progress.primaryAt(flushed, at, completed);
+    const standing = this.#progress.standbyAt(report.replayedTo, this.now());
+    writes.visibleUpTo(standing.visibleWrites);
+    this.#lagMs = standing.lagMs;
+    this.#checkedAt = this.now();
+    if (standing.lagMs > this.options.maxLagMs) {
+      this.enter(
+        'lagging',
+        `it is ${Math.round(standing.lagMs / 1000)} s behind the primary, beyond DATABASE_READ_MAX_LAG_MS (${this.options.maxLagMs} ms)`,
+      );
+    } else {
+      this.enter('ready', undefined);
+    }
+  }
+
+  /** Moves to a state, telling the host once per change (a first check that finds the standby ready says nothing). */
+  private enter(state: ReplicaState, problem: string | undefined): void {
+    this.#state = state;
+    this.#problem = problem;
+    if (state === this.#announced || (state === 'ready' && this.#announced === undefined)) {
+      this.#announced = state;
+      return;
+    }
+    this.#announced = state;
+    if (state === 'ready') {
+      this.options.events.onRecovered?.('the read replica serves reads again', { lagSeconds: this.#lagMs / 1000 });
+    } else {
+      this.options.events.onWarning?.(`the read replica serves no reads: ${problem}; the primary answers them`, { state });
+    }
+  }
+
+  private now(): number {
+    return this.options.clock.now().getTime();
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message || (error as { code?: string }).code || error.name;
+  return String(error);
+}

@@ -1,0 +1,22 @@
+import { isTransientDatabaseError } from '../connection/transient-errors.js';
+
+/** Socket and resolver failures: nobody answered, as opposed to a server that said no. */
+const NO_ANSWER_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN']);
+
+/**
+ * Whether an error means the standby could not be reached (down, restarting, still starting up,
+ * a name that does not resolve yet, a connect timeout) rather than a server that answered and
+ * refused (wrong password, no such database, no pg_hba entry). The first kind is waited out;
+ * the second is a configuration error.
+ */
+export function isUnreachable(error: unknown): boolean {
+  if (isTransientDatabaseError(error)) return true;
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && NO_ANSWER_CODES.has(code)) return true;
+  const message = (error as { message?: unknown }).message;
+  // pg-pool's connectionTimeoutMillis.
+  return (
+    typeof message === 'string' && /timeout exceeded when trying to connect|Connection terminated due to connection timeout/i.test(message)
+  );
+}

@@ -1,0 +1,291 @@
+import { type CallContext, createMemoryEngine, FUSION_WEIGHTS, type MemoryEngine, toTenantId } from '@memsvc/core';
+import { ManualClock, ManualTimers } from '@memsvc/core/testing';
+import { LocalEmbedder } from '@memsvc/embeddings';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
+import { queryOne, type StandbyCluster, startStandby, waitForReplay } from '../../../tooling/vitest/replica-cluster.ts';
+import { type MemsvcStore, openStore, type ReadRoute, type ReplicaEvents } from '../src/index.js';
+import { codeOf } from './support/code-of.js';
+
+// Two real clusters from tooling/scripts/pg-local.sh: its primary, and a hot standby of this
+// file's own (it is paused, stopped and restarted here), plus a second one that gets promoted.
+const pgvectorTestUrl = inject('pgvectorTestUrl');
+const own = await startStandby(pgvectorTestUrl, `store-pg-${process.pid}`);
+const describeWithStandby = own.ok ? describe : describe.skip;
+const skipReason = own.ok ? '' : ` (SKIPPED: ${own.reason})`;
+
+const context = (tenant: string): CallContext => ({ tenant: toTenantId(tenant), actor: { id: `user:${tenant}` } });
+const alice = context('alice');
+const bob = context('bob');
+const embedder = new LocalEmbedder();
+const MAX_LAG_MS = 5_000;
+
+/** What the replica told its host. */
+class Recorder {
+  readonly reads: ReadRoute[] = [];
+  readonly warnings: string[] = [];
+  readonly recoveries: string[] = [];
+  readonly events: ReplicaEvents = {
+    onRead: (route) => this.reads.push(route),
+    onWarning: (message) => this.warnings.push(message),
+    onRecovered: (message) => this.recoveries.push(message),
+  };
+
+  /** The routes recorded since the last call. */
+  take(): ReadRoute[] {
+    return this.reads.splice(0);
+  }
+}
+
+interface Opened {
+  readonly store: MemsvcStore;
+  readonly engine: MemoryEngine;
+  readonly recorder: Recorder;
+  readonly clock: ManualClock;
+}
+
+const opened: MemsvcStore[] = [];
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
+});
+
+/** A store on the primary with the standby as its read replica; its checks run only when the test calls them. */
+async function openWithStandby(urls: { primary: string; standby: string }): Promise<Opened> {
+  const clock = new ManualClock('2026-06-01T09:00:00.000Z');
+  const recorder = new Recorder();
+  const store = await openStore({
+    database: urls.primary,
+    clock,
+    vector: { dimensions: embedder.dimensions, model: embedder.model },
+    readDatabase: { database: urls.standby, maxLagMs: MAX_LAG_MS, timers: new ManualTimers(clock), events: recorder.events },
+  });
+  opened.push(store);
+  const routed = store.readReplica?.memories;
+  if (!routed) throw new Error('openStore did not open the read replica');
+  const engine = createMemoryEngine({ store: routed, embedder, clock, fusion: FUSION_WEIGHTS.local });
+  return { store, engine, recorder, clock };
+}
+
+/** The standby has replayed everything so far and the store has checked it. */
+async function caughtUp(opened: Opened, urls: { primary: string; standby: string }): Promise<void> {
+  await waitForReplay(urls.primary, urls.standby);
+  opened.clock.advance(1_000);
+  expect((await opened.store.readReplica?.check())?.state).toBe('ready');
+}
+
+const contents = (page: { items: readonly { content: string }[] }) => page.items.map((memory) => memory.content);
+
+describeWithStandby(`read replica: a hot standby serves the read tools${skipReason}`, () => {
+  const cluster = own.ok ? own.cluster : (undefined as unknown as StandbyCluster);
+  afterAll(async () => {
+    if (!own.ok) return;
+    await cluster.dropDatabases();
+    await cluster.control('destroy');
+  });
+
+  it('R-REPLICA-ROUTE: recall, list, audit and links are served by the standby; writes and counted reads by the primary', async () => {
+    const urls = await cluster.freshDatabase();
+    const opened = await openWithStandby(urls);
+    const { engine, recorder, store } = opened;
+    const kayak = await engine.create(alice, { tier: 'stm', content: 'The kayak is stored in the garage behind the bikes' });
+    await caughtUp(opened, urls);
+    recorder.take();
+
+    const recalled = await engine.recall(alice, { query: 'where is the kayak' });
+    expect(recalled.results.map((result) => result.memory.id)).toEqual([kayak.memory.id]);
+    await store.memories.settle();
+    expect(contents(await engine.list(alice, { limit: 10 }))).toEqual(['The kayak is stored in the garage behind the bikes']);
+    expect((await engine.audit(alice, kayak.memory.id)).map((entry) => entry.action)).toEqual(['create']);
+    expect(await engine.links(alice, kayak.memory.id)).toEqual([]);
+    expect(recorder.take()).toEqual(Array(4).fill({ target: 'replica', reason: 'caught-up' }));
+
+    // Recall's access count (written after the answer) and get_memory's (in the statement that
+    // reads the row) are writes: a standby would refuse them; the primary has both.
+    const read = await engine.get(alice, kayak.memory.id);
+    expect(read.accessCount).toBe(2);
+    const counted = await queryOne<{ access_count: number }>(urls.primary, 'SELECT access_count FROM memories WHERE id = $1', [
+      kayak.memory.id,
+    ]);
+    expect(counted.access_count).toBe(2);
+    expect(recorder.take()).toEqual([]);
+    expect(recorder.warnings).toEqual([]);
+  });
+
+  it('R-REPLICA-RYW, R-REPLICA-LAG: a paused standby serves stale reads to others, never a writer its own; far behind it serves nothing', async () => {
+    const urls = await cluster.freshDatabase();
+    const opened = await openWithStandby(urls);
+    const { engine, recorder, store, clock } = opened;
+    await engine.create(bob, { tier: 'ltm', content: 'Bob parks in bay 12' });
+    await caughtUp(opened, urls);
+
+    await pauseReplay(urls.standby);
+    try {
+      // Another server writes for bob: this one cannot know, so bob's reads may be stale (up to the bound).
+      const otherServer = await openStore({ database: urls.primary, clock });
+      try {
+        await createMemoryEngine({ store: otherServer.memories, embedder, clock }).create(bob, {
+          tier: 'ltm',
+          content: 'Bob moved to bay 40',
+        });
+      } finally {
+        await otherServer.close();
+      }
+      // This server writes for alice: her reads go to the primary until the standby shows it.
+      await engine.create(alice, { tier: 'ltm', content: 'Alice booked the kayak for Saturday' });
+      clock.advance(1_000);
+      const status = await store.readReplica?.check();
+      expect(status?.state).toBe('ready');
+      recorder.take();
+
+      expect(contents(await engine.list(bob, { limit: 10 }))).toEqual(['Bob parks in bay 12']);
+      expect(contents(await engine.list(alice, { limit: 10 }))).toEqual(['Alice booked the kayak for Saturday']);
+      expect(recorder.take()).toEqual([
+        { target: 'replica', reason: 'caught-up' },
+        { target: 'primary', reason: 'recent-write' },
+      ]);
+
+      // Two minutes later the standby still replays nothing: beyond the bound, everyone reads the primary.
+      clock.advance(120_000);
+      const lagging = await store.readReplica?.check();
+      expect(lagging?.state).toBe('lagging');
+      expect(lagging?.lagSeconds).toBeGreaterThanOrEqual(120);
+      expect(recorder.warnings).toEqual([
+        expect.stringMatching(/serves no reads: it is 12\d s behind the primary, beyond DATABASE_READ_MAX_LAG_MS \(5000 ms\)/),
+      ]);
+      expect(contents(await engine.list(bob, { limit: 10 }))).toEqual(['Bob moved to bay 40', 'Bob parks in bay 12']);
+      expect(recorder.take()).toEqual([{ target: 'primary', reason: 'lagging' }]);
+    } finally {
+      await queryOne(urls.standby, 'SELECT pg_wal_replay_resume()');
+    }
+
+    // Replaying again: the standby serves, alice's write included, and says so once.
+    await caughtUp(opened, urls);
+    expect(recorder.recoveries).toEqual(['the read replica serves reads again']);
+    expect(contents(await engine.list(alice, { limit: 10 }))).toEqual(['Alice booked the kayak for Saturday']);
+    expect(contents(await engine.list(bob, { limit: 10 }))).toEqual(['Bob moved to bay 40', 'Bob parks in bay 12']);
+    expect(recorder.take()).toEqual(Array(2).fill({ target: 'replica', reason: 'caught-up' }));
+  });
+
+  it('R-REPLICA-FALLBACK: a standby that goes down mid-run never fails a read; it serves again once it is back', async () => {
+    const urls = await cluster.freshDatabase();
+    const opened = await openWithStandby(urls);
+    const { engine, recorder, store } = opened;
+    await engine.create(alice, { tier: 'ltm', content: 'The spare key is under the blue flowerpot' });
+    await caughtUp(opened, urls);
+    recorder.take();
+
+    await cluster.control('stop');
+    try {
+      const first = await engine.recall(alice, { query: 'spare key' });
+      expect(first.results.map((result) => result.memory.content)).toEqual(['The spare key is under the blue flowerpot']);
+      expect(await engine.list(alice, { limit: 5 })).toMatchObject({ items: [{ content: 'The spare key is under the blue flowerpot' }] });
+      expect(recorder.take()).toEqual([
+        { target: 'primary', reason: 'replica-error' },
+        { target: 'primary', reason: 'unavailable' },
+      ]);
+      expect(store.readReplica?.status()).toMatchObject({ state: 'unavailable', lagSeconds: undefined });
+      expect(recorder.warnings).toEqual([
+        expect.stringMatching(/^the read replica serves no reads: it does not answer: .+; the primary answers them$/),
+      ]);
+      // The checks keep finding it down, without a warning each.
+      opened.clock.advance(1_000);
+      expect((await store.readReplica?.check())?.state).toBe('unavailable');
+      expect(recorder.warnings).toHaveLength(1);
+    } finally {
+      await cluster.control('start');
+    }
+
+    await caughtUp(opened, urls);
+    expect(recorder.recoveries).toEqual(['the read replica serves reads again']);
+    expect((await engine.recall(alice, { query: 'spare key' })).results).toHaveLength(1);
+    expect(recorder.take()).toEqual([{ target: 'replica', reason: 'caught-up' }]);
+  });
+
+  it('R-REPLICA-FALLBACK: a standby unreachable at boot is not fatal: reads go to the primary, with a warning', async () => {
+    const urls = await cluster.freshDatabase();
+    const unreachable = new URL(urls.standby);
+    unreachable.port = String(await unusedPort());
+    const opened = await openWithStandby({ primary: urls.primary, standby: unreachable.toString() });
+    expect(opened.store.readReplica?.status()).toMatchObject({ state: 'unavailable', checkedAt: undefined });
+    expect(opened.recorder.warnings).toEqual([expect.stringMatching(/does not answer: .*ECONNREFUSED/)]);
+    await opened.engine.create(alice, { tier: 'ltm', content: 'Tea, no sugar' });
+    expect(contents(await opened.engine.list(alice, { limit: 5 }))).toEqual(['Tea, no sugar']);
+    expect(opened.recorder.take()).toEqual([{ target: 'primary', reason: 'unavailable' }]);
+  });
+
+  it('R-REPLICA-PROMOTED: a primary as DATABASE_READ_URL, or a server that refuses the connection, is a boot error naming the variable', async () => {
+    const urls = await cluster.freshDatabase();
+    const asPrimary = openStore({ database: urls.primary, readDatabase: { database: urls.primary } });
+    await expect(asPrimary).rejects.toMatchObject({
+      code: 'INVALID_CONFIG',
+      data: { variable: 'DATABASE_READ_URL' },
+      message: expect.stringMatching(/^DATABASE_READ_URL names a server that is not a hot standby .*pg_is_in_recovery\(\) is false/),
+    });
+    const missing = new URL(urls.standby);
+    missing.pathname = '/no_such_database';
+    expect(await codeOf(openStore({ database: urls.primary, readDatabase: { database: missing.toString() } }))).toBe('INVALID_CONFIG');
+    const pglite = openStore({ database: 'pglite://memory', readDatabase: { database: urls.standby } });
+    await expect(pglite).rejects.toThrow(/^DATABASE_READ_URL needs DATABASE_URL to be PostgreSQL/);
+  });
+});
+
+describeWithStandby(`read replica: a standby promoted mid-run${skipReason}`, () => {
+  let promoted: StandbyCluster | undefined;
+  beforeAll(async () => {
+    const result = await startStandby(pgvectorTestUrl, `store-pg-promoted-${process.pid}`);
+    if (!result.ok) throw new Error(result.reason);
+    promoted = result.cluster;
+  });
+  afterAll(async () => {
+    await promoted?.dropDatabases();
+    await promoted?.control('destroy');
+  });
+
+  it('R-REPLICA-PROMOTED, R-REPLICA-RYW: it stops serving with a warning, and no client sees its own write disappear', async () => {
+    const cluster = promoted as StandbyCluster;
+    const urls = await cluster.freshDatabase();
+    const opened = await openWithStandby(urls);
+    const { engine, recorder, store } = opened;
+    await engine.create(alice, { tier: 'ltm', content: 'The boat insurance renews in May' });
+    await caughtUp(opened, urls);
+
+    await queryOne(urls.standby, 'SELECT pg_promote()');
+    // Before any check notices: a write goes to the primary, and its writer reads it there.
+    await engine.create(alice, { tier: 'ltm', content: 'The boat insurance moved to June' });
+    recorder.take();
+    expect(contents(await engine.list(alice, { limit: 5 }))).toEqual([
+      'The boat insurance moved to June',
+      'The boat insurance renews in May',
+    ]);
+    expect(recorder.take()).toEqual([{ target: 'primary', reason: 'recent-write' }]);
+
+    opened.clock.advance(1_000);
+    expect(await store.readReplica?.check()).toMatchObject({ state: 'promoted', lagSeconds: undefined });
+    expect(recorder.warnings).toEqual([expect.stringMatching(/serves no reads: it is not a standby \(pg_is_in_recovery\(\) is false\)/)]);
+    expect((await engine.recall(bob, { query: 'insurance' })).results).toEqual([]);
+    expect(contents(await engine.list(alice, { limit: 5 }))).toHaveLength(2);
+    expect(recorder.take()).toEqual(Array(2).fill({ target: 'primary', reason: 'promoted' }));
+
+    // A server started now refuses it outright.
+    expect(await codeOf(openStore({ database: urls.primary, readDatabase: { database: urls.standby } }))).toBe('INVALID_CONFIG');
+  });
+});
+
+/** Pauses the standby's replay and waits until it is paused (the function only asks). */
+async function pauseReplay(standbyUrl: string): Promise<void> {
+  await queryOne(standbyUrl, 'SELECT pg_wal_replay_pause()');
+  const deadline = Date.now() + 10_000;
+  while ((await queryOne<{ state: string }>(standbyUrl, 'SELECT pg_get_wal_replay_pause_state() AS state')).state !== 'paused') {
+    if (Date.now() > deadline) throw new Error('the standby did not pause its replay');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function unusedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return typeof address === 'object' && address ? address.port : 1;
+}
