@@ -2,6 +2,7 @@
 // database from tooling/scripts/pg-local.sh, the real server process, and an MCP client.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net, { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -257,4 +258,25 @@ export function createApiKey(root, databaseUrl, user, name) {
     },
   );
   return JSON.parse(created.trim().split('\n').at(-1)).key;
+}
+
+/** Writes a bench's report as bench/results/<name>-<time>.json and returns the file's path. */
+export function writeBenchReport(root, name, report) {
+  const outDir = join(root, 'bench', 'results');
+  mkdirSync(outDir, { recursive: true });
+  const outFile = join(outDir, `${name}-${report.at.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
+  return outFile;
+}
+
+/** Prints rows of cells (the first is the header) as aligned plain-text columns. */
+export function printColumns(lines) {
+  const widths = lines[0].map((_, i) => Math.max(...lines.map((line) => line[i].length)));
+  for (const line of lines)
+    console.log(
+      line
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    );
 }

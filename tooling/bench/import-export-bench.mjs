@@ -19,7 +19,7 @@
 // Environment: IMPORT_BENCH_MEMORIES (default 50000), IMPORT_BENCH_SMALL (default 10000),
 // IMPORT_BENCH_VECTORS ("1" by default; "0" leaves the cases with vectors out).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,7 @@ import { IMPORT_MAX_FILE_BYTES, importMemsvcFile, toTenantId } from '@memsvc/cor
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { openStore, UuidV7Generator } from '@memsvc/store-pg';
 import { sql } from 'kysely';
-import { postgresDatabase, sentence } from './bench-support.mjs';
+import { postgresDatabase, printColumns, sentence, writeBenchReport } from './bench-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MEMORIES = Number(process.env.IMPORT_BENCH_MEMORIES ?? 50_000);
@@ -317,10 +317,7 @@ const report = {
   targets: TARGETS,
   results,
 };
-const outDir = join(root, 'bench', 'results');
-mkdirSync(outDir, { recursive: true });
-const outFile = join(outDir, `import-export-${report.at.replace(/[:.]/g, '-')}.json`);
-writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
+const outFile = writeBenchReport(root, 'import-export', report);
 
 const notes = (r) => {
   const parts = [];
@@ -343,14 +340,7 @@ const lines = [
     notes(r),
   ]),
 ];
-const widths = header.map((_, i) => Math.max(...lines.map((line) => line[i].length)));
-for (const line of lines)
-  console.log(
-    line
-      .map((cell, i) => cell.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd(),
-  );
+printColumns(lines);
 const imports = results.filter((r) => r.case.startsWith('import'));
 const exports = results.filter((r) => r.case.startsWith('export') && !r.case.includes('heap') && r.memories === MEMORIES);
 console.log(

@@ -20,14 +20,22 @@
 // PostgreSQL and for the Ollama case), REINDEX_PGLITE_TOTAL (default 10000),
 // REINDEX_OLLAMA_DELAY_MS (default 5), REINDEX_OLLAMA (default "1"; "0" leaves the case out).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, UuidV7Generator } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { mcpClient, nodeHttpFetch, postgresDatabase, seedWithoutVectors, startServer } from './bench-support.mjs';
+import {
+  mcpClient,
+  nodeHttpFetch,
+  postgresDatabase,
+  printColumns,
+  seedWithoutVectors,
+  startServer,
+  writeBenchReport,
+} from './bench-support.mjs';
 import { startFakeOllama } from './fake-ollama.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -334,10 +342,7 @@ const report = {
   targetPerSecond: { local: { postgres: TARGET_PER_SECOND } },
   results,
 };
-const outDir = join(root, 'bench', 'results');
-mkdirSync(outDir, { recursive: true });
-const outFile = join(outDir, `reindex-${report.at.replace(/[:.]/g, '-')}.json`);
-writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
+const outFile = writeBenchReport(root, 'reindex', report);
 
 const notes = (r) => {
   if (r.error) return `ERROR: ${r.error.slice(0, 160)}`;
@@ -359,14 +364,7 @@ const lines = [
   header,
   ...results.map((r) => [r.engine, r.embedder, r.mode, String(r.memories), String(r.seconds ?? '—'), String(r.perSecond ?? '—'), notes(r)]),
 ];
-const widths = header.map((_, i) => Math.max(...lines.map((line) => line[i].length)));
-for (const line of lines)
-  console.log(
-    line
-      .map((cell, i) => cell.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd(),
-  );
+printColumns(lines);
 const target = results.filter(
   (r) => r.engine === 'postgres' && r.embedder === 'local' && r.perSecond !== undefined && !r.mode.startsWith('CLI'),
 );

@@ -6,11 +6,21 @@
 //   concurrent clients in one tenant, and the server's RSS idle and after N writes.
 // Writes bench/results/server-<timestamp>.json and prints a table.
 // Environment: BENCH_WRITES (default 50000), BENCH_ENGINES (default "postgres,pglite").
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { httpGetLoad, mcpClient, ms, percentileSummary, postgresDatabase, sentence, startServer } from './bench-support.mjs';
+import {
+  httpGetLoad,
+  mcpClient,
+  ms,
+  percentileSummary,
+  postgresDatabase,
+  printColumns,
+  sentence,
+  startServer,
+  writeBenchReport,
+} from './bench-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WRITES = Number(process.env.BENCH_WRITES ?? 50_000);
@@ -147,10 +157,7 @@ const report = {
   writes: WRITES,
   results,
 };
-const outDir = join(root, 'bench', 'results');
-mkdirSync(outDir, { recursive: true });
-const outFile = join(outDir, `server-${report.at.replace(/[:.]/g, '-')}.json`);
-writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
+const outFile = writeBenchReport(root, 'server', report);
 
 const rows = [
   ['first boot, new database, to first /health 200 (ms)', (r) => r.firstBootMs],
@@ -166,6 +173,5 @@ const rows = [
 ];
 const header = ['metric', ...results.map((r) => r.engine)];
 const lines = [header, ...rows.map(([label, get]) => [label, ...results.map((r) => String(get(r)))])];
-const widths = header.map((_, i) => Math.max(...lines.map((line) => line[i].length)));
-for (const line of lines) console.log(line.map((cell, i) => cell.padEnd(widths[i])).join('  '));
+printColumns(lines);
 console.log(`\nwritten to ${outFile}`);

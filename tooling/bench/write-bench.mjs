@@ -22,7 +22,7 @@
 // embedded database), WRITE_BENCH_WRITES (default 10000 per write case), WRITE_BENCH_CLIENTS (8),
 // WRITE_BENCH_TENANTS (100), WRITE_BENCH_BACKFILL (50000), WRITE_BENCH_CASES (default
 // "one-tenant,tenants,http,backfill"). A quick run: WRITE_BENCH_WRITES=2000 WRITE_BENCH_BACKFILL=10000.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +30,15 @@ import { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, runReindex, toTenantId } f
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { HNSW_SHARD_INDEX_NAMES, openStore, PgReindexStore, systemClock, UuidV7Generator } from '@memsvc/store-pg';
 import { CompiledQuery, sql } from 'kysely';
-import { mcpClient, postgresDatabase, seedWithoutVectors, sentence, startServer } from './bench-support.mjs';
+import {
+  mcpClient,
+  postgresDatabase,
+  printColumns,
+  seedWithoutVectors,
+  sentence,
+  startServer,
+  writeBenchReport,
+} from './bench-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ENGINES = (process.env.WRITE_BENCH_ENGINES ?? 'postgres').split(',');
@@ -349,10 +357,7 @@ const report = {
   backfill: BACKFILL,
   results,
 };
-const outDir = join(root, 'bench', 'results');
-mkdirSync(outDir, { recursive: true });
-const outFile = join(outDir, `write-${report.at.replace(/[:.]/g, '-')}.json`);
-writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
+const outFile = writeBenchReport(root, 'write', report);
 
 const header = ['engine', 'case', 'rows', 'seconds', 'rows/s', 'ratio to ceiling', 'failed'];
 const lines = [
@@ -367,12 +372,5 @@ const lines = [
     r.failed === undefined ? '' : `${r.failed}: ${r.firstError.slice(0, 60)}`,
   ]),
 ];
-const widths = header.map((_, i) => Math.max(...lines.map((line) => line[i].length)));
-for (const line of lines)
-  console.log(
-    line
-      .map((cell, i) => cell.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd(),
-  );
+printColumns(lines);
 console.log(`\nwritten to ${outFile}`);

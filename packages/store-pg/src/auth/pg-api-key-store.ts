@@ -16,7 +16,7 @@ import { retryingLockConflicts } from '../connection/lock-conflicts.js';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { ApiKeysTable, MemsvcDatabase } from '../schema/database-schema.js';
 import { sqlStateOf, UNIQUE_VIOLATION } from './database-errors.js';
-import { endSessionsOfKeys } from './end-key-sessions.js';
+import { endLiveSessions } from './end-live-sessions.js';
 
 type ApiKeyRow = Selectable<ApiKeysTable>;
 
@@ -132,7 +132,7 @@ export class PgApiKeyStore implements ApiKeyStore {
         .where('id', '=', id)
         .returning(RECORD_COLUMNS)
         .executeTakeFirst();
-      if (row) await endSessionsOfKeys(trx, [row.id], now);
+      if (row) await endLiveSessions(trx, { apiKeyIds: [row.id] }, now);
       return row ? toRecord(row) : undefined;
     });
   }
@@ -147,11 +147,7 @@ export class PgApiKeyStore implements ApiKeyStore {
         .returning('id')
         .execute();
       // Sessions of keys revoked earlier were ended then; these are the keys revoked now.
-      await endSessionsOfKeys(
-        trx,
-        revoked.map((key) => key.id),
-        now,
-      );
+      await endLiveSessions(trx, { apiKeyIds: revoked.map((key) => key.id) }, now);
       return revoked.length;
     });
   }

@@ -11,6 +11,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase, SessionsTable } from '../schema/database-schema.js';
 import { sqlStateOf, UNIQUE_VIOLATION } from './database-errors.js';
+import { endLiveSessions } from './end-live-sessions.js';
 import { untrustedText } from './untrusted-text.js';
 
 // A jti is an identifier we mint ourselves (a UUID in practice): visible ASCII, no whitespace, so
@@ -108,24 +109,7 @@ export class PgSessionStore implements SessionStore {
   }
 
   async denyAll(userId: TenantId, now: Date): Promise<number> {
-    return this.#db.transaction().execute(async (trx) => {
-      const ended = await trx
-        .updateTable('sessions')
-        .set({ revoked_at: now })
-        .where('user_id', '=', userId)
-        .where('expires_at', '>', now)
-        .where('revoked_at', 'is', null)
-        .returning(['jti', 'expires_at'])
-        .execute();
-      if (ended.length > 0) {
-        await trx
-          .insertInto('jwt_denylist')
-          .values(ended.map((session) => ({ jti: session.jti, expires_at: session.expires_at, created_at: now })))
-          .onConflict((conflict) => conflict.column('jti').doNothing())
-          .execute();
-      }
-      return ended.length;
-    });
+    return this.#db.transaction().execute((trx) => endLiveSessions(trx, { userId }, now));
   }
 
   async listActive(userId: TenantId, now: Date): Promise<readonly SessionRecord[]> {

@@ -1,0 +1,28 @@
+import { type Kysely, sql } from 'kysely';
+import type { MemsvcDatabase } from '../schema/database-schema.js';
+
+/** Whose live sessions to end: every one of a user's, or those exchanged for given API keys. */
+export type SessionsToEnd = { readonly userId: string } | { readonly apiKeyIds: readonly string[] };
+
+/**
+ * Ends live sessions: marks them revoked and puts each `jti` on the denylist until its token would
+ * have expired anyway (a later expiry already listed stays). Run it inside the caller's
+ * transaction — with the revocation of the keys, when keys end them — so no moment exists where
+ * the credential is gone and a session it opened still works. Returns how many sessions ended.
+ */
+export async function endLiveSessions(trx: Kysely<MemsvcDatabase>, which: SessionsToEnd, now: Date): Promise<number> {
+  if ('apiKeyIds' in which && which.apiKeyIds.length === 0) return 0;
+  let live = trx.updateTable('sessions').set({ revoked_at: now }).where('expires_at', '>', now).where('revoked_at', 'is', null);
+  live = 'userId' in which ? live.where('user_id', '=', which.userId) : live.where('api_key_id', 'in', which.apiKeyIds);
+  const ended = await live.returning(['jti', 'expires_at']).execute();
+  if (ended.length > 0) {
+    await trx
+      .insertInto('jwt_denylist')
+      .values(ended.map((session) => ({ jti: session.jti, expires_at: session.expires_at, created_at: now })))
+      .onConflict((conflict) =>
+        conflict.column('jti').doUpdateSet({ expires_at: sql<Date>`greatest(jwt_denylist.expires_at, excluded.expires_at)` }),
+      )
+      .execute();
+  }
+  return ended.length;
+}
