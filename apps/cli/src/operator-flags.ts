@@ -1,16 +1,17 @@
-import { MemsvcError, toTenantId } from '@memsvc/core';
+import { API_KEY_MAX_LIFETIME_DAYS, keyLifetimeDays, MemsvcError, toTenantId } from '@memsvc/core';
 import { isUuid } from '@memsvc/store-pg';
 
-/** Longest key lifetime `--expires-in-days` accepts: ten years. */
-export const MAX_KEY_LIFETIME_DAYS = 3650;
-
-/** `--expires-in-days`: a whole number of days from 1 to 3650; INVALID_INPUT names the flag. */
+/** `--expires-in-days`: a key lifetime in whole days (core's bound); INVALID_INPUT names the flag. */
 export function parseExpiresInDays(value: string, flag = '--expires-in-days'): number {
-  const days = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!Number.isSafeInteger(days) || days < 1 || days > MAX_KEY_LIFETIME_DAYS) {
-    throw new MemsvcError('INVALID_INPUT', `${flag} must be a whole number of days from 1 to ${MAX_KEY_LIFETIME_DAYS}; got "${value}"`, {
-      field: flag,
-    });
+  const days = keyLifetimeDays(value);
+  if (days === undefined) {
+    throw new MemsvcError(
+      'INVALID_INPUT',
+      `${flag} must be a whole number of days from 1 to ${API_KEY_MAX_LIFETIME_DAYS}; got "${value}"`,
+      {
+        field: flag,
+      },
+    );
   }
   return days;
 }

@@ -24,7 +24,7 @@ export type { ProfileResolution } from './config/profile.js';
 export { resolveProfile } from './config/profile.js';
 export { isSecret, Secret } from './config/secret.js';
 export { assertServerMayBoot } from './config/server-boot-rules.js';
-export { API_KEY_NAME_MAX_LENGTH, checkApiKeyName } from './domain/api-key-rules.js';
+export { API_KEY_MAX_LIFETIME_DAYS, API_KEY_NAME_MAX_LENGTH, checkApiKeyName, keyLifetimeDays } from './domain/api-key-rules.js';
 export { ASKING_DISCOUNT, asksQuestion } from './domain/asking-turn.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';
 export type { ContextBlock, ContextBudget } from './domain/context-block.js';

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  API_KEY_MAX_LIFETIME_DAYS,
   checkApiKeyName,
   checkOrganizationRole,
   checkOrganizationSlug,
   DEFAULT_KEY_SCOPES,
   isMemsvcError,
+  keyLifetimeDays,
   type MemsvcError,
   parseScopes,
   SCOPES,
@@ -68,5 +70,11 @@ describe('API key and organization fields', () => {
     const error = thrownBy(() => checkOrganizationRole('root', '--role'));
     expect([error.code, error.data.field]).toEqual(['INVALID_INPUT', '--role']);
     expect(error.message).toContain('owner, admin, member');
+  });
+
+  it(verifies('AUTH-KEY-INPUT', 'a key lifetime is a whole number of days from 1 to ten years, whatever surface it is typed in'), () => {
+    expect([keyLifetimeDays('1'), keyLifetimeDays(' 30 '), keyLifetimeDays(String(API_KEY_MAX_LIFETIME_DAYS))]).toEqual([1, 30, 3650]);
+    for (const refused of ['0', '3651', '99999', '-1', '1.5', '1e3', '', 'thirty', '0x10'])
+      expect(keyLifetimeDays(refused), refused).toBeUndefined();
   });
 });

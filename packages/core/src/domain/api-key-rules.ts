@@ -7,3 +7,16 @@ export const API_KEY_NAME_MAX_LENGTH = 100;
 export function checkApiKeyName(name: string, field = 'name'): string {
   return checkDisplayName(name, field, API_KEY_NAME_MAX_LENGTH);
 }
+
+/** Longest lifetime a key can be given, in days: ten years. */
+export const API_KEY_MAX_LIFETIME_DAYS = 3650;
+
+/**
+ * A key's lifetime as typed (a whole number of days, 1 to API_KEY_MAX_LIFETIME_DAYS), or undefined
+ * when the text is not one. Each surface words its own refusal (a CLI flag, a form field).
+ */
+export function keyLifetimeDays(text: string): number | undefined {
+  const trimmed = text.trim();
+  const days = /^\d{1,5}$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  return days >= 1 && days <= API_KEY_MAX_LIFETIME_DAYS ? days : undefined;
+}

@@ -1,8 +1,16 @@
-import { checkApiKeyName, checkScopes, DEFAULT_KEY_SCOPES, MemsvcError, type OrganizationRecord, SCOPES, type Scope } from '@memsvc/core';
+import {
+  API_KEY_MAX_LIFETIME_DAYS,
+  checkApiKeyName,
+  checkScopes,
+  DEFAULT_KEY_SCOPES,
+  keyLifetimeDays,
+  MemsvcError,
+  type OrganizationRecord,
+  SCOPES,
+  type Scope,
+} from '@memsvc/core';
 import type { Viewer } from '../../auth/viewer.js';
 
-/** Longest lifetime a key is given here: ten years, as `memsvc keys create --expires-in-days` allows. */
-export const MAX_KEY_LIFETIME_DAYS = 3650;
 const DAY_MS = 86_400_000;
 
 /** What the create-key form holds, as typed: shown again, escaped, when it is refused. */
@@ -49,7 +57,7 @@ export function keyFormValues(body: Readonly<Record<string, unknown>>): KeyFormV
 /**
  * Checks the form with the rules every key obeys (core's name and scope rules) and the
  * dashboard's own limits: no scope the viewer does not hold, an organization only among the
- * viewer's, an expiry of 1 to 3650 whole days. INVALID_INPUT with a message a person can act on.
+ * viewer's, an expiry of 1 to API_KEY_MAX_LIFETIME_DAYS whole days. INVALID_INPUT with a message a person can act on.
  */
 export function checkKeyForm(values: KeyFormValues, viewer: Viewer, organizations: readonly OrganizationRecord[]): KeyRequest {
   const name = checkApiKeyName(values.name.trim(), 'name');
@@ -72,11 +80,15 @@ export function expiryOf(days: number | undefined, now: Date): Date | undefined 
 
 function expiryDays(value: string): number | undefined {
   if (value === '') return undefined;
-  const days = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(days >= 1 && days <= MAX_KEY_LIFETIME_DAYS)) {
-    throw new MemsvcError('INVALID_INPUT', `expiry must be a whole number of days from 1 to ${MAX_KEY_LIFETIME_DAYS}, or empty for none`, {
-      field: 'expires_in_days',
-    });
+  const days = keyLifetimeDays(value);
+  if (days === undefined) {
+    throw new MemsvcError(
+      'INVALID_INPUT',
+      `expiry must be a whole number of days from 1 to ${API_KEY_MAX_LIFETIME_DAYS}, or empty for none`,
+      {
+        field: 'expires_in_days',
+      },
+    );
   }
   return days;
 }

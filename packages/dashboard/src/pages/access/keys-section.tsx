@@ -1,9 +1,9 @@
-import { API_KEY_NAME_MAX_LENGTH, type ApiKeyRecord, type OrganizationRecord, type Scope } from '@memsvc/core';
+import { API_KEY_MAX_LIFETIME_DAYS, API_KEY_NAME_MAX_LENGTH, type ApiKeyRecord, type OrganizationRecord, type Scope } from '@memsvc/core';
 import { shortTime } from '../../views/format.js';
 import { CsrfField, type PageFrame } from '../../views/layout.js';
 import type { AgentConfig } from './agent-configs.js';
 import { ConfigBlock } from './connect-agent-section.js';
-import { type KeyFormValues, MAX_KEY_LIFETIME_DAYS } from './key-form.js';
+import type { KeyFormValues } from './key-form.js';
 
 /** What each scope lets a key do, in a person's words. */
 const SCOPE_TEXT: Readonly<Record<Scope, string>> = {
@@ -82,7 +82,7 @@ export function CreateKeyForm(props: {
       </p>
       <p>
         <label>
-          Expires after <small>(days, 1 to {MAX_KEY_LIFETIME_DAYS}; empty for never)</small>
+          Expires after <small>(days, 1 to {API_KEY_MAX_LIFETIME_DAYS}; empty for never)</small>
           <br />
           <input
             name="expires_in_days"
