@@ -5,13 +5,13 @@ import { defineConfig } from 'vitest/config';
 // tooling/scripts/test-summary.mjs, which prints the per-engine counts and the closing line.
 // Vitest runs one file at a time on a 2-core machine by default (cores - 1), but most of a
 // storage or process test's time is spent waiting on PostgreSQL, PGlite or a child process, so
-// three files at a time finish the suite sooner without starving any of them.
-// MEMSVC_TEST_WORKERS overrides it (1 runs the files one by one).
-const maxWorkers = Number(process.env.MEMSVC_TEST_WORKERS ?? 3);
+// two files at a time finish the suite sooner (three were faster still, but starved the
+// timing-sensitive process tests on a busy machine). MEMSVC_TEST_WORKERS overrides it.
+const maxWorkers = Number(process.env.MEMSVC_TEST_WORKERS ?? 2);
 
 export default defineConfig({
   test: {
-    maxWorkers: Number.isInteger(maxWorkers) && maxWorkers > 0 ? maxWorkers : 3,
+    maxWorkers: Number.isInteger(maxWorkers) && maxWorkers > 0 ? maxWorkers : 2,
     projects: ['packages/*', 'apps/*', 'tooling/workspace-tests'],
     reporters: ['default', ['json', { outputFile: '.tmp/vitest-report.json' }]],
   },

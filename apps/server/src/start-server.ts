@@ -137,7 +137,16 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     closing ??= (async () => {
       shuttingDown = true;
       const deadline = performance.now() + SHUTDOWN_GRACE_MS;
-      while (performance.now() < deadline && (traffic.inFlight > 0 || performance.now() - traffic.lastStartedAt < SHUTDOWN_QUIET_MS)) {
+      const quiet = () => traffic.inFlight === 0 && performance.now() - traffic.lastStartedAt >= SHUTDOWN_QUIET_MS;
+      while (performance.now() < deadline) {
+        if (quiet()) {
+          // PGlite runs on this event loop: while it was busy, connections may have been queued
+          // and requests received that no poll phase has read yet, and closing now would reset
+          // them. Two turns of the loop read them (accept, then parse); quiet after that is quiet.
+          await nextLoopTurn();
+          await nextLoopTurn();
+          if (quiet()) break;
+        }
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await new Promise<void>((resolve) => {
@@ -163,4 +172,9 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     'memsvc listening',
   );
   return { url, store, close };
+}
+
+/** Resolves after the event loop's next poll phase (setImmediate runs right after it). */
+function nextLoopTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
