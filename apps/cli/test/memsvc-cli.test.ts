@@ -46,6 +46,7 @@ describe('memsvc CLI', () => {
       '0012-bulk-lexical-index',
       '0013-marker-indexes',
       '0014-sessions-by-api-key',
+      '0015-striped-lexical-statistics',
     ];
     expect(JSON.parse(status.stdout).pendingMigrations).toEqual(all);
     expect(JSON.parse((await memsvc(['status', '--json'], env)).stdout).pendingMigrations).toEqual(all);

@@ -89,10 +89,11 @@ async function postingsOf(db: Kysely<MemsvcDatabase>, tenant: string, order: rea
 /** The tenant's document frequencies (terms of live memories only) and corpus row. */
 async function statisticsOf(db: Kysely<MemsvcDatabase>, tenant: string) {
   const terms = await sql<{ term: string; documents: number }>`
-    SELECT term, documents FROM lexical_terms WHERE user_id = ${tenant} AND documents <> 0 ORDER BY term`.execute(db);
+    SELECT term, sum(documents)::int AS documents FROM lexical_terms WHERE user_id = ${tenant}
+    GROUP BY term HAVING sum(documents) <> 0 ORDER BY term`.execute(db);
   const corpus = await sql<{ documents: number; content: number; context: number }>`
-    SELECT documents, total_content_length AS content, total_context_length AS context
-    FROM lexical_corpus WHERE user_id = ${tenant}`.execute(db);
+    SELECT sum(documents)::int AS documents, sum(total_content_length) AS content, sum(total_context_length) AS context
+    FROM lexical_corpus WHERE user_id = ${tenant} HAVING count(*) > 0`.execute(db);
   return { terms: terms.rows, corpus: corpus.rows[0] ?? { documents: 0, content: 0, context: 0 } };
 }
 
@@ -248,33 +249,63 @@ describeEachEngine('import store: the lexical index written in bulk (migration 0
     await expectConsistent(db, tenant);
   });
 
+  /** Runs `body` in a transaction on a connection of its own, which stays open until `release()`. */
+  function holdTransaction(body: (connection: Kysely<MemsvcDatabase>) => Promise<void>) {
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const done = db.connection().execute(async (connection) => {
+      await sql`BEGIN`.execute(connection);
+      await body(connection);
+      holding();
+      await released;
+      await sql`COMMIT`.execute(connection);
+    });
+    return { held, release, done };
+  }
+
   it.runIf(engine.supportsSecondConnection)(
-    'takes the tenant’s statistics lock first, as the trigger does: a held lock makes an import and a write wait, then both go through (needs a second connection)',
+    'lets an import and a write of a tenant commit while another transaction holds a stripe of its statistics (needs a second connection)',
     async () => {
-      const tenant = toTenantId('locked');
+      const tenant = toTenantId('striped');
       await store.imports.importMemories(tenant, importedMemories(20), { dryRun: false });
-      let holding!: () => void;
-      const held = new Promise<void>((resolve) => {
-        holding = resolve;
+      // What the trigger does at commit: take a stripe of the tenant's statistics, held to the end.
+      const holder = holdTransaction(async (connection) => {
+        await sql`SELECT memsvc_lock_lexical_stripe(${tenant})`.execute(connection);
       });
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      const holder = db.connection().execute(async (connection) => {
-        await sql`BEGIN`.execute(connection);
+      await holder.held;
+      await store.imports.importMemories(tenant, importedMemories(300), { dryRun: false });
+      await store.memories.insert(tenant, { tier: 'ltm', content: 'a lighthouse keeper' }, SYSTEM);
+      holder.release();
+      await holder.done;
+      await expectConsistent(db, tenant);
+      const stripes = await sql<{ n: number }>`SELECT count(*)::int AS n FROM lexical_corpus WHERE user_id = ${tenant}`.execute(db);
+      expect(stripes.rows[0]?.n).toBeGreaterThan(1);
+    },
+  );
+
+  it.runIf(engine.supportsSecondConnection)(
+    'makes an import and a write wait when every stripe is held, then both go through (needs a second connection)',
+    async () => {
+      const tenant = toTenantId('all-held');
+      await store.imports.importMemories(tenant, importedMemories(20), { dryRun: false });
+      const holder = holdTransaction(async (connection) => {
+        await sql`INSERT INTO lexical_corpus (user_id, stripe) SELECT ${tenant}, s FROM generate_series(0, 15) AS s ON CONFLICT DO NOTHING`.execute(
+          connection,
+        );
         await sql`SELECT 1 FROM lexical_corpus WHERE user_id = ${tenant} FOR UPDATE`.execute(connection);
-        holding();
-        await released;
-        await sql`COMMIT`.execute(connection);
       });
-      await held;
+      await holder.held;
       const finished: string[] = [];
       const importing = store.imports.importMemories(tenant, importedMemories(300), { dryRun: false }).then(() => finished.push('import'));
       const writing = store.memories
         .insert(tenant, { tier: 'ltm', content: 'a lighthouse keeper' }, SYSTEM)
         .then(() => finished.push('write'));
-      // Both wait for the corpus row, the import inside its bulk statement: it holds no term row yet.
       const waiting = async () =>
         (
           await sql<{ query: string }>`
@@ -285,8 +316,8 @@ describeEachEngine('import store: the lexical index written in bulk (migration 0
       expect(queries.some((query) => query.includes('memsvc_index_memory_terms_bulk'))).toBe(true);
       expect(queries).toHaveLength(2);
       expect(finished).toEqual([]);
-      release();
-      await Promise.all([holder, importing, writing]);
+      holder.release();
+      await Promise.all([holder.done, importing, writing]);
       expect(finished.sort()).toEqual(['import', 'write']);
       await expectConsistent(db, tenant);
     },

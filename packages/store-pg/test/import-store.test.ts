@@ -203,7 +203,9 @@ describeEachEngine('import store: the memsvc JSONL round trip', (engine) => {
     const hashes = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM memories WHERE user_id = 'bea' AND content_hash !~ '^[0-9a-f]{64}$'`.execute(db);
     expect(hashes.rows[0]?.n).toBe(0);
-    const corpus = await sql<{ documents: number }>`SELECT documents FROM lexical_corpus WHERE user_id = 'bea'`.execute(db);
+    const corpus = await sql<{
+      documents: number;
+    }>`SELECT sum(documents)::int AS documents FROM lexical_corpus WHERE user_id = 'bea'`.execute(db);
     const live = await sql<{ n: number }>`SELECT count(*)::int AS n FROM memories WHERE user_id = 'bea' AND deleted_at IS NULL`.execute(db);
     expect(corpus.rows[0]?.documents).toBe(live.rows[0]?.n);
     const postings = await sql<{ n: number }>`SELECT count(DISTINCT memory_id)::int AS n FROM memory_terms WHERE user_id = 'bea'`.execute(

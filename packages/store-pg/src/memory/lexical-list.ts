@@ -20,7 +20,8 @@ function isNarrowed(filters: RecallFilters): boolean {
 }
 
 /**
- * Okapi BM25 over the tenant's postings (migration 0008), as core's bm25TermScore writes it.
+ * Okapi BM25 over the tenant's postings (migration 0008), as core's bm25TermScore writes it. The
+ * statistics are sums over the tenant's stripes (migration 0015).
  * The query's words are stemmed by the same configuration as the memories (English, stop words
  * dropped); of the terms the tenant has, the rarest `maxQueryTerms` are used. The rarest terms
  * are read whole while `postingBudget` lasts, each further term its best `postingsPerTerm`
@@ -42,8 +43,8 @@ export function lexicalListSql(db: Kysely<MemsvcDatabase>, tenant: TenantId, que
     SELECT posting.memory_id AS id,
            sum(posting.score) * power(count(*)::double precision / max(posting.terms), ${coordination}::double precision) AS lexical_score
     FROM (
-      SELECT documents, (total_content_length + ${weight} * total_context_length) / documents AS average_length
-      FROM lexical_corpus WHERE user_id = ${tenant} AND documents > 0
+      SELECT sum(documents) AS documents, (sum(total_content_length) + ${weight} * sum(total_context_length)) / sum(documents) AS average_length
+      FROM lexical_corpus WHERE user_id = ${tenant} HAVING sum(documents) > 0
     ) AS corpus
     CROSS JOIN LATERAL (
       SELECT term, idf, count(*) OVER () AS terms,
@@ -52,8 +53,13 @@ export function lexicalListSql(db: Kysely<MemsvcDatabase>, tenant: TenantId, que
                AS postings
       FROM (
         SELECT term, documents, ln(1 + (corpus.documents - documents + 0.5::double precision) / (documents + 0.5::double precision)) AS idf
-        FROM lexical_terms
-        WHERE user_id = ${tenant} AND term = ANY(tsvector_to_array(to_tsvector('english', ${query.text}))) AND documents > 0
+        FROM (
+          SELECT term, sum(documents)::integer AS documents
+          FROM lexical_terms
+          WHERE user_id = ${tenant} AND term = ANY(tsvector_to_array(to_tsvector('english', ${query.text})))
+          GROUP BY term
+        ) AS counted
+        WHERE documents > 0
         ORDER BY documents, term
         LIMIT ${maxQueryTerms}
       ) AS rarest

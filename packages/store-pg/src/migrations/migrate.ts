@@ -14,6 +14,7 @@ import * as importLedger from './0011-import-ledger.js';
 import * as bulkLexicalIndex from './0012-bulk-lexical-index.js';
 import * as markerIndexes from './0013-marker-indexes.js';
 import * as sessionsByApiKey from './0014-sessions-by-api-key.js';
+import * as stripedLexicalStatistics from './0015-striped-lexical-statistics.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -34,6 +35,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0012-bulk-lexical-index': bulkLexicalIndex,
   '0013-marker-indexes': markerIndexes,
   '0014-sessions-by-api-key': sessionsByApiKey,
+  '0015-striped-lexical-statistics': stripedLexicalStatistics,
 };
 
 const bundledMigrations: MigrationProvider = {

@@ -192,16 +192,21 @@ export interface MemoryTermsTable {
   impact: number;
 }
 
-/** How many of a tenant's live memories contain a term (BM25's document frequency). */
+/**
+ * How many of a tenant's live memories contain a term (BM25's document frequency): the sum over
+ * the term's stripes (migration 0015); one stripe's count alone means nothing and may be negative.
+ */
 export interface LexicalTermsTable {
   user_id: string;
   term: string;
+  stripe: Generated<number>;
   documents: number;
 }
 
-/** A tenant's indexed memories and their total lengths (BM25's N and average length). */
+/** A tenant's indexed memories and their total lengths (BM25's N and average length), summed over its stripes. */
 export interface LexicalCorpusTable {
   user_id: string;
+  stripe: Generated<number>;
   documents: number;
   total_content_length: number;
   total_context_length: number;
