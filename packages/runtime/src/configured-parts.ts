@@ -34,6 +34,7 @@ export function openConfiguredStore(
       intervalMs: PGLITE_AUTOVACUUM_INTERVAL_MS,
       onError: (error) => logger.warn({ err: error }, 'PGlite autovacuum pass failed'),
     },
+    onUpkeepError: (error) => logger.warn({ err: error }, 'first ANALYZE of a new database failed'),
     ...(read && replicaEvents ? { readDatabase: { database: read.target, maxLagMs: read.maxLagMs, events: replicaEvents } } : {}),
   });
 }

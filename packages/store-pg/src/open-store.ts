@@ -13,6 +13,7 @@ import { PgOAuthStateStore } from './auth/pg-oauth-state-store.js';
 import { PgOrganizationStore } from './auth/pg-organization-store.js';
 import { PgSessionStore } from './auth/pg-session-store.js';
 import { PgUserIdentityStore } from './auth/pg-user-identity-store.js';
+import { FirstStatistics } from './connection/first-statistics.js';
 import { type OpenDatabaseOptions, openDatabase, type StoreConnection } from './connection/open-database.js';
 import { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
 import { PgExportStore } from './export/pg-export-store.js';
@@ -66,6 +67,8 @@ export interface OpenStoreOptions {
     readonly onError?: (error: unknown) => void;
     readonly timers?: Timers;
   };
+  /** Where failures of background upkeep go (a new database's first ANALYZE, FirstStatistics); default: ignored. */
+  readonly onUpkeepError?: (error: unknown) => void;
   /**
    * DATABASE_READ_URL: a PostgreSQL hot standby that serves the read tools (`readReplica`).
    * PostgreSQL primaries only; checked at open (a primary given here is refused).
@@ -153,8 +156,10 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
 
     const clock = options.clock ?? systemClock;
     const ids = options.ids ?? new UuidV7Generator();
+    const firstStatistics = new FirstStatistics(connection.db, options.onUpkeepError ?? (() => undefined));
     const memories = new PgMemoryStore({
       db: connection.db,
+      firstStatistics,
       clock,
       ids,
       vectorSpace,
@@ -191,7 +196,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       memories,
       readReplica,
       exports: new PgExportStore({ db: connection.db, clock }),
-      imports: new PgImportStore({ db: connection.db, vectorSpace }),
+      imports: new PgImportStore({ db: connection.db, vectorSpace, firstStatistics }),
       importLedger: new PgImportLedgerStore(connection.db),
       vectorSpace,
       vectorFeatures,

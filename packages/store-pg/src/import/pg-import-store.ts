@@ -1,6 +1,7 @@
 import { type ImportedMemory, type ImportStore, type ImportWriteResult, MemsvcError, type TenantId } from '@memsvc/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { sqlStateOf, UNIQUE_VIOLATION } from '../auth/database-errors.js';
+import type { FirstStatistics } from '../connection/first-statistics.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import type { PgVectorSpace } from '../vector/pg-vector-space.js';
 import { indexLexicalTerms, withoutLexicalTrigger } from './bulk-lexical-index.js';
@@ -10,6 +11,8 @@ export interface PgImportStoreOptions {
   readonly db: Kysely<MemsvcDatabase>;
   /** Decides which imported vectors fit (the column is typed with its dimensionality). */
   readonly vectorSpace: PgVectorSpace;
+  /** Told of the memories an import wrote, so a new database gets its first statistics early. */
+  readonly firstStatistics?: FirstStatistics | undefined;
 }
 
 /**
@@ -34,7 +37,7 @@ export class PgImportStore implements ImportStore {
     const dimensions = (await this.options.vectorSpace.describe())?.dimensions;
     const keepsVector = (memory: ImportedMemory) => memory.embedding !== null && memory.embedding.vector.length === dimensions;
     try {
-      return await this.options.db.transaction().execute(async (trx) => {
+      const written = await this.options.db.transaction().execute(async (trx) => {
         const held = await memoryOwners(
           trx,
           memories.map((memory) => memory.id),
@@ -53,11 +56,13 @@ export class PgImportStore implements ImportStore {
         await linkSuperseded(trx, tenant, fresh);
         await insertLinkRows(trx, tenant, fresh);
         await insertAuditRows(trx, tenant, fresh);
-        // Last: from here to the commit the tenant's lexical statistics are locked.
+        // Last: from here to the commit a stripe of the tenant's lexical statistics is locked.
         const ids = fresh.map((memory) => memory.id);
         await indexLexicalTerms(trx, tenant, ids);
         return result;
       });
+      if (!options.dryRun) this.options.firstStatistics?.noteWritten(written.created);
+      return written;
     } catch (error) {
       // Another import wrote one of these ids between the check and the insert.
       if (sqlStateOf(error) === UNIQUE_VIOLATION) {

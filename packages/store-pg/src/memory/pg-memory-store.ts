@@ -22,6 +22,7 @@ import {
   type WriteRules,
 } from '@memsvc/core';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import type { FirstStatistics } from '../connection/first-statistics.js';
 import { retryingLockConflicts } from '../connection/lock-conflicts.js';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
@@ -52,6 +53,8 @@ import { inLockedTransaction, lockInTransaction, type SearchSettings, writeLockK
 
 export interface PgMemoryStoreOptions {
   readonly db: Kysely<MemsvcDatabase>;
+  /** Told of every memory written, so a new database gets its first statistics early. */
+  readonly firstStatistics?: FirstStatistics | undefined;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly vectorSpace: PgVectorSpace;
@@ -86,7 +89,17 @@ export class PgMemoryStore implements MemoryStore {
     const id = this.options.ids.next();
     if (memory.embedding) await this.checkVector(memory.embedding);
     const now = this.options.clock.now();
-    return insertMemory(this.db, { id, tenant, memory, contentHash: hashContent(memory.content), actor, now, contradicted: false });
+    const inserted = await insertMemory(this.db, {
+      id,
+      tenant,
+      memory,
+      contentHash: hashContent(memory.content),
+      actor,
+      now,
+      contradicted: false,
+    });
+    this.options.firstStatistics?.noteWritten(1);
+    return inserted;
   }
 
   async write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
@@ -99,7 +112,7 @@ export class PgMemoryStore implements MemoryStore {
     // Three round trips in the common case: BEGIN with the lock, one statement that finds the
     // candidates and inserts when none of them matters, COMMIT. Only a write that meets a
     // duplicate or a contradiction gets core's plan applied in further statements.
-    return inLockedTransaction(this.db, key, this.searchSettings, async (trx) => {
+    const outcome = await inLockedTransaction(this.db, key, this.searchSettings, async (trx) => {
       const candidates = candidatesSql(trx, {
         tenant,
         scope: memory.scope ?? null,
@@ -123,6 +136,8 @@ export class PgMemoryStore implements MemoryStore {
       const affected = await applyContradictionEffects(trx, { tenant, actor, ids: this.options.ids, now }, stored, plan.effects);
       return { memory: stored, decision: plan.decision, affected };
     });
+    if (outcome.decision.kind !== 'collapse') this.options.firstStatistics?.noteWritten(1);
+    return outcome;
   }
 
   async promote(tenant: TenantId, id: string, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
@@ -319,6 +334,7 @@ export class PgMemoryStore implements MemoryStore {
   /** Waits for the writes still pending after an answer (access counts); the store's close calls it. */
   async settle(): Promise<void> {
     await this.#accessCounter.settle().catch(() => undefined);
+    await this.options.firstStatistics?.settle();
   }
 
   async recordAccess(tenant: TenantId, ids: readonly string[]): Promise<void> {
