@@ -1,5 +1,6 @@
 import { MemsvcError, redactDatabaseUrl } from '@memsvc/core';
 import pg from 'pg';
+import { DEFAULT_POOL_QUEUE_TIMEOUT_MS, PoolAdmission } from './pool-admission.js';
 import { memsvcTypeParsers } from './type-parsers.js';
 
 export interface PostgresPoolOptions {
@@ -7,6 +8,12 @@ export interface PostgresPoolOptions {
   readonly maxConnections?: number;
   /** How long a new connection may take before the attempt fails (default 5 s). */
   readonly connectTimeoutMs?: number;
+  /**
+   * How long a call may wait for a free connection while all of them are in use (default 30 s),
+   * apart from `connectTimeoutMs`: a busy pool is not a dead server. Past it the call fails with
+   * a retryable STORAGE_UNAVAILABLE.
+   */
+  readonly queueTimeoutMs?: number;
   /** Shown in pg_stat_activity. */
   readonly applicationName?: string;
   /** Told about errors on idle connections (a restarted server, a dropped socket). */
@@ -20,12 +27,14 @@ export interface PostgresPoolOptions {
 
 /**
  * A node-postgres pool that has proven it can reach the server: a bad host, port, password or
- * database fails here with one clear DATABASE_UNREACHABLE error, not at the first query.
+ * database fails here with one clear DATABASE_UNREACHABLE error, not at the first query. Calls
+ * wait for a connection in a PoolAdmission queue, so the connect timeout bounds only opening one.
  */
-export async function openPostgresPool(url: string, options: PostgresPoolOptions = {}): Promise<pg.Pool> {
+export async function openPostgresPool(url: string, options: PostgresPoolOptions = {}): Promise<PoolAdmission> {
+  const maxConnections = options.maxConnections ?? 10;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.maxConnections ?? 10,
+    max: maxConnections,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
     application_name: options.applicationName ?? 'memsvc',
@@ -40,7 +49,11 @@ export async function openPostgresPool(url: string, options: PostgresPoolOptions
   pool.on('connect', (client) => {
     client.on('error', (error) => options.onIdleError?.(error));
   });
-  if (options.checkOnOpen === false) return pool;
+  const admission = new PoolAdmission(pool, {
+    maxConnections,
+    queueTimeoutMs: options.queueTimeoutMs ?? DEFAULT_POOL_QUEUE_TIMEOUT_MS,
+  });
+  if (options.checkOnOpen === false) return admission;
   try {
     await pool.query('SELECT 1');
   } catch (error) {
@@ -53,5 +66,5 @@ export async function openPostgresPool(url: string, options: PostgresPoolOptions
       { cause: error },
     );
   }
-  return pool;
+  return admission;
 }
