@@ -115,7 +115,9 @@ export async function databaseOnServer(base, prefix) {
 export async function startServer(root, databaseUrl, env = {}) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [join(root, 'apps', 'server', 'dist', 'memsvc-server.js')], {
+  // BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, profiles the server a benchmark measures.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'apps', 'server', 'dist', 'memsvc-server.js')], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
