@@ -10,8 +10,8 @@ import { type Kysely, sql } from 'kysely';
  *
  * Now `lexical_corpus` and `lexical_terms` hold up to `STRIPES` rows per tenant (per tenant and
  * term), and the tenant's statistics are their sums. Each change goes to a stripe whose corpus row
- * the transaction has locked (memsvc_lock_lexical_stripe: one no other transaction holds, unless
- * all are held), and it touches that stripe's term rows only under that lock, so writers never
+ * the transaction has locked (memsvc_lock_lexical_stripe: the lowest one no other transaction
+ * holds, unless all are held), and it touches that stripe's term rows only under that lock, so writers never
  * wait on each other's term rows and never take them in opposite orders. A stripe's counts may go
  * negative (a memory counted in one stripe can be removed through another); only the sums mean
  * anything, and readers read sums.
@@ -29,19 +29,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE lexical_terms DROP CONSTRAINT lexical_terms_pkey, ADD PRIMARY KEY (user_id, term, stripe)`.execute(db);
 
   // A stripe of the tenant's statistics for this transaction, its corpus row created if missing and
-  // locked. The transaction's own stripe (its id and the tenant's hash) first, then the next ones:
-  // a stripe another transaction holds is skipped, never waited for. Only when every stripe is
-  // held (16 of the tenant's transactions committing at once) does it wait for its own. The
-  // existence check before the INSERT matters: an INSERT … ON CONFLICT meeting a row that a
-  // transaction in progress has updated waits for that transaction.
+  // locked: the lowest one no other transaction holds, so a tenant written by one writer at a time
+  // keeps one row per term (stripe 0) and recall reads what it read before; extra stripes appear
+  // only as concurrent commits need them. A stripe another transaction holds is skipped, never
+  // waited for; only when all of them are held (16 of the tenant's transactions committing at
+  // once) does it wait, for one picked by its transaction id. The existence check before the
+  // INSERT matters: an INSERT … ON CONFLICT meeting a row that a transaction in progress has
+  // updated waits for that transaction.
   await sql`
     CREATE FUNCTION memsvc_lock_lexical_stripe(tenant text) RETURNS smallint LANGUAGE plpgsql AS $fn$
     DECLARE
-      own smallint := (((txid_current() + hashtext(tenant)) % ${sql.lit(STRIPES)} + ${sql.lit(STRIPES)}) % ${sql.lit(STRIPES)})::smallint;
-      candidate smallint;
+      fallback smallint := (txid_current() % ${sql.lit(STRIPES)})::smallint;
     BEGIN
-      FOR step IN 0..${sql.lit(STRIPES - 1)} LOOP
-        candidate := (own + step) % ${sql.lit(STRIPES)};
+      FOR candidate IN 0..${sql.lit(STRIPES - 1)} LOOP
         PERFORM 1 FROM lexical_corpus WHERE user_id = tenant AND stripe = candidate FOR UPDATE SKIP LOCKED;
         IF FOUND THEN RETURN candidate; END IF;
         IF NOT EXISTS (SELECT 1 FROM lexical_corpus WHERE user_id = tenant AND stripe = candidate) THEN
@@ -50,8 +50,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           IF FOUND THEN RETURN candidate; END IF;
         END IF;
       END LOOP;
-      PERFORM 1 FROM lexical_corpus WHERE user_id = tenant AND stripe = own FOR UPDATE;
-      RETURN own;
+      PERFORM 1 FROM lexical_corpus WHERE user_id = tenant AND stripe = fallback FOR UPDATE;
+      RETURN fallback;
     END
     $fn$`.execute(db);
 
