@@ -1,9 +1,10 @@
-import { DEFAULT_ENGINE_SETTINGS, type ImportedMemory, toTenantId, writeRules } from '@memsvc/core';
+import { DEFAULT_ENGINE_SETTINGS, toTenantId, writeRules } from '@memsvc/core';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { FIRST_STATISTICS_ROWS } from '../src/connection/first-statistics.js';
 import { type MemsvcStore, openStore } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { importedMemory } from './support/imported-memory.js';
 
 const alice = toTenantId('alice');
 const actor = { id: 'test' };
@@ -59,32 +60,9 @@ describeEachEngine('first statistics of a new database', (engine) => {
   it('counts the memories an import writes', async () => {
     store = await openStore({ database: await engine.freshDatabaseUrl() });
     const at = new Date('2026-01-01T00:00:00Z');
-    const memories: ImportedMemory[] = Array.from({ length: FIRST_STATISTICS_ROWS }, (_, i) => ({
-      id: `0190a000-0000-7000-8000-${String(i).padStart(12, '0')}`,
-      tier: 'ltm',
-      scope: null,
-      content: `imported harbour note ${i}`,
-      searchContext: null,
-      tags: [],
-      metadata: {},
-      importance: null,
-      importanceScore: 0.5,
-      pinned: false,
-      stale: false,
-      contradicted: false,
-      supersededBy: null,
-      accessCount: 0,
-      lastAccessedAt: null,
-      expiresAt: null,
-      deletedAt: null,
-      version: 1,
-      embeddingModel: null,
-      createdAt: at,
-      updatedAt: at,
-      links: [],
-      audit: [],
-      embedding: null,
-    }));
+    const memories = Array.from({ length: FIRST_STATISTICS_ROWS }, (_, i) =>
+      importedMemory({ id: `0190a000-0000-7000-8000-${String(i).padStart(12, '0')}`, content: `imported harbour note ${i}`, at }),
+    );
     await store.imports.importMemories(alice, memories, { dryRun: false });
     await store.memories.settle();
     expect(await statistics(store)).toMatchObject({ memories: { planned: true }, memory_terms: { planned: true } });

@@ -4,6 +4,7 @@ import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MemsvcDatabase, type MemsvcStore, openStore, UuidV7Generator } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { importedMemory } from './support/imported-memory.js';
 
 const START = '2026-06-01T09:00:00.000Z';
 const SYSTEM = { id: 'system:test' };
@@ -30,31 +31,12 @@ function importedMemories(count: number, options: { deletedEvery?: number } = {}
   const base = Date.parse(START);
   return Array.from({ length: count }, (_, i) => {
     const at = new Date(base + i * 1000);
-    return {
+    return importedMemory({
       id: ids.next(),
-      tier: 'ltm',
-      scope: null,
       ...contentOf(i),
-      tags: [],
-      metadata: {},
-      importance: null,
-      importanceScore: 0.5,
-      pinned: false,
-      stale: false,
-      contradicted: false,
-      supersededBy: null,
-      accessCount: 0,
-      lastAccessedAt: null,
-      expiresAt: null,
+      at,
       deletedAt: options.deletedEvery !== undefined && i % options.deletedEvery === 3 ? at : null,
-      version: 1,
-      embeddingModel: null,
-      createdAt: at,
-      updatedAt: at,
-      links: [],
-      audit: [],
-      embedding: null,
-    };
+    });
   });
 }
 
