@@ -12,7 +12,9 @@ export interface Run {
  */
 export function runExecutable(path: string, args: string[], env: Record<string, string>, home: string): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path, ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, ...env } });
+    // --liftoff-only: a command lives a second or two, and V8's optimising tier would spend more CPU
+    // recompiling PGlite's WebAssembly than the command runs (measured: 1.8 → 1.1 s per `status`).
+    const child = spawn(process.execPath, ['--liftoff-only', path, ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
