@@ -331,7 +331,7 @@ export class PgMemoryStore implements MemoryStore {
     return readMemoryLinks(this.db, tenant, id, limit);
   }
 
-  /** Waits for the writes still pending after an answer (access counts); the store's close calls it. */
+  /** Waits for the work still pending after an answer (access counts, a first ANALYZE); the store's close calls it. */
   async settle(): Promise<void> {
     await this.#accessCounter.settle().catch(() => undefined);
     await this.options.firstStatistics?.settle();
