@@ -11,6 +11,9 @@ export interface MemsvcProjectOptions {
   readonly spawnsProcesses?: boolean;
 }
 
+/** Where a test run keeps its embedded-database templates: inside the checkout, never the user's cache. */
+export const TEST_CACHE_DIRECTORY = fileURLToPath(new URL('../../.tmp/pglite-templates', import.meta.url));
+
 /**
  * The settings every workspace project shares. Storage tests open real databases (PGlite takes
  * 1–3 s to start), so timeouts are generous; fake clocks keep time-based tests fast regardless.
@@ -24,6 +27,9 @@ export function memsvcProject(name: string, root: string, options: MemsvcProject
       testTimeout: options.spawnsProcesses ? 90_000 : 30_000,
       hookTimeout: 120_000,
       allowOnly: false,
+      // New embedded databases start from a template kept for this checkout (PgliteTemplates):
+      // ~0.5 s instead of 3–4 s of initdb and migrations. Spawned servers and CLIs are handed it too.
+      env: { MEMSVC_CACHE_DIR: TEST_CACHE_DIRECTORY },
       globalSetup: options.postgres ? [fileURLToPath(new URL('./postgres-global-setup.ts', import.meta.url))] : [],
     },
   };

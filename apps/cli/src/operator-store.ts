@@ -12,7 +12,12 @@ export async function withOperatorStore<T>(
 ): Promise<T> {
   const { config, warnings } = readConfig();
   for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
-  const store = await openStore({ database: config.database.target, pool: { applicationName, maxConnections: 1 } });
+  const store = await openStore({
+    database: config.database.target,
+    pool: { applicationName, maxConnections: 1 },
+    ...(config.database.embeddedTemplates ? { pgliteTemplates: config.database.embeddedTemplates } : {}),
+    onUpkeepError: (error) => process.stderr.write(`warning: ${(error as Error).message}\n`),
+  });
   try {
     return await action(store, config);
   } finally {

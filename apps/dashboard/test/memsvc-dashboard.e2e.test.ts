@@ -21,7 +21,14 @@ function freePort(): Promise<number> {
 
 /** Runs memsvc-dashboard with only `env` (plus PATH and HOME) until `until` says so or it exits. */
 function run(env: Record<string, string>, until?: (stderr: string) => boolean) {
-  const child = spawn(process.execPath, [bin], { env: { PATH: process.env.PATH ?? '', HOME: home, ...env } });
+  const child = spawn(process.execPath, [bin], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      ...(process.env.MEMSVC_CACHE_DIR ? { MEMSVC_CACHE_DIR: process.env.MEMSVC_CACHE_DIR } : {}),
+      ...env,
+    },
+  });
   let stderr = '';
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => {

@@ -152,6 +152,7 @@ describeOnPostgres('jobs across processes on PostgreSQL', () => {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: '/tmp',
+        ...(process.env.MEMSVC_CACHE_DIR ? { MEMSVC_CACHE_DIR: process.env.MEMSVC_CACHE_DIR } : {}),
         DATABASE_URL: database.url,
         EMBEDDING_PROVIDER: 'local',
         LOG_LEVEL: 'warn',

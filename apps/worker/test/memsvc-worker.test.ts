@@ -50,7 +50,12 @@ describe('memsvc-worker executable', () => {
       FROM generate_series(1, 12) AS n`.execute(store.connection.db);
 
     child = spawn(process.execPath, [workerBin, '--port', '0'], {
-      env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: '/tmp',
+        ...(process.env.MEMSVC_CACHE_DIR ? { MEMSVC_CACHE_DIR: process.env.MEMSVC_CACHE_DIR } : {}),
+        ...env,
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

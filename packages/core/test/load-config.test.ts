@@ -166,8 +166,8 @@ describe('defaults', () => {
       'OTEL_RESOURCE_ATTRIBUTES',
     ];
     // Where the spec leaves a choice to us (the client IP behind a proxy: docs/security.md; read
-    // replicas: docs/scale-out.md).
-    const OURS = ['MEMSVC_TRUSTED_PROXIES', 'MEMSVC_SERVE_DASHBOARD', 'DATABASE_READ_URL', 'DATABASE_READ_MAX_LAG_MS'];
+    // replicas: docs/scale-out.md; the embedded-database template cache: docs/configuration.md).
+    const OURS = ['MEMSVC_TRUSTED_PROXIES', 'MEMSVC_SERVE_DASHBOARD', 'DATABASE_READ_URL', 'DATABASE_READ_MAX_LAG_MS', 'MEMSVC_CACHE_DIR'];
     expect([...ENV_VARIABLES].sort()).toEqual([...SPEC_VARIABLES, ...OURS].sort());
   });
 });
@@ -440,6 +440,19 @@ describe('memory lifecycle settings', () => {
   it(verifies('CFG-IMPORT-ROOT', 'defaults the import root to the home directory and requires an absolute path'), () => {
     expect(load({ IMPORT_ALLOWED_ROOT: '/srv/imports' }).config.import.allowedRoot).toBe('/srv/imports');
     expect(issuesOf({ IMPORT_ALLOWED_ROOT: 'imports' })[0]?.variable).toBe('IMPORT_ALLOWED_ROOT');
+  });
+
+  it('keeps embedded-database templates in MEMSVC_CACHE_DIR, else the XDG cache directory, and `off` turns them off', () => {
+    const templates = (env: Record<string, string | undefined>) => load(env).config.database.embeddedTemplates;
+    expect(templates({})).toEqual({ directory: '/home/agent/.cache/memsvc' });
+    expect(templates({ XDG_CACHE_HOME: '/var/cache/agent/' })).toEqual({ directory: '/var/cache/agent/memsvc' });
+    // A relative XDG_CACHE_HOME is to be ignored (XDG base directory rules).
+    expect(templates({ XDG_CACHE_HOME: 'cache' })).toEqual({ directory: '/home/agent/.cache/memsvc' });
+    expect(templates({ MEMSVC_CACHE_DIR: '/srv/memsvc-cache', XDG_CACHE_HOME: '/var/cache' })).toEqual({ directory: '/srv/memsvc-cache' });
+    expect(templates({ MEMSVC_CACHE_DIR: 'off' })).toBeUndefined();
+    expect(issuesOf({ MEMSVC_CACHE_DIR: 'cache' })).toEqual([
+      { variable: 'MEMSVC_CACHE_DIR', message: 'must be an absolute directory path or "off" (got "cache")' },
+    ]);
   });
 });
 

@@ -34,7 +34,9 @@ export function openConfiguredStore(
       intervalMs: PGLITE_AUTOVACUUM_INTERVAL_MS,
       onError: (error) => logger.warn({ err: error }, 'PGlite autovacuum pass failed'),
     },
-    onUpkeepError: (error) => logger.warn({ err: error }, 'first ANALYZE of a new database failed'),
+    // A new embedded database starts from the template kept there (MEMSVC_CACHE_DIR).
+    ...(config.database.embeddedTemplates ? { pgliteTemplates: config.database.embeddedTemplates } : {}),
+    onUpkeepError: (error) => logger.warn({ err: error }, 'database upkeep failed (a first ANALYZE, or the embedded-database template)'),
     ...(read && replicaEvents ? { readDatabase: { database: read.target, maxLagMs: read.maxLagMs, events: replicaEvents } } : {}),
   });
 }

@@ -1,8 +1,9 @@
 import { toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type MemsvcStore, openStore } from '../src/index.js';
+import type { MemsvcStore } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const alice = toTenantId('alice');
 const bob = toTenantId('bob');
@@ -31,8 +32,8 @@ describeEachEngine('access counts', (engine) => {
 
   beforeAll(async () => {
     const url = await engine.freshDatabaseUrl();
-    store = await openStore({ database: url, clock, vector: { dimensions: 3 } });
-    if (engine.supportsSecondConnection) replica = await openStore({ database: url, clock, vector: { dimensions: 3 } });
+    store = await openTestStore({ database: url, clock, vector: { dimensions: 3 } });
+    if (engine.supportsSecondConnection) replica = await openTestStore({ database: url, clock, vector: { dimensions: 3 } });
   });
   afterAll(async () => {
     await replica?.close();

@@ -2,9 +2,10 @@ import { type CallContext, createMemoryEngine, type ExportQuery, readExportPage,
 import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type MemsvcStore, openStore } from '../src/index.js';
+import type { MemsvcStore } from '../src/index.js';
 import { codeOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const START = '2026-04-01T09:00:00.000Z';
 const at = (similarity: number) => [similarity, Math.sqrt(1 - similarity ** 2), 0];
@@ -31,7 +32,7 @@ describeEachEngine('export store', (engine) => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 3 } });
+    store = await openTestStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 3 } });
     const memories = (policy: 'flag' | 'supersede') =>
       createMemoryEngine({
         store: store.memories,

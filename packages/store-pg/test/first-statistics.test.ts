@@ -2,9 +2,10 @@ import { DEFAULT_ENGINE_SETTINGS, toTenantId, writeRules } from '@memsvc/core';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { FIRST_STATISTICS_ROWS } from '../src/connection/first-statistics.js';
-import { type MemsvcStore, openStore } from '../src/index.js';
+import type { MemsvcStore } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
 import { importedMemory } from './support/imported-memory.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const alice = toTenantId('alice');
 const actor = { id: 'test' };
@@ -28,7 +29,7 @@ describeEachEngine('first statistics of a new database', (engine) => {
   };
 
   it(`analyses memories and their postings once ${FIRST_STATISTICS_ROWS} have been written, not before`, async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl() });
+    store = await openTestStore({ database: await engine.freshDatabaseUrl() });
     const open = store;
     for (let i = 0; i < FIRST_STATISTICS_ROWS - 1; i++) {
       await open.memories.insert(alice, { tier: 'ltm', content: `harbour note ${i}` }, actor);
@@ -58,7 +59,7 @@ describeEachEngine('first statistics of a new database', (engine) => {
   });
 
   it('counts the memories an import writes', async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl() });
+    store = await openTestStore({ database: await engine.freshDatabaseUrl() });
     const at = new Date('2026-01-01T00:00:00Z');
     const memories = Array.from({ length: FIRST_STATISTICS_ROWS }, (_, i) =>
       importedMemory({ id: `0190a000-0000-7000-8000-${String(i).padStart(12, '0')}`, content: `imported harbour note ${i}`, at }),

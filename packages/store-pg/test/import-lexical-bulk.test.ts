@@ -2,9 +2,10 @@ import { type ImportedMemory, isMemsvcError, type TenantId, toTenantId } from '@
 import { ManualClock } from '@memsvc/core/testing';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type MemsvcDatabase, type MemsvcStore, openStore, UuidV7Generator } from '../src/index.js';
+import { type MemsvcDatabase, type MemsvcStore, UuidV7Generator } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
 import { importedMemory } from './support/imported-memory.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const START = '2026-06-01T09:00:00.000Z';
 const SYSTEM = { id: 'system:test' };
@@ -123,7 +124,7 @@ describeEachEngine('import store: the lexical index written in bulk (migration 0
   let db: Kysely<MemsvcDatabase>;
 
   beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 3 } });
+    store = await openTestStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 3 } });
     db = store.connection.db;
   });
   afterAll(async () => {

@@ -10,8 +10,9 @@ import {
 import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type MemsvcStore, openStore, UuidV7Generator } from '../src/index.js';
+import { type MemsvcStore, UuidV7Generator } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const START = '2026-04-01T09:00:00.000Z';
 const VECTORS: Record<string, number[]> = {
@@ -66,8 +67,8 @@ describeEachEngine('import store: the memsvc JSONL round trip', (engine) => {
   let fileA = '';
 
   beforeAll(async () => {
-    source = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 3 } });
-    target = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 3 } });
+    source = await openTestStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 3 } });
+    target = await openTestStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 3 } });
     const memories = (policy: 'flag' | 'supersede') =>
       createMemoryEngine({
         store: source.memories,

@@ -14,10 +14,11 @@ import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type MemsvcDatabase, type MemsvcStore, openStore } from '../src/index.js';
+import type { MemsvcDatabase, MemsvcStore } from '../src/index.js';
 import { codeOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
 import { describeEachStore } from './support/each-store.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const context = (tenant: string): CallContext => ({ tenant: toTenantId(tenant), actor: { id: `user:${tenant}` } });
 const alice = context('alice');
@@ -184,7 +185,7 @@ describeEachEngine('lexical index on a database', (engine) => {
   const scoreOf = (who: CallContext, text: string, id: string) => lexicalScoreOf(store.memories, who, lexicalQuery(text), id);
 
   beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: embedder.dimensions } });
+    store = await openTestStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: embedder.dimensions } });
   });
   afterAll(async () => {
     await store?.close();

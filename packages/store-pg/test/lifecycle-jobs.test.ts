@@ -10,9 +10,10 @@ import {
 import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type MemsvcStore, openStore, vectorShardOf } from '../src/index.js';
+import { type MemsvcStore, vectorShardOf } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
 import { TEST_LIFECYCLE_SETTINGS } from './support/maintenance-settings.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const alice: CallContext = { tenant: toTenantId('alice'), actor: { id: 'user:alice' } };
 const bob: CallContext = { tenant: toTenantId('bob'), actor: { id: 'user:bob' } };
@@ -47,7 +48,7 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
   let maintenance: Maintenance;
 
   beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: DIMENSIONS } });
+    store = await openTestStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: DIMENSIONS } });
   });
   afterAll(async () => {
     await store?.close();

@@ -3,9 +3,10 @@ import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { LOCK_CONFLICT_ATTEMPTS } from '../src/connection/lock-conflicts.js';
-import { type MemsvcStore, openStore } from '../src/index.js';
+import type { MemsvcStore } from '../src/index.js';
 import { inSearchTransaction, type SearchSettings } from '../src/memory/write-transaction.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const search: SearchSettings = { efSearch: undefined, iterativeScan: false };
 const lockConflict = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
@@ -17,7 +18,7 @@ describeEachEngine('write transactions and lock conflicts', (engine) => {
     (await sql<{ id: number; n: number }>`SELECT id, n FROM lock_probe ORDER BY id`.execute(db())).rows.map((row) => [row.id, row.n]);
 
   beforeAll(async () => {
-    store = await openStore({
+    store = await openTestStore({
       database: await engine.freshDatabaseUrl(),
       clock: new ManualClock('2026-05-01T09:00:00.000Z'),
       vector: { dimensions: 8 },

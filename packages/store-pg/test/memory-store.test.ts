@@ -2,9 +2,10 @@ import { isMemsvcError, type TenantId, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type MemsvcStore, openStore } from '../src/index.js';
+import type { MemsvcStore } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
 import { describeEachStore } from './support/each-store.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const alice = toTenantId('alice@example.com');
 const bob = toTenantId('bob');
@@ -204,7 +205,7 @@ describeEachEngine('memory store on a database', (engine) => {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
 
   beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 3 } });
+    store = await openTestStore({ database: await engine.freshDatabaseUrl(), clock, vector: { dimensions: 3 } });
   });
   afterAll(async () => {
     await store?.close();

@@ -2,8 +2,9 @@ import { checkReindexRequest, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type MemsvcStore, openStore, PgOperationsReads } from '../src/index.js';
+import { type MemsvcStore, PgOperationsReads } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const alice = toTenantId('alice');
 const bob = toTenantId('bob');
@@ -14,7 +15,7 @@ describeEachEngine("the operator's reads (operations page) and the recent reinde
   const clock = new ManualClock('2026-05-10T12:30:00.000Z');
 
   beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), clock, vector: { model: 'memsvc-local-v1' } });
+    store = await openTestStore({ database: await engine.freshDatabaseUrl(), clock, vector: { model: 'memsvc-local-v1' } });
   });
   afterAll(async () => {
     await store?.close();

@@ -2,8 +2,9 @@ import { toTenantId } from '@memsvc/core';
 import { ManualClock, ManualTimers } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type MemsvcStore, openStore, PGLITE_AUTOVACUUM_INTERVAL_MS, upkeepOf } from '../src/index.js';
+import { type MemsvcStore, PGLITE_AUTOVACUUM_INTERVAL_MS, upkeepOf } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const alice = toTenantId('alice');
 const actor = { id: 'test' };
@@ -44,14 +45,14 @@ describeEachEngine('PGlite autovacuum', (engine) => {
 
   if (engine.name === 'postgres') {
     it('is not there on PostgreSQL, which runs its own autovacuum', async () => {
-      store = await openStore({ database: await engine.freshDatabaseUrl(), autovacuum: { intervalMs: PGLITE_AUTOVACUUM_INTERVAL_MS } });
+      store = await openTestStore({ database: await engine.freshDatabaseUrl(), autovacuum: { intervalMs: PGLITE_AUTOVACUUM_INTERVAL_MS } });
       expect(store.autovacuum).toBeUndefined();
     });
     return;
   }
 
   it('vacuums and analyses the tables past the thresholds, and only those', async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl() });
+    store = await openTestStore({ database: await engine.freshDatabaseUrl() });
     await writeMemories(store, 120);
     expect(await tableStats(store)).toMatchObject({ memories: { vacuumed: false, analyzed: false } });
 
@@ -74,7 +75,7 @@ describeEachEngine('PGlite autovacuum', (engine) => {
     const clock = new ManualClock('2026-06-01T00:00:00.000Z');
     const timers = new ManualTimers(clock);
     const failures: unknown[] = [];
-    store = await openStore({
+    store = await openTestStore({
       database: await engine.freshDatabaseUrl(),
       clock,
       autovacuum: { intervalMs: PGLITE_AUTOVACUUM_INTERVAL_MS, timers, onError: (error) => failures.push(error) },

@@ -2,9 +2,10 @@ import { type MemsvcConfig, type RateLimitBucket, type RateLimitDecision, rateLi
 import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';
-import { type MemsvcStore, openStore } from '../src/index.js';
+import type { MemsvcStore } from '../src/index.js';
 import { failureOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { openTestStore } from './support/open-test-store.js';
 import { useSuiteStore } from './support/suite-store.js';
 
 const START = '2026-05-01T09:00:20.000Z';
@@ -156,7 +157,7 @@ describeEachEngine('rate limits', (engine) => {
     // Three users of one organization race: the organization (25) is the limit that binds, so
     // the refused calls' user increments must also be taken back under contention.
     const replicas = [store];
-    if (engine.supportsSecondConnection) replicas.push(await openStore({ database: opened.url, clock, pool: { maxConnections: 10 } }));
+    if (engine.supportsSecondConnection) replicas.push(await openTestStore({ database: opened.url, clock, pool: { maxConnections: 10 } }));
     try {
       for (const replica of replicas) await openConnections(replica, 8);
       const decisions = await Promise.all(

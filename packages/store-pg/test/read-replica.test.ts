@@ -4,8 +4,9 @@ import { LocalEmbedder } from '@memsvc/embeddings';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { queryOne, type StandbyCluster, startStandby, waitForReplay } from '../../../tooling/vitest/replica-cluster.ts';
-import { type MemsvcStore, openStore, type ReadRoute, type ReplicaEvents } from '../src/index.js';
+import type { MemsvcStore, ReadRoute, ReplicaEvents } from '../src/index.js';
 import { codeOf } from './support/code-of.js';
+import { openTestStore } from './support/open-test-store.js';
 
 // Two real clusters from tooling/scripts/pg-local.sh: its primary, and a hot standby of this
 // file's own (it is paused, stopped and restarted here), plus a second one that gets promoted.
@@ -53,7 +54,7 @@ afterEach(async () => {
 async function openWithStandby(urls: { primary: string; standby: string }): Promise<Opened> {
   const clock = new ManualClock('2026-06-01T09:00:00.000Z');
   const recorder = new Recorder();
-  const store = await openStore({
+  const store = await openTestStore({
     database: urls.primary,
     clock,
     vector: { dimensions: embedder.dimensions, model: embedder.model },
@@ -126,7 +127,7 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
     await pauseReplay(urls.standby);
     try {
       // Another server writes for bob: this one cannot know, so bob's reads may be stale (up to the bound).
-      const otherServer = await openStore({ database: urls.primary, clock });
+      const otherServer = await openTestStore({ database: urls.primary, clock });
       try {
         await createMemoryEngine({ store: otherServer.memories, embedder, clock }).create(bob, {
           tier: 'ltm',
@@ -220,7 +221,7 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
 
   it('R-REPLICA-PROMOTED: a primary as DATABASE_READ_URL, or a server that refuses the connection, is a boot error naming the variable', async () => {
     const urls = await cluster.freshDatabase();
-    const asPrimary = openStore({ database: urls.primary, readDatabase: { database: urls.primary } });
+    const asPrimary = openTestStore({ database: urls.primary, readDatabase: { database: urls.primary } });
     await expect(asPrimary).rejects.toMatchObject({
       code: 'INVALID_CONFIG',
       data: { variable: 'DATABASE_READ_URL' },
@@ -228,8 +229,8 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
     });
     const missing = new URL(urls.standby);
     missing.pathname = '/no_such_database';
-    expect(await codeOf(openStore({ database: urls.primary, readDatabase: { database: missing.toString() } }))).toBe('INVALID_CONFIG');
-    const pglite = openStore({ database: 'pglite://memory', readDatabase: { database: urls.standby } });
+    expect(await codeOf(openTestStore({ database: urls.primary, readDatabase: { database: missing.toString() } }))).toBe('INVALID_CONFIG');
+    const pglite = openTestStore({ database: 'pglite://memory', readDatabase: { database: urls.standby } });
     await expect(pglite).rejects.toThrow(/^DATABASE_READ_URL needs DATABASE_URL to be PostgreSQL/);
   });
 });
@@ -272,7 +273,7 @@ describeWithStandby(`read replica: a standby promoted mid-run${skipReason}`, () 
     expect(recorder.take()).toEqual(Array(2).fill({ target: 'primary', reason: 'promoted' }));
 
     // A server started now refuses it outright.
-    expect(await codeOf(openStore({ database: urls.primary, readDatabase: { database: urls.standby } }))).toBe('INVALID_CONFIG');
+    expect(await codeOf(openTestStore({ database: urls.primary, readDatabase: { database: urls.standby } }))).toBe('INVALID_CONFIG');
   });
 });
 

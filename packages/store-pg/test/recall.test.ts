@@ -10,10 +10,10 @@ import {
 import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { beforeEach, expect, it } from 'vitest';
-import { openStore } from '../src/index.js';
 import { codeOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
 import { describeEachStore, itNeeding } from './support/each-store.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const context = (tenant: string): CallContext => ({ tenant: toTenantId(tenant), actor: { id: `user:${tenant}` } });
 const alice = context('alice');
@@ -180,12 +180,12 @@ describeEachEngine('recall on a database', (engine) => {
 
   it('writes the access counts of a recall before the store closes', async () => {
     const url = await engine.freshDatabaseUrl({ reopenable: true });
-    let own = await openStore({ database: url, clock, vector: { dimensions: embedder.dimensions } });
+    let own = await openTestStore({ database: url, clock, vector: { dimensions: embedder.dimensions } });
     const engineOnOwn = createMemoryEngine({ store: own.memories, embedder, clock, fusion: FUSION_WEIGHTS.local });
     const created = await engineOnOwn.create(alice, { tier: 'ltm', content: 'The archive lives on tape in Lisbon' });
     await engineOnOwn.recall(alice, { query: 'archive tape' });
     await own.close(); // right away: the count is still pending
-    own = await openStore({ database: url, clock, vector: { dimensions: embedder.dimensions } });
+    own = await openTestStore({ database: url, clock, vector: { dimensions: embedder.dimensions } });
     expect((await own.memories.findById(alice.tenant, created.memory.id))?.accessCount).toBe(1);
     await own.close();
   });

@@ -16,10 +16,11 @@ import { LocalEmbedder } from '@memsvc/embeddings';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HNSW_SHARD_INDEX_NAMES, hnswShardIndexName, type MemsvcStore, openStore, PgReindexStore, vectorShardOf } from '../src/index.js';
+import { HNSW_SHARD_INDEX_NAMES, hnswShardIndexName, type MemsvcStore, PgReindexStore, vectorShardOf } from '../src/index.js';
 import { codeOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
 import { TEST_LIFECYCLE_SETTINGS } from './support/maintenance-settings.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const alice = toTenantId('alice');
 const bob = toTenantId('bob');
@@ -46,7 +47,7 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
 
   beforeAll(async () => {
     databaseUrl = await engine.freshDatabaseUrl();
-    store = await openStore({ database: databaseUrl, clock, vector: { model: 'memsvc-local-v1' } });
+    store = await openTestStore({ database: databaseUrl, clock, vector: { model: 'memsvc-local-v1' } });
   });
   afterAll(async () => {
     await store?.close();

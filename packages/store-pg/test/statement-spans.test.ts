@@ -3,8 +3,9 @@ import { ManualClock, RecordingTracer, StaticEmbedder } from '@memsvc/core/testi
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlOperation } from '../src/connection/sql-operation.js';
-import { type MemsvcStore, openStore } from '../src/index.js';
+import type { MemsvcStore } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { openTestStore } from './support/open-test-store.js';
 
 describe('the operation keyword of a statement', () => {
   it('is the first word, past whitespace, comments and parentheses; anything unknown is OTHER', () => {
@@ -22,7 +23,7 @@ describeEachEngine('statements as spans', (engine) => {
   const tracer = new RecordingTracer();
   let store: MemsvcStore;
   beforeAll(async () => {
-    store = await openStore({ database: await engine.freshDatabaseUrl(), vector: { dimensions: 3 }, tracer });
+    store = await openTestStore({ database: await engine.freshDatabaseUrl(), vector: { dimensions: 3 }, tracer });
   });
   afterAll(async () => {
     await store?.close();

@@ -1,8 +1,9 @@
 import { isMemsvcError, LEXICAL_RANKING } from '@memsvc/core';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { HNSW_SHARD_INDEX_NAMES, type MemsvcStore, type OpenStoreOptions, openStore, VECTOR_SHARDS, vectorShardOf } from '../src/index.js';
+import { HNSW_SHARD_INDEX_NAMES, type MemsvcStore, type OpenStoreOptions, VECTOR_SHARDS, vectorShardOf } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { openTestStore } from './support/open-test-store.js';
 
 describeEachEngine('vector space', (engine) => {
   const stores: MemsvcStore[] = [];
@@ -10,7 +11,7 @@ describeEachEngine('vector space', (engine) => {
     await Promise.all(stores.splice(0).map((store) => store.close()));
   });
   async function open(options: Partial<OpenStoreOptions> = {}, url?: string) {
-    const store = await openStore({ database: url ?? (await engine.freshDatabaseUrl()), ...options });
+    const store = await openTestStore({ database: url ?? (await engine.freshDatabaseUrl()), ...options });
     stores.push(store);
     return store;
   }
@@ -76,7 +77,7 @@ describeEachEngine('vector space', (engine) => {
     const first = await open({ vector: { dimensions: 4 } }, url);
     await first.close();
     stores.splice(stores.indexOf(first), 1);
-    const error = await openStore({ database: url, vector: { dimensions: 5 } }).catch((caught: unknown) => caught);
+    const error = await openTestStore({ database: url, vector: { dimensions: 5 } }).catch((caught: unknown) => caught);
     expect(isMemsvcError(error, 'DIMENSION_MISMATCH')).toBe(true);
   });
 

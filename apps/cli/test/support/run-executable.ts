@@ -14,7 +14,14 @@ export function runExecutable(path: string, args: string[], env: Record<string, 
   return new Promise((resolve) => {
     // --liftoff-only: a command lives a second or two, and V8's optimising tier would spend more CPU
     // recompiling PGlite's WebAssembly than the command runs (measured: 1.8 → 1.1 s per `status`).
-    const child = spawn(process.execPath, ['--liftoff-only', path, ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, ...env } });
+    const child = spawn(process.execPath, ['--liftoff-only', path, ...args], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        ...(process.env.MEMSVC_CACHE_DIR ? { MEMSVC_CACHE_DIR: process.env.MEMSVC_CACHE_DIR } : {}),
+        ...env,
+      },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

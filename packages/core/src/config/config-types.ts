@@ -68,6 +68,11 @@ export interface MemsvcConfig {
     readonly webUrl: Secret | undefined;
     /** DATABASE_READ_URL and its lag bound; undefined when every read goes to DATABASE_URL. */
     readonly read: ReadDatabaseConfig | undefined;
+    /**
+     * MEMSVC_CACHE_DIR: where a new embedded (PGlite) database's template is kept; undefined when
+     * `off`. Default `$XDG_CACHE_HOME/memsvc`, else `~/.cache/memsvc`.
+     */
+    readonly embeddedTemplates: { readonly directory: string } | undefined;
   };
   readonly embedding: {
     readonly provider: EmbeddingProviderName;

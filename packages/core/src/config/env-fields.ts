@@ -165,6 +165,15 @@ export function optionalAbsolutePathField() {
   });
 }
 
+/** An absolute directory path, or `off`; undefined when unset. */
+export function directoryOrOffField() {
+  return fieldOf<string | 'off' | undefined>((raw) => {
+    if (raw === undefined || raw.trim() === '') return ok(undefined);
+    if (raw.trim().toLowerCase() === 'off') return ok('off');
+    return /^(\/|[A-Za-z]:[\\/])/.test(raw) ? ok(raw) : fail(`must be an absolute directory path or "off" (got "${raw}")`);
+  });
+}
+
 /** A JSON value parsed and then checked by `check`, undefined when unset. */
 export function jsonField<T>(describe: string, check: (value: unknown) => Parsed<T>) {
   return fieldOf<T | undefined>((raw) => {

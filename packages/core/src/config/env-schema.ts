@@ -5,6 +5,7 @@ import { TOOL_NAMES } from '../domain/tool-names.js';
 import type { ToolRateLimit } from './config-types.js';
 import {
   booleanField,
+  directoryOrOffField,
   durationField,
   enumField,
   type FieldParseResult,
@@ -116,6 +117,7 @@ export const envSchema = {
   MEMORY_CONTRADICTION_POLICY: enumField(['supersede', 'flag'], 'flag'),
   MEMORY_IMPORTANCE_HALF_LIFE_DAYS: numberField(14, { min: 0.001 }),
   IMPORT_ALLOWED_ROOT: optionalAbsolutePathField(),
+  MEMSVC_CACHE_DIR: directoryOrOffField(),
   AUTH_REQUIRED: booleanField(false),
   ALLOW_UNAUTHENTICATED_HTTP: booleanField(false),
   JWT_SECRET: secretField(),

@@ -81,7 +81,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
       serveDashboard: parsed.MEMSVC_SERVE_DASHBOARD,
     },
     mcp: { transport: parsed.MCP_TRANSPORT, publicUrl: parsed.MEMSVC_MCP_URL },
-    database: { ...(database as NonNullable<typeof database>), webUrl: parsed.WEB_DATABASE_URL, read: readDatabaseConfig },
+    database: {
+      ...(database as NonNullable<typeof database>),
+      webUrl: parsed.WEB_DATABASE_URL,
+      read: readDatabaseConfig,
+      embeddedTemplates: embeddedTemplatesDirectory(parsed.MEMSVC_CACHE_DIR, env.XDG_CACHE_HOME, context.homeDir),
+    },
     embedding: {
       provider: parsed.EMBEDDING_PROVIDER,
       model: embeddingModel,
@@ -298,6 +303,21 @@ function oauthPair(
     warnings.push(`${label} stays disabled: ${idVariable} and ${secretVariable} must both be set`);
   }
   return undefined;
+}
+
+/**
+ * MEMSVC_CACHE_DIR, else the XDG base directory rule: `$XDG_CACHE_HOME/memsvc` when that is an
+ * absolute path (a relative one is to be ignored), else `~/.cache/memsvc`.
+ */
+function embeddedTemplatesDirectory(
+  configured: string | undefined,
+  xdgCacheHome: string | undefined,
+  homeDir: string,
+): { directory: string } | undefined {
+  if (configured === 'off') return undefined;
+  if (configured !== undefined) return { directory: configured };
+  const cacheHome = xdgCacheHome?.startsWith('/') ? xdgCacheHome : `${homeDir.replace(/\/+$/, '')}/.cache`;
+  return { directory: `${cacheHome.replace(/\/+$/, '')}/memsvc` };
 }
 
 function warnAboutUnknownVariables(env: Readonly<Record<string, string | undefined>>, warnings: string[]): void {

@@ -2,6 +2,7 @@ import { type DatabaseTarget, describeDatabaseTarget, MemsvcError, NO_TRACING, p
 import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
+import type { OpenPglite, PgliteTemplateSource } from './pglite-instance.js';
 import { openPostgresPool, type PostgresPoolOptions } from './postgres-pool.js';
 import { tracedDialect } from './traced-dialect.js';
 import { memsvcTypeParsers } from './type-parsers.js';
@@ -16,6 +17,12 @@ export interface StoreConnection {
   readonly description: string;
   /** Closes the pool, then the embedded database and its lock. Idempotent. */
   close(): Promise<void>;
+  /** PGlite only: how the database's files came to be, and a tarball of them now. */
+  readonly embedded?: {
+    readonly startedFrom: OpenPglite['startedFrom'];
+    readonly templateError?: unknown;
+    dump(): Promise<Blob>;
+  };
 }
 
 export interface OpenDatabaseOptions extends PostgresPoolOptions {
@@ -27,6 +34,8 @@ export interface OpenDatabaseOptions extends PostgresPoolOptions {
   readonly sessionSettings?: Readonly<Record<string, string>>;
   /** Statements become spans inside the span in progress (tracedDialect); default: none. */
   readonly tracer?: Tracer;
+  /** PGlite only: a new database starts from this tarball when it gives one (PgliteTemplates). */
+  readonly pgliteTemplate?: PgliteTemplateSource;
 }
 
 /**
@@ -55,7 +64,7 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
     import('./pglite-instance.js'),
     import('@electric-sql/pglite/node-postgres'),
   ]);
-  const embedded = await openPglite(resolved.storage === 'memory' ? 'memory' : { directory: resolved.directory });
+  const embedded = await openPglite(resolved.storage === 'memory' ? 'memory' : { directory: resolved.directory }, options.pgliteTemplate);
   // PGlite is one connection; its pool config has size 1, so concurrent transactions queue.
   const pool = new pg.Pool({ ...createPgConfig(embedded.pglite), types: memsvcTypeParsers });
   const db = new Kysely<MemsvcDatabase>({
@@ -69,6 +78,11 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
     db,
     engine: 'pglite',
     description,
+    embedded: {
+      startedFrom: embedded.startedFrom,
+      ...(embedded.templateError === undefined ? {} : { templateError: embedded.templateError }),
+      dump: () => embedded.pglite.dumpDataDir('none'),
+    },
     close: once(async () => {
       try {
         await db.destroy();

@@ -11,8 +11,20 @@ import { acquireDirectoryLock, type DirectoryLock } from './pglite-directory-loc
 export interface OpenPglite {
   readonly pglite: PGlite;
   readonly directory: string | undefined;
+  /**
+   * How its files came to be: `existing` (a directory opened again), `template` (a new database
+   * loaded from the template tarball) or `initdb` (a new, empty cluster).
+   */
+  readonly startedFrom: 'existing' | 'template' | 'initdb';
+  /** Why a template that was given could not be loaded (the database then started from initdb). */
+  readonly templateError?: unknown;
   close(): Promise<void>;
 }
+
+/** What a new database may start from instead of initdb: a tarball of PGlite's `dumpDataDir`. */
+export type PgliteTemplateSource = () => Promise<Blob | undefined>;
+
+const EXTENSIONS = { vector, btree_gin };
 
 /** The PostgreSQL files live in a subdirectory, so the lock file sits beside them, not inside. */
 const PGDATA_SUBDIRECTORY = 'pgdata';
@@ -22,12 +34,15 @@ const LOCK_FILE = 'memsvc.lock';
  * Opens PGlite with pgvector, in memory or in a directory. For a directory: it is created if
  * missing, proven writable, and locked to this process. If opening fails, whatever this call
  * created is removed again — but only once the lock is ours: a process that loses the lock
- * touches nothing, since the directory belongs to the winner.
+ * touches nothing, since the directory belongs to the winner. A new database (memory, or a
+ * directory without one) starts from `template`'s tarball when it gives one (PgliteTemplates).
  */
-export async function openPglite(storage: { directory: string } | 'memory'): Promise<OpenPglite> {
+export async function openPglite(storage: { directory: string } | 'memory', template?: PgliteTemplateSource): Promise<OpenPglite> {
   if (storage === 'memory') {
-    const pglite = await PGlite.create({ extensions: { vector, btree_gin } });
-    return { pglite, directory: undefined, close: () => pglite.close() };
+    const created = await createNew(template, (loadDataDir) =>
+      PGlite.create({ extensions: EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) }),
+    );
+    return { ...created, directory: undefined, close: () => created.pglite.close() };
   }
 
   const directory = resolve(storage.directory.replace(/^~(?=$|\/)/, homedir()));
@@ -44,9 +59,13 @@ export async function openPglite(storage: { directory: string } | 'memory'): Pro
   const pgdata = join(directory, PGDATA_SUBDIRECTORY);
   const pgdataExisted = existsSync(pgdata);
   try {
-    const pglite = await PGlite.create(pgdata, { extensions: { vector, btree_gin } });
+    const open = (loadDataDir?: Blob) => PGlite.create(pgdata, { extensions: EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) });
+    const created: Started = pgdataExisted
+      ? { pglite: await open(), startedFrom: 'existing' }
+      : await createNew(template, open, () => removeQuietly(pgdata));
+    const { pglite } = created;
     return {
-      pglite,
+      ...created,
       directory,
       close: async () => {
         try {
@@ -68,6 +87,29 @@ export async function openPglite(storage: { directory: string } | 'memory'): Pro
       { cause: error },
     );
   }
+}
+
+type Started = Pick<OpenPglite, 'pglite' | 'startedFrom' | 'templateError'>;
+
+/**
+ * A new database: from the template when there is one and it loads, else from initdb. A
+ * template that cannot be read or loaded is reported, never fatal; `discard` removes what the
+ * failed load left behind first (PGlite refuses to load into a directory that has a cluster).
+ */
+async function createNew(
+  template: PgliteTemplateSource | undefined,
+  create: (loadDataDir?: Blob) => Promise<PGlite>,
+  discard: () => void = () => undefined,
+): Promise<Started> {
+  let templateError: unknown;
+  try {
+    const tarball = await template?.();
+    if (tarball) return { pglite: await create(tarball), startedFrom: 'template' };
+  } catch (error) {
+    templateError = error;
+    discard();
+  }
+  return { pglite: await create(), startedFrom: 'initdb', ...(templateError === undefined ? {} : { templateError }) };
 }
 
 /**

@@ -1,5 +1,7 @@
 import { MemsvcError } from '@memsvc/core';
 import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
+import { embeddedSchemaFingerprint } from '../connection/pglite-templates.js';
+import { VECTOR_SHARDS } from '../vector/vector-shards.js';
 import * as initialSchema from './0001-initial-schema.js';
 import * as memoriesFillfactor from './0002-memories-fillfactor.js';
 import * as importanceIndex from './0003-importance-index.js';
@@ -44,6 +46,16 @@ const bundledMigrations: MigrationProvider = {
 
 export const MIGRATION_TABLE = 'memsvc_migration';
 export const MIGRATION_LOCK_TABLE = 'memsvc_migration_lock';
+
+/**
+ * The name of the embedded-database template this build makes and loads (PgliteTemplates): the
+ * migrations' code, and the shard count the one that generates `vector_shard` reads.
+ */
+export function embeddedTemplateFingerprint(): string {
+  templateFingerprint ??= embeddedSchemaFingerprint({ ...MIGRATIONS, shards: { up: `vector shards: ${VECTOR_SHARDS}` } });
+  return templateFingerprint;
+}
+let templateFingerprint: string | undefined;
 
 /** The names of every migration this version knows, oldest first. */
 export const KNOWN_MIGRATIONS: readonly string[] = Object.keys(MIGRATIONS);

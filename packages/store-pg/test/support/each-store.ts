@@ -2,8 +2,9 @@ import type { Clock, MemoryStore, TenantId } from '@memsvc/core';
 import { InMemoryMemoryStore, InMemoryVectorSpace } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { type MemsvcStore, openStore } from '../../src/index.js';
+import type { MemsvcStore } from '../../src/index.js';
 import { describeEachEngine, type Engine } from './each-engine.js';
+import { openTestStore } from './open-test-store.js';
 
 export type StoreName = 'pglite' | 'postgres' | 'in-memory';
 
@@ -83,7 +84,7 @@ function sqlStore(engine: Engine): StoreKind {
     use: (options) => {
       let store: MemsvcStore | undefined;
       beforeAll(async () => {
-        store = await openStore({
+        store = await openTestStore({
           database: await engine.freshDatabaseUrl(),
           clock: options.clock,
           vector: { dimensions: options.dimensions },

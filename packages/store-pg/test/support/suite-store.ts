@@ -1,8 +1,9 @@
 import type { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { type MemsvcStore, openStore } from '../../src/index.js';
+import type { MemsvcStore } from '../../src/index.js';
 import type { Engine } from './each-engine.js';
+import { openTestStore } from './open-test-store.js';
 
 /** The store a suite shares, and its database URL (to open a second "replica" on it). */
 export interface SuiteStore {
@@ -19,7 +20,7 @@ export function useSuiteStore(engine: Engine, clock: ManualClock, options: { tab
   const holder = {} as { current: MemsvcStore; url: string };
   beforeAll(async () => {
     holder.url = await engine.freshDatabaseUrl();
-    holder.current = await openStore({ database: holder.url, clock });
+    holder.current = await openTestStore({ database: holder.url, clock });
   });
   afterAll(async () => {
     await holder.current?.close();
