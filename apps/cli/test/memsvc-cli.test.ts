@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +73,32 @@ describe('memsvc CLI', () => {
       memories: { stm: { live: 0, withoutVector: 0 }, ltm: { live: 0, withoutVector: 0 } },
     });
     expect(existsSync(join(directory, 'memsvc.lock'))).toBe(false);
+  });
+
+  it('keeps a new embedded database’s template in MEMSVC_CACHE_DIR (default ~/.cache/memsvc; none with off)', async () => {
+    const create = (database: string, cacheDir: string) =>
+      memsvc(['keys', 'create', '--user', 'alice', '--name', 'template check'], {
+        DATABASE_URL: `pglite://${join(workDir, database)}`,
+        MEMSVC_CACHE_DIR: cacheDir,
+      });
+    const cache = join(workDir, 'template-cache');
+    const first = await create('template-first', cache);
+    expect([first.code, first.stderr]).toEqual([0, '']);
+    const [template, ...others] = readdirSync(cache);
+    expect([template, others]).toEqual([expect.stringMatching(/^pglite-[0-9a-f]{16}\.tar\.gz$/), []]);
+    const written = statSync(join(cache, template ?? '')).mtimeMs;
+    // The second new database loads it: a database made by initdb would be saved again.
+    const second = await create('template-second', cache);
+    expect([second.code, second.stderr]).toEqual([0, '']);
+    expect(statSync(join(cache, template ?? '')).mtimeMs).toBe(written);
+
+    const off = await create('template-off', 'off');
+    expect(off.code).toBe(0);
+    expect(existsSync(join(workDir, '.cache'))).toBe(false);
+    // Empty counts as unset: the default under HOME (the work directory here).
+    const unset = await create('template-default', '');
+    expect(unset.code).toBe(0);
+    expect(readdirSync(join(workDir, '.cache', 'memsvc'))).toEqual([template]);
   });
 
   it('exits 2 with every configuration problem named, and no stack trace', async () => {
