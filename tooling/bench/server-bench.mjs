@@ -65,9 +65,17 @@ async function benchEngine(engine) {
   const database = engine === 'postgres' ? await postgresDatabase(root) : { url: `pglite://${join(tmp, 'data')}`, drop: async () => {} };
   // The first boot creates the schema (and, for PGlite, the database itself); the cold start
   // is a restart on that database, which is what an operator's restart or a new replica pays.
-  const firstBoot = await startServer(root, database.url);
-  firstBoot.child.kill('SIGTERM');
-  await new Promise((resolve) => firstBoot.child.once('exit', resolve));
+  // A PGlite first boot runs initdb and keeps the migrated empty database as a template in an
+  // empty MEMSVC_CACHE_DIR; a second new database then starts from it (PgliteTemplates).
+  const cache = { MEMSVC_CACHE_DIR: join(tmp, 'cache') };
+  const stop = async (booted) => {
+    booted.child.kill('SIGTERM');
+    await new Promise((resolve) => booted.child.once('exit', resolve));
+  };
+  const firstBoot = await startServer(root, database.url, cache);
+  await stop(firstBoot);
+  const templateBoot = engine === 'pglite' ? await startServer(root, `pglite://${join(tmp, 'from-template')}`, cache) : undefined;
+  if (templateBoot) await stop(templateBoot);
   const server = await startServer(root, database.url);
   try {
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -116,6 +124,7 @@ async function benchEngine(engine) {
     return {
       engine,
       firstBootMs: firstBoot.coldStartMs,
+      templateBootMs: templateBoot?.coldStartMs,
       coldStartMs: server.coldStartMs,
       health,
       mcp: { ping, create_memory: createLatency, get_memory: getLatency },
@@ -161,6 +170,7 @@ const outFile = writeBenchReport(root, 'server', report);
 
 const rows = [
   ['first boot, new database, to first /health 200 (ms)', (r) => r.firstBootMs],
+  ['first boot, new database from the template (ms)', (r) => r.templateBootMs ?? '—'],
   ['cold start (restart) to first /health 200 (ms)', (r) => r.coldStartMs],
   ['/health P50 / P95 / P99 (ms, 32 clients)', (r) => `${r.health.p50} / ${r.health.p95} / ${r.health.p99}`],
   ['/health requests/s (32 clients)', (r) => r.health.perSecond],

@@ -27,6 +27,10 @@ export function memsvcProject(name: string, root: string, options: MemsvcProject
       testTimeout: options.spawnsProcesses ? 90_000 : 30_000,
       hookTimeout: 120_000,
       allowOnly: false,
+      // A worker runs its files one after another in one module graph instead of importing
+      // everything again for each file (no test mocks modules or stubs globals): measured on the
+      // whole suite, 750 → 516 s, and PGlite's WebAssembly stays compiled between files.
+      isolate: false,
       // New embedded databases start from a template kept for this checkout (PgliteTemplates):
       // ~0.5 s instead of 3–4 s of initdb and migrations. Spawned servers and CLIs are handed it too.
       env: { MEMSVC_CACHE_DIR: TEST_CACHE_DIRECTORY },

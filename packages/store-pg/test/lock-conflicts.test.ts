@@ -81,9 +81,11 @@ describeEachEngine('write transactions and lock conflicts', (engine) => {
       });
 
       // The other connection locks row 2, then asks for row 1, which ours holds.
+      let otherPid = 0;
       const other = db()
         .connection()
         .execute(async (connection) => {
+          otherPid = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(connection)).rows[0]?.pid ?? 0;
           await sql`BEGIN`.execute(connection);
           await sql`UPDATE lock_probe SET n = n + 1 WHERE id = 2`.execute(connection);
           otherHoldsTwo();
@@ -91,6 +93,16 @@ describeEachEngine('write transactions and lock conflicts', (engine) => {
           await sql`UPDATE lock_probe SET n = n + 1 WHERE id = 1`.execute(connection);
           await sql`COMMIT`.execute(connection);
         });
+
+      const waitUntilWaitingForLock = async (pid: number) => {
+        for (let polls = 0; polls < 1_000; polls++) {
+          const activity = await sql<{ waiting: boolean }>`
+            SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = ${pid}`.execute(db());
+          if (activity.rows[0]?.waiting) return;
+          await sleep(10);
+        }
+        throw new Error(`connection ${pid} never came to wait for row 1`);
+      };
 
       const ours = inSearchTransaction(db(), search, async (trx) => {
         attempts++;
@@ -100,7 +112,10 @@ describeEachEngine('write transactions and lock conflicts', (engine) => {
         if (attempts === 1) {
           await otherReady;
           oursHoldsOne();
-          await sleep(200); // the other connection is now waiting for row 1
+          // Only once the other connection waits for row 1 does ours ask for row 2: then ours
+          // (20 ms deadlock_timeout against the other's 1 s) is the one the server aborts, however
+          // busy the machine (a fixed sleep was not always long enough).
+          await waitUntilWaitingForLock(otherPid);
         }
         await sql`UPDATE lock_probe SET n = n + 1 WHERE id = 2`.execute(trx);
       });

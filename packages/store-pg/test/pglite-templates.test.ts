@@ -115,7 +115,6 @@ describe('embedded-database templates [pglite]', () => {
       ['not gzip at all', Buffer.from('this is not a template'), 'pglite://memory'],
       // A directory that a failed load wrote into is emptied again before initdb.
       ['a truncated data directory', gzipSync(gunzipSync(good).subarray(0, 1 << 20)), `pglite://${join(temporaryDirectory(), 'data')}`],
-      ['gzip of something that is not a tar archive', gzipSync(Buffer.alloc(4096, 7)), 'pglite://memory'],
     ];
     for (const [damage, bytes, database] of damages) {
       writeFileSync(templateFile(directory), bytes);
@@ -129,6 +128,14 @@ describe('embedded-database templates [pglite]', () => {
       const next = await openWith('pglite://memory', directory);
       expect(next.connection.embedded?.startedFrom, `${damage}: replaced`).toBe('template');
     }
+  });
+
+  it('refuses a gzip file that holds no tar archive before PGlite sees it', async () => {
+    const directory = join(temporaryDirectory(), 'cache');
+    const templates = new PgliteTemplates(directory, embeddedTemplateFingerprint());
+    mkdirSync(directory);
+    writeFileSync(templates.file, gzipSync(Buffer.alloc(4096, 7)));
+    await expect(templates.read()).rejects.toThrow(/holds no tar archive/);
   });
 
   it('a template directory that cannot be written costs only the time: the database opens and the failure is reported', async () => {
@@ -148,11 +155,20 @@ describe('embedded-database templates [pglite]', () => {
     expect(await pendingMigrations(bare.connection.db as never)).toEqual(KNOWN_MIGRATIONS);
   });
 
-  it('two first opens at once both succeed and leave one whole template', async () => {
+  it('two processes saving the template at once both succeed, and a reader meanwhile sees a whole template or none', async () => {
     const directory = join(temporaryDirectory(), 'cache');
-    const stores = await Promise.all([openWith('pglite://memory', directory), openWith('pglite://memory', directory)]);
-    expect(stores.map((store) => store.connection.embedded?.startedFrom)).toEqual(['initdb', 'initdb']);
+    const templates = new PgliteTemplates(directory, embeddedTemplateFingerprint());
+    const tarball = new Blob([gunzipSync(readFileSync(templateFile(withTemplate())))]);
+    const reads: (Blob | undefined)[] = [];
+    await Promise.all([
+      templates.save(tarball),
+      templates.save(tarball),
+      (async () => {
+        for (let i = 0; i < 20; i++) reads.push(await templates.read());
+      })(),
+    ]);
     expect(readdirSync(directory)).toEqual([`pglite-${embeddedTemplateFingerprint()}.tar.gz`]);
+    for (const read of [...reads, await templates.read()]) if (read) expect(read.size).toBe(tarball.size);
     expect((await openWith('pglite://memory', directory)).connection.embedded?.startedFrom).toBe('template');
   });
 });
