@@ -1,4 +1,6 @@
 import { defineProject } from 'vitest/config';
 import { memsvcProject } from '../../tooling/vitest/preset.ts';
 
-export default defineProject(memsvcProject('store-pg', import.meta.dirname, { postgres: true, spawnsProcesses: true }));
+export default defineProject(
+  memsvcProject('store-pg', import.meta.dirname, { postgres: true, spawnsProcesses: true, sharedModuleGraph: true }),
+);
