@@ -1,6 +1,4 @@
 import { defineProject } from 'vitest/config';
 import { memsvcProject } from '../../tooling/vitest/preset.ts';
 
-export default defineProject(
-  memsvcProject('store-pg', import.meta.dirname, { postgres: true, spawnsProcesses: true, sharedModuleGraph: true }),
-);
+export default defineProject(memsvcProject('store-pg', import.meta.dirname, { postgres: true, spawnsProcesses: true }));

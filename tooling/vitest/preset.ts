@@ -9,14 +9,6 @@ export interface MemsvcProjectOptions {
    * 2-core machine), so each test gets 90 s instead of 30.
    */
   readonly spawnsProcesses?: boolean;
-  /**
-   * A worker runs the project's files one after another in one module graph instead of importing
-   * everything again for each file (the files mock no module and stub no global). For the storage
-   * suites: 216 → 147 s, PGlite's WebAssembly staying compiled between files. Not for the
-   * projects whose tests time child processes: on the whole suite it cut 750 → 516 s, but the
-   * denser load made a shutdown test's race show.
-   */
-  readonly sharedModuleGraph?: boolean;
 }
 
 /** Where a test run keeps its embedded-database templates: inside the checkout, never the user's cache. */
@@ -35,7 +27,11 @@ export function memsvcProject(name: string, root: string, options: MemsvcProject
       testTimeout: options.spawnsProcesses ? 90_000 : 30_000,
       hookTimeout: 120_000,
       allowOnly: false,
-      isolate: !options.sharedModuleGraph,
+      // A worker runs its files one after another in one module graph instead of importing
+      // everything again for each file: no test mocks a module, stubs a global or fakes timers.
+      // PGlite's WebAssembly stays compiled between files (storage suites 216 → 147 s; the whole
+      // suite 750 → 516 s).
+      isolate: false,
       // New embedded databases start from a template kept for this checkout (PgliteTemplates):
       // ~0.5 s instead of 3–4 s of initdb and migrations. Spawned servers and CLIs are handed it too.
       env: { MEMSVC_CACHE_DIR: TEST_CACHE_DIRECTORY },

@@ -10,6 +10,7 @@ import { ClientAddresses } from './client-address.js';
 import type { CredentialLookup } from './credential-principals.js';
 import { httpRequestSpans } from './http-request-spans.js';
 import { createMcpHttpHandler } from './mcp-http-route.js';
+import { TrafficMeter } from './traffic-meter.js';
 import type { AddressVerdict } from './unauthenticated-rate-limit.js';
 
 export interface HttpAppDependencies {
@@ -35,12 +36,6 @@ export interface HttpAppDependencies {
   readonly dashboard?: ReturnType<typeof createDashboard> | undefined;
 }
 
-/** Requests in flight and when the last one started. */
-export class TrafficMeter {
-  inFlight = 0;
-  lastStartedAt = 0;
-}
-
 /**
  * The HTTP surface of spec §4.1: `/health`, `/health/ready`, `/health/metrics`, `/mcp` when
  * MCP runs over streamable HTTP, and the session and login endpoints under `/auth`. Routes are thin: they call the health checker, the metrics
@@ -57,13 +52,12 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
   // replica) next time, so no request is sent on a socket that is about to close.
   const traffic = deps.traffic ?? new TrafficMeter();
   app.use('*', async (c, next) => {
-    traffic.inFlight++;
-    traffic.lastStartedAt = performance.now();
+    traffic.requestStarted();
     try {
       await next();
       if (shuttingDown()) c.header('Connection', 'close');
     } finally {
-      traffic.inFlight--;
+      traffic.requestEnded();
     }
   });
 

@@ -1,7 +1,8 @@
 export type { HealthReport } from '@memsvc/runtime';
 export { HealthChecker } from '@memsvc/runtime';
-export { createHttpApp, TrafficMeter } from './http-app.js';
+export { createHttpApp } from './http-app.js';
 export { readServerConfig } from './server-config.js';
 export type { RunningServer, ServerOverrides } from './start-server.js';
 export { SERVER_NAME, SERVER_VERSION, startServer } from './start-server.js';
 export { mcpToolDependencies } from './tool-dependencies.js';
+export { TrafficMeter } from './traffic-meter.js';

@@ -9,9 +9,10 @@ import { HealthChecker, type Logger, type MemsvcRuntime, openRuntime } from '@me
 import type { MemsvcStore } from '@memsvc/store-pg';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { credentialPrincipals } from './credential-principals.js';
-import { createHttpApp, TrafficMeter } from './http-app.js';
+import { createHttpApp } from './http-app.js';
 import { loginFlowOf } from './login-flow-of.js';
 import { mcpToolDependencies } from './tool-dependencies.js';
+import { TrafficMeter } from './traffic-meter.js';
 import { rateLimitUnauthenticated } from './unauthenticated-rate-limit.js';
 
 export const SERVER_NAME = 'memsvc';
@@ -29,6 +30,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * can wait in the accept queue well past any fixed delay; quiet is the signal, not a timer.
  */
 const SHUTDOWN_QUIET_MS = 100;
+/** Loop turns that must bring no new connection or request before quiet counts (see TrafficMeter). */
+const SHUTDOWN_QUIET_TURNS = 3;
 
 export interface RunningServer {
   /** Base URL of the HTTP server, or undefined when it could not bind (stdio mode only). */
@@ -105,6 +108,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
 
   // node-server returns an HTTP/1.1 server unless told to create HTTP/2.
   const httpServer = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host }) as Server;
+  traffic.watch(httpServer);
   const url = await new Promise<string | undefined>((resolve, reject) => {
     httpServer.once('listening', () => {
       const { address, port } = httpServer.address() as AddressInfo;
@@ -136,19 +140,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
   const close = () => {
     closing ??= (async () => {
       shuttingDown = true;
-      const deadline = performance.now() + SHUTDOWN_GRACE_MS;
-      const quiet = () => traffic.inFlight === 0 && performance.now() - traffic.lastStartedAt >= SHUTDOWN_QUIET_MS;
-      while (performance.now() < deadline) {
-        if (quiet()) {
-          // PGlite runs on this event loop: while it was busy, connections may have been queued
-          // and requests received that no poll phase has read yet, and closing now would reset
-          // them. Two turns of the loop read them (accept, then parse); quiet after that is quiet.
-          await nextLoopTurn();
-          await nextLoopTurn();
-          if (quiet()) break;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await traffic.whenQuiet({ quietMs: SHUTDOWN_QUIET_MS, turns: SHUTDOWN_QUIET_TURNS, deadline: performance.now() + SHUTDOWN_GRACE_MS });
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           httpServer.closeAllConnections();
@@ -172,9 +164,4 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     'memsvc listening',
   );
   return { url, store, close };
-}
-
-/** Resolves after the event loop's next poll phase (setImmediate runs right after it). */
-function nextLoopTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

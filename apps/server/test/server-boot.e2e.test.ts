@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -147,30 +148,66 @@ describe('memsvc-server security switches', () => {
 describe('graceful shutdown', () => {
   it('finishes the calls in flight when SIGTERM arrives, then exits 0', async () => {
     const server = await startHttpServer({ DATABASE_URL: 'pglite://memory', DEPLOYMENT_PROFILE: 'lite' });
-    const headers = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-    };
     const calls = Array.from({ length: 20 }, (_, i) =>
-      fetch(`${server.url}/mcp`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: i,
-          method: 'tools/call',
-          params: { name: 'create_memory', arguments: { userId: 'shutdown', content: `in flight ${i}`, type: 'long-term' } },
-        }),
-      }).then(async (response) => ({ status: response.status, body: await response.text() })),
+      postWhole(`${server.url}/mcp`, {
+        jsonrpc: '2.0',
+        id: i,
+        method: 'tools/call',
+        params: { name: 'create_memory', arguments: { userId: 'shutdown', content: `in flight ${i}`, type: 'long-term' } },
+      }),
     );
-    // Once the first answer is back, every request has been sent; the rest are in flight.
-    await Promise.race(calls);
+    // SIGTERM only once every request is on a connected socket, written whole: those are the calls
+    // a server must finish. (Waiting for the first answer instead raced the client's own connects
+    // on a loaded machine.)
+    await Promise.all(calls.map((call) => call.sent));
     const exit = server.stop();
-    const results = await Promise.all(calls);
+    const results = await Promise.all(calls.map((call) => call.answer));
     expect(results.map((result) => result.status)).toEqual(results.map(() => 200));
     expect(results.every((result) => !result.body.includes('"isError":true'))).toBe(true);
     expect(await exit).toBe(0);
     expect(server.stderr()).toMatch(/shutting down: finishing in-flight requests/);
   });
 });
+
+interface PostedCall {
+  /** Resolves once the request is written whole to a connected socket. */
+  readonly sent: Promise<void>;
+  readonly answer: Promise<{ status: number; body: string }>;
+}
+
+/** POSTs one MCP message on its own connection, telling apart "sent" from "answered". */
+function postWhole(url: string, message: unknown): PostedCall {
+  let markSent!: () => void;
+  let failSent!: (error: Error) => void;
+  const sent = new Promise<void>((resolve, reject) => {
+    markSent = resolve;
+    failSent = reject;
+  });
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const outgoing = request(url, {
+      method: 'POST',
+      agent: false,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+    });
+    outgoing.on('finish', markSent);
+    outgoing.on('error', (error) => {
+      failSent(error);
+      reject(error);
+    });
+    outgoing.on('response', (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on('error', reject);
+    });
+    outgoing.end(JSON.stringify(message));
+  });
+  return { sent, answer };
+}

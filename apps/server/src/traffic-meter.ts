@@ -1,0 +1,75 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+/**
+ * What shutdown waits on: requests in flight, connections accepted whose request has not begun,
+ * and a count of every arrival. A request a client sent before SIGTERM is either already one of
+ * those or still in the kernel's accept queue; the server stays open until a few loop turns (each
+ * with a poll phase that accepts what is queued) bring nothing new.
+ */
+export class TrafficMeter {
+  inFlight = 0;
+  /** Accepted connections whose first request has not started yet. */
+  awaitingRequest = 0;
+  /** Every accepted connection and every started request bumps it. */
+  arrivals = 0;
+  lastArrivalAt = 0;
+  readonly #awaiting = new WeakSet<Socket>();
+
+  /** Counts the server's connections from accept to their first request (or their close). */
+  watch(server: Server): void {
+    server.on('connection', (socket: Socket) => {
+      this.#arrived();
+      this.awaitingRequest++;
+      this.#awaiting.add(socket);
+      socket.once('close', () => this.#settle(socket));
+    });
+    server.on('request', (request) => this.#settle(request.socket));
+  }
+
+  requestStarted(): void {
+    this.#arrived();
+    this.inFlight++;
+  }
+
+  requestEnded(): void {
+    this.inFlight--;
+  }
+
+  /** Nothing in flight, no accepted connection waiting, and nothing new for `quietMs`. */
+  isQuiet(quietMs: number): boolean {
+    return this.inFlight === 0 && this.awaitingRequest === 0 && performance.now() - this.lastArrivalAt >= quietMs;
+  }
+
+  /**
+   * Resolves once the server has been quiet for `quietMs` and then `turns` turns of the event loop
+   * brought no arrival, or at `deadline` (a `performance.now()` time). PGlite runs on this event
+   * loop: while it works, connections pile up in the accept queue that no poll phase has read,
+   * so elapsed time alone proves nothing; loop turns do.
+   */
+  async whenQuiet(options: { quietMs: number; turns: number; deadline: number }): Promise<void> {
+    while (performance.now() < options.deadline) {
+      if (this.isQuiet(options.quietMs)) {
+        const seen = this.arrivals;
+        for (let turn = 0; turn < options.turns; turn++) await nextLoopTurn();
+        if (this.arrivals === seen && this.isQuiet(0)) return;
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  }
+
+  #arrived(): void {
+    this.arrivals++;
+    this.lastArrivalAt = performance.now();
+  }
+
+  #settle(socket: Socket): void {
+    if (this.#awaiting.delete(socket)) this.awaitingRequest--;
+  }
+}
+
+/** Resolves after the event loop's next poll phase (setImmediate runs right after it). */
+function nextLoopTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
