@@ -9,6 +9,8 @@ export interface MemsvcProjectOptions {
    * 2-core machine), so each test gets 90 s instead of 30.
    */
   readonly spawnsProcesses?: boolean;
+  /** Files run before each test file (relative to the project's root), e.g. to register per-file hooks. */
+  readonly setupFiles?: readonly string[];
 }
 
 /** Where a test run keeps its embedded-database templates: inside the checkout, never the user's cache. */
@@ -35,6 +37,7 @@ export function memsvcProject(name: string, root: string, options: MemsvcProject
       // New embedded databases start from a template kept for this checkout (PgliteTemplates):
       // ~0.5 s instead of 3–4 s of initdb and migrations. Spawned servers and CLIs are handed it too.
       env: { MEMSVC_CACHE_DIR: TEST_CACHE_DIRECTORY },
+      setupFiles: [...(options.setupFiles ?? [])],
       globalSetup: options.postgres ? [fileURLToPath(new URL('./postgres-global-setup.ts', import.meta.url))] : [],
     },
   };

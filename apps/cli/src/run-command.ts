@@ -1,4 +1,5 @@
 import { ConfigError, isMemsvcError } from '@memsvc/core';
+import type { CliContext } from './cli-context.js';
 
 /** Exit codes: 0 success, 1 the operation failed, 2 the configuration or arguments are wrong. */
 export const EXIT_FAILURE = 1;
@@ -9,19 +10,19 @@ export const EXIT_CONFIG = 2;
  * never a stack trace, never a secret (every message memsvc raises is written to be shown).
  * `programName` prefixes the line (`memsvc`, `memsvc-reindex`).
  */
-export async function runCommand(action: () => Promise<void>, programName = 'memsvc'): Promise<void> {
+export async function runCommand(cli: CliContext, action: () => Promise<void>, programName = 'memsvc'): Promise<void> {
   try {
     await action();
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exitCode = EXIT_CONFIG;
+      cli.stderr.write(`${error.message}\n`);
+      cli.exitCode = EXIT_CONFIG;
     } else if (isMemsvcError(error)) {
-      process.stderr.write(`${programName}: ${error.message} [${error.code}]\n`);
-      process.exitCode = error.code === 'INVALID_CONFIG' || error.code === 'INVALID_INPUT' ? EXIT_CONFIG : EXIT_FAILURE;
+      cli.stderr.write(`${programName}: ${error.message} [${error.code}]\n`);
+      cli.exitCode = error.code === 'INVALID_CONFIG' || error.code === 'INVALID_INPUT' ? EXIT_CONFIG : EXIT_FAILURE;
     } else {
-      process.stderr.write(`${programName}: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = EXIT_FAILURE;
+      cli.stderr.write(`${programName}: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+      cli.exitCode = EXIT_FAILURE;
     }
   }
 }

@@ -1,3 +1,5 @@
+import type { CliContext } from './cli-context.js';
+
 /** An instant as operators read it in a list: ISO 8601 to the second, UTC; `-` for none. */
 export function formatInstant(instant: Date | null | undefined): string {
   return instant ? `${instant.toISOString().slice(0, 19)}Z` : '-';
@@ -15,6 +17,6 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
 }
 
 /** Writes one JSON value as the last line of stdout, on one line, for scripts. */
-export function writeJsonLine(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value)}\n`);
+export function writeJsonLine(cli: CliContext, value: unknown): void {
+  cli.stdout.write(`${JSON.stringify(value)}\n`);
 }

@@ -1,15 +1,12 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createMemoryEngine, isFrontmatterError, splitFrontmatter, toTenantId } from '@memsvc/core';
 import { StaticEmbedder } from '@memsvc/core/testing';
-import { openStore } from '@memsvc/store-pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
-import { cliWorkspace } from './support/cli-engines.js';
-import { runExecutable } from './support/run-executable.js';
+import { cliWorkspace, openTestStore } from './support/cli-engines.js';
+import { runInProcess } from './support/run-in-process.js';
 
-const cli = fileURLToPath(new URL('../dist/memsvc.js', import.meta.url));
 const { workDir, engines } = cliWorkspace('memsvc-export-markdown');
 
 const OLDER = 'The deploy target is eu-west-1';
@@ -36,7 +33,7 @@ function readNote(file: string): { data: Record<string, unknown>; body: string }
 }
 
 describe('memsvc export --format markdown: flags', () => {
-  const memsvc = (args: string[]) => runExecutable(cli, args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, workDir);
+  const memsvc = (args: string[]) => runInProcess('memsvc', args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, workDir);
 
   it('exits 2 naming the flag, before opening the database', async () => {
     const full = join(workDir, 'not-empty');
@@ -64,11 +61,11 @@ for (const engine of engines) {
     let databaseUrl = '';
     const ids: Record<string, string> = {};
     const plain: string[] = [];
-    const memsvc = (args: string[]) => runExecutable(cli, args, { DATABASE_URL: databaseUrl }, workDir);
+    const memsvc = (args: string[]) => runInProcess('memsvc', args, { DATABASE_URL: databaseUrl }, workDir);
 
     beforeAll(async () => {
       databaseUrl = await engine.url(`${engine.name}-markdown`);
-      const store = await openStore({ database: databaseUrl, pool: { maxConnections: 1 }, vector: { dimensions: 2 } });
+      const store = await openTestStore({ database: databaseUrl, pool: { maxConnections: 1 }, vector: { dimensions: 2 } });
       try {
         const alice = { tenant: toTenantId('alice'), actor: { id: 'user:alice' } };
         const memories = createMemoryEngine({

@@ -1,18 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { toTenantId } from '@memsvc/core';
-import { openStore } from '@memsvc/store-pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
-import { cliWorkspace } from './support/cli-engines.js';
-import { runExecutable } from './support/run-executable.js';
+import { cliWorkspace, openTestStore } from './support/cli-engines.js';
+import { runInProcess } from './support/run-in-process.js';
 
-const cli = fileURLToPath(new URL('../dist/memsvc.js', import.meta.url));
 const { workDir, engines } = cliWorkspace('memsvc-export');
 
 describe('memsvc export: flags', () => {
-  const memsvc = (args: string[]) => runExecutable(cli, args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, workDir);
+  const memsvc = (args: string[]) => runInProcess('memsvc', args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, workDir);
 
   it('exits 2 naming the flag for bad or missing flags, before opening the database', async () => {
     const cases: [string[], RegExp][] = [
@@ -40,11 +37,11 @@ for (const engine of engines) {
   describe(`memsvc export [${engine.name}]`, () => {
     let databaseUrl = '';
     const ids: string[] = [];
-    const memsvc = (args: string[]) => runExecutable(cli, args, { DATABASE_URL: databaseUrl }, workDir);
+    const memsvc = (args: string[]) => runInProcess('memsvc', args, { DATABASE_URL: databaseUrl }, workDir);
 
     beforeAll(async () => {
       databaseUrl = await engine.url();
-      const store = await openStore({ database: databaseUrl, pool: { maxConnections: 1 } });
+      const store = await openTestStore({ database: databaseUrl, pool: { maxConnections: 1 } });
       try {
         const alice = toTenantId('alice');
         const actor = { id: 'user:alice' };

@@ -1,18 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { toTenantId } from '@memsvc/core';
-import { openStore } from '@memsvc/store-pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
-import { cliWorkspace } from './support/cli-engines.js';
-import { runExecutable } from './support/run-executable.js';
+import { cliWorkspace, openTestStore } from './support/cli-engines.js';
+import { runInProcess } from './support/run-in-process.js';
 
-const cli = fileURLToPath(new URL('../dist/memsvc.js', import.meta.url));
 const { workDir, engines } = cliWorkspace('memsvc-import');
 
 describe('memsvc import: flags', () => {
-  const memsvc = (args: string[]) => runExecutable(cli, args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, workDir);
+  const memsvc = (args: string[]) => runInProcess('memsvc', args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, workDir);
 
   it('exits 2 naming the flag for bad or missing flags and unreadable files, before opening the database', async () => {
     writeFileSync(join(workDir, 'binary.jsonl'), Buffer.from([0x7b, 0x00]));
@@ -43,14 +40,14 @@ for (const engine of engines) {
   describe(`memsvc import [${engine.name}]`, () => {
     let sourceUrl = '';
     let targetUrl = '';
-    const memsvc = (url: string, args: string[]) => runExecutable(cli, args, { DATABASE_URL: url }, workDir);
+    const memsvc = (url: string, args: string[]) => runInProcess('memsvc', args, { DATABASE_URL: url }, workDir);
     const file = join(workDir, `${engine.name}-alice.jsonl`);
     const exportArgs = ['--include-deleted', '--include-superseded', '--include-history', '--include-audit', '--include-vectors'];
 
     beforeAll(async () => {
       sourceUrl = await engine.url('source');
       targetUrl = await engine.url('target');
-      const store = await openStore({ database: sourceUrl, pool: { maxConnections: 1 } });
+      const store = await openTestStore({ database: sourceUrl, pool: { maxConnections: 1 } });
       try {
         const alice = toTenantId('alice');
         const actor = { id: 'user:alice' };
@@ -112,7 +109,7 @@ for (const engine of engines) {
       expect(changed.stdout).toMatch(
         /CLAUDE\.md: parsed 1, created 0, updated 1, removed 1, skipped 0, failed 0\n {2}removed app-style \(memory [0-9a-f-]+\)/,
       );
-      const store = await openStore({ database: targetUrl, pool: { maxConnections: 1 } });
+      const store = await openTestStore({ database: targetUrl, pool: { maxConnections: 1 } });
       try {
         const page = await store.memories.list(toTenantId('dev'), { limit: 10 });
         expect(page.items.map((memory) => [memory.scope, memory.content]).sort()).toEqual([

@@ -1,12 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import { hashApiKey, looksLikeApiKey } from '@memsvc/auth';
-import { openStore } from '@memsvc/store-pg';
 import { describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
-import { cliWorkspace } from './support/cli-engines.js';
-import { type Run, runExecutable } from './support/run-executable.js';
+import { cliWorkspace, openTestStore } from './support/cli-engines.js';
+import type { Run } from './support/run-executable.js';
+import { runInProcess } from './support/run-in-process.js';
 
-const cli = fileURLToPath(new URL('../dist/memsvc.js', import.meta.url));
 const { workDir, engines } = cliWorkspace('memsvc-keys');
 
 /** The JSON object a `--json` command prints as the last line of stdout. */
@@ -30,7 +28,7 @@ interface KeyJson {
 
 describe('memsvc keys and orgs: flags', () => {
   // Flags are checked before configuration is read or a database opened.
-  const memsvc = (args: string[]) => runExecutable(cli, args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, workDir);
+  const memsvc = (args: string[]) => runInProcess('memsvc', args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, workDir);
 
   it('exits 2 naming the flag for bad or missing flags, before opening the database', async () => {
     const cases: [string[], RegExp][] = [
@@ -72,7 +70,7 @@ for (const engine of engines) {
     let databaseUrl = '';
     const memsvc = async (args: string[]) => {
       databaseUrl ||= await engine.url();
-      return runExecutable(cli, args, { DATABASE_URL: databaseUrl }, workDir);
+      return runInProcess('memsvc', args, { DATABASE_URL: databaseUrl }, workDir);
     };
     let created: KeyJson;
 
@@ -97,7 +95,7 @@ for (const engine of engines) {
         /Created API key \S+ for bob\n[\s\S]*scopes {3}memories:read\n[\s\S]*expires {2}never\n\n {2}msk_[A-Za-z0-9_-]{43}\n\nThis is the only time the key is shown/,
       );
 
-      const store = await openStore({ database: databaseUrl, pool: { maxConnections: 1 } });
+      const store = await openTestStore({ database: databaseUrl, pool: { maxConnections: 1 } });
       try {
         const found = await store.apiKeys.findUsable(hashApiKey(created.key ?? ''), new Date());
         expect(found?.id).toBe(created.id);
@@ -155,7 +153,7 @@ for (const engine of engines) {
     });
 
     it("sessions list shows a user's live sessions and sessions revoke ends them all, nobody else's", async () => {
-      const store = await openStore({ database: databaseUrl, pool: { maxConnections: 1 } });
+      const store = await openTestStore({ database: databaseUrl, pool: { maxConnections: 1 } });
       const inAnHour = new Date(Date.now() + 3_600_000);
       try {
         for (const [user, jti] of [
@@ -179,7 +177,7 @@ for (const engine of engines) {
       expect(json.map((session) => session.revokedAt === null)).toEqual([false, false]);
       const erins = lastJsonLine<{ revokedAt: string | null }[]>(await memsvc(['sessions', 'list', '--user', 'erin', '--json']));
       expect(erins).toEqual([expect.objectContaining({ revokedAt: null })]);
-      const again = await openStore({ database: databaseUrl, pool: { maxConnections: 1 } });
+      const again = await openTestStore({ database: databaseUrl, pool: { maxConnections: 1 } });
       try {
         expect(await again.sessions.isDenied('jti-dora-1', new Date())).toBe(true);
         expect(await again.sessions.isDenied('jti-erin-1', new Date())).toBe(false);

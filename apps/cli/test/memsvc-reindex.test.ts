@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toTenantId } from '@memsvc/core';
 import { LocalEmbedder } from '@memsvc/embeddings';
-import { type MemsvcStore, openStore, VECTOR_SHARDS } from '@memsvc/store-pg';
+import { type MemsvcStore, VECTOR_SHARDS } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
+import { openTestStore } from './support/cli-engines.js';
 import { type Run, runExecutable } from './support/run-executable.js';
+import { runInProcess } from './support/run-in-process.js';
 
 const bin = fileURLToPath(new URL('../dist/memsvc-reindex.js', import.meta.url));
 const workDir = mkdtempSync(join(tmpdir(), 'memsvc-reindex-'));
@@ -19,22 +21,34 @@ afterAll(async () => {
   for (const database of createdDatabases.splice(0)) await database.drop();
 });
 
-/** Runs the built executable as an operator would (stderr is a pipe, so no progress bar). */
+const environment = (databaseUrl: string, extraEnv: Record<string, string>) => ({
+  DATABASE_URL: databaseUrl,
+  EMBEDDING_PROVIDER: 'local',
+  LOG_LEVEL: 'warn',
+  ...extraEnv,
+});
+
+/** Runs a reindex in this process (stderr is no terminal, so no progress bar). */
 function reindex(args: string[], databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<Run> {
-  return runExecutable(bin, args, { DATABASE_URL: databaseUrl, EMBEDDING_PROVIDER: 'local', LOG_LEVEL: 'warn', ...extraEnv }, workDir);
+  return runInProcess('memsvc-reindex', args, environment(databaseUrl, extraEnv), workDir);
+}
+
+/** Runs the built executable as an operator would. */
+function reindexExecutable(args: string[], databaseUrl: string): Promise<Run> {
+  return runExecutable(bin, args, environment(databaseUrl, {}), workDir);
 }
 
 const alice = toTenantId('alice');
 const bob = toTenantId('bob');
 const MEMORIES = 16;
 
-function openTestStore(url: string): Promise<MemsvcStore> {
-  return openStore({ database: url, vector: { model: 'memsvc-local-v1' } });
+function openLocalModelStore(url: string): Promise<MemsvcStore> {
+  return openTestStore({ database: url, vector: { model: 'memsvc-local-v1' } });
 }
 
 /** 16 memories of two users written without a vector, as when the provider was down: they need a backfill. */
 async function seedWithoutVectors(url: string): Promise<void> {
-  const store = await openTestStore(url);
+  const store = await openLocalModelStore(url);
   try {
     for (let i = 0; i < MEMORIES; i++) {
       const tenant = i % 4 === 3 ? bob : alice;
@@ -50,7 +64,7 @@ async function seedWithoutVectors(url: string): Promise<void> {
 }
 
 async function withStore<T>(url: string, use: (store: MemsvcStore) => Promise<T>): Promise<T> {
-  const store = await openTestStore(url);
+  const store = await openLocalModelStore(url);
   try {
     return await use(store);
   } finally {
@@ -71,7 +85,7 @@ function summaryValue(stdout: string, label: string): string | undefined {
 
 describe('memsvc-reindex flags', () => {
   it('lists every flag of spec §4.4 with --help', async () => {
-    const run = await reindex(['--help'], 'pglite://memory');
+    const run = await reindexExecutable(['--help'], 'pglite://memory');
     expect(run.code).toBe(0);
     for (const flag of [
       '--user <user_id>',
@@ -231,7 +245,7 @@ describe('memsvc-reindex failures', () => {
     const recreate = await reindex(['--recreate', '--regenerate', '--json'], url, resized);
     expect(recreate.code).toBe(0);
     expect(JSON.parse(recreate.stdout)).toMatchObject({ processed: MEMORIES, indexed: MEMORIES, failed: 0, cursor: null });
-    const store = await openStore({ database: url, vector: { dimensions: 256 } });
+    const store = await openTestStore({ database: url, vector: { dimensions: 256 } });
     try {
       expect(await store.vectorSpace.describe()).toMatchObject({ dimensions: 256 });
       expect(await memoriesWithoutVector(store)).toBe(0);
@@ -243,7 +257,7 @@ describe('memsvc-reindex failures', () => {
   });
 
   it('exits 1 with the error and no stack trace when the database cannot be reached', async () => {
-    const run = await reindex([], 'postgres://memsvc:topsecret@127.0.0.1:1/memsvc');
+    const run = await reindexExecutable([], 'postgres://memsvc:topsecret@127.0.0.1:1/memsvc');
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^memsvc-reindex: cannot reach PostgreSQL at .*\[DATABASE_UNREACHABLE\]$/m);
     expect(run.stderr).not.toMatch(/\n\s+at /);

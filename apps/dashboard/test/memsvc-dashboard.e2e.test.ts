@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { childProcessTestEnv } from '../../../tooling/vitest/child-process-env.ts';
 
 const bin = fileURLToPath(new URL('../dist/memsvc-dashboard.js', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'memsvc-dashboard-bin-'));
@@ -25,7 +26,7 @@ function run(env: Record<string, string>, until?: (stderr: string) => boolean) {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: home,
-      ...(process.env.MEMSVC_CACHE_DIR ? { MEMSVC_CACHE_DIR: process.env.MEMSVC_CACHE_DIR } : {}),
+      ...childProcessTestEnv(),
       ...env,
     },
   });

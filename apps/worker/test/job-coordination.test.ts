@@ -18,6 +18,7 @@ import {
 import { type MemsvcStore, openStore, systemClock } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { childProcessTestEnv } from '../../../tooling/vitest/child-process-env.ts';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
 
@@ -152,7 +153,7 @@ describeOnPostgres('jobs across processes on PostgreSQL', () => {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: '/tmp',
-        ...(process.env.MEMSVC_CACHE_DIR ? { MEMSVC_CACHE_DIR: process.env.MEMSVC_CACHE_DIR } : {}),
+        ...childProcessTestEnv(),
         DATABASE_URL: database.url,
         EMBEDDING_PROVIDER: 'local',
         LOG_LEVEL: 'warn',

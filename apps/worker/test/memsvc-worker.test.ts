@@ -4,6 +4,7 @@ import { loadConfig } from '@memsvc/core';
 import { createLogger, openConfiguredStore } from '@memsvc/runtime';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { childProcessTestEnv } from '../../../tooling/vitest/child-process-env.ts';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
 
@@ -53,7 +54,7 @@ describe('memsvc-worker executable', () => {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: '/tmp',
-        ...(process.env.MEMSVC_CACHE_DIR ? { MEMSVC_CACHE_DIR: process.env.MEMSVC_CACHE_DIR } : {}),
+        ...childProcessTestEnv(),
         ...env,
       },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -450,6 +450,8 @@ describe('memory lifecycle settings', () => {
     expect(templates({ XDG_CACHE_HOME: 'cache' })).toEqual({ directory: '/home/agent/.cache/memsvc' });
     expect(templates({ MEMSVC_CACHE_DIR: '/srv/memsvc-cache', XDG_CACHE_HOME: '/var/cache' })).toEqual({ directory: '/srv/memsvc-cache' });
     expect(templates({ MEMSVC_CACHE_DIR: 'off' })).toBeUndefined();
+    // Empty is unset (a shell's `MEMSVC_CACHE_DIR=`).
+    expect(templates({ MEMSVC_CACHE_DIR: '' })).toEqual({ directory: '/home/agent/.cache/memsvc' });
     expect(issuesOf({ MEMSVC_CACHE_DIR: 'cache' })).toEqual([
       { variable: 'MEMSVC_CACHE_DIR', message: 'must be an absolute directory path or "off" (got "cache")' },
     ]);

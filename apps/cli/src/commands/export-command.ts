@@ -13,6 +13,7 @@ import {
   type TenantId,
 } from '@memsvc/core';
 import { systemClock } from '@memsvc/store-pg';
+import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
 import { withOperatorStore } from '../operator-store.js';
 import { checkMarkdownTarget, writeMarkdownExport } from './markdown-export-directory.js';
@@ -48,7 +49,7 @@ export interface ExportOptions {
  * before the database is opened; the output is written beside its target and renamed into
  * place at the end, so a failed export never leaves a file or directory that looks complete.
  */
-export async function exportCommand(options: ExportOptions): Promise<void> {
+export async function exportCommand(cli: CliContext, options: ExportOptions): Promise<void> {
   const tenant = parseUserFlag(options.user);
   const format = parseFormat(options.format ?? 'jsonl');
   const request = exportRequestOf(options);
@@ -60,25 +61,25 @@ export async function exportCommand(options: ExportOptions): Promise<void> {
     }
     planMarkdownExport(request); // every remaining flag is checked now, before the database is opened
     await checkMarkdownTarget(options.out);
-    return exportMarkdown(tenant, request, options.out);
+    return exportMarkdown(cli, tenant, request, options.out);
   }
   planExport(request); // every remaining flag is checked now, before the database is opened
-  return exportJsonl(tenant, request, options.out);
+  return exportJsonl(cli, tenant, request, options.out);
 }
 
-async function exportMarkdown(tenant: TenantId, request: ExportRequest, out: string): Promise<void> {
-  await withOperatorStore(APPLICATION_NAME, async (store) => {
+async function exportMarkdown(cli: CliContext, tenant: TenantId, request: ExportRequest, out: string): Promise<void> {
+  await withOperatorStore(cli, APPLICATION_NAME, async (store) => {
     const total = await writeMarkdownExport(store.exports, tenant, request, out, (written) =>
-      process.stderr.write(`exported ${written} memories\n`),
+      cli.stderr.write(`exported ${written} memories\n`),
     );
-    process.stderr.write(`done: ${total} memories of ${tenant} written as markdown notes to ${out}\n`);
+    cli.stderr.write(`done: ${total} memories of ${tenant} written as markdown notes to ${out}\n`);
   });
 }
 
-async function exportJsonl(tenant: TenantId, request: ExportRequest, out: string | undefined): Promise<void> {
-  await withOperatorStore(APPLICATION_NAME, async (store) => {
+async function exportJsonl(cli: CliContext, tenant: TenantId, request: ExportRequest, out: string | undefined): Promise<void> {
+  await withOperatorStore(cli, APPLICATION_NAME, async (store) => {
     const partial = out === undefined ? undefined : `${out}.partial`;
-    const output: Writable = partial === undefined ? process.stdout : createWriteStream(partial, { flags: 'w' });
+    const output: Writable = partial === undefined ? cli.stdout : createWriteStream(partial, { flags: 'w' });
     const now = systemClock.now();
     let total = 0;
     try {
@@ -87,7 +88,7 @@ async function exportJsonl(tenant: TenantId, request: ExportRequest, out: string
         const page = await readExportPage(store.exports, tenant, { ...request, cursor }, now);
         if (page.lines.length > 0) await write(output, `${page.lines.join('\n')}\n`);
         total += page.count;
-        process.stderr.write(`exported ${total} memories\n`);
+        cli.stderr.write(`exported ${total} memories\n`);
         cursor = page.nextCursor;
       } while (cursor !== undefined);
       if (partial !== undefined && out !== undefined) {
@@ -101,7 +102,7 @@ async function exportJsonl(tenant: TenantId, request: ExportRequest, out: string
       }
       throw error;
     }
-    process.stderr.write(`done: ${total} memories of ${tenant}${out ? ` written to ${out}` : ''}\n`);
+    cli.stderr.write(`done: ${total} memories of ${tenant}${out ? ` written to ${out}` : ''}\n`);
   });
 }
 

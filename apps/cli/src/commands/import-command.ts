@@ -14,6 +14,7 @@ import {
 } from '@memsvc/core';
 import { configuredEmbedder, createLogger, readImportFile, readImportFolder } from '@memsvc/runtime';
 import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
+import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
 import { withOperatorStore } from '../operator-store.js';
 import { EXIT_FAILURE } from '../run-command.js';
@@ -41,27 +42,30 @@ export interface ImportOptions {
  * the summary on stdout; a file that failed (or a secret under `--secrets-policy fail`) exits 1.
  * The operator's own files are read: no import root.
  */
-export async function importCommand(options: ImportOptions): Promise<void> {
+export async function importCommand(cli: CliContext, options: ImportOptions): Promise<void> {
   const source = checkImportSource(options.source, '--source');
   const tenant = parseUserFlag(options.user);
   const dryRun = options.dryRun ?? false;
   const summary =
-    source === 'memsvc' ? await importExportFile(options, tenant, dryRun) : await importAgentFolder(options, source, tenant, dryRun);
-  if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-  else for (const line of describeSummary(summary)) process.stdout.write(`${line}\n`);
-  if (summary.totals.failedFiles > 0 || summary.abortedBySecrets) process.exitCode = EXIT_FAILURE;
+    source === 'memsvc'
+      ? await importExportFile(cli, options, tenant, dryRun)
+      : await importAgentFolder(cli, options, source, tenant, dryRun);
+  if (options.json) cli.stdout.write(`${JSON.stringify(summary)}\n`);
+  else for (const line of describeSummary(summary)) cli.stdout.write(`${line}\n`);
+  if (summary.totals.failedFiles > 0 || summary.abortedBySecrets) cli.exitCode = EXIT_FAILURE;
 }
 
-async function importExportFile(options: ImportOptions, tenant: TenantId, dryRun: boolean): Promise<ImportSummary> {
+async function importExportFile(cli: CliContext, options: ImportOptions, tenant: TenantId, dryRun: boolean): Promise<ImportSummary> {
   const file = await readImportFile(options.path, undefined);
-  process.stderr.write(`read ${file.path}\n`);
-  return withOperatorStore(APPLICATION_NAME, async (store) => {
-    process.stderr.write(`${dryRun ? 'checking' : 'importing'} into ${tenant}…\n`);
+  cli.stderr.write(`read ${file.path}\n`);
+  return withOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    cli.stderr.write(`${dryRun ? 'checking' : 'importing'} into ${tenant}…\n`);
     return summarizeImport('memsvc', dryRun, [await importMemsvcFile(store.imports, tenant, file, dryRun)]);
   });
 }
 
 async function importAgentFolder(
+  cli: CliContext,
   options: ImportOptions,
   source: Exclude<ImportSource, 'memsvc'>,
   tenant: TenantId,
@@ -69,9 +73,9 @@ async function importAgentFolder(
 ): Promise<ImportSummary> {
   const secretsPolicy = parseSecretsPolicy(options.secretsPolicy, '--secrets-policy');
   const folder = await readImportFolder(options.path, source, undefined);
-  process.stderr.write(`read ${folder.files.length} ${source} file(s) under ${folder.root}\n`);
-  return withOperatorStore(APPLICATION_NAME, async (store, config) => {
-    process.stderr.write(`${dryRun ? 'checking' : 'importing'} into ${tenant}…\n`);
+  cli.stderr.write(`read ${folder.files.length} ${source} file(s) under ${folder.root}\n`);
+  return withOperatorStore(cli, APPLICATION_NAME, async (store, config) => {
+    cli.stderr.write(`${dryRun ? 'checking' : 'importing'} into ${tenant}…\n`);
     return importAgentFiles(
       { engine: operatorEngine(store, config), ledger: store.importLedger, clock: systemClock },
       { tenant, actor: CLI_IMPORT_ACTOR },

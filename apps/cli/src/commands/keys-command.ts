@@ -1,6 +1,7 @@
 import { mintApiKey } from '@memsvc/auth';
 import { type ApiKeyRecord, checkApiKeyName, DEFAULT_KEY_SCOPES, MemsvcError, parseScopes } from '@memsvc/core';
 import { systemClock } from '@memsvc/store-pg';
+import type { CliContext } from '../cli-context.js';
 import { parseExpiresInDays, parseOrganizationId, parseUserFlag } from '../operator-flags.js';
 import { withOperatorStore } from '../operator-store.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
@@ -26,16 +27,16 @@ const NOT_STORED_WARNING =
  * `memsvc keys create`: mints a per-agent API key, stores its hash and prints the key once.
  * Every flag is checked before the database is opened.
  */
-export async function createKeyCommand(options: CreateKeyOptions): Promise<void> {
+export async function createKeyCommand(cli: CliContext, options: CreateKeyOptions): Promise<void> {
   const userId = parseUserFlag(options.user);
   const name = checkApiKeyName(options.name, '--name');
   const organizationId = options.org === undefined ? undefined : parseOrganizationId(options.org, '--org');
   const scopes = options.scopes === undefined ? [...DEFAULT_KEY_SCOPES] : parseScopes(options.scopes, '--scopes');
   const days = options.expiresInDays === undefined ? undefined : parseExpiresInDays(options.expiresInDays);
 
-  await withOperatorStore(APPLICATION_NAME, async (store, config) => {
+  await withOperatorStore(cli, APPLICATION_NAME, async (store, config) => {
     if (config.profile === 'lite') {
-      process.stderr.write('warning: per-agent API keys belong to the standard profile; a lite server does not accept them (spec §5.5)\n');
+      cli.stderr.write('warning: per-agent API keys belong to the standard profile; a lite server does not accept them (spec §5.5)\n');
     }
     const minted = mintApiKey();
     const expiresAt = days === undefined ? undefined : new Date(systemClock.now().getTime() + days * DAY_MS);
@@ -49,11 +50,11 @@ export async function createKeyCommand(options: CreateKeyOptions): Promise<void>
       keyHash: minted.keyHash,
     });
     if (options.json) {
-      process.stderr.write(`${NOT_STORED_WARNING}\n`);
-      writeJsonLine({ ...keyJson(record), key: minted.key });
+      cli.stderr.write(`${NOT_STORED_WARNING}\n`);
+      writeJsonLine(cli, { ...keyJson(record), key: minted.key });
       return;
     }
-    process.stdout.write(
+    cli.stdout.write(
       [
         `Created API key ${record.id} for ${record.userId}`,
         `  name     ${record.name}`,
@@ -72,17 +73,20 @@ export async function createKeyCommand(options: CreateKeyOptions): Promise<void>
 }
 
 /** `memsvc keys list`: the keys, newest first; never a key or a hash (none is stored, and the hash is not read). */
-export async function listKeysCommand(options: { readonly user?: string; readonly json?: boolean }): Promise<void> {
+export async function listKeysCommand(cli: CliContext, options: { readonly user?: string; readonly json?: boolean }): Promise<void> {
   const userId = options.user === undefined ? undefined : parseUserFlag(options.user);
-  await withOperatorStore(APPLICATION_NAME, async (store) => {
+  await withOperatorStore(cli, APPLICATION_NAME, async (store) => {
     const keys = await store.apiKeys.list({ userId });
     const now = systemClock.now();
     if (options.json) {
-      writeJsonLine(keys.map((key) => ({ ...keyJson(key), state: stateOf(key, now) })));
+      writeJsonLine(
+        cli,
+        keys.map((key) => ({ ...keyJson(key), state: stateOf(key, now) })),
+      );
       return;
     }
     if (keys.length === 0) {
-      process.stdout.write(userId === undefined ? 'no API keys\n' : `no API keys for ${userId}\n`);
+      cli.stdout.write(userId === undefined ? 'no API keys\n' : `no API keys for ${userId}\n`);
       return;
     }
     const rows = keys.map((key) => [
@@ -98,7 +102,7 @@ export async function listKeysCommand(options: { readonly user?: string; readonl
       formatInstant(key.revokedAt),
     ]);
     const header = ['ID', 'PREFIX', 'NAME', 'USER', 'ORG', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'];
-    process.stdout.write(`${formatTable(header, rows)}\n`);
+    cli.stdout.write(`${formatTable(header, rows)}\n`);
   });
 }
 
@@ -106,24 +110,24 @@ export async function listKeysCommand(options: { readonly user?: string; readonl
  * `memsvc keys revoke <id>`: revokes a key at once; revoking one already revoked changes nothing.
  * `memsvc keys revoke --user <userId>`: revokes every key of a user.
  */
-export async function revokeKeyCommand(id: string | undefined, options: { readonly user?: string } = {}): Promise<void> {
+export async function revokeKeyCommand(cli: CliContext, id: string | undefined, options: { readonly user?: string } = {}): Promise<void> {
   if ((id === undefined) === (options.user === undefined)) {
     throw new MemsvcError('INVALID_INPUT', 'give either a key id or --user <userId>, not both', { field: 'id' });
   }
   if (id === undefined) {
     const userId = parseUserFlag(options.user ?? '');
-    await withOperatorStore(APPLICATION_NAME, async (store) => {
+    await withOperatorStore(cli, APPLICATION_NAME, async (store) => {
       const revoked = await store.apiKeys.revokeAllOf(userId, systemClock.now());
-      process.stdout.write(`revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${userId}: they are refused from now on\n`);
+      cli.stdout.write(`revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${userId}: they are refused from now on\n`);
     });
     return;
   }
-  await withOperatorStore(APPLICATION_NAME, async (store) => {
+  await withOperatorStore(cli, APPLICATION_NAME, async (store) => {
     const now = systemClock.now();
     const revoked = await store.apiKeys.revoke(id, now);
     if (!revoked) throw new MemsvcError('NOT_FOUND', `no API key with id "${id}" (memsvc keys list shows them)`, { field: 'id' });
     const what = `API key ${revoked.id} (${revoked.prefix}…, "${revoked.name}", user ${revoked.userId})`;
-    process.stdout.write(
+    cli.stdout.write(
       revoked.revokedAt && revoked.revokedAt.getTime() !== now.getTime()
         ? `${what} was already revoked at ${formatInstant(revoked.revokedAt)}\n`
         : `revoked ${what}: it is refused from now on\n`,

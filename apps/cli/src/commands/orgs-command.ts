@@ -6,6 +6,7 @@ import {
   type OrganizationRecord,
   slugFromName,
 } from '@memsvc/core';
+import type { CliContext } from '../cli-context.js';
 import { parseOrganizationId, parseUserFlag } from '../operator-flags.js';
 import { withOperatorStore } from '../operator-store.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
@@ -13,40 +14,43 @@ import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
 const APPLICATION_NAME = 'memsvc-orgs';
 
 /** `memsvc orgs create`: an organization, its slug taken from the name unless given, and optionally its owner. */
-export async function createOrgCommand(options: {
-  readonly name: string;
-  readonly slug?: string;
-  readonly owner?: string;
-  readonly json?: boolean;
-}): Promise<void> {
+export async function createOrgCommand(
+  cli: CliContext,
+  options: {
+    readonly name: string;
+    readonly slug?: string;
+    readonly owner?: string;
+    readonly json?: boolean;
+  },
+): Promise<void> {
   const name = checkOrganizationName(options.name, '--name');
   const slug = options.slug === undefined ? slugFromName(name) : checkOrganizationSlug(options.slug, '--slug');
   if (slug === undefined) {
     throw new MemsvcError('INVALID_INPUT', '--name gives no usable slug (letters a–z or digits); pass --slug', { field: '--slug' });
   }
   const owner = options.owner === undefined ? undefined : parseUserFlag(options.owner, '--owner');
-  await withOperatorStore(APPLICATION_NAME, async (store) => {
+  await withOperatorStore(cli, APPLICATION_NAME, async (store) => {
     const organization = await store.organizations.create({ name, slug, owner });
     if (options.json) {
-      writeJsonLine({ ...organizationJson(organization), owner: owner ?? null });
+      writeJsonLine(cli, { ...organizationJson(organization), owner: owner ?? null });
       return;
     }
-    process.stdout.write(
+    cli.stdout.write(
       `created organization ${organization.id} "${organization.name}" (slug ${organization.slug})${owner ? `, owner ${owner}` : ''}\n`,
     );
   });
 }
 
 /** `memsvc orgs list`: every organization, newest first. */
-export async function listOrgsCommand(options: { readonly json?: boolean }): Promise<void> {
-  await withOperatorStore(APPLICATION_NAME, async (store) => {
+export async function listOrgsCommand(cli: CliContext, options: { readonly json?: boolean }): Promise<void> {
+  await withOperatorStore(cli, APPLICATION_NAME, async (store) => {
     const organizations = await store.organizations.list();
     if (options.json) {
-      writeJsonLine(organizations.map(organizationJson));
+      writeJsonLine(cli, organizations.map(organizationJson));
       return;
     }
     if (organizations.length === 0) {
-      process.stdout.write('no organizations\n');
+      cli.stdout.write('no organizations\n');
       return;
     }
     const rows = organizations.map((organization) => [
@@ -55,22 +59,23 @@ export async function listOrgsCommand(options: { readonly json?: boolean }): Pro
       organization.name,
       formatInstant(organization.createdAt),
     ]);
-    process.stdout.write(`${formatTable(['ID', 'SLUG', 'NAME', 'CREATED'], rows)}\n`);
+    cli.stdout.write(`${formatTable(['ID', 'SLUG', 'NAME', 'CREATED'], rows)}\n`);
   });
 }
 
 /** `memsvc orgs add-member`: adds a user to an organization, or changes their role there. */
 export async function addMemberCommand(
+  cli: CliContext,
   organizationId: string,
   options: { readonly user: string; readonly role: string; readonly json?: boolean },
 ): Promise<void> {
   const id = parseOrganizationId(organizationId, '<orgId>');
   const userId = parseUserFlag(options.user);
   const role = checkOrganizationRole(options.role, '--role');
-  await withOperatorStore(APPLICATION_NAME, async (store) => {
+  await withOperatorStore(cli, APPLICATION_NAME, async (store) => {
     const member = await store.organizations.addMember({ organizationId: id, userId, role });
     if (options.json) {
-      writeJsonLine({
+      writeJsonLine(cli, {
         organizationId: member.organizationId,
         userId: member.userId,
         role: member.role,
@@ -78,26 +83,29 @@ export async function addMemberCommand(
       });
       return;
     }
-    process.stdout.write(`${member.userId} is ${member.role} of organization ${member.organizationId}\n`);
+    cli.stdout.write(`${member.userId} is ${member.role} of organization ${member.organizationId}\n`);
   });
 }
 
 /** `memsvc orgs members`: the members of one organization, owners first. */
-export async function listMembersCommand(organizationId: string, options: { readonly json?: boolean }): Promise<void> {
+export async function listMembersCommand(cli: CliContext, organizationId: string, options: { readonly json?: boolean }): Promise<void> {
   const id = parseOrganizationId(organizationId, '<orgId>');
-  await withOperatorStore(APPLICATION_NAME, async (store) => {
+  await withOperatorStore(cli, APPLICATION_NAME, async (store) => {
     if (!(await store.organizations.find(id))) throw new MemsvcError('NOT_FOUND', `no organization with id ${id}`, { field: '<orgId>' });
     const members = await store.organizations.members(id);
     if (options.json) {
-      writeJsonLine(members.map((member) => ({ userId: member.userId, role: member.role, createdAt: member.createdAt.toISOString() })));
+      writeJsonLine(
+        cli,
+        members.map((member) => ({ userId: member.userId, role: member.role, createdAt: member.createdAt.toISOString() })),
+      );
       return;
     }
     if (members.length === 0) {
-      process.stdout.write('no members\n');
+      cli.stdout.write('no members\n');
       return;
     }
     const rows = members.map((member) => [member.userId, member.role, formatInstant(member.createdAt)]);
-    process.stdout.write(`${formatTable(['USER', 'ROLE', 'SINCE'], rows)}\n`);
+    cli.stdout.write(`${formatTable(['USER', 'ROLE', 'SINCE'], rows)}\n`);
   });
 }
 

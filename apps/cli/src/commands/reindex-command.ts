@@ -1,6 +1,7 @@
 import type { ReindexSummary } from '@memsvc/core';
 import { configuredEmbedder, createLogger, createMaintenance, openConfiguredStore } from '@memsvc/runtime';
 import { systemClock } from '@memsvc/store-pg';
+import type { CliContext } from '../cli-context.js';
 import { readConfig } from '../read-config.js';
 import { EXIT_INTERRUPTED, interruptAfterBatch, ReindexInterrupted } from '../reindex/interrupt-after-batch.js';
 import { type ReindexFlags, toReindexRequest } from '../reindex/parse-reindex-flags.js';
@@ -13,17 +14,17 @@ import { EXIT_FAILURE } from '../run-command.js';
  * `memsvc-reindex` (spec §4.4): one synchronous reindex run through the same maintenance
  * use-case as the `reindex_memories` tool, with progress on stderr and the summary on stdout.
  */
-export async function reindexCommand(flags: ReindexFlags): Promise<void> {
+export async function reindexCommand(cli: CliContext, flags: ReindexFlags): Promise<void> {
   // Flags first: a wrong one is refused before the configuration is read or the database opened.
   const request = toReindexRequest(flags);
-  const { config, warnings } = readConfig();
-  for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
+  const { config, warnings } = readConfig(cli.env);
+  for (const warning of warnings) cli.stderr.write(`warning: ${warning}\n`);
   const logger = createLogger(config.logLevel).child({ component: 'reindex' });
   const store = await openConfiguredStore(storeConfigForRun(config, request), 'memsvc-reindex', logger);
-  const reporter = createProgressReporter({ stream: process.stderr, total: flags.max });
+  const reporter = createProgressReporter({ stream: cli.stderr as NodeJS.WriteStream, total: flags.max });
   const interrupt = interruptAfterBatch(store.connection.engine === 'postgres', () => {
     reporter.finish();
-    process.stderr.write('memsvc-reindex: stopping after the batch in hand (Ctrl-C again to quit at once)\n');
+    cli.stderr.write('memsvc-reindex: stopping after the batch in hand (Ctrl-C again to quit at once)\n');
   });
   let saved: ReindexSummary | undefined;
   const startedAt = performance.now();
@@ -37,23 +38,23 @@ export async function reindexCommand(flags: ReindexFlags): Promise<void> {
     });
     reporter.finish();
     const report = toReport(result, performance.now() - startedAt, flags);
-    process.stdout.write(flags.json ? formatSummaryJson(report) : formatSummary(report));
+    cli.stdout.write(flags.json ? formatSummaryJson(report) : formatSummary(report));
     if (report.failed > 0) {
-      process.stderr.write(
+      cli.stderr.write(
         `memsvc-reindex: ${report.failed} memories got no vector (the embedding provider failed for them); run again to retry them\n`,
       );
-      process.exitCode = EXIT_FAILURE;
+      cli.exitCode = EXIT_FAILURE;
     }
   } catch (error) {
     reporter.finish();
     // Every batch before the failure is saved: say where to pick up instead of starting over.
     const resume = saved?.cursor ? `; batches up to ${saved.cursor} are saved, continue with: ${continueCommand(saved.cursor, flags)}` : '';
     if (!(error instanceof ReindexInterrupted)) {
-      if (resume) process.stderr.write(`memsvc-reindex: the run failed${resume}\n`);
+      if (resume) cli.stderr.write(`memsvc-reindex: the run failed${resume}\n`);
       throw error;
     }
-    process.stderr.write(`memsvc-reindex: interrupted${resume}\n`);
-    process.exitCode = EXIT_INTERRUPTED;
+    cli.stderr.write(`memsvc-reindex: interrupted${resume}\n`);
+    cli.exitCode = EXIT_INTERRUPTED;
   } finally {
     interrupt.dispose();
     await store.close();

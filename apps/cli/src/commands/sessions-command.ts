@@ -1,5 +1,6 @@
 import type { SessionRecord } from '@memsvc/core';
 import { systemClock } from '@memsvc/store-pg';
+import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
 import { withOperatorStore } from '../operator-store.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
@@ -7,16 +8,16 @@ import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
 const APPLICATION_NAME = 'memsvc-sessions';
 
 /** `memsvc sessions list --user <id>`: a user's unexpired sessions, newest first; never a token. */
-export async function listSessionsCommand(options: { readonly user: string; readonly json?: boolean }): Promise<void> {
+export async function listSessionsCommand(cli: CliContext, options: { readonly user: string; readonly json?: boolean }): Promise<void> {
   const userId = parseUserFlag(options.user);
-  await withOperatorStore(APPLICATION_NAME, async (store) => {
+  await withOperatorStore(cli, APPLICATION_NAME, async (store) => {
     const sessions = await store.sessions.listActive(userId, systemClock.now());
     if (options.json) {
-      writeJsonLine(sessions.map(sessionJson));
+      writeJsonLine(cli, sessions.map(sessionJson));
       return;
     }
     if (sessions.length === 0) {
-      process.stdout.write(`no live sessions for ${userId}\n`);
+      cli.stdout.write(`no live sessions for ${userId}\n`);
       return;
     }
     const rows = sessions.map((session) => [
@@ -27,7 +28,7 @@ export async function listSessionsCommand(options: { readonly user: string; read
       session.ipAddress ?? '-',
       session.userAgent ?? '-',
     ]);
-    process.stdout.write(`${formatTable(['ID', 'CREATED', 'EXPIRES', 'REVOKED', 'IP', 'USER AGENT'], rows)}\n`);
+    cli.stdout.write(`${formatTable(['ID', 'CREATED', 'EXPIRES', 'REVOKED', 'IP', 'USER AGENT'], rows)}\n`);
   });
 }
 
@@ -36,11 +37,11 @@ export async function listSessionsCommand(options: { readonly user: string; read
  * replica from the next call (each token's jti goes on the denylist). With `memsvc keys revoke`
  * for each of their keys, this shuts a person out.
  */
-export async function revokeSessionsCommand(options: { readonly user: string }): Promise<void> {
+export async function revokeSessionsCommand(cli: CliContext, options: { readonly user: string }): Promise<void> {
   const userId = parseUserFlag(options.user);
-  await withOperatorStore(APPLICATION_NAME, async (store) => {
+  await withOperatorStore(cli, APPLICATION_NAME, async (store) => {
     const ended = await store.sessions.denyAll(userId, systemClock.now());
-    process.stdout.write(`ended ${ended} session${ended === 1 ? '' : 's'} of ${userId}: their tokens are refused from now on\n`);
+    cli.stdout.write(`ended ${ended} session${ended === 1 ? '' : 's'} of ${userId}: their tokens are refused from now on\n`);
   });
 }
 

@@ -1,5 +1,6 @@
 import { openStore, pendingMigrations } from '@memsvc/store-pg';
 import { sql } from 'kysely';
+import type { CliContext } from '../cli-context.js';
 import { readConfig } from '../read-config.js';
 
 /**
@@ -7,8 +8,8 @@ import { readConfig } from '../read-config.js';
  * reads: no migration, and no vector dimensionality fixed from this shell's environment, so it
  * is safe to run against a live server's database and after a model change.
  */
-export async function statusCommand(options: { json?: boolean }): Promise<void> {
-  const { config } = readConfig();
+export async function statusCommand(cli: CliContext, options: { json?: boolean }): Promise<void> {
+  const { config } = readConfig(cli.env);
   const store = await openStore({
     database: config.database.target,
     migrate: false,
@@ -46,9 +47,9 @@ export async function statusCommand(options: { json?: boolean }): Promise<void> 
       vectorSpace: space ?? null,
       memories,
     };
-    if (!status.healthy) process.exitCode = 1;
+    if (!status.healthy) cli.exitCode = 1;
     if (options.json) {
-      process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+      cli.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
       return;
     }
     const lines = [
@@ -59,7 +60,7 @@ export async function statusCommand(options: { json?: boolean }): Promise<void> 
       `vectors    ${space ? `${space.dimensions} dimensions${space.model ? ` (${space.model})` : ''}, HNSW index` : 'dimensionality not fixed yet'}`,
       `memories   stm ${memories.stm?.live ?? 0}, ltm ${memories.ltm?.live ?? 0}`,
     ];
-    process.stdout.write(`${lines.join('\n')}\n`);
+    cli.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     await store.close();
   }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type MemsvcStore, type OpenStoreOptions, openStore } from '@memsvc/store-pg';
 import { afterAll, inject } from 'vitest';
 import type {} from '../../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../tooling/vitest/test-databases.ts';
@@ -37,4 +38,13 @@ export function cliWorkspace(prefix: string): { readonly workDir: string; readon
     });
   }
   return { workDir, engines };
+}
+
+/**
+ * openStore as these tests use it beside the CLI: a new PGlite database starts from the test
+ * run's template (MEMSVC_CACHE_DIR, set by tooling/vitest/preset.ts) instead of initdb.
+ */
+export function openTestStore(options: OpenStoreOptions): Promise<MemsvcStore> {
+  const directory = process.env.MEMSVC_CACHE_DIR;
+  return openStore({ ...(directory ? { pgliteTemplates: { directory } } : {}), ...options });
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { childProcessTestEnv } from '../../../../tooling/vitest/child-process-env.ts';
 
 export interface Run {
   code: number | null;
@@ -18,7 +19,7 @@ export function runExecutable(path: string, args: string[], env: Record<string, 
       env: {
         PATH: process.env.PATH ?? '',
         HOME: home,
-        ...(process.env.MEMSVC_CACHE_DIR ? { MEMSVC_CACHE_DIR: process.env.MEMSVC_CACHE_DIR } : {}),
+        ...childProcessTestEnv(),
         ...env,
       },
     });

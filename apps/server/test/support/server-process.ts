@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { childProcessTestEnv } from '../../../../tooling/vitest/child-process-env.ts';
 
 export const serverBin = fileURLToPath(new URL('../../dist/memsvc-server.js', import.meta.url));
 
@@ -11,14 +12,9 @@ export function serverEnv(env: Record<string, string>): Record<string, string> {
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     EMBEDDING_PROVIDER: 'local',
-    ...cacheDirectory(),
+    ...childProcessTestEnv(),
     ...env,
   };
-}
-
-/** The test run's template directory (tooling/vitest/preset.ts), so a spawned server starts as fast as an in-process one. */
-export function cacheDirectory(): Record<string, string> {
-  return process.env.MEMSVC_CACHE_DIR ? { MEMSVC_CACHE_DIR: process.env.MEMSVC_CACHE_DIR } : {};
 }
 
 export interface ServerProcess {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, inject } from 'vitest';
+import { engineLeftOut } from '../../../../tooling/vitest/engine-selection.ts';
 // Brings in the typing of the value the PostgreSQL global setup provides.
 import type {} from '../../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../tooling/vitest/test-databases.ts';
@@ -29,8 +30,13 @@ const pgvectorTestUrl = inject('pgvectorTestUrl');
  * test files can run in parallel; PGlite gets a throw-away in-memory instance.
  */
 export function describeEachEngine(title: string, suite: (engine: Engine) => void): void {
-  describe(`${title} [pglite]`, () => suite(pgliteEngine()));
-  if (pgvectorTestUrl) {
+  const pgliteLeftOut = engineLeftOut('pglite');
+  if (pgliteLeftOut) describe.skip(`${title} [pglite] (skipped: ${pgliteLeftOut})`, () => suite(pgliteEngine()));
+  else describe(`${title} [pglite]`, () => suite(pgliteEngine()));
+  const postgresLeftOut = engineLeftOut('postgres');
+  if (postgresLeftOut) {
+    describe.skip(`${title} [postgres] (skipped: ${postgresLeftOut})`, () => suite(postgresEngine('postgres://unavailable')));
+  } else if (pgvectorTestUrl) {
     describe(`${title} [postgres]`, () => suite(postgresEngine(pgvectorTestUrl)));
   } else {
     describe.skip(`${title} [postgres] (skipped: no real PostgreSQL — run tooling/scripts/pg-local.sh or set PGVECTOR_TEST_URL)`, () =>
@@ -63,9 +69,15 @@ function postgresEngine(baseUrl: string): Engine {
 }
 
 const temporaryDirectories: string[] = [];
-afterAll(() => {
+
+/**
+ * Removes the directories temporaryDirectory handed out. A setup file (test/support/after-each-file.ts)
+ * runs it after every test file: with one module graph per worker this module is loaded once, so an
+ * `afterAll` here would belong to the first file only.
+ */
+export function removeTemporaryDirectories(): void {
   for (const directory of temporaryDirectories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
+}
 
 /** A temporary directory, removed after the file's tests. */
 export function temporaryDirectory(prefix = 'memsvc-test-'): string {

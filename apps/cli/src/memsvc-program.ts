@@ -1,0 +1,173 @@
+import { DEFAULT_KEY_SCOPES, IMPORT_SOURCES, SCOPES, SECRETS_POLICIES } from '@memsvc/core';
+import { Command, CommanderError } from 'commander';
+import type { CliContext } from './cli-context.js';
+import { configCheckCommand } from './commands/config-check-command.js';
+import { type ExportOptions, exportCommand } from './commands/export-command.js';
+import { type ImportOptions, importCommand } from './commands/import-command.js';
+import { type CreateKeyOptions, createKeyCommand, listKeysCommand, revokeKeyCommand } from './commands/keys-command.js';
+import { migrateCommand } from './commands/migrate-command.js';
+import { addMemberCommand, createOrgCommand, listMembersCommand, listOrgsCommand } from './commands/orgs-command.js';
+import { listSessionsCommand, revokeSessionsCommand } from './commands/sessions-command.js';
+import { statusCommand } from './commands/status-command.js';
+import { EXIT_CONFIG, runCommand } from './run-command.js';
+
+/**
+ * `memsvc <command>` on a context (cli-context.ts): the executable runs it on the process, tests in
+ * their own process. Resolves with the exit code: 0, 1 the operation failed, 2 wrong arguments or
+ * configuration.
+ */
+export async function runMemsvc(argv: readonly string[], cli: CliContext): Promise<number> {
+  const program = new Command()
+    .name('memsvc')
+    .description('Operator commands for memsvc. Configuration comes from the environment (DATABASE_URL, …), as for the server.')
+    .showHelpAfterError()
+    // Commander exits 1 on a usage error (a missing required option, an unknown flag); memsvc's
+    // exit codes keep 1 for a failed operation and 2 for wrong arguments (run-command.ts). It
+    // throws instead of exiting, and writes to the context's streams. Both are set before any
+    // subcommand is added, so every subcommand inherits them.
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => cli.stdout.write(text), writeErr: (text) => cli.stderr.write(text) });
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations (safe to run from several replicas at once)')
+    .action(() => runCommand(cli, () => migrateCommand(cli)));
+
+  program
+    .command('status')
+    .description('show the database, pgvector, the vector space and memory counts; migrates first')
+    .option('--json', 'print JSON')
+    .action((options: { json?: boolean }) => runCommand(cli, () => statusCommand(cli, options)));
+
+  program
+    .command('config')
+    .description('configuration commands')
+    .command('check')
+    .description('validate the environment as the server does at boot; secrets print as [REDACTED]')
+    .option('--json', 'print the whole configuration as JSON')
+    .action((options: { json?: boolean }) => runCommand(cli, () => configCheckCommand(cli, options)));
+
+  program
+    .command('export')
+    .description(
+      "write one user's memories as lossless JSONL, or as markdown notes to read in Obsidian (docs/export-format.md), page by page; progress on stderr",
+    )
+    .requiredOption('--user <userId>', 'the user (tenant) whose memories to export')
+    .option('--format <format>', 'jsonl (the default): the lossless interchange; markdown: one note per memory, into --out <dir>')
+    .option('--out <path>', 'jsonl: a file instead of stdout; markdown: a new or empty directory (renamed into place when complete)')
+    .option('--tier <tier>', 'only stm or only ltm memories')
+    .option('--scope <scope>', 'only memories of exactly this scope')
+    .option('--tags <csv>', 'only memories carrying any of these tags')
+    .option('--created-from <date>', 'only memories created at or after this ISO 8601 date or date-time')
+    .option('--created-to <date>', 'only memories created at or before this ISO 8601 date or date-time')
+    .option('--include-deleted', 'add deleted memories (restorable ones)')
+    .option('--include-superseded', 'add memories superseded by a newer one')
+    .option('--include-history', "jsonl: add each memory's earlier versions")
+    .option('--include-audit', "jsonl: add each memory's audit trail")
+    .option('--include-vectors', "jsonl: add each memory's embedding vector")
+    .option('--page-size <n>', 'memories read per round trip, 1–2000 (default 1000)')
+    .action((options: ExportOptions) => runCommand(cli, () => exportCommand(cli, options)));
+
+  program
+    .command('import')
+    .description(
+      "import an agent's memory files or a memsvc export into one user (the import_agent_memory tool); progress on stderr, the summary on stdout",
+    )
+    .requiredOption('--source <source>', `where the files come from: ${IMPORT_SOURCES.join(', ')}`)
+    .requiredOption('--path <path>', 'a project folder (or one file) for the agent sources; the export file for memsvc')
+    .requiredOption('--user <userId>', 'the user (tenant) the memories are written into')
+    .option('--scope <scope>', 'agent sources: the scope of created memories')
+    .option('--secrets-policy <policy>', `agent sources: ${SECRETS_POLICIES.join(', ')} (default redact)`)
+    .option('--no-split-headings', 'agent sources: one memory per file instead of per # / ## section')
+    .option('--dry-run', 'report what would be imported; write nothing')
+    .option('--json', 'print the summary as JSON')
+    .action((options: ImportOptions) => runCommand(cli, () => importCommand(cli, options)));
+
+  const keys = program.command('keys').description('per-agent API keys: create (the key is shown once), list, revoke');
+
+  keys
+    .command('create')
+    .description('mint an API key for a user; prints it once (only its hash is stored)')
+    .requiredOption('--user <userId>', 'the user (tenant) the key acts as')
+    .requiredOption('--name <name>', 'a name to recognise the key by, 1–100 characters')
+    .option('--org <orgId>', 'the organization the key belongs to')
+    .option('--scopes <csv>', `comma-separated, of ${SCOPES.join(', ')} (default ${DEFAULT_KEY_SCOPES.join(',')})`)
+    .option('--expires-in-days <n>', 'expire the key after n days (1–3650); default never')
+    .option('--json', 'print one JSON object (with the key) as the last line')
+    .action((options: CreateKeyOptions) => runCommand(cli, () => createKeyCommand(cli, options)));
+
+  keys
+    .command('list')
+    .description('list keys, newest first: prefix, scopes, dates; never a key or a hash')
+    .option('--user <userId>', "only this user's keys")
+    .option('--json', 'print a JSON array')
+    .action((options: { user?: string; json?: boolean }) => runCommand(cli, () => listKeysCommand(cli, options)));
+
+  keys
+    .command('revoke')
+    .description('revoke a key at once (revoking it again changes nothing), or every key of a user')
+    .argument('[id]', 'the key id, as keys list shows it')
+    .option('--user <userId>', 'revoke every key of this user instead')
+    .action((id: string | undefined, options: { user?: string }) => runCommand(cli, () => revokeKeyCommand(cli, id, options)));
+
+  const sessions = program.command('sessions').description("session JWTs: list a user's, end all of them");
+
+  sessions
+    .command('list')
+    .description("a user's unexpired sessions, newest first: when, from where; never a token")
+    .requiredOption('--user <userId>', 'the user')
+    .option('--json', 'print a JSON array')
+    .action((options: { user: string; json?: boolean }) => runCommand(cli, () => listSessionsCommand(cli, options)));
+
+  sessions
+    .command('revoke')
+    .description('end every live session of a user at once (their tokens are refused from the next call)')
+    .requiredOption('--user <userId>', 'the user')
+    .action((options: { user: string }) => runCommand(cli, () => revokeSessionsCommand(cli, options)));
+
+  const orgs = program.command('orgs').description('organizations and their members');
+
+  orgs
+    .command('create')
+    .description('create an organization, optionally with its owner')
+    .requiredOption('--name <name>', 'the name, 1–100 characters')
+    .option('--slug <slug>', 'a unique URL-safe name; default derived from --name')
+    .option('--owner <userId>', 'make this user the owner')
+    .option('--json', 'print one JSON object')
+    .action((options: { name: string; slug?: string; owner?: string; json?: boolean }) =>
+      runCommand(cli, () => createOrgCommand(cli, options)),
+    );
+
+  orgs
+    .command('list')
+    .description('list organizations, newest first')
+    .option('--json', 'print a JSON array')
+    .action((options: { json?: boolean }) => runCommand(cli, () => listOrgsCommand(cli, options)));
+
+  orgs
+    .command('add-member')
+    .description("add a user to an organization, or change the user's role there")
+    .argument('<orgId>', 'the organization id, as orgs list shows it')
+    .requiredOption('--user <userId>', 'the user to add')
+    .requiredOption('--role <role>', 'owner, admin or member')
+    .option('--json', 'print one JSON object')
+    .action((orgId: string, options: { user: string; role: string; json?: boolean }) =>
+      runCommand(cli, () => addMemberCommand(cli, orgId, options)),
+    );
+
+  orgs
+    .command('members')
+    .description('list the members of an organization, owners first')
+    .argument('<orgId>', 'the organization id')
+    .option('--json', 'print a JSON array')
+    .action((orgId: string, options: { json?: boolean }) => runCommand(cli, () => listMembersCommand(cli, orgId, options)));
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    // Commander has printed its message; a wrong flag is a usage error (2), --help is not one.
+    if (!(error instanceof CommanderError)) throw error;
+    cli.exitCode = error.exitCode === 0 ? 0 : EXIT_CONFIG;
+  }
+  return cli.exitCode;
+}

@@ -1,0 +1,41 @@
+import { Command, CommanderError } from 'commander';
+import type { CliContext } from './cli-context.js';
+import { reindexCommand } from './commands/reindex-command.js';
+import { parseBatchSize, parseMax, type ReindexFlags } from './reindex/parse-reindex-flags.js';
+import { EXIT_CONFIG, runCommand } from './run-command.js';
+
+/** `memsvc-reindex` on a context (cli-context.ts); resolves with the exit code. */
+export async function runMemsvcReindex(argv: readonly string[], cli: CliContext): Promise<number> {
+  const program = new Command()
+    .name('memsvc-reindex')
+    .description(
+      'Computes the vectors memories are missing (or, with --regenerate, all of them) in batches, and resumes from a cursor.\n' +
+        'Configuration comes from the environment (DATABASE_URL, EMBEDDING_PROVIDER, …), as for the server.',
+    )
+    .option('--user <user_id>', 'restrict to one user')
+    .option('--batch-size <n>', 'memories per batch, 1 to 1000 (default 100)', parseBatchSize)
+    .option('--regenerate', 'regenerate embeddings instead of reusing stored ones')
+    .option('--recreate', 'drop and rebuild the whole vector index (unscoped full run)')
+    .option('--max <n>', 'maximum memories to process', parseMax)
+    .option('--cursor <memory_id>', 'resume from an id returned by a previous run')
+    .option('--json', 'print the final summary as JSON')
+    .helpOption('-h, --help', 'lists the flags')
+    .addHelpText(
+      'after',
+      '\nAfter an embedding model or dimension change, run an unscoped full reindex: memsvc-reindex --recreate --regenerate\n' +
+        'Exit codes: 0 done, 1 the run failed or some memories got no vector, 2 a flag or the configuration is wrong.',
+    )
+    .showHelpAfterError('(memsvc-reindex --help lists the flags)')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => cli.stdout.write(text), writeErr: (text) => cli.stderr.write(text) })
+    .action((flags: ReindexFlags) => runCommand(cli, () => reindexCommand(cli, flags), 'memsvc-reindex'));
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    // Commander has printed its message; a wrong flag is a usage error (2), --help is not one.
+    if (!(error instanceof CommanderError)) throw error;
+    cli.exitCode = error.exitCode === 0 ? 0 : EXIT_CONFIG;
+  }
+  return cli.exitCode;
+}
