@@ -75,7 +75,7 @@ describe('memsvc CLI', () => {
     expect(existsSync(join(directory, 'memsvc.lock'))).toBe(false);
   });
 
-  it('keeps a new embedded database’s template in MEMSVC_CACHE_DIR, and none with off', async () => {
+  it('keeps a new embedded database’s template in MEMSVC_CACHE_DIR (default ~/.cache/memsvc; none with off)', async () => {
     const create = (database: string, cacheDir: string) =>
       memsvc(['keys', 'create', '--user', 'alice', '--name', 'template check'], {
         DATABASE_URL: `pglite://${join(workDir, database)}`,
@@ -92,11 +92,15 @@ describe('memsvc CLI', () => {
     expect([second.code, second.stderr]).toEqual([0, '']);
     expect(statSync(join(cache, template ?? '')).mtimeMs).toBe(written);
 
-    // `off`: no template read or written anywhere, the default directory under HOME included.
-    // (Which directory an unset variable means is load-config's test: each case here is an initdb.)
-    const off = await create('template-off', 'off');
-    expect(off.code).toBe(0);
-    expect(existsSync(join(workDir, '.cache'))).toBe(false);
+    // Where the others point, as the commands read it (each new database here would be an initdb):
+    // empty is unset, the default under HOME (the work directory here); `off` is none at all.
+    const templatesOf = async (cacheDir: string) => {
+      const check = await memsvc(['config', 'check', '--json'], { DATABASE_URL: 'pglite://memory', MEMSVC_CACHE_DIR: cacheDir });
+      expect(check.code).toBe(0);
+      return (JSON.parse(check.stdout) as { database: { embeddedTemplates?: unknown } }).database.embeddedTemplates ?? 'none';
+    };
+    expect(await templatesOf('')).toEqual({ directory: join(workDir, '.cache', 'memsvc') });
+    expect(await templatesOf('off')).toBe('none');
   });
 
   it('exits 2 with every configuration problem named, and no stack trace', async () => {
