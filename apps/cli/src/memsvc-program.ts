@@ -1,5 +1,5 @@
 import { DEFAULT_KEY_SCOPES, IMPORT_SOURCES, SCOPES, SECRETS_POLICIES } from '@memsvc/core';
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { configCheckCommand } from './commands/config-check-command.js';
 import { type ExportOptions, exportCommand } from './commands/export-command.js';
@@ -9,7 +9,7 @@ import { migrateCommand } from './commands/migrate-command.js';
 import { addMemberCommand, createOrgCommand, listMembersCommand, listOrgsCommand } from './commands/orgs-command.js';
 import { listSessionsCommand, revokeSessionsCommand } from './commands/sessions-command.js';
 import { statusCommand } from './commands/status-command.js';
-import { EXIT_CONFIG, runCommand } from './run-command.js';
+import { onContext, parseOnContext, runCommand } from './run-command.js';
 
 /**
  * `memsvc <command>` on a context (cli-context.ts): the executable runs it on the process, tests in
@@ -17,16 +17,13 @@ import { EXIT_CONFIG, runCommand } from './run-command.js';
  * configuration.
  */
 export async function runMemsvc(argv: readonly string[], cli: CliContext): Promise<number> {
-  const program = new Command()
+  // Commander exits 1 on a usage error (a missing required option, an unknown flag); memsvc's exit
+  // codes keep 1 for a failed operation and 2 for wrong arguments (run-command.ts): onContext makes
+  // it throw instead, and write to the context's streams, before any subcommand is added.
+  const program = onContext(new Command(), cli)
     .name('memsvc')
     .description('Operator commands for memsvc. Configuration comes from the environment (DATABASE_URL, …), as for the server.')
-    .showHelpAfterError()
-    // Commander exits 1 on a usage error (a missing required option, an unknown flag); memsvc's
-    // exit codes keep 1 for a failed operation and 2 for wrong arguments (run-command.ts). It
-    // throws instead of exiting, and writes to the context's streams. Both are set before any
-    // subcommand is added, so every subcommand inherits them.
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => cli.stdout.write(text), writeErr: (text) => cli.stderr.write(text) });
+    .showHelpAfterError();
 
   program
     .command('migrate')
@@ -162,12 +159,5 @@ export async function runMemsvc(argv: readonly string[], cli: CliContext): Promi
     .option('--json', 'print a JSON array')
     .action((orgId: string, options: { json?: boolean }) => runCommand(cli, () => listMembersCommand(cli, orgId, options)));
 
-  try {
-    await program.parseAsync([...argv], { from: 'user' });
-  } catch (error) {
-    // Commander has printed its message; a wrong flag is a usage error (2), --help is not one.
-    if (!(error instanceof CommanderError)) throw error;
-    cli.exitCode = error.exitCode === 0 ? 0 : EXIT_CONFIG;
-  }
-  return cli.exitCode;
+  return parseOnContext(program, argv, cli);
 }

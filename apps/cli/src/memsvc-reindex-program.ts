@@ -1,12 +1,12 @@
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { reindexCommand } from './commands/reindex-command.js';
 import { parseBatchSize, parseMax, type ReindexFlags } from './reindex/parse-reindex-flags.js';
-import { EXIT_CONFIG, runCommand } from './run-command.js';
+import { onContext, parseOnContext, runCommand } from './run-command.js';
 
 /** `memsvc-reindex` on a context (cli-context.ts); resolves with the exit code. */
 export async function runMemsvcReindex(argv: readonly string[], cli: CliContext): Promise<number> {
-  const program = new Command()
+  const program = onContext(new Command(), cli)
     .name('memsvc-reindex')
     .description(
       'Computes the vectors memories are missing (or, with --regenerate, all of them) in batches, and resumes from a cursor.\n' +
@@ -26,16 +26,7 @@ export async function runMemsvcReindex(argv: readonly string[], cli: CliContext)
         'Exit codes: 0 done, 1 the run failed or some memories got no vector, 2 a flag or the configuration is wrong.',
     )
     .showHelpAfterError('(memsvc-reindex --help lists the flags)')
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => cli.stdout.write(text), writeErr: (text) => cli.stderr.write(text) })
     .action((flags: ReindexFlags) => runCommand(cli, () => reindexCommand(cli, flags), 'memsvc-reindex'));
 
-  try {
-    await program.parseAsync([...argv], { from: 'user' });
-  } catch (error) {
-    // Commander has printed its message; a wrong flag is a usage error (2), --help is not one.
-    if (!(error instanceof CommanderError)) throw error;
-    cli.exitCode = error.exitCode === 0 ? 0 : EXIT_CONFIG;
-  }
-  return cli.exitCode;
+  return parseOnContext(program, argv, cli);
 }

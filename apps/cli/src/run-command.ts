@@ -1,4 +1,5 @@
 import { ConfigError, isMemsvcError } from '@memsvc/core';
+import { type Command, CommanderError } from 'commander';
 import type { CliContext } from './cli-context.js';
 
 /** Exit codes: 0 success, 1 the operation failed, 2 the configuration or arguments are wrong. */
@@ -25,4 +26,24 @@ export async function runCommand(cli: CliContext, action: () => Promise<void>, p
       cli.exitCode = EXIT_FAILURE;
     }
   }
+}
+
+/**
+ * Makes a commander program (before its subcommands are added, so they inherit it) write to the
+ * context's streams and throw instead of exiting the process.
+ */
+export function onContext(program: Command, cli: CliContext): Command {
+  return program.exitOverride().configureOutput({ writeOut: (text) => cli.stdout.write(text), writeErr: (text) => cli.stderr.write(text) });
+}
+
+/** Runs a program made with onContext on `argv`, resolving with the exit code. */
+export async function parseOnContext(program: Command, argv: readonly string[], cli: CliContext): Promise<number> {
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    // Commander has printed its message; a wrong flag is a usage error (2), --help is not one.
+    if (!(error instanceof CommanderError)) throw error;
+    cli.exitCode = error.exitCode === 0 ? 0 : EXIT_CONFIG;
+  }
+  return cli.exitCode;
 }
