@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowProjectsFirst } from './tooling/vitest/slow-projects-first.ts';
 
 // One run over every workspace project; each project's own vitest.config.ts (built from
 // tooling/vitest/preset.ts) says whether it needs the real PostgreSQL. The JSON report feeds
@@ -13,6 +14,7 @@ export default defineConfig({
   test: {
     maxWorkers: Number.isInteger(maxWorkers) && maxWorkers > 0 ? maxWorkers : 2,
     projects: ['packages/*', 'apps/*', 'tooling/workspace-tests'],
+    sequence: { sequencer: SlowProjectsFirst },
     reporters: ['default', ['json', { outputFile: '.tmp/vitest-report.json' }]],
   },
 });

@@ -207,6 +207,10 @@ ensure_database() {
 # started as a hot standby on its own free port. The primary that initdb made already allows it:
 # wal_level=replica, max_wal_senders=10 and a trust `replication` entry for 127.0.0.1 are
 # PostgreSQL's defaults; they are checked, and put in place when an older cluster lacks them.
+# Each standby has a physical replication slot on the primary, so the WAL it has not received
+# stays there while it is stopped: without one, a primary busy with other tests recycled that WAL
+# within seconds, and a standby restarted after a short stop never caught up (30 s lost, then a
+# new base backup). max_slot_wal_keep_size bounds what a standby stopped for good can hold back.
 
 replica_dir() {
   local name="$1"
@@ -244,6 +248,9 @@ ensure_primary_replicates() {
     printf 'host    replication     all             127.0.0.1/32            trust\n' | as_cluster_owner tee -a "${DATA_DIR}/pg_hba.conf" >/dev/null
     primary_psql -c 'select pg_reload_conf()' >/dev/null
   fi
+  if [ "$(primary_psql -c 'show max_slot_wal_keep_size')" = "-1" ]; then
+    primary_psql -c "alter system set max_slot_wal_keep_size = '4GB'" -c 'select pg_reload_conf()' >/dev/null
+  fi
   if [ -n "$restart" ]; then
     log "restarting the primary for wal_level=replica and max_wal_senders"
     as_cluster_owner "${BIN_DIR}/pg_ctl" -D "$DATA_DIR" -m fast -w stop >/dev/null
@@ -279,18 +286,41 @@ start_standby() {
   fi
 }
 
+# The standby's slot on the primary: memsvc_standby[_NAME], NAME lowercased, - as _.
+slot_name() {
+  local name="${1,,}"
+  printf 'memsvc_standby%s\n' "${name:+_${name//-/_}}"
+}
+
+# Drops a slot its standby no longer uses; a walsender still holding it (a standby stopped a
+# moment ago) is ended first.
+drop_slot() {
+  local slot="$1"
+  for _ in $(seq 1 50); do
+    primary_psql -c "select pg_terminate_backend(active_pid) from pg_replication_slots where slot_name = '${slot}' and active" >/dev/null
+    if primary_psql -c "select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = '${slot}' and not active" >/dev/null 2>&1 &&
+      [ -z "$(primary_psql -c "select 1 from pg_replication_slots where slot_name = '${slot}'")" ]; then
+      return 0
+    fi
+    sleep 0.1
+  done
+  die "the replication slot ${slot} stays in use"
+}
+
 create_standby() {
-  local dir="$1" data="$1/data"
+  local dir="$1" data="$1/data" slot="$2"
   if standby_running "$data"; then as_cluster_owner "${BIN_DIR}/pg_ctl" -D "$data" -m immediate -w stop >/dev/null; fi
   rm -rf "$data"
+  drop_slot "$slot"
   mkdir -p "${dir}/socket"
   if is_root; then chown postgres: "$dir" "${dir}/socket"; fi
   chmod 700 "${dir}/socket"
   log "taking a base backup of the primary into ${data}"
   # -c fast: checkpoint now instead of waiting for the next one; -X stream: the WAL written
-  # meanwhile comes along; -R: primary_conninfo and standby.signal; --no-sync: a test cluster.
+  # meanwhile comes along; -R: primary_conninfo (with the slot) and standby.signal; -C -S: the
+  # slot, made by the backup itself; --no-sync: a test cluster.
   as_cluster_owner "${BIN_DIR}/pg_basebackup" -h 127.0.0.1 -p "$(cat "$PORT_FILE")" -U postgres -D "$data" \
-    -R -X stream -c fast --no-sync >&2 9>&- 8>&-
+    -R -X stream -C -S "$slot" -c fast --no-sync >&2 9>&- 8>&-
   start_standby "$dir"
 }
 
@@ -326,6 +356,7 @@ replica_command() {
       ;;
     replica-destroy)
       replica_command replica-stop "$2"
+      if cluster_running; then drop_slot "$(slot_name "$2")"; fi
       rm -rf "$dir" "${dir}.lock"
       log "removed ${dir}"
       ;;
@@ -339,13 +370,13 @@ replica_command() {
       flock 8
       mkdir -p "$dir"
       if ! standby_usable "${dir}/data"; then
-        create_standby "$dir"
+        create_standby "$dir" "$(slot_name "$2")"
       elif ! standby_running "${dir}/data"; then
         start_standby "$dir"
       fi
       if ! standby_caught_up "$(cat "${dir}/port")"; then
         log "the standby does not catch up with the primary: taking a new base backup"
-        create_standby "$dir"
+        create_standby "$dir" "$(slot_name "$2")"
         standby_caught_up "$(cat "${dir}/port")" || die "the standby in ${dir} does not catch up (log: ${dir}/server.log)"
       fi
       standby_url "$dir"

@@ -78,15 +78,18 @@ node -e '
 echo "npm asked the stand-in @memsvc registry (404 to all) for: $(sort -u scope-registry.log | tr '\n' ' ')"
 
 step "the executables answer"
-npx --yes=false memsvc --help >cli-help.log 2>&1 || fail "memsvc --help failed" cli-help.log
+# The links npm made in node_modules/.bin, which is what npx runs (npx itself is used for the
+# server and the CLI below; each npx call costs 2–5 s of resolving the tree).
+bin="$work/node_modules/.bin"
+"$bin/memsvc" --help >cli-help.log 2>&1 || fail "memsvc --help failed" cli-help.log
 grep -q 'Usage: memsvc' cli-help.log || fail "memsvc --help printed no usage" cli-help.log
-npx --yes=false memsvc-reindex --help >reindex-help.log 2>&1 || fail "memsvc-reindex --help failed" reindex-help.log
+"$bin/memsvc-reindex" --help >reindex-help.log 2>&1 || fail "memsvc-reindex --help failed" reindex-help.log
 grep -q -- '--regenerate' reindex-help.log || fail "memsvc-reindex --help printed no flags" reindex-help.log
-npx --yes=false memsvc-worker --help >worker-help.log 2>&1 || fail "memsvc-worker --help failed" worker-help.log
+"$bin/memsvc-worker" --help >worker-help.log 2>&1 || fail "memsvc-worker --help failed" worker-help.log
 grep -q 'Usage: memsvc-worker' worker-help.log || fail "memsvc-worker --help printed no usage" worker-help.log
 # The dashboard has no --help: without DATABASE_URL it must load, refuse the configuration and exit 2.
 status=0
-env -u DATABASE_URL npx --yes=false memsvc-dashboard >dashboard.log 2>&1 || status=$?
+env -u DATABASE_URL "$bin/memsvc-dashboard" >dashboard.log 2>&1 || status=$?
 [ "$status" = 2 ] && grep -q DATABASE_URL dashboard.log || fail "memsvc-dashboard did not refuse a missing DATABASE_URL (exit $status)" dashboard.log
 
 step "npx memsvc-server on pglite://$work/data over HTTP"

@@ -5,6 +5,7 @@ import { mintApiKey } from '@memsvc/auth';
 import { toTenantId } from '@memsvc/core';
 import { openStore } from '@memsvc/store-pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testTemplates } from '../../../tooling/vitest/test-templates.ts';
 import { type ServerProcess, startHttpServer } from './support/server-process.js';
 
 const SHARED_KEY = 'lite-shared-key-for-this-machine-0123';
@@ -22,7 +23,7 @@ describe('AUTH_REQUIRED=true on the lite profile', () => {
   beforeAll(async () => {
     const database = `pglite://${join(directory, 'data')}`;
     // A key written by `memsvc keys create` (which warns that lite ignores it), before the server holds the directory.
-    const store = await openStore({ database });
+    const store = await openStore({ database, ...testTemplates() });
     const minted = mintApiKey();
     await store.apiKeys.create({
       userId: toTenantId('me'),

@@ -3,13 +3,14 @@ import { ManualClock, ManualTimers } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { openStore } from '@memsvc/store-pg';
 import { describe, expect, it } from 'vitest';
+import { testTemplates } from '../../../tooling/vitest/test-templates.ts';
 import { createLogger, createMaintenance, type JobRunReport, Scheduler } from '../src/index.js';
 
 describe('Scheduler on a fake clock (PGlite)', () => {
   it('ticks on its interval, never twice within one, and reports a failing run without stopping', async () => {
     const clock = new ManualClock('2026-05-01T09:00:00.000Z');
     const timers = new ManualTimers(clock);
-    const store = await openStore({ database: 'pglite://memory', clock });
+    const store = await openStore({ database: 'pglite://memory', clock, ...testTemplates() });
     const { config } = loadConfig({ DATABASE_URL: 'pglite://memory' }, { homeDir: '/h' });
     const runs: JobRunReport[] = [];
     const logged: string[] = [];

@@ -16,7 +16,7 @@ import { PgUserIdentityStore } from './auth/pg-user-identity-store.js';
 import { FirstStatistics } from './connection/first-statistics.js';
 import { type OpenDatabaseOptions, openDatabase, type StoreConnection } from './connection/open-database.js';
 import { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
-import { PgliteTemplates } from './connection/pglite-templates.js';
+import { PgliteTemplates, type PgliteTemplatesOptions } from './connection/pglite-templates.js';
 import { PgExportStore } from './export/pg-export-store.js';
 import { UuidV7Generator } from './ids/uuid-v7.js';
 import { PgImportLedgerStore } from './import/pg-import-ledger-store.js';
@@ -73,7 +73,7 @@ export interface OpenStoreOptions {
    * of initdb and the migrations (~0.5 s instead of 3–4 s), and the first one this build creates
    * is kept there as the template (PgliteTemplates; MEMSVC_CACHE_DIR). Used only when migrating.
    */
-  readonly pgliteTemplates?: { readonly directory: string };
+  readonly pgliteTemplates?: { readonly directory: string } & PgliteTemplatesOptions;
   /**
    * Where failures of background upkeep go (a new database's first ANALYZE, FirstStatistics; a
    * PGlite template that could not be loaded or saved); default: ignored.
@@ -153,7 +153,9 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
   const migrate = options.migrate ?? true;
   const onUpkeepError = options.onUpkeepError ?? (() => undefined);
   const templates =
-    migrate && options.pgliteTemplates ? new PgliteTemplates(options.pgliteTemplates.directory, embeddedTemplateFingerprint()) : undefined;
+    migrate && options.pgliteTemplates
+      ? new PgliteTemplates(options.pgliteTemplates.directory, embeddedTemplateFingerprint(), options.pgliteTemplates)
+      : undefined;
   const connection = await openDatabase(options.database, {
     ...options.pool,
     sessionSettings: searchSessionSettings(options.vector?.hnswEfSearch),

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMemsvcError, type TenantId } from '@memsvc/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type MemsvcStore, openDatabase, openStore } from '../src/index.js';
+import { type MemsvcStore, openDatabase } from '../src/index.js';
 import { temporaryDirectory } from './support/each-engine.js';
+import { openTestStore } from './support/open-test-store.js';
 
 const holderScript = fileURLToPath(new URL('./fixtures/hold-pglite.mjs', import.meta.url));
 const tenant = 'tenant-a' as TenantId;
@@ -48,7 +49,7 @@ describe('embedded PGlite directories', () => {
   it('refuses a directory that cannot be created and leaves nothing behind', async () => {
     const root = temporaryDirectory();
     writeFileSync(join(root, 'a-file'), 'not a directory');
-    const error = await expectCode(openStore({ database: `pglite://${join(root, 'a-file', 'data')}` }), 'STORAGE_UNAVAILABLE');
+    const error = await expectCode(openTestStore({ database: `pglite://${join(root, 'a-file', 'data')}` }), 'STORAGE_UNAVAILABLE');
     expect(error.message).toMatch(/is not writable/);
     expect(readdirSync(root)).toEqual(['a-file']);
   });
@@ -56,26 +57,26 @@ describe('embedded PGlite directories', () => {
   it('refuses a path that is a file', async () => {
     const root = temporaryDirectory();
     writeFileSync(join(root, 'data'), '');
-    const error = await expectCode(openStore({ database: `pglite://${join(root, 'data')}` }), 'STORAGE_UNAVAILABLE');
+    const error = await expectCode(openTestStore({ database: `pglite://${join(root, 'data')}` }), 'STORAGE_UNAVAILABLE');
     expect(error.message).toMatch(/exists and is not a directory/);
   });
 
   it('keeps data across close and reopen', async () => {
     const directory = join(temporaryDirectory(), 'data');
-    const first = await openStore({ database: `pglite://${directory}` });
+    const first = await openTestStore({ database: `pglite://${directory}` });
     const memory = await first.memories.insert(tenant, { tier: 'ltm', content: 'persisted' }, { id: 'test' });
     await first.close();
     expect(existsSync(join(directory, 'memsvc.lock'))).toBe(false);
 
-    const second = await openStore({ database: `pglite://${directory}` });
+    const second = await openTestStore({ database: `pglite://${directory}` });
     stores.push(second);
     expect((await second.memories.findById(tenant, memory.id))?.content).toBe('persisted');
   });
 
   it('refuses a second open of the same directory in the same process', async () => {
     const directory = join(temporaryDirectory(), 'data');
-    stores.push(await openStore({ database: `pglite://${directory}` }));
-    const error = await expectCode(openStore({ database: `pglite://${directory}` }), 'DATABASE_LOCKED');
+    stores.push(await openTestStore({ database: `pglite://${directory}` }));
+    const error = await expectCode(openTestStore({ database: `pglite://${directory}` }), 'DATABASE_LOCKED');
     expect(error.message).toMatch(/already open in this process/);
   });
 
@@ -94,7 +95,7 @@ describe('embedded PGlite directories', () => {
     holder.kill('SIGKILL');
     await new Promise((resolve) => holder.once('exit', resolve));
     // The killed process left its lock file; it is stale now and is taken over.
-    const reopened = await openStore({ database: `pglite://${directory}` });
+    const reopened = await openTestStore({ database: `pglite://${directory}` });
     stores.push(reopened);
     expect((await reopened.memories.findById(tenant, ready.id))?.content).toBe('written before the kill');
   });
@@ -106,7 +107,7 @@ describe('embedded PGlite directories', () => {
       join(directory, 'memsvc.lock'),
       JSON.stringify({ pid: 2 ** 22 + 12345, hostname: (await import('node:os')).hostname(), nonce: 'x', acquiredAt: 'then' }),
     );
-    const store = await openStore({ database: `pglite://${directory}` });
+    const store = await openTestStore({ database: `pglite://${directory}` });
     stores.push(store);
     expect((await store.health()).database).toBe(true);
   });
@@ -156,7 +157,7 @@ describe('the PGlite directory lock', () => {
 
     for (const child of children.splice(0)) child.kill('SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const reopened = await openStore({ database: `pglite://${directory}` });
+    const reopened = await openTestStore({ database: `pglite://${directory}` });
     stores.push(reopened);
     const winner = outcomes.find((outcome) => outcome.ready);
     expect((await reopened.memories.findById(tenant, winner?.id ?? ''))?.content).toBe('written before the kill');
@@ -169,7 +170,7 @@ describe('the PGlite directory lock', () => {
       join(directory, 'memsvc.lock'),
       JSON.stringify({ pid: process.pid, hostname: hostname(), nonce: 'previous-life', processStart: null, acquiredAt: 'then' }),
     );
-    const store = await openStore({ database: `pglite://${directory}` });
+    const store = await openTestStore({ database: `pglite://${directory}` });
     stores.push(store);
     expect((await store.health()).database).toBe(true);
   });
@@ -179,10 +180,10 @@ describe('the PGlite directory lock', () => {
     mkdirSync(directory, { recursive: true });
     const lockPath = join(directory, 'memsvc.lock');
     writeFileSync(lockPath, '{"pid": 12');
-    await expectCode(openStore({ database: `pglite://${directory}` }), 'DATABASE_LOCKED');
+    await expectCode(openTestStore({ database: `pglite://${directory}` }), 'DATABASE_LOCKED');
     const old = new Date(Date.now() - 60_000);
     utimesSync(lockPath, old, old);
-    const store = await openStore({ database: `pglite://${directory}` });
+    const store = await openTestStore({ database: `pglite://${directory}` });
     stores.push(store);
     expect((await store.health()).database).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -136,6 +136,36 @@ describe('embedded-database templates [pglite]', () => {
     mkdirSync(directory);
     writeFileSync(templates.file, gzipSync(Buffer.alloc(4096, 7)));
     await expect(templates.read()).rejects.toThrow(/holds no tar archive/);
+  });
+
+  it('kept in memory, a template is read from its file once; a file replaced since is read again', async () => {
+    const directory = withTemplate();
+    const file = templateFile(directory);
+    const original = readFileSync(file);
+    // A time in whole milliseconds, so that setting it again below gives the file the same time.
+    const mtime = new Date('2026-01-01T00:00:00.000Z');
+    utimesSync(file, mtime, mtime);
+    const kept = new PgliteTemplates(directory, embeddedTemplateFingerprint(), { keepInMemory: true });
+    const first = await kept.read();
+    expect(first?.size).toBe(gunzipSync(original).byteLength);
+
+    // Bytes that are no template, in a file of the same size and time: only a process that kept
+    // the template in memory never notices.
+    writeFileSync(file, Buffer.concat([Buffer.alloc(original.byteLength - 1, 0), Buffer.from([1])]));
+    utimesSync(file, mtime, mtime);
+    const again = Buffer.from(await ((await kept.read()) as Blob).arrayBuffer());
+    expect(Buffer.compare(again, Buffer.from(await (first as Blob).arrayBuffer()))).toBe(0);
+
+    // Replaced by a file of another time (a damaged template made again): read anew.
+    const later = new Date(mtime.getTime() + 5_000);
+    utimesSync(file, later, later);
+    await expect(kept.read()).rejects.toThrow();
+    writeFileSync(file, original);
+    expect((await kept.read())?.size).toBe(first?.size);
+    const store = await openStore({ database: 'pglite://memory', pgliteTemplates: { directory, keepInMemory: true } });
+    open.push(store);
+    expect(store.connection.embedded?.startedFrom).toBe('template');
+    expect(await pendingMigrations(store.connection.db as never)).toEqual([]);
   });
 
   it('a template directory that cannot be written costs only the time: the database opens and the failure is reported', async () => {

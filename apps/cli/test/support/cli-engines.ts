@@ -5,6 +5,7 @@ import { type MemsvcStore, type OpenStoreOptions, openStore } from '@memsvc/stor
 import { afterAll, inject } from 'vitest';
 import type {} from '../../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../tooling/vitest/test-databases.ts';
+import { testTemplates } from '../../../../tooling/vitest/test-templates.ts';
 
 /** A database engine a CLI test file runs its commands against. */
 export interface CliEngine {
@@ -45,6 +46,5 @@ export function cliWorkspace(prefix: string): { readonly workDir: string; readon
  * run's template (MEMSVC_CACHE_DIR, set by tooling/vitest/preset.ts) instead of initdb.
  */
 export function openTestStore(options: OpenStoreOptions): Promise<MemsvcStore> {
-  const directory = process.env.MEMSVC_CACHE_DIR;
-  return openStore({ ...(directory ? { pgliteTemplates: { directory } } : {}), ...options });
+  return openStore({ ...testTemplates(), ...options });
 }

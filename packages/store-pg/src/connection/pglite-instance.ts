@@ -26,6 +26,16 @@ export type PgliteTemplateSource = () => Promise<Blob | undefined>;
 
 const EXTENSIONS = { vector, btree_gin };
 
+/**
+ * PGlite's start parameters for an in-memory database: its buffer pool at 32 MB instead of
+ * PostgreSQL's 128 MB. In memory every page already sits in the process (PGlite's in-memory file
+ * system), so a buffer miss costs a copy, not a read from disk; and starting with the larger pool
+ * cost ~0.6 s more CPU each time (its memory is touched at startup): ~1.1 against ~0.5 s to open
+ * a database from the template on a 2-core machine. A directory database keeps 128 MB: its misses
+ * go to the file system.
+ */
+const IN_MEMORY_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+
 /** The PostgreSQL files live in a subdirectory, so the lock file sits beside them, not inside. */
 const PGDATA_SUBDIRECTORY = 'pgdata';
 const LOCK_FILE = 'memsvc.lock';
@@ -40,7 +50,7 @@ const LOCK_FILE = 'memsvc.lock';
 export async function openPglite(storage: { directory: string } | 'memory', template?: PgliteTemplateSource): Promise<OpenPglite> {
   if (storage === 'memory') {
     const created = await createNew(template, (loadDataDir) =>
-      PGlite.create({ extensions: EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) }),
+      PGlite.create({ extensions: EXTENSIONS, startParams: IN_MEMORY_START_PARAMS, ...(loadDataDir ? { loadDataDir } : {}) }),
     );
     return { ...created, directory: undefined, close: () => created.pglite.close() };
   }

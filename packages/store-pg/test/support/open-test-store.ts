@@ -1,3 +1,4 @@
+import { testTemplates } from '../../../../tooling/vitest/test-templates.ts';
 import { type MemsvcStore, type OpenStoreOptions, openStore } from '../../src/index.js';
 
 /**
@@ -6,6 +7,5 @@ import { type MemsvcStore, type OpenStoreOptions, openStore } from '../../src/in
  * Tests of opening and migrating themselves call openStore.
  */
 export function openTestStore(options: OpenStoreOptions): Promise<MemsvcStore> {
-  const directory = process.env.MEMSVC_CACHE_DIR;
-  return openStore({ ...(directory ? { pgliteTemplates: { directory } } : {}), ...options });
+  return openStore({ ...testTemplates(), ...options });
 }
