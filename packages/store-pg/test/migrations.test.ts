@@ -7,10 +7,14 @@ import {
   migrateToLatest,
   migrateUpTo,
   openDatabase,
+  pendingMigrations,
   type StoreConnection,
   vectorShardOf,
 } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
+
+/** The advisory-lock key Kysely's Migrator takes on PostgreSQL (its postgres-adapter.js). */
+const KYSELY_MIGRATION_LOCK = 3853314791062309107n;
 
 const EXPECTED_TABLES = [
   'api_keys',
@@ -84,6 +88,39 @@ describeEachEngine('migrations', (engine) => {
     const applied = await sql<{ name: string }>`SELECT name FROM ${sql.table(MIGRATION_TABLE)}`.execute(db);
     expect(applied.rows.map((row) => row.name)).toEqual(KNOWN_MIGRATIONS);
     expect(await db.selectFrom('scheduler_state').select('cursor').executeTakeFirst()).toEqual({ cursor: 'abc' });
+  });
+
+  it('opens an up-to-date database without the migration lock, and still refuses one a newer version migrated', async () => {
+    const url = await engine.freshDatabaseUrl();
+    const { db } = await connect(url);
+    await migrateToLatest(db as never);
+    expect(await pendingMigrations(db as never)).toEqual([]);
+
+    if (engine.supportsSecondConnection) {
+      // Another process holding the migrator's lock (Kysely's own key) for as long as it likes:
+      // a server starting on an up-to-date database must not wait for it.
+      const holder = await connect(url);
+      await holder.db.connection().execute(async (connection) => {
+        await sql`SELECT pg_advisory_lock(${sql.lit(KYSELY_MIGRATION_LOCK)})`.execute(connection);
+        try {
+          expect(await migrateToLatest(db as never)).toEqual([]);
+        } finally {
+          await sql`SELECT pg_advisory_unlock(${sql.lit(KYSELY_MIGRATION_LOCK)})`.execute(connection);
+        }
+      });
+    }
+
+    // A migration this version does not know: the database belongs to a newer memsvc.
+    await sql`INSERT INTO ${sql.table(MIGRATION_TABLE)} (name, timestamp) VALUES ('9999-from-the-future', now()::text)`.execute(db);
+    expect(await pendingMigrations(db as never)).toEqual([]);
+    await expect(migrateToLatest(db as never)).rejects.toThrow(/9999-from-the-future/);
+  });
+
+  it('lists the migrations a database still lacks', async () => {
+    const { db } = await connect();
+    expect(await pendingMigrations(db as never)).toEqual(KNOWN_MIGRATIONS);
+    await migrateUpTo(db as never, KNOWN_MIGRATIONS[2]);
+    expect(await pendingMigrations(db as never)).toEqual(KNOWN_MIGRATIONS.slice(3));
   });
 
   it('lets replicas migrate at the same time: each migration is applied exactly once', async () => {
