@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KNOWN_MIGRATIONS, migrateUpTo, openDatabase } from '@memsvc/store-pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
@@ -27,29 +28,33 @@ describe('memsvc CLI', () => {
     for (const command of ['migrate', 'status', 'config', 'keys', 'orgs']) expect(run.stdout).toContain(command);
   });
 
+  it('reports an embedded directory without a database as such, and creates nothing there', async () => {
+    const directory = join(workDir, 'not-yet');
+    for (const args of [['status'], ['status', '--json']]) {
+      const run = await memsvc(args, { DATABASE_URL: `pglite://${directory}` });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(`no embedded database in ${directory} yet (memsvc migrate or memsvc-server creates one there)`);
+    }
+    expect(existsSync(directory)).toBe(false);
+  });
+
   it('reports pending migrations without applying them', async () => {
-    const env = { DATABASE_URL: `pglite://${join(workDir, 'fresh')}` };
+    // A database an older version left: migrated up to its third migration.
+    const url = `pglite://${join(workDir, 'older')}`;
+    const older = await openDatabase(url);
+    await migrateUpTo(older.db as never, KNOWN_MIGRATIONS[2]);
+    await older.close();
+
+    const env = { DATABASE_URL: url };
+    const pending = KNOWN_MIGRATIONS.slice(3);
+    expect(pending[0]).toBe('0004-search-context');
     const status = await memsvc(['status', '--json'], env);
-    // Every migration this version ships, and still all of them: status applies nothing.
-    const all = [
-      '0001-initial-schema',
-      '0002-memories-fillfactor',
-      '0003-importance-index',
-      '0004-search-context',
-      '0005-job-bookkeeping',
-      '0006-vector-shards',
-      '0007-full-text-no-pending-list',
-      '0008-lexical-index',
-      '0009-sessions-by-user',
-      '0010-unlogged-rate-limit-counters',
-      '0011-import-ledger',
-      '0012-bulk-lexical-index',
-      '0013-marker-indexes',
-      '0014-sessions-by-api-key',
-      '0015-striped-lexical-statistics',
-    ];
-    expect(JSON.parse(status.stdout).pendingMigrations).toEqual(all);
-    expect(JSON.parse((await memsvc(['status', '--json'], env)).stdout).pendingMigrations).toEqual(all);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout).pendingMigrations).toEqual(pending);
+    // Still the same: status applies nothing.
+    expect(JSON.parse((await memsvc(['status', '--json'], env)).stdout).pendingMigrations).toEqual(pending);
+    expect((await memsvc(['status'], env)).stdout).toContain(`schema     ${pending.length} pending migration(s): run memsvc migrate`);
   });
 
   it('creates, migrates and reports an embedded database in a new directory', async () => {

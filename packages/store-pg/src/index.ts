@@ -12,6 +12,7 @@ export type { DatabaseEngine, OpenDatabaseOptions, StoreConnection } from './con
 export { openDatabase } from './connection/open-database.js';
 export type { TableActivity, TableUpkeep } from './connection/pglite-autovacuum.js';
 export { PGLITE_AUTOVACUUM_INTERVAL_MS, PgliteAutovacuum, upkeepOf } from './connection/pglite-autovacuum.js';
+export { embeddedDatabaseExists } from './connection/pglite-layout.js';
 export type { PostgresPoolOptions } from './connection/postgres-pool.js';
 export { isTransientDatabaseError } from './connection/transient-errors.js';
 export type { PgExportStoreOptions } from './export/pg-export-store.js';

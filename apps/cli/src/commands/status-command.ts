@@ -1,4 +1,5 @@
-import { openStore, pendingMigrations } from '@memsvc/store-pg';
+import { MemsvcError } from '@memsvc/core';
+import { embeddedDatabaseExists, openStore, pendingMigrations } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import type { CliContext } from '../cli-context.js';
 import { readConfig } from '../read-config.js';
@@ -6,10 +7,19 @@ import { readConfig } from '../read-config.js';
 /**
  * `memsvc status`: what the database holds and whether it is healthy, as text or JSON. It only
  * reads: no migration, and no vector dimensionality fixed from this shell's environment, so it
- * is safe to run against a live server's database and after a model change.
+ * is safe to run against a live server's database and after a model change. A `pglite://<dir>`
+ * that holds no database yet is reported as such, not created (opening it would run initdb there).
  */
 export async function statusCommand(cli: CliContext, options: { json?: boolean }): Promise<void> {
   const { config } = readConfig(cli.env);
+  const target = config.database.target;
+  if (target.engine === 'pglite' && target.storage === 'directory' && !embeddedDatabaseExists(target.directory)) {
+    throw new MemsvcError(
+      'STORAGE_UNAVAILABLE',
+      `no embedded database in ${target.directory} yet (memsvc migrate or memsvc-server creates one there)`,
+      { directory: target.directory },
+    );
+  }
   const store = await openStore({
     database: config.database.target,
     migrate: false,

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { isMemsvcError, MemsvcError } from '@memsvc/core';
 import { acquireDirectoryLock, type DirectoryLock } from './pglite-directory-lock.js';
+import { embeddedDirectory, LOCK_FILE, PGDATA_SUBDIRECTORY } from './pglite-layout.js';
 
 /** An open embedded database and what must be undone when it closes. */
 export interface OpenPglite {
@@ -36,10 +36,6 @@ const EXTENSIONS = { vector, btree_gin };
  */
 const IN_MEMORY_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
 
-/** The PostgreSQL files live in a subdirectory, so the lock file sits beside them, not inside. */
-const PGDATA_SUBDIRECTORY = 'pgdata';
-const LOCK_FILE = 'memsvc.lock';
-
 /**
  * Opens PGlite with pgvector, in memory or in a directory. For a directory: it is created if
  * missing, proven writable, and locked to this process. If opening fails, whatever this call
@@ -55,7 +51,7 @@ export async function openPglite(storage: { directory: string } | 'memory', temp
     return { ...created, directory: undefined, close: () => created.pglite.close() };
   }
 
-  const directory = resolve(storage.directory.replace(/^~(?=$|\/)/, homedir()));
+  const directory = embeddedDirectory(storage.directory);
   const label = `the embedded database pglite://${storage.directory}`;
   const createdRoot = prepareDirectory(directory, label);
   let lock: DirectoryLock;
