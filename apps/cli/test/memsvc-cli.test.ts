@@ -30,7 +30,18 @@ describe('memsvc CLI', () => {
 
   it('reports an embedded directory without a database as such, and creates nothing there', async () => {
     const directory = join(workDir, 'not-yet');
-    for (const args of [['status'], ['status', '--json']]) {
+    // The commands that read or change what is there; `migrate`, `keys create`, `orgs create` and `import` create it.
+    const commands = [
+      ['status'],
+      ['status', '--json'],
+      ['keys', 'list'],
+      ['keys', 'revoke', '--user', 'me'],
+      ['orgs', 'list'],
+      ['sessions', 'list', '--user', 'me'],
+      ['export', '--user', 'me'],
+      ['export', '--user', 'me', '--format', 'markdown', '--out', join(workDir, 'notes')],
+    ];
+    for (const args of commands) {
       const run = await memsvc(args, { DATABASE_URL: `pglite://${directory}` });
       expect(run.code).toBe(1);
       expect(run.stdout).toBe('');

@@ -1,7 +1,7 @@
-import { MemsvcError } from '@memsvc/core';
-import { embeddedDatabaseExists, openStore, pendingMigrations } from '@memsvc/store-pg';
+import { openStore, pendingMigrations } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import type { CliContext } from '../cli-context.js';
+import { assertDatabaseExists } from '../existing-database.js';
 import { readConfig } from '../read-config.js';
 
 /**
@@ -12,14 +12,7 @@ import { readConfig } from '../read-config.js';
  */
 export async function statusCommand(cli: CliContext, options: { json?: boolean }): Promise<void> {
   const { config } = readConfig(cli.env);
-  const target = config.database.target;
-  if (target.engine === 'pglite' && target.storage === 'directory' && !embeddedDatabaseExists(target.directory)) {
-    throw new MemsvcError(
-      'STORAGE_UNAVAILABLE',
-      `no embedded database in ${target.directory} yet (memsvc migrate or memsvc-server creates one there)`,
-      { directory: target.directory },
-    );
-  }
+  assertDatabaseExists(config.database.target);
   const store = await openStore({
     database: config.database.target,
     migrate: false,

@@ -1,0 +1,18 @@
+import { type DatabaseTarget, MemsvcError } from '@memsvc/core';
+import { embeddedDatabaseExists } from '@memsvc/store-pg';
+
+/**
+ * For commands that read what is there: a `pglite://<dir>` that holds no database yet is an
+ * error naming the directory, not a new database (opening it would run initdb there and leave
+ * one behind, under a path that may simply be mistyped). PostgreSQL needs no such check: a
+ * database that does not exist is refused by the server.
+ */
+export function assertDatabaseExists(target: DatabaseTarget): void {
+  if (target.engine === 'pglite' && target.storage === 'directory' && !embeddedDatabaseExists(target.directory)) {
+    throw new MemsvcError(
+      'STORAGE_UNAVAILABLE',
+      `no embedded database in ${target.directory} yet (memsvc migrate or memsvc-server creates one there)`,
+      { directory: target.directory },
+    );
+  }
+}
