@@ -4,28 +4,39 @@ import type { CliContext } from './cli-context.js';
 import { assertDatabaseExists } from './existing-database.js';
 import { readConfig } from './read-config.js';
 
-/** What an operator command needs of the database. */
-export interface OperatorStoreOptions {
-  /**
-   * The command only reads or changes what is there (lists, exports, revocations): an embedded
-   * directory without a database is an error, not a new database (existing-database.ts).
-   */
-  readonly existingOnly?: boolean;
-}
-
 /**
  * Opens the store for one operator command (`keys`, `orgs`) on a single connection, migrating
  * first as the server would, runs `action` and closes the store whatever happens.
  */
-export async function withOperatorStore<T>(
+export function withOperatorStore<T>(
   cli: CliContext,
   applicationName: string,
   action: (store: MemsvcStore, config: MemsvcConfig) => Promise<T>,
-  options: OperatorStoreOptions = {},
+): Promise<T> {
+  return withStore(cli, applicationName, action, false);
+}
+
+/**
+ * The same for a command that reads or changes what is there (lists, exports, revocations): an
+ * embedded directory without a database is an error, not a new database (existing-database.ts).
+ */
+export function withExistingOperatorStore<T>(
+  cli: CliContext,
+  applicationName: string,
+  action: (store: MemsvcStore, config: MemsvcConfig) => Promise<T>,
+): Promise<T> {
+  return withStore(cli, applicationName, action, true);
+}
+
+async function withStore<T>(
+  cli: CliContext,
+  applicationName: string,
+  action: (store: MemsvcStore, config: MemsvcConfig) => Promise<T>,
+  existingOnly: boolean,
 ): Promise<T> {
   const { config, warnings } = readConfig(cli.env);
   for (const warning of warnings) cli.stderr.write(`warning: ${warning}\n`);
-  if (options.existingOnly) assertDatabaseExists(config.database.target);
+  if (existingOnly) assertDatabaseExists(config.database.target);
   const store = await openStore({
     database: config.database.target,
     pool: { applicationName, maxConnections: 1 },

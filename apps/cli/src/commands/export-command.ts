@@ -15,7 +15,7 @@ import {
 import { systemClock } from '@memsvc/store-pg';
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
-import { withOperatorStore } from '../operator-store.js';
+import { withExistingOperatorStore } from '../operator-store.js';
 import { checkMarkdownTarget, writeMarkdownExport } from './markdown-export-directory.js';
 
 const APPLICATION_NAME = 'memsvc-export';
@@ -68,52 +68,42 @@ export async function exportCommand(cli: CliContext, options: ExportOptions): Pr
 }
 
 async function exportMarkdown(cli: CliContext, tenant: TenantId, request: ExportRequest, out: string): Promise<void> {
-  await withOperatorStore(
-    cli,
-    APPLICATION_NAME,
-    async (store) => {
-      const total = await writeMarkdownExport(store.exports, tenant, request, out, (written) =>
-        cli.stderr.write(`exported ${written} memories\n`),
-      );
-      cli.stderr.write(`done: ${total} memories of ${tenant} written as markdown notes to ${out}\n`);
-    },
-    { existingOnly: true },
-  );
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    const total = await writeMarkdownExport(store.exports, tenant, request, out, (written) =>
+      cli.stderr.write(`exported ${written} memories\n`),
+    );
+    cli.stderr.write(`done: ${total} memories of ${tenant} written as markdown notes to ${out}\n`);
+  });
 }
 
 async function exportJsonl(cli: CliContext, tenant: TenantId, request: ExportRequest, out: string | undefined): Promise<void> {
-  await withOperatorStore(
-    cli,
-    APPLICATION_NAME,
-    async (store) => {
-      const partial = out === undefined ? undefined : `${out}.partial`;
-      const output: Writable = partial === undefined ? cli.stdout : createWriteStream(partial, { flags: 'w' });
-      const now = systemClock.now();
-      let total = 0;
-      try {
-        let cursor: string | undefined;
-        do {
-          const page = await readExportPage(store.exports, tenant, { ...request, cursor }, now);
-          if (page.lines.length > 0) await write(output, `${page.lines.join('\n')}\n`);
-          total += page.count;
-          cli.stderr.write(`exported ${total} memories\n`);
-          cursor = page.nextCursor;
-        } while (cursor !== undefined);
-        if (partial !== undefined && out !== undefined) {
-          await close(output);
-          await rename(partial, out);
-        }
-      } catch (error) {
-        if (partial !== undefined) {
-          output.destroy();
-          await rm(partial, { force: true });
-        }
-        throw error;
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    const partial = out === undefined ? undefined : `${out}.partial`;
+    const output: Writable = partial === undefined ? cli.stdout : createWriteStream(partial, { flags: 'w' });
+    const now = systemClock.now();
+    let total = 0;
+    try {
+      let cursor: string | undefined;
+      do {
+        const page = await readExportPage(store.exports, tenant, { ...request, cursor }, now);
+        if (page.lines.length > 0) await write(output, `${page.lines.join('\n')}\n`);
+        total += page.count;
+        cli.stderr.write(`exported ${total} memories\n`);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      if (partial !== undefined && out !== undefined) {
+        await close(output);
+        await rename(partial, out);
       }
-      cli.stderr.write(`done: ${total} memories of ${tenant}${out ? ` written to ${out}` : ''}\n`);
-    },
-    { existingOnly: true },
-  );
+    } catch (error) {
+      if (partial !== undefined) {
+        output.destroy();
+        await rm(partial, { force: true });
+      }
+      throw error;
+    }
+    cli.stderr.write(`done: ${total} memories of ${tenant}${out ? ` written to ${out}` : ''}\n`);
+  });
 }
 
 function parseFormat(value: string): (typeof EXPORT_FORMATS)[number] {

@@ -3,7 +3,7 @@ import { type ApiKeyRecord, checkApiKeyName, DEFAULT_KEY_SCOPES, MemsvcError, pa
 import { systemClock } from '@memsvc/store-pg';
 import type { CliContext } from '../cli-context.js';
 import { parseExpiresInDays, parseOrganizationId, parseUserFlag } from '../operator-flags.js';
-import { withOperatorStore } from '../operator-store.js';
+import { withExistingOperatorStore, withOperatorStore } from '../operator-store.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
 
 const APPLICATION_NAME = 'memsvc-keys';
@@ -75,40 +75,35 @@ export async function createKeyCommand(cli: CliContext, options: CreateKeyOption
 /** `memsvc keys list`: the keys, newest first; never a key or a hash (none is stored, and the hash is not read). */
 export async function listKeysCommand(cli: CliContext, options: { readonly user?: string; readonly json?: boolean }): Promise<void> {
   const userId = options.user === undefined ? undefined : parseUserFlag(options.user);
-  await withOperatorStore(
-    cli,
-    APPLICATION_NAME,
-    async (store) => {
-      const keys = await store.apiKeys.list({ userId });
-      const now = systemClock.now();
-      if (options.json) {
-        writeJsonLine(
-          cli,
-          keys.map((key) => ({ ...keyJson(key), state: stateOf(key, now) })),
-        );
-        return;
-      }
-      if (keys.length === 0) {
-        cli.stdout.write(userId === undefined ? 'no API keys\n' : `no API keys for ${userId}\n`);
-        return;
-      }
-      const rows = keys.map((key) => [
-        key.id,
-        key.prefix,
-        key.name,
-        key.userId,
-        key.organizationId ?? '-',
-        key.scopes.join(','),
-        formatInstant(key.createdAt),
-        key.expiresAt ? `${formatInstant(key.expiresAt)}${stateOf(key, now) === 'expired' ? ' (expired)' : ''}` : 'never',
-        formatInstant(key.lastUsedAt),
-        formatInstant(key.revokedAt),
-      ]);
-      const header = ['ID', 'PREFIX', 'NAME', 'USER', 'ORG', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'];
-      cli.stdout.write(`${formatTable(header, rows)}\n`);
-    },
-    { existingOnly: true },
-  );
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    const keys = await store.apiKeys.list({ userId });
+    const now = systemClock.now();
+    if (options.json) {
+      writeJsonLine(
+        cli,
+        keys.map((key) => ({ ...keyJson(key), state: stateOf(key, now) })),
+      );
+      return;
+    }
+    if (keys.length === 0) {
+      cli.stdout.write(userId === undefined ? 'no API keys\n' : `no API keys for ${userId}\n`);
+      return;
+    }
+    const rows = keys.map((key) => [
+      key.id,
+      key.prefix,
+      key.name,
+      key.userId,
+      key.organizationId ?? '-',
+      key.scopes.join(','),
+      formatInstant(key.createdAt),
+      key.expiresAt ? `${formatInstant(key.expiresAt)}${stateOf(key, now) === 'expired' ? ' (expired)' : ''}` : 'never',
+      formatInstant(key.lastUsedAt),
+      formatInstant(key.revokedAt),
+    ]);
+    const header = ['ID', 'PREFIX', 'NAME', 'USER', 'ORG', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'];
+    cli.stdout.write(`${formatTable(header, rows)}\n`);
+  });
 }
 
 /**
@@ -121,33 +116,23 @@ export async function revokeKeyCommand(cli: CliContext, id: string | undefined, 
   }
   if (id === undefined) {
     const userId = parseUserFlag(options.user ?? '');
-    await withOperatorStore(
-      cli,
-      APPLICATION_NAME,
-      async (store) => {
-        const revoked = await store.apiKeys.revokeAllOf(userId, systemClock.now());
-        cli.stdout.write(`revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${userId}: they are refused from now on\n`);
-      },
-      { existingOnly: true },
-    );
+    await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+      const revoked = await store.apiKeys.revokeAllOf(userId, systemClock.now());
+      cli.stdout.write(`revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${userId}: they are refused from now on\n`);
+    });
     return;
   }
-  await withOperatorStore(
-    cli,
-    APPLICATION_NAME,
-    async (store) => {
-      const now = systemClock.now();
-      const revoked = await store.apiKeys.revoke(id, now);
-      if (!revoked) throw new MemsvcError('NOT_FOUND', `no API key with id "${id}" (memsvc keys list shows them)`, { field: 'id' });
-      const what = `API key ${revoked.id} (${revoked.prefix}…, "${revoked.name}", user ${revoked.userId})`;
-      cli.stdout.write(
-        revoked.revokedAt && revoked.revokedAt.getTime() !== now.getTime()
-          ? `${what} was already revoked at ${formatInstant(revoked.revokedAt)}\n`
-          : `revoked ${what}: it is refused from now on\n`,
-      );
-    },
-    { existingOnly: true },
-  );
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    const now = systemClock.now();
+    const revoked = await store.apiKeys.revoke(id, now);
+    if (!revoked) throw new MemsvcError('NOT_FOUND', `no API key with id "${id}" (memsvc keys list shows them)`, { field: 'id' });
+    const what = `API key ${revoked.id} (${revoked.prefix}…, "${revoked.name}", user ${revoked.userId})`;
+    cli.stdout.write(
+      revoked.revokedAt && revoked.revokedAt.getTime() !== now.getTime()
+        ? `${what} was already revoked at ${formatInstant(revoked.revokedAt)}\n`
+        : `revoked ${what}: it is refused from now on\n`,
+    );
+  });
 }
 
 function stateOf(key: ApiKeyRecord, now: Date): 'active' | 'expired' | 'revoked' {

@@ -8,7 +8,7 @@ import {
 } from '@memsvc/core';
 import type { CliContext } from '../cli-context.js';
 import { parseOrganizationId, parseUserFlag } from '../operator-flags.js';
-import { withOperatorStore } from '../operator-store.js';
+import { withExistingOperatorStore, withOperatorStore } from '../operator-store.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
 
 const APPLICATION_NAME = 'memsvc-orgs';
@@ -43,29 +43,24 @@ export async function createOrgCommand(
 
 /** `memsvc orgs list`: every organization, newest first. */
 export async function listOrgsCommand(cli: CliContext, options: { readonly json?: boolean }): Promise<void> {
-  await withOperatorStore(
-    cli,
-    APPLICATION_NAME,
-    async (store) => {
-      const organizations = await store.organizations.list();
-      if (options.json) {
-        writeJsonLine(cli, organizations.map(organizationJson));
-        return;
-      }
-      if (organizations.length === 0) {
-        cli.stdout.write('no organizations\n');
-        return;
-      }
-      const rows = organizations.map((organization) => [
-        organization.id,
-        organization.slug,
-        organization.name,
-        formatInstant(organization.createdAt),
-      ]);
-      cli.stdout.write(`${formatTable(['ID', 'SLUG', 'NAME', 'CREATED'], rows)}\n`);
-    },
-    { existingOnly: true },
-  );
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    const organizations = await store.organizations.list();
+    if (options.json) {
+      writeJsonLine(cli, organizations.map(organizationJson));
+      return;
+    }
+    if (organizations.length === 0) {
+      cli.stdout.write('no organizations\n');
+      return;
+    }
+    const rows = organizations.map((organization) => [
+      organization.id,
+      organization.slug,
+      organization.name,
+      formatInstant(organization.createdAt),
+    ]);
+    cli.stdout.write(`${formatTable(['ID', 'SLUG', 'NAME', 'CREATED'], rows)}\n`);
+  });
 }
 
 /** `memsvc orgs add-member`: adds a user to an organization, or changes their role there. */
@@ -77,51 +72,41 @@ export async function addMemberCommand(
   const id = parseOrganizationId(organizationId, '<orgId>');
   const userId = parseUserFlag(options.user);
   const role = checkOrganizationRole(options.role, '--role');
-  await withOperatorStore(
-    cli,
-    APPLICATION_NAME,
-    async (store) => {
-      const member = await store.organizations.addMember({ organizationId: id, userId, role });
-      if (options.json) {
-        writeJsonLine(cli, {
-          organizationId: member.organizationId,
-          userId: member.userId,
-          role: member.role,
-          createdAt: member.createdAt.toISOString(),
-        });
-        return;
-      }
-      cli.stdout.write(`${member.userId} is ${member.role} of organization ${member.organizationId}\n`);
-    },
-    { existingOnly: true },
-  );
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    const member = await store.organizations.addMember({ organizationId: id, userId, role });
+    if (options.json) {
+      writeJsonLine(cli, {
+        organizationId: member.organizationId,
+        userId: member.userId,
+        role: member.role,
+        createdAt: member.createdAt.toISOString(),
+      });
+      return;
+    }
+    cli.stdout.write(`${member.userId} is ${member.role} of organization ${member.organizationId}\n`);
+  });
 }
 
 /** `memsvc orgs members`: the members of one organization, owners first. */
 export async function listMembersCommand(cli: CliContext, organizationId: string, options: { readonly json?: boolean }): Promise<void> {
   const id = parseOrganizationId(organizationId, '<orgId>');
-  await withOperatorStore(
-    cli,
-    APPLICATION_NAME,
-    async (store) => {
-      if (!(await store.organizations.find(id))) throw new MemsvcError('NOT_FOUND', `no organization with id ${id}`, { field: '<orgId>' });
-      const members = await store.organizations.members(id);
-      if (options.json) {
-        writeJsonLine(
-          cli,
-          members.map((member) => ({ userId: member.userId, role: member.role, createdAt: member.createdAt.toISOString() })),
-        );
-        return;
-      }
-      if (members.length === 0) {
-        cli.stdout.write('no members\n');
-        return;
-      }
-      const rows = members.map((member) => [member.userId, member.role, formatInstant(member.createdAt)]);
-      cli.stdout.write(`${formatTable(['USER', 'ROLE', 'SINCE'], rows)}\n`);
-    },
-    { existingOnly: true },
-  );
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    if (!(await store.organizations.find(id))) throw new MemsvcError('NOT_FOUND', `no organization with id ${id}`, { field: '<orgId>' });
+    const members = await store.organizations.members(id);
+    if (options.json) {
+      writeJsonLine(
+        cli,
+        members.map((member) => ({ userId: member.userId, role: member.role, createdAt: member.createdAt.toISOString() })),
+      );
+      return;
+    }
+    if (members.length === 0) {
+      cli.stdout.write('no members\n');
+      return;
+    }
+    const rows = members.map((member) => [member.userId, member.role, formatInstant(member.createdAt)]);
+    cli.stdout.write(`${formatTable(['USER', 'ROLE', 'SINCE'], rows)}\n`);
+  });
 }
 
 function organizationJson(organization: OrganizationRecord) {

@@ -2,7 +2,7 @@ import type { SessionRecord } from '@memsvc/core';
 import { systemClock } from '@memsvc/store-pg';
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
-import { withOperatorStore } from '../operator-store.js';
+import { withExistingOperatorStore } from '../operator-store.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
 
 const APPLICATION_NAME = 'memsvc-sessions';
@@ -10,31 +10,26 @@ const APPLICATION_NAME = 'memsvc-sessions';
 /** `memsvc sessions list --user <id>`: a user's unexpired sessions, newest first; never a token. */
 export async function listSessionsCommand(cli: CliContext, options: { readonly user: string; readonly json?: boolean }): Promise<void> {
   const userId = parseUserFlag(options.user);
-  await withOperatorStore(
-    cli,
-    APPLICATION_NAME,
-    async (store) => {
-      const sessions = await store.sessions.listActive(userId, systemClock.now());
-      if (options.json) {
-        writeJsonLine(cli, sessions.map(sessionJson));
-        return;
-      }
-      if (sessions.length === 0) {
-        cli.stdout.write(`no live sessions for ${userId}\n`);
-        return;
-      }
-      const rows = sessions.map((session) => [
-        session.id,
-        formatInstant(session.createdAt),
-        formatInstant(session.expiresAt),
-        formatInstant(session.revokedAt),
-        session.ipAddress ?? '-',
-        session.userAgent ?? '-',
-      ]);
-      cli.stdout.write(`${formatTable(['ID', 'CREATED', 'EXPIRES', 'REVOKED', 'IP', 'USER AGENT'], rows)}\n`);
-    },
-    { existingOnly: true },
-  );
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    const sessions = await store.sessions.listActive(userId, systemClock.now());
+    if (options.json) {
+      writeJsonLine(cli, sessions.map(sessionJson));
+      return;
+    }
+    if (sessions.length === 0) {
+      cli.stdout.write(`no live sessions for ${userId}\n`);
+      return;
+    }
+    const rows = sessions.map((session) => [
+      session.id,
+      formatInstant(session.createdAt),
+      formatInstant(session.expiresAt),
+      formatInstant(session.revokedAt),
+      session.ipAddress ?? '-',
+      session.userAgent ?? '-',
+    ]);
+    cli.stdout.write(`${formatTable(['ID', 'CREATED', 'EXPIRES', 'REVOKED', 'IP', 'USER AGENT'], rows)}\n`);
+  });
 }
 
 /**
@@ -44,15 +39,10 @@ export async function listSessionsCommand(cli: CliContext, options: { readonly u
  */
 export async function revokeSessionsCommand(cli: CliContext, options: { readonly user: string }): Promise<void> {
   const userId = parseUserFlag(options.user);
-  await withOperatorStore(
-    cli,
-    APPLICATION_NAME,
-    async (store) => {
-      const ended = await store.sessions.denyAll(userId, systemClock.now());
-      cli.stdout.write(`ended ${ended} session${ended === 1 ? '' : 's'} of ${userId}: their tokens are refused from now on\n`);
-    },
-    { existingOnly: true },
-  );
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    const ended = await store.sessions.denyAll(userId, systemClock.now());
+    cli.stdout.write(`ended ${ended} session${ended === 1 ? '' : 's'} of ${userId}: their tokens are refused from now on\n`);
+  });
 }
 
 function sessionJson(session: SessionRecord) {
