@@ -79,6 +79,10 @@ describeEachEngine('write transactions and lock conflicts', (engine) => {
       const oursReady = new Promise<void>((resolve) => {
         oursHoldsOne = resolve;
       });
+      let otherCommitted!: () => void;
+      const otherDone = new Promise<void>((resolve) => {
+        otherCommitted = resolve;
+      });
 
       // The other connection locks row 2, then asks for row 1, which ours holds.
       let otherPid = 0;
@@ -87,11 +91,14 @@ describeEachEngine('write transactions and lock conflicts', (engine) => {
         .execute(async (connection) => {
           otherPid = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(connection)).rows[0]?.pid ?? 0;
           await sql`BEGIN`.execute(connection);
+          // Far longer than ours: the server checks ours first however slow the machine is.
+          await sql`SET LOCAL deadlock_timeout = '30s'`.execute(connection);
           await sql`UPDATE lock_probe SET n = n + 1 WHERE id = 2`.execute(connection);
           otherHoldsTwo();
           await oursReady;
           await sql`UPDATE lock_probe SET n = n + 1 WHERE id = 1`.execute(connection);
           await sql`COMMIT`.execute(connection);
+          otherCommitted();
         });
 
       const waitUntilWaitingForLock = async (pid: number) => {
@@ -108,12 +115,15 @@ describeEachEngine('write transactions and lock conflicts', (engine) => {
         attempts++;
         // Ours checks for the deadlock first, so ours is the transaction the server aborts.
         if (attempts === 1) await sql`SET LOCAL deadlock_timeout = '20ms'`.execute(trx);
+        // The rerun starts once the other has committed: woken at the same moment, the rerun could
+        // otherwise take row 1 before the other and deadlock with it a second time.
+        if (attempts > 1) await otherDone;
         await sql`UPDATE lock_probe SET n = n + 1 WHERE id = 1`.execute(trx);
         if (attempts === 1) {
           await otherReady;
           oursHoldsOne();
           // Only once the other connection waits for row 1 does ours ask for row 2: then ours
-          // (20 ms deadlock_timeout against the other's 1 s) is the one the server aborts, however
+          // (20 ms deadlock_timeout against the other's 30 s) is the one the server aborts, however
           // busy the machine (a fixed sleep was not always long enough).
           await waitUntilWaitingForLock(otherPid);
         }
