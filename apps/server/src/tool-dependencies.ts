@@ -1,12 +1,14 @@
 import type { AdminAuthEvent, DelegationEvent, ToolDependencies, ToolPipeline } from '@memsvc/mcp-tools';
 import { type MemsvcRuntime, readImportFile, readImportFolder } from '@memsvc/runtime';
+import { isTransientDatabaseError } from '@memsvc/store-pg';
 import { rateLimitHook } from './rate-limit-hook.js';
 import { toolMetrics } from './tool-metrics.js';
 
 /**
  * What the server's MCP tools run on: the runtime's engine and maintenance, and the pipeline
  * every call goes through — the tenant fallback, the admin token with its log line, the
- * operator tenants with theirs, internal errors logged, a span per call, and the hooks: metrics
+ * operator tenants with theirs, internal errors logged (a database that went away reported as
+ * STORAGE_UNAVAILABLE), a span per call, and the hooks: metrics
  * (which see every call, refused ones included), then the rate limiter when it is on.
  */
 export function mcpToolDependencies(runtime: MemsvcRuntime): ToolDependencies {
@@ -21,6 +23,7 @@ export function mcpToolDependencies(runtime: MemsvcRuntime): ToolDependencies {
     onAdminAuth: (event: AdminAuthEvent) =>
       event.event === 'admin_auth_ok' ? logger.info(event, event.event) : logger.warn(event, event.event),
     onInternalError: (error: unknown, tool: string) => logger.error({ err: error, tool }, 'tool failed unexpectedly'),
+    isStorageUnavailable: isTransientDatabaseError,
     tracer: runtime.tracer,
     hooks: [
       toolMetrics(runtime.metrics),

@@ -143,6 +143,60 @@ describe('memsvc-server security switches', () => {
       }
     },
   );
+  it.skipIf(!pgUrl)(
+    'reports 503 with the database indicator down while PostgreSQL refuses connections, and 200 again once it accepts them (skipped only without a real PostgreSQL)',
+    async () => {
+      const database = await createTestDatabase(pgUrl ?? '', 'memsvc_health');
+      const name = new URL(database.url).pathname.slice(1);
+      const admin = new pg.Client({ connectionString: pgUrl ?? '' });
+      await admin.connect();
+      const server = await startHttpServer({ DATABASE_URL: database.url, DEPLOYMENT_PROFILE: 'lite' });
+      try {
+        expect((await fetch(`${server.url}/health`)).status).toBe(200);
+        // The database goes away under the running server: new connections are refused and the
+        // pool's open ones are killed.
+        await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+        for (const path of ['/health', '/health/ready']) {
+          const response = await fetch(`${server.url}${path}`);
+          expect(response.status).toBe(503);
+          expect(await response.json()).toMatchObject({
+            status: 'error',
+            indicators: { 'memory-store': { status: 'up' }, database: { status: 'down' }, pgvector: { status: 'down' } },
+          });
+        }
+        expect(await (await fetch(`${server.url}/health/metrics`)).text()).toContain('memsvc_pgvector_ready 0');
+        const during = new Client({ name: 'during-outage', version: '0.0.0' });
+        await during.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+        const refused = await during.callTool({ name: 'recall', arguments: { userId: 'back', query: 'anything' } });
+        expect(refused.isError).toBe(true);
+        expect(refused.structuredContent).toMatchObject({ error: { code: 'STORAGE_UNAVAILABLE' } });
+        await during.close();
+
+        await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+        let status = 0;
+        for (let tries = 0; tries < 100 && status !== 200; tries++) {
+          if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+          status = (await fetch(`${server.url}/health`)).status;
+        }
+        expect(status).toBe(200);
+        const client = new Client({ name: 'after-outage', version: '0.0.0' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+        const created = await client.callTool({
+          name: 'create_memory',
+          arguments: { userId: 'back', content: 'written after the outage', type: 'long-term' },
+        });
+        expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
+        await client.close();
+      } finally {
+        await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`).catch(() => undefined);
+        await admin.end();
+        // The server lived through the outage: it stops cleanly.
+        expect(await server.stop()).toBe(0);
+        await database.drop();
+      }
+    },
+  );
 });
 
 describe('graceful shutdown', () => {

@@ -1,4 +1,5 @@
 import type { Scope } from '@memsvc/core';
+import { TOOL_NAMES } from '@memsvc/mcp-tools';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
@@ -49,6 +50,13 @@ describe.skipIf(!pgUrl)('tenant isolation with per-agent API keys (two replicas 
     for (const replica of replicas) await replica.stop();
     await store?.close();
     await database?.drop();
+  });
+
+  it('lists the same 28 tools as the lite profile (spec §1.6: the tool surface is identical in both)', async () => {
+    const alice = await connect(replicas[0] as ServerProcess, keys['alice-agent']?.key ?? '');
+    const names = (await alice.listTools()).tools.map((tool) => tool.name).sort();
+    expect(names).toHaveLength(28);
+    expect(names).toEqual([...TOOL_NAMES].sort());
   });
 
   it("keeps every tool of one tenant's key away from the other tenant's memories, even when the input names them", async () => {

@@ -15,7 +15,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { auditActorOf, clientAddressOf, holdsScope, isCredential, type Principal, principalOf } from './principal.js';
 import type { ToolName } from './tool-names.js';
-import { toolError } from './tool-result.js';
+import { storageUnavailable, toolError } from './tool-result.js';
 import { TOOL_SCOPES } from './tool-scopes.js';
 
 /** A memory tool: it works on one tenant's memories. */
@@ -109,6 +109,12 @@ export interface ToolPipeline {
   readonly hooks?: readonly ToolHooks[] | undefined;
   /** An error that is not a MemsvcError: logged by the app, reported to the caller as INTERNAL. */
   readonly onInternalError?: ((error: unknown, tool: string) => void) | undefined;
+  /**
+   * Whether an error that is not a MemsvcError means the database cannot be reached right now
+   * (the store knows its driver's errors): still logged, but the caller gets a retryable
+   * STORAGE_UNAVAILABLE it can act on instead of INTERNAL.
+   */
+  readonly isStorageUnavailable?: ((error: unknown) => boolean) | undefined;
   /** A span per call, `mcp.tool <name>`, around everything else (hooks included); default: none. */
   readonly tracer?: Tracer | undefined;
 }
@@ -176,7 +182,10 @@ async function runInSpan(
     const { result, tier } = await body(context as CallContext);
     outcome = { status: result.isError ? 'error' : 'success', tier: tier ?? 'none', ...errorCodeOf(result) };
     return result;
-  } catch (error) {
+  } catch (thrown) {
+    const unavailable = !isMemsvcError(thrown) && pipeline.isStorageUnavailable?.(thrown) === true;
+    if (unavailable) pipeline.onInternalError?.(thrown, call.tool);
+    const error = unavailable ? storageUnavailable(thrown) : thrown;
     outcome = { status: 'error', tier: 'none', code: isMemsvcError(error) ? error.code : 'INTERNAL' };
     return toolError(error, (internal) => pipeline.onInternalError?.(internal, call.tool));
   } finally {

@@ -1,4 +1,4 @@
-import { isMemsvcError, type MemsvcErrorCode } from '@memsvc/core';
+import { isMemsvcError, MemsvcError, type MemsvcErrorCode } from '@memsvc/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** The error body every failing tool returns in `structuredContent.error`. */
@@ -28,4 +28,9 @@ export function toolError(error: unknown, onInternal?: (error: unknown) => void)
     : { code: 'INTERNAL', message: 'an internal error occurred; the server log has the details' };
   if (!isMemsvcError(error)) onInternal?.(error);
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: body }) }], structuredContent: { error: body } };
+}
+
+/** What a caller is told when the database could not be reached: retry later, nothing was done. */
+export function storageUnavailable(cause: unknown): MemsvcError {
+  return new MemsvcError('STORAGE_UNAVAILABLE', 'the database cannot be reached right now; try again', { retryable: true }, { cause });
 }

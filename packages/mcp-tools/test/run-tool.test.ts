@@ -276,6 +276,34 @@ describe('runTool (the one tool pipeline)', () => {
     expect(internal).toHaveLength(1);
   });
 
+  it('reports a database that cannot be reached as a retryable STORAGE_UNAVAILABLE, to the caller and the metrics, still logged', async () => {
+    const internal: unknown[] = [];
+    const outcomes: ToolOutcome[] = [];
+    const pipeline: ToolPipeline = {
+      onInternalError: (error) => internal.push(error),
+      isStorageUnavailable: (error) => error instanceof Error && error.message.startsWith('gone:'),
+      hooks: [{ after: (_call, outcome) => outcomes.push(outcome) }],
+    };
+    const failing = (message: string) =>
+      runTool(pipeline, {}, { kind: 'memory', tool: 'recall', op: 'recall', userId: 'alice' }, async () => {
+        throw new Error(message);
+      });
+
+    const unavailable = await failing('gone: database "x" is not accepting connections, password=secret');
+    expect(unavailable.structuredContent).toEqual({
+      error: { code: 'STORAGE_UNAVAILABLE', message: 'the database cannot be reached right now; try again', data: { retryable: true } },
+    });
+    expect(JSON.stringify(unavailable)).not.toContain('secret');
+    // Anything else stays INTERNAL; a typed error keeps its own code whatever the predicate says.
+    expect(errorOf(await failing('syntax error at or near "gone"'))?.code).toBe('INTERNAL');
+    const typed = await runTool(pipeline, {}, { kind: 'memory', tool: 'recall', op: 'recall', userId: 'alice' }, async () => {
+      throw new MemsvcError('NOT_FOUND', 'gone: no such memory');
+    });
+    expect(errorOf(typed)?.code).toBe('NOT_FOUND');
+    expect(outcomes.map((outcome) => outcome.code)).toEqual(['STORAGE_UNAVAILABLE', 'INTERNAL', 'NOT_FOUND']);
+    expect(internal.map((error) => (error as Error).message.slice(0, 5))).toEqual(['gone:', 'synta']);
+  });
+
   it('trusts only principals it knows: anything else in authInfo is anonymous', () => {
     expect(principalOf(undefined)).toBe(ANONYMOUS_PRINCIPAL);
     expect(principalOf(authInfoOf(PRE_SHARED_KEY_PRINCIPAL))).toBe(PRE_SHARED_KEY_PRINCIPAL);
