@@ -8,11 +8,25 @@ import { embeddedDatabaseExists } from '@memsvc/store-pg';
  * database that does not exist is refused by the server.
  */
 export function assertDatabaseExists(target: DatabaseTarget): void {
-  if (target.engine === 'pglite' && target.storage === 'directory' && !embeddedDatabaseExists(target.directory)) {
+  const directory = directoryWithoutDatabase(target);
+  if (directory !== undefined) {
     throw new MemsvcError(
       'STORAGE_UNAVAILABLE',
-      `no embedded database in ${target.directory} yet (memsvc migrate or memsvc-server creates one there)`,
-      { directory: target.directory },
+      `no embedded database in ${directory} yet (memsvc migrate or memsvc-server creates one there)`,
+      {
+        directory,
+      },
     );
   }
+}
+
+/** False only for a `pglite://<dir>` that holds no database yet. */
+export function databaseExists(target: DatabaseTarget): boolean {
+  return directoryWithoutDatabase(target) === undefined;
+}
+
+function directoryWithoutDatabase(target: DatabaseTarget): string | undefined {
+  return target.engine === 'pglite' && target.storage === 'directory' && !embeddedDatabaseExists(target.directory)
+    ? target.directory
+    : undefined;
 }

@@ -32,7 +32,7 @@ export async function runMemsvc(argv: readonly string[], cli: CliContext): Promi
 
   program
     .command('status')
-    .description('show the database, pgvector, the vector space and memory counts; migrates first')
+    .description('show the database, pgvector, the vector space, memory counts and pending migrations; changes nothing')
     .option('--json', 'print JSON')
     .action((options: { json?: boolean }) => runCommand(cli, () => statusCommand(cli, options)));
 

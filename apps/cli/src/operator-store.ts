@@ -1,7 +1,7 @@
-import type { MemsvcConfig } from '@memsvc/core';
+import { describeDatabaseTarget, type MemsvcConfig } from '@memsvc/core';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
 import type { CliContext } from './cli-context.js';
-import { assertDatabaseExists } from './existing-database.js';
+import { assertDatabaseExists, databaseExists } from './existing-database.js';
 import { readConfig } from './read-config.js';
 
 /**
@@ -13,7 +13,7 @@ export function withOperatorStore<T>(
   applicationName: string,
   action: (store: MemsvcStore, config: MemsvcConfig) => Promise<T>,
 ): Promise<T> {
-  return withStore(cli, applicationName, action, false);
+  return withStore(cli, applicationName, action, 'create');
 }
 
 /**
@@ -25,20 +25,37 @@ export function withExistingOperatorStore<T>(
   applicationName: string,
   action: (store: MemsvcStore, config: MemsvcConfig) => Promise<T>,
 ): Promise<T> {
-  return withStore(cli, applicationName, action, true);
+  return withStore(cli, applicationName, action, 'existing');
+}
+
+/**
+ * The same for a dry run, which must leave nothing behind: an embedded directory without a
+ * database is checked against the empty database it would become, opened in memory.
+ */
+export function withDryRunStore<T>(
+  cli: CliContext,
+  applicationName: string,
+  action: (store: MemsvcStore, config: MemsvcConfig) => Promise<T>,
+): Promise<T> {
+  return withStore(cli, applicationName, action, 'dry-run');
 }
 
 async function withStore<T>(
   cli: CliContext,
   applicationName: string,
   action: (store: MemsvcStore, config: MemsvcConfig) => Promise<T>,
-  existingOnly: boolean,
+  mode: 'create' | 'existing' | 'dry-run',
 ): Promise<T> {
   const { config, warnings } = readConfig(cli.env);
   for (const warning of warnings) cli.stderr.write(`warning: ${warning}\n`);
-  if (existingOnly) assertDatabaseExists(config.database.target);
+  let database = config.database.target;
+  if (mode === 'existing') assertDatabaseExists(database);
+  if (mode === 'dry-run' && !databaseExists(database)) {
+    cli.stderr.write(`no embedded database in ${describeDatabaseTarget(database)} yet: checking against an empty one, creating none\n`);
+    database = { engine: 'pglite', storage: 'memory' };
+  }
   const store = await openStore({
-    database: config.database.target,
+    database,
     pool: { applicationName, maxConnections: 1 },
     ...(config.database.embeddedTemplates ? { pgliteTemplates: config.database.embeddedTemplates } : {}),
     onUpkeepError: (error) => cli.stderr.write(`warning: ${(error as Error).message}\n`),

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toTenantId } from '@memsvc/core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +33,38 @@ describe('memsvc import: flags', () => {
       expect([run.code, run.stderr], args.join(' ')).toEqual([2, expect.stringMatching(message)]);
       expect(run.stderr).not.toMatch(/DATABASE_UNREACHABLE|\n\s+at /);
     });
+  });
+});
+
+describe('memsvc import --dry-run on an embedded directory without a database', () => {
+  it('checks the file against an empty database and creates nothing, neither the directory nor a database', async () => {
+    const file = join(workDir, 'dry.jsonl');
+    const header = {
+      format: 'memsvc-export',
+      version: 1,
+      exportedAt: '2026-05-01T09:00:00.000Z',
+      userId: 'ann',
+      filters: { tier: null, scope: null, tags: null, createdFrom: null, createdTo: null, includeDeleted: false, includeSuperseded: false },
+      includes: { history: false, audit: false, vectors: false },
+    };
+    writeFileSync(file, `${JSON.stringify(header)}\n`);
+    const directory = join(workDir, 'not-yet');
+    for (const source of [
+      ['--source', 'memsvc', '--path', file],
+      ['--source', 'claude-code', '--path', workDir],
+    ]) {
+      if (source[1] === 'claude-code') writeFileSync(join(workDir, 'CLAUDE.md'), '# Notes\n\nDeploys go out on Tuesdays.\n');
+      const run = await runInProcess(
+        'memsvc',
+        ['import', ...source, '--user', 'ann', '--dry-run', '--json'],
+        { DATABASE_URL: `pglite://${directory}` },
+        workDir,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(`no embedded database in pglite://${directory} yet: checking against an empty one, creating none`);
+      expect(JSON.parse(run.stdout).totals).toMatchObject({ failed: 0, failedFiles: 0 });
+      expect(existsSync(directory)).toBe(false);
+    }
   });
 });
 

@@ -229,6 +229,31 @@ describe('memsvc-reindex failures', () => {
     expect(await withStore(url, memoriesWithoutVector)).toBe(MEMORIES);
   });
 
+  it("leaves a new database's vector size open when the provider gave no vector, so the right run afterwards succeeds", async () => {
+    const url = `pglite://${mkdtempSync(join(workDir, 'db-'))}`;
+    const unpinned = async <T>(use: (store: MemsvcStore) => Promise<T>): Promise<T> => {
+      const store = await openTestStore({ database: url });
+      try {
+        return await use(store);
+      } finally {
+        await store.close();
+      }
+    };
+    await unpinned(async (store) => {
+      for (let i = 0; i < MEMORIES; i++) await store.memories.insert(alice, { tier: 'ltm', content: `fact ${i}` }, { id: 'test' });
+    });
+    // The default provider (Ollama, nomic-embed-text: 768 dimensions), with nobody listening.
+    const down = await reindex(['--json'], url, { EMBEDDING_PROVIDER: 'ollama', OLLAMA_URL: 'http://127.0.0.1:1', LOG_LEVEL: 'error' });
+    expect(down.code).toBe(1);
+    expect(JSON.parse(down.stdout)).toMatchObject({ indexed: 0, failed: MEMORIES });
+    expect(await unpinned((store) => store.vectorSpace.describe())).toBeUndefined();
+
+    const local = await reindex(['--json'], url);
+    expect(local.code).toBe(0);
+    expect(JSON.parse(local.stdout)).toMatchObject({ indexed: MEMORIES, failed: 0 });
+    expect(await unpinned((store) => store.vectorSpace.describe())).toMatchObject({ dimensions: 384, model: 'memsvc-local-v1' });
+  });
+
   it('after a dimension change refuses a plain run and migrates the vectors with --recreate --regenerate', async () => {
     const url = `pglite://${mkdtempSync(join(workDir, 'db-'))}`;
     await seedWithoutVectors(url);

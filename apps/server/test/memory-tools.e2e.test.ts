@@ -172,6 +172,8 @@ describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect 
     const missing = await call(client, 'create_memory', { userId: 'strict', type: 'long-term' });
     expect(missing).toMatchObject({ isError: true, body: { error: { code: 'INVALID_INPUT', data: { field: 'content' } } } });
     expect(await errorCode(client, 'no_such_tool', {})).toBe('NOT_FOUND');
+    const unknownArgument = await call(client, 'create_memory', { userId: 'strict', content: 'x', type: 'long-term', bogusField: 1 });
+    expect(unknownArgument).toMatchObject({ isError: true, body: { error: { code: 'INVALID_INPUT', data: { field: 'bogusField' } } } });
     const wrongType = await client.callTool({ name: 'create_memory', arguments: { userId: 'strict', content: 42, type: 'long-term' } });
     expect(wrongType.isError).toBe(true);
     const oversize = await client.callTool({

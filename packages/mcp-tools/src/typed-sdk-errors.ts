@@ -31,8 +31,16 @@ export function typeSdkToolErrors(server: McpServer, onInvalidArguments?: (tool:
   };
 }
 
-/** The first issue of the SDK's text: one "<message> at <path>" line per issue (zod 4). */
+/**
+ * The first issue of the SDK's text: one "<message> at <path>" line per issue (zod 4). An argument
+ * the tool does not take is reported at the object holding it ("Unrecognized key: "x"", no path
+ * at the top level): the argument itself is the field.
+ */
 function firstIssue(detail: string): { path?: string[]; message?: string } | undefined {
-  const match = /^(.*) at (\S+)$/.exec(detail.split('\n')[0] ?? '');
+  const line = detail.split('\n')[0] ?? '';
+  const unknownKey = /^Unrecognized keys?: "([^"]+)"(?:.*? at (\S+))?$/.exec(line);
+  if (unknownKey)
+    return { message: 'this tool takes no such argument', path: [...(unknownKey[2] ? [unknownKey[2]] : []), unknownKey[1] ?? ''] };
+  const match = /^(.*) at (\S+)$/.exec(line);
   return match ? { message: match[1], path: [match[2] ?? ''] } : undefined;
 }

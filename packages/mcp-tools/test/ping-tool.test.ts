@@ -29,7 +29,9 @@ describe('ping over MCP', () => {
   it('rejects unknown arguments and unknown tools without crashing', async () => {
     const client = await connectedClient();
     const extra = await client.callTool({ name: 'ping', arguments: { surprise: 1 } });
-    expect(extra.isError).toBe(true);
+    expect(extra.structuredContent).toEqual({
+      error: { code: 'INVALID_INPUT', message: 'surprise: this tool takes no such argument', data: { field: 'surprise' } },
+    });
     const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} });
     expect(unknown.isError).toBe(true);
     expect((await client.callTool({ name: 'ping', arguments: {} })).isError).toBeFalsy();

@@ -249,6 +249,36 @@ describeEachEngine('import store: the memsvc JSONL round trip', (engine) => {
     expect(await target.connection.db.selectFrom('memories').select('id').where('id', '=', newId).execute()).toEqual([]);
   });
 
+  it("gives a database that never held a vector the file's size and model, keeping every vector; a dry run or a refused file leaves it open", async () => {
+    const empty = await openTestStore({ database: await engine.freshDatabaseUrl(), clock });
+    try {
+      expect(await empty.vectorSpace.describe()).toBeUndefined();
+      const withVectors = fileA.split('\n').filter((line) => line.includes('"vector"')).length;
+      expect(withVectors).toBeGreaterThan(0);
+
+      const dry = await importMemsvcFile(empty.imports, toTenantId('gus'), { path: 'alice.jsonl', content: fileA }, true);
+      expect(dry).toMatchObject({ vectorsDropped: 0, failed: 0 });
+      const held = await empty.memories.insert(toTenantId('hal'), { tier: 'ltm', content: 'held by hal' }, { id: 'test' });
+      const line = JSON.parse(fileA.split('\n').find((text) => text.includes('"vector"')) ?? '') as Record<string, unknown>;
+      const refused = [fileA.split('\n')[0], JSON.stringify({ ...line, id: held.id, links: [] })].join('\n');
+      expect((await importMemsvcFile(empty.imports, toTenantId('gus'), { path: 'r.jsonl', content: refused }, false)).error?.code).toBe(
+        'CONFLICT',
+      );
+      expect(await empty.vectorSpace.describe()).toBeUndefined();
+
+      const summary = await importMemsvcFile(empty.imports, toTenantId('gus'), { path: 'alice.jsonl', content: fileA }, false);
+      expect(summary).toMatchObject({ vectorsDropped: 0, failed: 0 });
+      expect(await empty.vectorSpace.describe()).toMatchObject({ dimensions: 3, model: 'static-test' });
+      const stored = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM memories WHERE user_id = 'gus' AND embedding IS NOT NULL`.execute(empty.connection.db);
+      expect(stored.rows[0]?.n).toBe(withVectors);
+      const back = await exportFile(empty, toTenantId('gus'), clock.now());
+      expect(withoutHeaderTimeAndOwner(back)).toBe(withoutHeaderTimeAndOwner(fileA));
+    } finally {
+      await empty.close();
+    }
+  });
+
   it('leaves a vector of another size out (a reindex fills it) and says so', async () => {
     const line = JSON.parse(fileA.split('\n').find((text) => text.includes('"vector"')) ?? '') as Record<string, unknown>;
     const file = [

@@ -16,7 +16,7 @@ import { configuredEmbedder, createLogger, readImportFile, readImportFolder } fr
 import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
-import { withOperatorStore } from '../operator-store.js';
+import { withDryRunStore, withOperatorStore } from '../operator-store.js';
 import { EXIT_FAILURE } from '../run-command.js';
 
 const APPLICATION_NAME = 'memsvc-import';
@@ -58,7 +58,7 @@ export async function importCommand(cli: CliContext, options: ImportOptions): Pr
 async function importExportFile(cli: CliContext, options: ImportOptions, tenant: TenantId, dryRun: boolean): Promise<ImportSummary> {
   const file = await readImportFile(options.path, undefined);
   cli.stderr.write(`read ${file.path}\n`);
-  return withOperatorStore(cli, APPLICATION_NAME, async (store) => {
+  return (dryRun ? withDryRunStore : withOperatorStore)(cli, APPLICATION_NAME, async (store) => {
     cli.stderr.write(`${dryRun ? 'checking' : 'importing'} into ${tenant}…\n`);
     return summarizeImport('memsvc', dryRun, [await importMemsvcFile(store.imports, tenant, file, dryRun)]);
   });
@@ -74,7 +74,7 @@ async function importAgentFolder(
   const secretsPolicy = parseSecretsPolicy(options.secretsPolicy, '--secrets-policy');
   const folder = await readImportFolder(options.path, source, undefined);
   cli.stderr.write(`read ${folder.files.length} ${source} file(s) under ${folder.root}\n`);
-  return withOperatorStore(cli, APPLICATION_NAME, async (store, config) => {
+  return (dryRun ? withDryRunStore : withOperatorStore)(cli, APPLICATION_NAME, async (store, config) => {
     cli.stderr.write(`${dryRun ? 'checking' : 'importing'} into ${tenant}…\n`);
     return importAgentFiles(
       { engine: operatorEngine(store, config), ledger: store.importLedger, clock: systemClock },

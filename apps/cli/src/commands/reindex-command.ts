@@ -7,7 +7,7 @@ import { EXIT_INTERRUPTED, interruptAfterBatch, ReindexInterrupted } from '../re
 import { type ReindexFlags, toReindexRequest } from '../reindex/parse-reindex-flags.js';
 import { createProgressReporter } from '../reindex/progress-reporter.js';
 import { continueCommand, formatSummary, formatSummaryJson, toReport } from '../reindex/reindex-summary.js';
-import { storeConfigForRun } from '../reindex/store-config-for-run.js';
+import { checkConfiguredSize, storeConfigForRun } from '../reindex/store-config-for-run.js';
 import { EXIT_FAILURE } from '../run-command.js';
 
 /**
@@ -20,7 +20,7 @@ export async function reindexCommand(cli: CliContext, flags: ReindexFlags): Prom
   const { config, warnings } = readConfig(cli.env);
   for (const warning of warnings) cli.stderr.write(`warning: ${warning}\n`);
   const logger = createLogger(config.logLevel).child({ component: 'reindex' });
-  const store = await openConfiguredStore(storeConfigForRun(config, request), 'memsvc-reindex', logger);
+  const store = await openConfiguredStore(storeConfigForRun(config), 'memsvc-reindex', logger);
   const reporter = createProgressReporter({ stream: cli.stderr as NodeJS.WriteStream, total: flags.max });
   const interrupt = interruptAfterBatch(store.connection.engine === 'postgres', () => {
     reporter.finish();
@@ -29,6 +29,7 @@ export async function reindexCommand(cli: CliContext, flags: ReindexFlags): Prom
   let saved: ReindexSummary | undefined;
   const startedAt = performance.now();
   try {
+    await checkConfiguredSize(store, config, request);
     const { embedder } = configuredEmbedder(config, logger);
     const maintenance = createMaintenance({ store, embedder, config, clock: systemClock });
     const result = await maintenance.reindex(request, (progress) => {

@@ -34,7 +34,12 @@ export class PgImportStore implements ImportStore {
     memories: readonly ImportedMemory[],
     options: { readonly dryRun: boolean },
   ): Promise<ImportWriteResult> {
-    const dimensions = (await this.options.vectorSpace.describe())?.dimensions;
+    const { vectorSpace } = this.options;
+    const existing = await vectorSpace.describe();
+    // A database that has never held a vector takes the file's size (and model), as its first
+    // write would: exported vectors are not dropped for want of a size.
+    const adopted = existing ? undefined : predominantSpace(memories);
+    const dimensions = existing?.dimensions ?? adopted?.dimensions;
     const keepsVector = (memory: ImportedMemory) => memory.embedding !== null && memory.embedding.vector.length === dimensions;
     try {
       const written = await this.options.db.transaction().execute(async (trx) => {
@@ -52,6 +57,7 @@ export class PgImportStore implements ImportStore {
           vectorsDropped: fresh.filter((memory) => memory.embedding !== null && !keepsVector(memory)).length,
         };
         if (options.dryRun || fresh.length === 0) return result;
+        if (adopted && fresh.some(keepsVector)) await vectorSpace.fixIn(trx, adopted.dimensions, adopted.model);
         await withoutLexicalTrigger(trx, () => insertMemoryRows(trx, tenant, fresh, keepsVector));
         await linkSuperseded(trx, tenant, fresh);
         await insertLinkRows(trx, tenant, fresh);
@@ -62,6 +68,7 @@ export class PgImportStore implements ImportStore {
         return result;
       });
       if (!options.dryRun) this.options.firstStatistics?.noteWritten(written.created);
+      if (adopted && !options.dryRun) await vectorSpace.describe();
       return written;
     } catch (error) {
       // Another import wrote one of these ids between the check and the insert.
@@ -73,6 +80,22 @@ export class PgImportStore implements ImportStore {
       throw error;
     }
   }
+}
+
+/** The size most of a file's vectors have, with the model most of those name; none without vectors. */
+function predominantSpace(memories: readonly ImportedMemory[]): { dimensions: number; model: string | null } | undefined {
+  const bySize = new Map<number, Map<string | null, number>>();
+  for (const { embedding, embeddingModel } of memories) {
+    if (embedding === null) continue;
+    const models = bySize.get(embedding.vector.length) ?? new Map<string | null, number>();
+    models.set(embeddingModel, (models.get(embeddingModel) ?? 0) + 1);
+    bySize.set(embedding.vector.length, models);
+  }
+  const total = (models: Map<string | null, number>) => [...models.values()].reduce((sum, count) => sum + count, 0);
+  const [dimensions, models] = [...bySize].sort((a, b) => total(b[1]) - total(a[1]) || a[0] - b[0])[0] ?? [];
+  if (dimensions === undefined || models === undefined) return undefined;
+  const [model] = [...models].sort((a, b) => b[1] - a[1])[0] ?? [null];
+  return { dimensions, model: model ?? null };
 }
 
 async function memoryOwners(trx: Transaction<MemsvcDatabase>, ids: readonly string[]): Promise<Map<string, string>> {

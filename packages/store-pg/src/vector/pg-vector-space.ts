@@ -1,5 +1,5 @@
 import { HNSW_MAX_DIMENSIONS, MemsvcError, type VectorSpace, type VectorSpaceInfo } from '@memsvc/core';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DatabaseEngine } from '../connection/open-database.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import {
@@ -45,37 +45,48 @@ export class PgVectorSpace implements VectorSpace {
   }
 
   async ensure(dimensions: number, model: string | null): Promise<VectorSpaceInfo> {
-    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > HNSW_MAX_DIMENSIONS) {
-      throw new MemsvcError(
-        'DIMENSION_MISMATCH',
-        `a vector must have 1 to ${HNSW_MAX_DIMENSIONS} dimensions for the HNSW index (got ${dimensions})`,
-        { dimensions },
-      );
-    }
+    checkIndexable(dimensions);
     if (this.#known?.dimensions === dimensions) return this.#known;
     const known = await this.describe();
     if (known) return checkMatches(known, dimensions);
+    this.#known = await this.db.transaction().execute((trx) => this.fixIn(trx, dimensions, model));
+    return this.#known;
+  }
 
-    return this.db.transaction().execute(async (trx) => {
-      await sql`SELECT pg_advisory_xact_lock(${VECTOR_SPACE_LOCK})`.execute(trx);
-      const row = await trx.selectFrom('vector_space').selectAll().executeTakeFirst();
-      if (row) return checkMatches(toInfo(row), dimensions);
+  /**
+   * `ensure`'s work inside the caller's transaction, for a write that must fix the size together
+   * with what it writes (an import of vectors into a database that has none): a rollback then
+   * leaves the size open. The caller calls `describe` after its commit to refresh `cached`.
+   */
+  async fixIn(trx: Transaction<MemsvcDatabase>, dimensions: number, model: string | null): Promise<VectorSpaceInfo> {
+    checkIndexable(dimensions);
+    await sql`SELECT pg_advisory_xact_lock(${VECTOR_SPACE_LOCK})`.execute(trx);
+    const row = await trx.selectFrom('vector_space').selectAll().executeTakeFirst();
+    if (row) return checkMatches(toInfo(row), dimensions);
 
-      await sql`ALTER TABLE memories ALTER COLUMN embedding TYPE vector(${sql.lit(dimensions)})`.execute(trx);
-      await createHnswShardIndexes(trx, this.hnsw);
-      const inserted = await trx
-        .insertInto('vector_space')
-        .values({
-          dimensions,
-          model,
-          hnsw_m: this.hnsw.m ?? null,
-          hnsw_ef_construction: this.hnsw.efConstruction ?? null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      this.#known = toInfo(inserted);
-      return this.#known;
-    });
+    await sql`ALTER TABLE memories ALTER COLUMN embedding TYPE vector(${sql.lit(dimensions)})`.execute(trx);
+    await createHnswShardIndexes(trx, this.hnsw);
+    const inserted = await trx
+      .insertInto('vector_space')
+      .values({
+        dimensions,
+        model,
+        hnsw_m: this.hnsw.m ?? null,
+        hnsw_ef_construction: this.hnsw.efConstruction ?? null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toInfo(inserted);
+  }
+}
+
+function checkIndexable(dimensions: number): void {
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > HNSW_MAX_DIMENSIONS) {
+    throw new MemsvcError(
+      'DIMENSION_MISMATCH',
+      `a vector must have 1 to ${HNSW_MAX_DIMENSIONS} dimensions for the HNSW index (got ${dimensions})`,
+      { dimensions },
+    );
   }
 }
 
