@@ -108,6 +108,9 @@ for (const engine of engines) {
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/alice\.jsonl: parsed 30, created 30, skipped 0, failed 0\n$/);
       expect(run.stderr).toMatch(/read .*alice\.jsonl\nimporting into bea/);
+      // Written without vectors (30 memories, one of them deleted): the way to embed them is named.
+      expect(run.stderr).toContain("29 of bea's memories have no vector yet (full text finds them meanwhile): memsvc-reindex --user bea");
+      expect(dry.stderr).not.toContain('no vector yet');
       const first = await memsvc(sourceUrl, ['export', '--user', 'alice', ...exportArgs]);
       const second = await memsvc(targetUrl, ['export', '--user', 'bea', ...exportArgs]);
       expect(second.stdout.split('\n').slice(1)).toEqual(first.stdout.split('\n').slice(1));

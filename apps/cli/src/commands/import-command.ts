@@ -14,6 +14,7 @@ import {
 } from '@memsvc/core';
 import { configuredEmbedder, createLogger, readImportFile, readImportFolder } from '@memsvc/runtime';
 import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
+import { sql } from 'kysely';
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
 import { withDryRunStore, withOperatorStore } from '../operator-store.js';
@@ -60,8 +61,30 @@ async function importExportFile(cli: CliContext, options: ImportOptions, tenant:
   cli.stderr.write(`read ${file.path}\n`);
   return (dryRun ? withDryRunStore : withOperatorStore)(cli, APPLICATION_NAME, async (store) => {
     cli.stderr.write(`${dryRun ? 'checking' : 'importing'} into ${tenant}…\n`);
-    return summarizeImport('memsvc', dryRun, [await importMemsvcFile(store.imports, tenant, file, dryRun)]);
+    const summary = summarizeImport('memsvc', dryRun, [await importMemsvcFile(store.imports, tenant, file, dryRun)]);
+    if (!dryRun) await adviseReindex(cli, store, tenant);
+    return summary;
   });
+}
+
+/**
+ * A file exported without `--include-vectors` (the default), or with vectors of another size,
+ * brings memories that only full text finds until they are embedded: say how to embed them.
+ */
+async function adviseReindex(cli: CliContext, store: MemsvcStore, tenant: TenantId): Promise<void> {
+  const row = await store.connection.db
+    .selectFrom('memories')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .where('user_id', '=', tenant)
+    .where('deleted_at', 'is', null)
+    .where('embedding', 'is', null)
+    .executeTakeFirst();
+  const count = row?.count ?? 0;
+  if (count > 0) {
+    cli.stderr.write(
+      `${count} of ${tenant}'s memories have no vector yet (full text finds them meanwhile): memsvc-reindex --user ${tenant} embeds them\n`,
+    );
+  }
 }
 
 async function importAgentFolder(
