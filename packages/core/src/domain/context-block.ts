@@ -42,10 +42,17 @@ function defang(content: string): string {
   return content.replaceAll(UNTRUSTED_OPEN, '[untrusted-memory]').replaceAll(UNTRUSTED_CLOSE, '[/untrusted-memory]');
 }
 
+/** Control characters and line or paragraph separators become spaces. */
+function oneLine(text: string): string {
+  return text.replace(/[\p{Cc}\u2028\u2029]/gu, ' ');
+}
+
 function entryHeader(memory: MemoryRecord): string {
   const date = memory.createdAt.toISOString().slice(0, 10);
   const markers = [memory.tier === 'stm' ? 'short-term' : undefined, memory.contradicted ? 'contradicted' : undefined].filter(Boolean);
-  const tags = memory.tags.length > 0 ? ` [${memory.tags.join(', ')}]` : '';
+  // Tags are stored text too, and the header stands on one line: a tag could otherwise close the
+  // fence or start a line of its own.
+  const tags = memory.tags.length > 0 ? ` [${memory.tags.map((tag) => oneLine(defang(tag))).join(', ')}]` : '';
   return `### [${date}]${tags}${markers.length > 0 ? ` (${markers.join(', ')})` : ''}\n`;
 }
 
