@@ -94,7 +94,14 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
     const asked = await requestedScopes(c, key.scopes);
     if ('problem' in asked) return refuse(c, 400, 'INVALID_INPUT', asked.problem);
     const session = await sessions.issue(
-      { userId: key.userId, organizationId: key.organizationId, scopes: asked.scopes, origin: 'api-key', keyId: key.id },
+      {
+        userId: key.userId,
+        organizationId: key.organizationId,
+        scopes: asked.scopes,
+        origin: 'api-key',
+        keyId: key.id,
+        notAfter: key.expiresAt,
+      },
       clientOf(c),
     );
     logger.info({ event: 'session_issued', keyId: key.id, via: 'api-key' }, 'session issued');

@@ -9,6 +9,8 @@ export interface SessionSubject {
   readonly origin: SessionOrigin;
   /** The API key a session was exchanged for (`origin: 'api-key'`): the agent its calls are counted as. */
   readonly keyId?: string | undefined;
+  /** The latest the session may end: an API key's own expiry, which a session must not outlive. */
+  readonly notAfter?: Date | null | undefined;
 }
 
 /** Where a session request came from, recorded with the session (both optional, both untrusted). */

@@ -82,7 +82,10 @@ export class SessionTokens {
   async issue(subject: SessionSubject, client: SessionClient = {}): Promise<IssuedSession> {
     const now = this.#options.clock.now();
     const issuedAt = Math.floor(now.getTime() / 1000);
-    const expiresAt = new Date((issuedAt + this.#options.expiresInSeconds) * 1000);
+    const lifetimeEnds = (issuedAt + this.#options.expiresInSeconds) * 1000;
+    // Whole seconds, as the token's `exp` says it: the record and the token end together.
+    const ends = subject.notAfter ? Math.min(lifetimeEnds, subject.notAfter.getTime()) : lifetimeEnds;
+    const expiresAt = new Date(Math.floor(ends / 1000) * 1000);
     const jti = randomUUID();
     await this.#options.sessions.create({
       userId: subject.userId,

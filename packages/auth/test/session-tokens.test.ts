@@ -61,6 +61,20 @@ describe('session tokens', () => {
     expect(store.sessions.map((session) => [session.jti, session.userAgent, session.apiKeyId])).toEqual([[claims?.jti, 'curl/8', 'key-1']]);
   });
 
+  it('ends a session for an API key no later than the key itself; a key that outlives the lifetime changes nothing', async () => {
+    const { sessions, store, clock } = tokens();
+    const subject = { userId: alice, organizationId: null, scopes: ['memories:read' as const], origin: 'api-key' as const, keyId: 'k' };
+    const shortKey = await sessions.issue({ ...subject, notAfter: new Date('2026-06-01T10:20:00.000Z') });
+    expect(shortKey.expiresAt).toEqual(new Date('2026-06-01T10:20:00.000Z'));
+    expect(store.sessions[0]?.expiresAt).toEqual(new Date('2026-06-01T10:20:00.000Z'));
+    const longKey = await sessions.issue({ ...subject, notAfter: new Date('2026-07-01T00:00:00.000Z') });
+    const noExpiry = await sessions.issue({ ...subject, notAfter: null });
+    expect([longKey.expiresAt, noExpiry.expiresAt]).toEqual([new Date('2026-06-01T11:00:00.000Z'), new Date('2026-06-01T11:00:00.000Z')]);
+    clock.advance(20 * 60_000);
+    expect(await sessions.verify(shortKey.token)).toBeUndefined();
+    expect(await sessions.verify(longKey.token)).toBeDefined();
+  });
+
   it('refuses a remembered token once it expires, or once it is denied — the memory skips only the signature', async () => {
     const { sessions, clock } = tokens();
     const first = await sessions.issue({ userId: alice, organizationId: null, scopes: ['memories:read'], origin: 'github' });

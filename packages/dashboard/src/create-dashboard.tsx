@@ -4,6 +4,7 @@ import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import { DASHBOARD_CSS } from './assets/dashboard-css.js';
 import { DASHBOARD_JS } from './assets/dashboard-js.js';
+import { scopesFor } from './auth/page-scopes.js';
 import { registerSignInRoutes } from './auth/sign-in-routes.js';
 import { isAdmin } from './auth/viewer.js';
 import { viewerMiddleware } from './auth/viewer-middleware.js';
@@ -31,7 +32,7 @@ const HTTP_STATUS_OF = {
  * The dashboard as a Hono app, to serve alone (`memsvc-dashboard`) or mounted under a path of
  * memsvc-server (`options.basePath`). Every response carries the security headers; every POST
  * passes the Origin check and the CSRF token; every page but sign-in needs a viewer; the
- * operations pages need the admin scope.
+ * operations pages need the admin scope, and the others the scopes of what they do (page-scopes.ts).
  */
 export function createDashboard(dependencies: DashboardDependencies, options: DashboardOptions): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
@@ -50,6 +51,15 @@ export function createDashboard(dependencies: DashboardDependencies, options: Da
     // Pages hold memories: never kept by a shared cache, never stored by the browser.
     await next();
     c.header('Cache-Control', 'no-store');
+  });
+  app.use('*', async (c, next) => {
+    const viewer = c.get('viewer');
+    const missing = scopesFor(c.req.method, c.req.path.slice(base.length) || '/').filter((scope) => !viewer.scopes.has(scope));
+    if (missing.length > 0) {
+      const message = `This needs the ${missing.join(' and ')} scope${missing.length > 1 ? 's' : ''}, which your sign-in does not hold.`;
+      return c.html(<ErrorPage basePath={base} title="Not allowed" message={message} />, 403);
+    }
+    await next();
   });
   app.use('/operations/*', async (c, next) => {
     if (!isAdmin(c.get('viewer'))) {

@@ -229,6 +229,63 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
     expect((await admin.get('/access')).body).toContain('value="admin"');
   });
 
+  it('a key made in a session opened with an expiring key expires no later than it, and so does the session', async () => {
+    const erin = toTenantId('erin');
+    const minted = mintApiKey();
+    const expiresAt = new Date(Date.now() + 2 * 86_400_000);
+    await dashboard.runtime.store.apiKeys.create({
+      userId: erin,
+      name: 'erin for two days',
+      scopes: ['memories:read'],
+      expiresAt,
+      prefix: minted.prefix,
+      keyHash: minted.keyHash,
+    });
+    const erinPage = person(app);
+    await erinPage.get('/sign-in');
+    expect((await erinPage.post('/sign-in/key', { key: minted.key })).status).toBe(303);
+    expect((await dashboard.runtime.store.sessions.listActive(erin, new Date())).map((session) => session.expiresAt.getTime())).toEqual([
+      Math.floor(expiresAt.getTime() / 1000) * 1000,
+    ]);
+    await erinPage.get('/access');
+    for (const expires_in_days of ['', '30']) {
+      const created = await erinPage.post('/access/keys', {
+        name: `child ${expires_in_days || 'none'}`,
+        scopes: ['memories:read'],
+        expires_in_days,
+      });
+      expect(created.status).toBe(200);
+      const child = (await keysOf(erin)).find((key) => key.name === `child ${expires_in_days || 'none'}`);
+      expect(child?.expiresAt).toEqual(expiresAt);
+    }
+  });
+
+  it('gives a session the pages and actions of its scopes only: a read-only key cannot change or delete a memory', async () => {
+    const frank = toTenantId('frank');
+    const memory = await dashboard.runtime.store.memories.insert(frank, { tier: 'ltm', content: 'frank keeps this' }, { id: 'test' });
+    const reader = await signedIn(frank, ['memories:read']);
+    expect((await reader.get(`/memories/${memory.id}`)).status).toBe(200);
+    for (const [action, form, scopes] of [
+      ['edit', { content: 'rewritten', version: '1' }, 'memories:write'],
+      ['pin', { version: '1' }, 'memories:write'],
+      ['delete', { version: '1' }, 'memories:delete'],
+    ] as const) {
+      const refused = await reader.post(`/memories/${memory.id}/${action}`, form);
+      expect([refused.status, refused.body.includes(`needs the ${scopes} scope`)], action).toEqual([403, true]);
+    }
+    expect((await reader.post('/memories/delete', { ids: memory.id })).status).toBe(403);
+    expect((await reader.post('/review/contradictions/resolve', {})).body).toContain('needs the memories:write and memories:delete scopes');
+    expect(await dashboard.runtime.store.memories.findById(frank, memory.id)).toMatchObject({
+      content: 'frank keeps this',
+      version: 1,
+      pinned: false,
+    });
+
+    const writer = await signedIn(toTenantId('gina'), ['memories:write']);
+    expect((await writer.get('/memories')).status).toBe(403);
+    expect((await writer.get('/access')).status).toBe(200);
+  });
+
   it('lists the viewer’s organizations with their members, read-only, and no one else’s', async () => {
     const bobPage = await signedIn(bob, ['memories:read']);
     const page = await bobPage.get('/access');

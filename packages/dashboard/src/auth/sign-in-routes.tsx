@@ -69,7 +69,14 @@ export function registerSignInRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     const key = looksLikeApiKey(presented) ? await apiKeys.authenticate(presented) : undefined;
     if (!key) return signInPage(c, 401, 'That key is not valid (unknown, revoked or expired).');
     const session = await sessions.issue(
-      { userId: key.userId, organizationId: key.organizationId, scopes: key.scopes, origin: 'api-key', keyId: key.id },
+      {
+        userId: key.userId,
+        organizationId: key.organizationId,
+        scopes: key.scopes,
+        origin: 'api-key',
+        keyId: key.id,
+        notAfter: key.expiresAt,
+      },
       clientOf(c),
     );
     logger.info({ event: 'session_issued', keyId: key.id, via: 'dashboard-api-key' }, 'session issued');

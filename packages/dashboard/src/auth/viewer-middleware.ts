@@ -28,6 +28,7 @@ export function viewerMiddleware(dependencies: DashboardDependencies, options: D
           actor: `session:${claims.jti}`,
           via: claims.origin,
           sessionId: claims.jti,
+          ...(claims.keyId ? { keyId: claims.keyId } : {}),
         };
       } else if (token) {
         clearSessionCookie(c, options);

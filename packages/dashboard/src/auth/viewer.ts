@@ -10,6 +10,8 @@ export interface Viewer {
   readonly via: string;
   /** The session's id, when there is one (sign-out revokes it). */
   readonly sessionId?: string;
+  /** The API key the session was opened with (`via: 'api-key'`): a key made in it expires no later. */
+  readonly keyId?: string;
 }
 
 /** The engine's view of a viewer's call. */

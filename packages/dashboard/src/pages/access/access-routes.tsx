@@ -62,6 +62,12 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     };
   };
 
+  const parentKeyExpiry = async (viewer: Viewer): Promise<Date | undefined> => {
+    if (viewer.keyId === undefined) return undefined;
+    const parent = (await store.apiKeys.list({ userId: viewer.tenant })).find((key) => key.id === viewer.keyId);
+    return parent?.expiresAt ?? undefined;
+  };
+
   const notFound = (c: Context<DashboardEnv>, message: string) =>
     c.html(<ErrorPage basePath={base} title="Not found" message={message} />, 404);
 
@@ -72,6 +78,7 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   app.post('/access/keys', async (c) => {
     const viewer = c.get('viewer');
     const values: KeyFormValues = keyFormValues(await c.req.parseBody({ all: true }));
+
     let record: ApiKeyRecord;
     let secret: string;
     try {
@@ -82,7 +89,8 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
         name: request.name,
         organizationId: request.organizationId,
         scopes: request.scopes,
-        expiresAt: expiryOf(request.expiresInDays, clock.now()),
+        // A key made in a session opened with a key expires no later than that key.
+        expiresAt: earliest(expiryOf(request.expiresInDays, clock.now()), await parentKeyExpiry(viewer)),
         prefix: minted.prefix,
         keyHash: minted.keyHash,
       });
@@ -120,6 +128,13 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     clearSessionCookie(c, options);
     return c.redirect(`${base}/sign-in`, 303);
   });
+}
+
+/** The earlier of two expiries, where undefined is never. */
+function earliest(a: Date | undefined, b: Date | undefined): Date | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a.getTime() <= b.getTime() ? a : b;
 }
 
 /** A lifetime in seconds as people say it: `7 days`, `24 hours`, `30 minutes`. */

@@ -1,0 +1,18 @@
+import type { Scope } from '@memsvc/core';
+
+/**
+ * The scopes a dashboard request needs beyond being signed in, as the MCP tools doing the same
+ * need them (TOOL_SCOPES): a page showing memories `memories:read`; an action changing one
+ * `memories:write`; deleting `memories:delete`; a merge, or a contradiction resolved (which may
+ * delete one side), both. A session exchanged for an API key holds that key's scopes, so a
+ * read-only key gives a read-only dashboard. The access page (the viewer's own keys and
+ * sessions) needs none; the operations pages have their own guard (`admin`). `path` is relative
+ * to the dashboard's base path.
+ */
+export function scopesFor(method: string, path: string): readonly Scope[] {
+  if (method !== 'POST') return /^\/(memories|review)(\/|$)/.test(path) ? ['memories:read'] : [];
+  if (path === '/review/consolidation/approve' || path === '/review/contradictions/resolve') return ['memories:write', 'memories:delete'];
+  if (/^\/memories\/delete$|^\/memories\/[^/]+\/delete$|^\/review\/fading\/delete$/.test(path)) return ['memories:delete'];
+  if (/^\/memories\//.test(path)) return ['memories:write'];
+  return [];
+}
