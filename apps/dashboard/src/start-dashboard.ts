@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { OAuthProviderClient } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
-import { createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
+import { cookiesMustBeSecure, createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
 import { type Logger, openRuntime } from '@memsvc/runtime';
 
 export interface RunningDashboard {
@@ -22,7 +22,7 @@ export interface DashboardOverrides {
  */
 export async function startDashboard(config: MemsvcConfig, logger: Logger, overrides: DashboardOverrides = {}): Promise<RunningDashboard> {
   const runtime = await openRuntime(config, { applicationName: 'memsvc-dashboard', logger });
-  const options = { basePath: '', secureCookies: config.nodeEnv !== 'development' };
+  const options = { basePath: '', secureCookies: cookiesMustBeSecure(config) };
   const app = createDashboard({ runtime, loginFlow: dashboardLoginFlow(runtime, options.basePath, overrides.identityProviders) }, options);
   const server = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host }) as Server;
   const url = await new Promise<string>((resolve, reject) => {

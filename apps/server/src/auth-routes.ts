@@ -1,8 +1,18 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { type ApiKeyAuthenticator, bearerToken, type LoginFlow, LoginRefused, type SessionClient, type SessionTokens } from '@memsvc/auth';
+import {
+  type ApiKeyAuthenticator,
+  bearerToken,
+  LOGIN_STATE_COOKIE,
+  type LoginFlow,
+  LoginRefused,
+  type SessionClient,
+  type SessionTokens,
+  startedInThisBrowser,
+} from '@memsvc/auth';
 import { type Clock, type IdentityProvider, isScope, type Scope } from '@memsvc/core';
 import type { Logger } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { readBoundedBody } from './bounded-body.js';
 
 /** A session request's body is a few scopes at most. */
@@ -15,6 +25,8 @@ export interface AuthRouteDependencies {
   readonly logins?: LoginFlow | undefined;
   readonly logger: Logger;
   readonly clock: Clock;
+  /** Whether cookies (the login's state) are `Secure`: everywhere but plain-HTTP development. */
+  readonly secureCookies: boolean;
 }
 
 type ErrorStatus = 400 | 401 | 403 | 404;
@@ -135,6 +147,9 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
 
   app.get('/auth/providers', (c) => c.json({ providers: logins?.enabledProviders() ?? [] }));
 
+  // The login's state rides in a cookie from /login to /callback (login CSRF, login-browser.ts).
+  const loginCookie = { httpOnly: true, secure: deps.secureCookies, sameSite: 'Lax', path: '/auth/' } as const;
+
   const providerOf = (c: Context): IdentityProvider | undefined => {
     const name = c.req.param('provider');
     return logins?.enabledProviders().find((provider) => provider === name);
@@ -145,7 +160,8 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
   app.get('/auth/:provider/login', async (c) => {
     const provider = providerOf(c);
     if (!provider || !logins) return notEnabled(c);
-    const { authorizationUrl } = await logins.start(provider);
+    const { authorizationUrl, state, stateTtlSeconds } = await logins.start(provider);
+    setCookie(c, LOGIN_STATE_COOKIE, state, { ...loginCookie, maxAge: Math.floor(stateTtlSeconds) });
     return c.redirect(authorizationUrl, 302);
   });
 
@@ -153,7 +169,11 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
     const provider = providerOf(c);
     if (!provider || !logins) return notEnabled(c);
     try {
-      const session = await logins.finish(provider, new URL(c.req.url).searchParams, clientOf(c));
+      const params = new URL(c.req.url).searchParams;
+      const started = getCookie(c, LOGIN_STATE_COOKIE);
+      if (started !== undefined) deleteCookie(c, LOGIN_STATE_COOKIE, loginCookie);
+      if (!startedInThisBrowser(started, params.get('state'))) throw new LoginRefused('other-browser');
+      const session = await logins.finish(provider, params, clientOf(c));
       logger.info({ event: 'session_issued', via: provider }, 'session issued');
       return c.json(sessionJson(session, clock.now()), 200, { 'Cache-Control': 'no-store' });
     } catch (error) {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { OAuthProviderClient } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
-import { createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
+import { cookiesMustBeSecure, createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
 import { createMcpServer } from '@memsvc/mcp-tools';
 import { HealthChecker, type Logger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
 import type { MemsvcStore } from '@memsvc/store-pg';
@@ -80,7 +80,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     dashboard: config.http.serveDashboard
       ? createDashboard(
           { runtime, loginFlow: dashboardLoginFlow(runtime, DASHBOARD_PATH, overrides.identityProviders) },
-          { basePath: DASHBOARD_PATH, secureCookies: config.nodeEnv !== 'development' },
+          { basePath: DASHBOARD_PATH, secureCookies: cookiesMustBeSecure(config) },
         )
       : undefined,
     auth: runtime.sessions && {
@@ -89,6 +89,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
       logins: loginFlowOf(runtime, overrides.identityProviders),
       logger,
       clock: runtime.clock,
+      secureCookies: cookiesMustBeSecure(config),
     },
     ...(config.rateLimit.enabled
       ? {

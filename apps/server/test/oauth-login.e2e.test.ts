@@ -95,9 +95,19 @@ describe.each(e2eEngines('memsvc_oauth'))('GitHub and Google login through the s
     expect(start.status).toBe(302);
     const authorization = start.headers.get('location') ?? '';
     const fake = provider === 'github' ? github : google;
+    // The browser keeps the login's state cookie for the callback (and only for it).
+    const [stateCookie = '', ...attributes] = (start.headers.get('set-cookie') ?? '').split(';').map((part) => part.trim());
+    expect(stateCookie).toMatch(/^memsvc_login_state=[A-Za-z0-9_-]{43}$/);
+    expect(attributes).toEqual(expect.arrayContaining(['Max-Age=600', 'Path=/auth/', 'HttpOnly', 'Secure', 'SameSite=Lax']));
     const callback = await fake.approve(authorization, asUser);
     expect(`${callback.origin}${callback.pathname}`).toBe(`${REDIRECT_BASE}/auth/${provider}/callback`);
-    return { authorization: new URL(authorization), callback, follow: () => fetch(`${server.url}${callback.pathname}${callback.search}`) };
+    const callbackUrl = `${server.url}${callback.pathname}${callback.search}`;
+    return {
+      authorization: new URL(authorization),
+      callback,
+      follow: () => fetch(callbackUrl, { headers: { cookie: stateCookie } }),
+      followElsewhere: () => fetch(callbackUrl),
+    };
   };
   const connect = async (token: string) => {
     const client = new Client({ name: 'oauth-e2e', version: '0.0.0' });
@@ -140,6 +150,17 @@ describe.each(e2eEngines('memsvc_oauth'))('GitHub and Google login through the s
     const replay = await trip.follow();
     expect(replay.status).toBe(401);
     expect(((await replay.json()) as Structured).error.message).not.toContain(trip.callback.searchParams.get('state'));
+  });
+
+  it('refuses a callback in a browser that did not start the login (login CSRF), and the login stays open for the one that did', async () => {
+    const trip = await login('github');
+    const elsewhere = await trip.followElsewhere();
+    expect(elsewhere.status).toBe(401);
+    expect(((await elsewhere.json()) as Structured).error.message).toContain('not started in this browser');
+    expect(await rows('oauth_states')).toHaveLength(1);
+    const here = await trip.follow();
+    expect(here.status).toBe(200);
+    expect(here.headers.get('set-cookie')).toMatch(/^memsvc_login_state=;.*Max-Age=0/);
   });
 
   it('reaches the same tenant through Google, and gives an admin email the admin scope', async () => {

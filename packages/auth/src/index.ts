@@ -10,6 +10,7 @@ export type { GitHubClientOptions, GitHubEndpoints } from './oauth/github-client
 export { GITHUB_ENDPOINTS, githubClient } from './oauth/github-client.js';
 export type { GoogleClientOptions } from './oauth/google-client.js';
 export { GOOGLE_ISSUER, googleClient } from './oauth/google-client.js';
+export { LOGIN_STATE_COOKIE, startedInThisBrowser } from './oauth/login-browser.js';
 export type { CallbackParameters, LoginFlowOptions } from './oauth/login-flow.js';
 export { LoginFlow } from './oauth/login-flow.js';
 export type { LoginRefusalReason } from './oauth/login-refused.js';

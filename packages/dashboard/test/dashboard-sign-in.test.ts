@@ -160,6 +160,10 @@ describe.each(dashboardEngines('memsvc_dashboard_sign_in'))('dashboard sign-in [
     expect(start.status).toBe(302);
     const callback = await github.approve(start.headers.get('location') ?? '');
     expect(`${callback.origin}${callback.pathname}`).toBe(`${REDIRECT_BASE}/auth/github/callback`);
+    // Login CSRF: the callback URL opened in a browser that did not start the login signs no one in.
+    const elsewhere = await visitor(dashboard.url).get(`${callback.pathname}${callback.search}`);
+    expect(elsewhere.status).toBe(401);
+    expect(await elsewhere.text()).toContain('not started in this browser');
     const back = await browser.get(`${callback.pathname}${callback.search}`);
     expect([back.status, back.headers.get('location')]).toEqual([303, '/memories']);
     const page = await (await browser.get('/memories')).text();

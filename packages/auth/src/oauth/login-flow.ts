@@ -69,9 +69,11 @@ export class LoginFlow {
 
   /**
    * Begins a login: a fresh state and PKCE verifier, stored (the state as a hash) until the TTL
-   * passes, and the provider URL to send the browser to. The nonce is derived from the state.
+   * passes, and the provider URL to send the browser to. The nonce is derived from the state. The
+   * caller ties the state to the browser (LOGIN_STATE_COOKIE) and checks it at the callback
+   * (startedInThisBrowser) before `finish`.
    */
-  async start(provider: string): Promise<{ authorizationUrl: string }> {
+  async start(provider: string): Promise<{ authorizationUrl: string; state: string; stateTtlSeconds: number }> {
     const client = this.#client(provider);
     const state = newLoginState();
     const codeVerifier = oauth.generateRandomCodeVerifier();
@@ -84,7 +86,7 @@ export class LoginFlow {
     });
     const expiresAt = new Date(this.#clock.now().getTime() + this.#stateTtlMs);
     await this.#states.save(hashLoginState(state), { provider: client.provider, codeVerifier, redirectTo: null }, expiresAt);
-    return { authorizationUrl: url.href };
+    return { authorizationUrl: url.href, state, stateTtlSeconds: this.#stateTtlMs / 1000 };
   }
 
   /**

@@ -1,10 +1,17 @@
 /** Why a login was refused; each maps to one HTTP status and one fixed message. */
-export type LoginRefusalReason = 'unknown-state' | 'provider-error' | 'email-unverified' | 'provider-denied' | 'invalid-callback';
+export type LoginRefusalReason =
+  | 'unknown-state'
+  | 'other-browser'
+  | 'provider-error'
+  | 'email-unverified'
+  | 'provider-denied'
+  | 'invalid-callback';
 
 // Fixed texts, never built from input: a callback's code and state, the provider's tokens and our
 // client secret must not reach a browser or a log line through an error message.
 const MESSAGES: Readonly<Record<LoginRefusalReason, string>> = {
   'unknown-state': 'This login link is unknown, expired or already used. Please start the login again.',
+  'other-browser': 'This login was not started in this browser (or its cookie is gone). Please start the login again here.',
   'provider-error': 'The identity provider could not confirm who you are. Please try again later.',
   'email-unverified': 'Your account at the identity provider has no verified email address. Verify one there, then log in again.',
   'provider-denied': 'The login was cancelled or refused at the identity provider.',

@@ -1,3 +1,4 @@
+import { LOGIN_STATE_COOKIE } from '@memsvc/auth';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { DashboardOptions } from '../dashboard-dependencies.js';
@@ -22,4 +23,22 @@ export function sessionCookieOf(c: Context): string | undefined {
 
 export function clearSessionCookie(c: Context, options: DashboardOptions): void {
   deleteCookie(c, SESSION_COOKIE, { path: options.basePath || '/', secure: options.secureCookies });
+}
+
+/** The login's state, for the callback only (`<base>/auth/`), until the state itself expires. */
+export function setLoginStateCookie(c: Context, options: DashboardOptions, state: string, maxAgeSeconds: number): void {
+  setCookie(c, LOGIN_STATE_COOKIE, state, {
+    httpOnly: true,
+    secure: options.secureCookies,
+    sameSite: 'Lax',
+    path: `${options.basePath}/auth/`,
+    maxAge: Math.floor(maxAgeSeconds),
+  });
+}
+
+/** The state this browser started a login with, if any; the cookie is cleared as it is read (one use). */
+export function takeLoginStateCookie(c: Context, options: DashboardOptions): string | undefined {
+  const state = getCookie(c, LOGIN_STATE_COOKIE);
+  if (state !== undefined) deleteCookie(c, LOGIN_STATE_COOKIE, { path: `${options.basePath}/auth/`, secure: options.secureCookies });
+  return state;
 }

@@ -1,9 +1,9 @@
-import { type IssuedSession, isLoginRefused, looksLikeApiKey } from '@memsvc/auth';
+import { type IssuedSession, isLoginRefused, LoginRefused, looksLikeApiKey, startedInThisBrowser } from '@memsvc/auth';
 import type { Context, Hono } from 'hono';
 import type { DashboardDependencies, DashboardOptions } from '../dashboard-dependencies.js';
 import type { DashboardEnv } from '../dashboard-env.js';
 import { BarePage, CsrfField, Notice } from '../views/layout.js';
-import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './session-cookie.js';
+import { clearSessionCookie, sessionCookieOf, setLoginStateCookie, setSessionCookie, takeLoginStateCookie } from './session-cookie.js';
 
 const PROVIDER_NAMES: Readonly<Record<string, string>> = { github: 'GitHub', google: 'Google' };
 
@@ -86,7 +86,8 @@ export function registerSignInRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   app.get('/auth/:provider/login', async (c) => {
     const provider = c.req.param('provider');
     if (!loginFlow?.enabledProviders().includes(provider as never)) return signInPage(c, 401, 'That sign-in provider is not enabled.');
-    const { authorizationUrl } = await loginFlow.start(provider);
+    const { authorizationUrl, state, stateTtlSeconds } = await loginFlow.start(provider);
+    setLoginStateCookie(c, options, state, stateTtlSeconds);
     return c.redirect(authorizationUrl, 302);
   });
 
@@ -94,7 +95,9 @@ export function registerSignInRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     const provider = c.req.param('provider');
     if (!loginFlow) return signInPage(c, 401, 'Sign-in with a provider is not enabled.');
     try {
-      const session = await loginFlow.finish(provider, new URL(c.req.url).searchParams, clientOf(c));
+      const params = new URL(c.req.url).searchParams;
+      if (!startedInThisBrowser(takeLoginStateCookie(c, options), params.get('state'))) throw new LoginRefused('other-browser');
+      const session = await loginFlow.finish(provider, params, clientOf(c));
       logger.info({ event: 'session_issued', via: `dashboard-${provider}` }, 'session issued');
       return signedIn(c, session);
     } catch (error) {
