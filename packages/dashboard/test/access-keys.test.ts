@@ -225,8 +225,14 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
     expect(refused.body).toContain('a key cannot have a scope you do not hold: admin');
     expect((await keysOf(toTenantId('reader'))).map((key) => key.name)).toEqual(['reader dashboard']);
 
+    // The stdio configurations carry the database's address: for operators only.
+    expect(page.body).not.toContain('Over stdio, on the database');
+    expect(page.body).not.toContain('DATABASE_URL');
     const admin = await signedIn(toTenantId('operator'), ['memories:read', 'admin']);
-    expect((await admin.get('/access')).body).toContain('value="admin"');
+    const adminPage = (await admin.get('/access')).body;
+    expect(adminPage).toContain('value="admin"');
+    expect(adminPage).toContain('Over stdio, on the database');
+    expect(adminPage).toContain('DATABASE_URL');
   });
 
   it('a key made in a session opened with an expiring key expires no later than it, and so does the session', async () => {

@@ -2,7 +2,7 @@ import { mintApiKey } from '@memsvc/auth';
 import { type ApiKeyRecord, isMemsvcError } from '@memsvc/core';
 import type { Context, Hono } from 'hono';
 import { clearSessionCookie } from '../../auth/session-cookie.js';
-import type { Viewer } from '../../auth/viewer.js';
+import { isAdmin, type Viewer } from '../../auth/viewer.js';
 import type { DashboardDependencies, DashboardOptions } from '../../dashboard-dependencies.js';
 import type { DashboardEnv } from '../../dashboard-env.js';
 import { ErrorPage } from '../../views/error-page.js';
@@ -54,7 +54,8 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
       connect: {
         mcpUrl,
         http: httpConfigs(mcpUrl ?? MCP_URL_PLACEHOLDER),
-        stdio: stdioConfigs(config, viewer.tenant),
+        // Opening the database directly is for its operators: only they see its (masked) URL.
+        stdio: isAdmin(viewer) ? stdioConfigs(config, viewer.tenant) : [],
         databaseUrlMasked: databaseUrlIsMasked(config),
         embeddedDatabase: config.database.target.engine === 'pglite',
       },

@@ -62,30 +62,39 @@ export function ConnectAgentSection(props: { settings: ConnectSettings }) {
           <ConfigBlock config={config} idPrefix="connect" />
         ))}
       </div>
-      <h3>Over stdio, on the database</h3>
-      <p>
-        The client starts <code>memsvc-server</code> itself, which opens the database directly and asks for no key: this is for someone who
-        holds the database's credentials. It acts as you (<code>MEMSVC_DEFAULT_USER_ID</code>) with the same embedding settings as this
-        server.
-        {settings.databaseUrlMasked ? (
-          <>
-            {' '}
-            The password in <code>DATABASE_URL</code> is masked as <code>*****</code>: put it back.
-          </>
-        ) : null}
-        {settings.embeddedDatabase ? (
-          <>
-            {' '}
-            This server's database is embedded (<code>pglite://</code>), and an embedded database belongs to one process: connect over HTTP
-            while this server runs.
-          </>
-        ) : null}
-      </p>
-      <div class="configs">
-        {settings.stdio.map((config) => (
-          <ConfigBlock config={config} idPrefix="connect" />
-        ))}
-      </div>
+      {settings.stdio.length > 0 ? (
+        <>
+          <h3>Over stdio, on the database</h3>
+          <p>
+            The client starts <code>memsvc-server</code> itself, which opens the database directly and asks for no key: this is for someone
+            who holds the database's credentials. It acts as you (<code>MEMSVC_DEFAULT_USER_ID</code>) with the same embedding settings as
+            this server.
+            {settings.databaseUrlMasked ? (
+              <>
+                {' '}
+                The password in <code>DATABASE_URL</code> is masked as <code>*****</code>: put it back.
+              </>
+            ) : null}
+            {settings.embeddedDatabase ? (
+              <>
+                {' '}
+                This server's database is embedded (<code>pglite://</code>), and an embedded database belongs to one process: connect over
+                HTTP while this server runs.
+              </>
+            ) : null}
+          </p>
+          <div class="configs">
+            {settings.stdio.map((config) => (
+              <ConfigBlock config={config} idPrefix="connect" />
+            ))}
+          </div>
+        </>
+      ) : (
+        <p>
+          An agent can also start <code>memsvc-server</code> itself over stdio, opening the database directly; that configuration holds the
+          database's address, so an operator (the <code>admin</code> scope) sees it here.
+        </p>
+      )}
     </section>
   );
 }
