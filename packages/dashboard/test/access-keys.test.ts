@@ -235,11 +235,11 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
     expect(adminPage).toContain('DATABASE_URL');
   });
 
-  it('a key made in a session opened with an expiring key expires no later than it, and so does the session', async () => {
+  it('a key made in a session opened with an expiring key expires no later than it, and is revoked with it; so is the session', async () => {
     const erin = toTenantId('erin');
     const minted = mintApiKey();
     const expiresAt = new Date(Date.now() + 2 * 86_400_000);
-    await dashboard.runtime.store.apiKeys.create({
+    const parent = await dashboard.runtime.store.apiKeys.create({
       userId: erin,
       name: 'erin for two days',
       scopes: ['memories:read'],
@@ -254,6 +254,7 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
       Math.floor(expiresAt.getTime() / 1000) * 1000,
     ]);
     await erinPage.get('/access');
+    const children: string[] = [];
     for (const expires_in_days of ['', '30']) {
       const created = await erinPage.post('/access/keys', {
         name: `child ${expires_in_days || 'none'}`,
@@ -263,7 +264,12 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
       expect(created.status).toBe(200);
       const child = (await keysOf(erin)).find((key) => key.name === `child ${expires_in_days || 'none'}`);
       expect(child?.expiresAt).toEqual(expiresAt);
+      children.push(createdSecret(created.body)[0] ?? '');
     }
+    // Revoking the key the session was opened with revokes the keys made in it.
+    for (const secret of children) expect(await dashboard.runtime.apiKeys.authenticate(secret)).toBeDefined();
+    await dashboard.runtime.store.apiKeys.revoke(parent.id, new Date());
+    for (const secret of children) expect(await dashboard.runtime.apiKeys.authenticate(secret)).toBeUndefined();
   });
 
   it('gives a session the pages and actions of its scopes only: a read-only key cannot change or delete a memory', async () => {

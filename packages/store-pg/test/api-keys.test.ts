@@ -196,6 +196,35 @@ describeEachEngine('API keys', (engine) => {
     expect(await store.sessions.isDenied(fromLogin.jti, clock.now())).toBe(false);
   });
 
+  it('AUTH-KEY-SESSIONS: revoking a key revokes the keys made from it at any depth, and their sessions; never its parent or a sibling', async () => {
+    const parent = await store.apiKeys.create(newKey({ name: 'parent' }));
+    const child = await store.apiKeys.create(newKey({ name: 'child', parentKeyId: parent.id }));
+    const grandchild = await store.apiKeys.create(newKey({ name: 'grandchild', parentKeyId: child.id }));
+    const sibling = await store.apiKeys.create(newKey({ name: 'sibling', parentKeyId: parent.id }));
+    const expiresAt = new Date(clock.now().getTime() + 3_600_000);
+    const fromGrandchild = await store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt, apiKeyId: grandchild.id });
+    clock.advance(1000);
+
+    const revoked = await store.apiKeys.revoke(child.id, clock.now());
+    expect(revoked).toMatchObject({ id: child.id, revokedAt: clock.now() });
+    const state = async () =>
+      Object.fromEntries((await store.apiKeys.list({ userId: alice })).map((key) => [key.name, key.revokedAt?.toISOString() ?? null]));
+    expect(await state()).toEqual({ parent: null, child: clock.now().toISOString(), grandchild: clock.now().toISOString(), sibling: null });
+    expect(await store.sessions.isDenied(fromGrandchild.jti, clock.now())).toBe(true);
+
+    const first = clock.now().toISOString();
+    clock.advance(1000);
+    await store.apiKeys.revoke(parent.id, clock.now());
+    // The parent and the sibling now; the branch revoked before keeps its first time.
+    expect(await state()).toEqual({
+      parent: clock.now().toISOString(),
+      child: first,
+      grandchild: first,
+      sibling: clock.now().toISOString(),
+    });
+    expect(await failureOf(store.apiKeys.create(newKey({ parentKeyId: 'not-a-key' })))).toEqual(['INVALID_INPUT', 'parentKeyId']);
+  });
+
   it('AUTH-KEY-SESSIONS: a session naming something other than a key id is refused, naming the field', async () => {
     const expiresAt = new Date(clock.now().getTime() + 3_600_000);
     const failure = await failureOf(store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt, apiKeyId: 'not-a-key' }));

@@ -29,6 +29,8 @@ export interface NewApiKey {
   readonly expiresAt?: Date | undefined;
   readonly prefix: string;
   readonly keyHash: string;
+  /** The key whose session made this one (the dashboard): revoking that key revokes this one too. */
+  readonly parentKeyId?: string | undefined;
 }
 
 /**
@@ -51,8 +53,9 @@ export interface ApiKeyStore {
 
   /**
    * Revokes; returns the record as now, or undefined when there is no such key. Idempotent. The
-   * sessions exchanged for the key end with it, in the same transaction: a session must not
-   * outlive the credential that opened it.
+   * keys made from it (`parentKeyId`, at any depth) are revoked with it, and the sessions
+   * exchanged for any of them end, in the same transaction: no credential outlives the one that
+   * made it.
    */
   revoke(id: string, now: Date): Promise<ApiKeyRecord | undefined>;
 

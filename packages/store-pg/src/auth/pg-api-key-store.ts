@@ -73,6 +73,9 @@ export class PgApiKeyStore implements ApiKeyStore {
     if (!KEY_HASH_PATTERN.test(key.keyHash)) {
       throw new MemsvcError('INVALID_INPUT', 'keyHash must be a SHA-256 digest in lowercase hex', { field: 'keyHash' });
     }
+    if (key.parentKeyId !== undefined && !isUuid(key.parentKeyId)) {
+      throw new MemsvcError('INVALID_INPUT', 'parentKeyId must be the id (a UUID) of an API key', { field: 'parentKeyId' });
+    }
     if (key.prefix.length === 0 || key.prefix.length > PREFIX_MAX_LENGTH) {
       throw new MemsvcError('INVALID_INPUT', `prefix must be 1 to ${PREFIX_MAX_LENGTH} characters long`, { field: 'prefix' });
     }
@@ -91,6 +94,7 @@ export class PgApiKeyStore implements ApiKeyStore {
             scopes: [...scopes],
             created_at: now,
             expires_at: key.expiresAt ?? null,
+            parent_key_id: key.parentKeyId ?? null,
           })
           .returning(RECORD_COLUMNS)
           .executeTakeFirstOrThrow();
@@ -125,15 +129,21 @@ export class PgApiKeyStore implements ApiKeyStore {
   async revoke(id: string, now: Date): Promise<ApiKeyRecord | undefined> {
     if (!isUuid(id)) return undefined;
     return this.#db.transaction().execute(async (trx) => {
-      // The first revocation time stays: revoking again changes nothing.
-      const row = await trx
-        .updateTable('api_keys')
-        .set({ revoked_at: sql<Date>`coalesce(revoked_at, ${now})` })
-        .where('id', '=', id)
-        .returning(RECORD_COLUMNS)
-        .executeTakeFirst();
-      if (row) await endLiveSessions(trx, { apiKeyIds: [row.id] }, now);
-      return row ? toRecord(row) : undefined;
+      // The key and every key made from it, at any depth (a key made in a session of a key made
+      // in a session of this one). The first revocation time stays: revoking again changes nothing.
+      const revoked = await sql<{ id: string }>`
+        WITH RECURSIVE family (id) AS (
+          SELECT id FROM api_keys WHERE id = ${id}
+          UNION
+          SELECT child.id FROM api_keys AS child JOIN family ON child.parent_key_id = family.id
+        )
+        UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${now})
+        WHERE id IN (SELECT id FROM family)
+        RETURNING id`.execute(trx);
+      if (revoked.rows.length === 0) return undefined;
+      await endLiveSessions(trx, { apiKeyIds: revoked.rows.map((row) => row.id) }, now);
+      const row = await trx.selectFrom('api_keys').select(RECORD_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
+      return toRecord(row);
     });
   }
 
@@ -168,7 +178,7 @@ export class PgApiKeyStore implements ApiKeyStore {
   }
 }
 
-function toRecord(row: Omit<ApiKeyRow, 'key_hash'>): ApiKeyRecord {
+function toRecord(row: Omit<ApiKeyRow, 'key_hash' | 'parent_key_id'>): ApiKeyRecord {
   return {
     id: row.id,
     userId: row.user_id as TenantId,

@@ -17,6 +17,7 @@ import * as bulkLexicalIndex from './0012-bulk-lexical-index.js';
 import * as markerIndexes from './0013-marker-indexes.js';
 import * as sessionsByApiKey from './0014-sessions-by-api-key.js';
 import * as stripedLexicalStatistics from './0015-striped-lexical-statistics.js';
+import * as apiKeyParents from './0016-api-key-parents.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -38,6 +39,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0013-marker-indexes': markerIndexes,
   '0014-sessions-by-api-key': sessionsByApiKey,
   '0015-striped-lexical-statistics': stripedLexicalStatistics,
+  '0016-api-key-parents': apiKeyParents,
 };
 
 const bundledMigrations: MigrationProvider = {

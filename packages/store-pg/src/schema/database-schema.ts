@@ -143,6 +143,7 @@ export interface ApiKeysTable {
   last_used_at: Date | null;
   expires_at: Date | null;
   revoked_at: Date | null;
+  parent_key_id: Defaulted<string | null>;
 }
 
 export interface SessionsTable {

@@ -92,6 +92,8 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
         scopes: request.scopes,
         // A key made in a session opened with a key expires no later than that key.
         expiresAt: earliest(expiryOf(request.expiresInDays, clock.now()), await parentKeyExpiry(viewer)),
+        // And is revoked with it.
+        parentKeyId: viewer.keyId,
         prefix: minted.prefix,
         keyHash: minted.keyHash,
       });
