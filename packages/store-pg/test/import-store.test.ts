@@ -279,6 +279,30 @@ describeEachEngine('import store: the memsvc JSONL round trip', (engine) => {
     }
   });
 
+  it("fixes a new database's size once when imports and a first write race for it, and every vector of that size is kept", async () => {
+    const empty = await openTestStore({ database: await engine.freshDatabaseUrl(), clock });
+    try {
+      const generator = new UuidV7Generator();
+      const [header = '', ...lines] = fileA.trimEnd().split('\n');
+      // The same memories under new ids and without links, for a second tenant.
+      const copy = [header, ...lines.map((line) => JSON.stringify({ ...JSON.parse(line), id: generator.next(), links: [] }))].join('\n');
+      const withVectors = lines.filter((line) => line.includes('"vector"')).length;
+      const [first, second] = await Promise.all([
+        importMemsvcFile(empty.imports, toTenantId('jo'), { path: 'a.jsonl', content: fileA }, false),
+        importMemsvcFile(empty.imports, toTenantId('kim'), { path: 'b.jsonl', content: copy }, false),
+        empty.vectorSpace.ensure(3, 'static-test'),
+      ]);
+      expect([first.failed, first.vectorsDropped, second.failed, second.vectorsDropped]).toEqual([0, 0, 0, 0]);
+      expect(await empty.vectorSpace.describe()).toMatchObject({ dimensions: 3 });
+      const stored = await sql<{ n: number }>`SELECT count(*)::int AS n FROM memories WHERE embedding IS NOT NULL`.execute(
+        empty.connection.db,
+      );
+      expect(stored.rows[0]?.n).toBe(2 * withVectors);
+    } finally {
+      await empty.close();
+    }
+  });
+
   it('leaves a vector of another size out (a reindex fills it) and says so', async () => {
     const line = JSON.parse(fileA.split('\n').find((text) => text.includes('"vector"')) ?? '') as Record<string, unknown>;
     const file = [

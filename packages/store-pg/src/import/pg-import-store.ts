@@ -43,6 +43,9 @@ export class PgImportStore implements ImportStore {
     const keepsVector = (memory: ImportedMemory) => memory.embedding !== null && memory.embedding.vector.length === dimensions;
     try {
       const written = await this.options.db.transaction().execute(async (trx) => {
+        // First, before any row lock: fixing the size locks the table, and a first write fixing
+        // it meanwhile takes the same advisory lock first; in the other order the two deadlock.
+        if (adopted && !options.dryRun) await vectorSpace.fixIn(trx, adopted.dimensions, adopted.model);
         const held = await memoryOwners(
           trx,
           memories.map((memory) => memory.id),
@@ -57,7 +60,6 @@ export class PgImportStore implements ImportStore {
           vectorsDropped: fresh.filter((memory) => memory.embedding !== null && !keepsVector(memory)).length,
         };
         if (options.dryRun || fresh.length === 0) return result;
-        if (adopted && fresh.some(keepsVector)) await vectorSpace.fixIn(trx, adopted.dimensions, adopted.model);
         await withoutLexicalTrigger(trx, () => insertMemoryRows(trx, tenant, fresh, keepsVector));
         await linkSuperseded(trx, tenant, fresh);
         await insertLinkRows(trx, tenant, fresh);
