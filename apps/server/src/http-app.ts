@@ -81,7 +81,12 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
   };
   app.get('/health', healthRoute);
   app.get('/health/ready', async (c) => {
-    if (shuttingDown()) return c.json({ status: 'error', reason: 'shutting down' }, 503, { 'Cache-Control': 'no-store' });
+    if (shuttingDown()) {
+      // Not ready whatever the indicators say; they are still reported (the spec's one shape),
+      // unless the store is already closing under the check.
+      const report = await deps.health.check().catch(() => undefined);
+      return c.json({ ...report, status: 'error', reason: 'shutting down' }, 503, { 'Cache-Control': 'no-store' });
+    }
     return healthRoute(c);
   });
 

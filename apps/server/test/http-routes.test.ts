@@ -56,6 +56,11 @@ describe('HTTP routes in process (app.request)', () => {
       const ready = await app.request('/health/ready');
       expect(ready.status).toBe(503);
       expect(ready.headers.get('connection')).toBe('close');
+      expect(await ready.json()).toMatchObject({
+        status: 'error',
+        reason: 'shutting down',
+        indicators: { 'memory-store': { status: 'up' }, database: { status: 'up' }, pgvector: { status: 'up' } },
+      });
     } finally {
       draining = false;
     }
