@@ -172,6 +172,21 @@ describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect 
     const missing = await call(client, 'create_memory', { userId: 'strict', type: 'long-term' });
     expect(missing).toMatchObject({ isError: true, body: { error: { code: 'INVALID_INPUT', data: { field: 'content' } } } });
     expect(await errorCode(client, 'no_such_tool', {})).toBe('NOT_FOUND');
+    // Text PostgreSQL cannot store, and nesting past the limit: typed, named, and nothing written.
+    let deep: unknown = 1;
+    for (let i = 0; i < 200; i++) deep = { a: deep };
+    for (const [tool, args, field] of [
+      ['create_memory', { userId: 'strict', content: 'a\u0000b', type: 'long-term' }, 'content'],
+      ['create_memory', { userId: 'strict', content: 'x', type: 'long-term', metadata: { note: '\ud800' } }, 'metadata.note'],
+      ['create_memory', { userId: 'strict', content: 'x', type: 'long-term', metadata: deep }, 'metadata'],
+      ['recall', { userId: 'strict', query: 'x', scope: '\u0000' }, 'scope'],
+      ['list_memories', { userId: 'strict', tags: ['\udc00'] }, 'tags.0'],
+    ] as const) {
+      expect(await call(client, tool, args), `${tool} ${field}`).toMatchObject({
+        isError: true,
+        body: { error: { code: 'INVALID_INPUT', data: { field } } },
+      });
+    }
     const unknownArgument = await call(client, 'create_memory', { userId: 'strict', content: 'x', type: 'long-term', bogusField: 1 });
     expect(unknownArgument).toMatchObject({ isError: true, body: { error: { code: 'INVALID_INPUT', data: { field: 'bogusField' } } } });
     const wrongType = await client.callTool({ name: 'create_memory', arguments: { userId: 'strict', content: 42, type: 'long-term' } });

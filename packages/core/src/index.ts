@@ -60,6 +60,7 @@ export {
   checkTtlSeconds,
   MEMORY_LIMITS,
   mergeMetadata,
+  nestingExceeds,
 } from './domain/memory-limits.js';
 export { NAMED_SPEAKER_BOOST, speakerNamedIn } from './domain/named-speaker.js';
 export type { OrganizationRole } from './domain/organization-rules.js';

@@ -28,6 +28,8 @@ describe('ping over MCP', () => {
 
   it('rejects unknown arguments and unknown tools without crashing', async () => {
     const client = await connectedClient();
+    // Listing first, as clients do: the SDK client then checks results against any output schema.
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('ping');
     const extra = await client.callTool({ name: 'ping', arguments: { surprise: 1 } });
     expect(extra.structuredContent).toEqual({
       error: { code: 'INVALID_INPUT', message: 'surprise: this tool takes no such argument', data: { field: 'surprise' } },

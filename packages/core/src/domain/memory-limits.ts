@@ -8,6 +8,8 @@ export const MEMORY_LIMITS = {
   tagMaxChars: 100,
   scopeMaxChars: 256,
   metadataMaxBytes: 65_536,
+  /** Objects and arrays inside one another; deeper would overflow the stack of whatever walks it. */
+  metadataMaxDepth: 32,
   ttlMinSeconds: 60,
   ttlMaxSeconds: 604_800,
   /** Short-term lifetime when none is given: one day. */
@@ -50,10 +52,25 @@ export function checkScope(scope: string | null | undefined): string | null {
 export function checkMetadata(metadata: unknown): JsonObject {
   if (metadata === undefined) return {};
   if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) throw invalid('metadata', 'must be a JSON object');
+  if (nestingExceeds(metadata, MEMORY_LIMITS.metadataMaxDepth)) {
+    throw invalid('metadata', `is nested more than ${MEMORY_LIMITS.metadataMaxDepth} levels deep`);
+  }
   const size = JSON.stringify(metadata).length;
   if (size > MEMORY_LIMITS.metadataMaxBytes)
     throw invalid('metadata', `is ${size} bytes as JSON; the limit is ${MEMORY_LIMITS.metadataMaxBytes}`);
   return metadata as JsonObject;
+}
+
+/** Whether objects or arrays sit more than `limit` levels inside `value`; iterative, so any depth is safe to ask about. */
+export function nestingExceeds(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Importance: a number from 0 to 1, or null for "not said". */

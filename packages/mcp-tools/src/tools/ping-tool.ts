@@ -12,7 +12,9 @@ export function registerPingTool(server: McpServer, clock: Clock, pipeline: Tool
       title: 'Ping',
       description: 'Check that the memsvc server is reachable. Returns {"status":"pong","timestamp":<ISO time>}. Takes no arguments.',
       inputSchema: z.object({}).strict(),
-      outputSchema: z.object({ status: z.literal('pong'), timestamp: z.string() }),
+      // No outputSchema, as for every tool: the SDK's client checks any structuredContent against
+      // it, error results included, so the typed error every tool returns (structuredContent.error)
+      // would reach a client that listed the tools as a schema violation instead.
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (_args, request) =>
