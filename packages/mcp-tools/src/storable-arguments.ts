@@ -4,6 +4,7 @@ import { MemsvcError, nestingExceeds } from '@memsvc/core';
 export const ARGUMENT_MAX_DEPTH = 40;
 
 // A NUL, or half of a UTF-16 surrogate pair: JSON carries both, PostgreSQL's text and jsonb store neither.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find the NUL
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**

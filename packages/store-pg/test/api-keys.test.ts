@@ -200,7 +200,7 @@ describeEachEngine('API keys', (engine) => {
     const parent = await store.apiKeys.create(newKey({ name: 'parent' }));
     const child = await store.apiKeys.create(newKey({ name: 'child', parentKeyId: parent.id }));
     const grandchild = await store.apiKeys.create(newKey({ name: 'grandchild', parentKeyId: child.id }));
-    const sibling = await store.apiKeys.create(newKey({ name: 'sibling', parentKeyId: parent.id }));
+    await store.apiKeys.create(newKey({ name: 'sibling', parentKeyId: parent.id }));
     const expiresAt = new Date(clock.now().getTime() + 3_600_000);
     const fromGrandchild = await store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt, apiKeyId: grandchild.id });
     clock.advance(1000);
