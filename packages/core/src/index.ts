@@ -114,6 +114,7 @@ export type { ConversationReference, SearchContextSources } from './domain/searc
 export { buildSearchContext, conversationReference, isConversationTurn, speakerOf } from './domain/search-context.js';
 export type { Neighbour, SimilarityRules, WriteCandidates, WriteDecision, WriteRules } from './domain/similarity-rules.js';
 export { decideWrite, writeRules } from './domain/similarity-rules.js';
+export { isStorableText, unstorableTextAt } from './domain/storable-text.js';
 export { formatSearchDate, resolveRelativeDates } from './domain/temporal-context.js';
 export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';

@@ -1,5 +1,6 @@
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { JsonObject } from './memory.js';
+import { isStorableText, unstorableTextAt } from './storable-text.js';
 
 /** Documented input limits (docs/tools.md, "Limits"); every violation is INVALID_INPUT naming the field. */
 export const MEMORY_LIMITS = {
@@ -20,9 +21,12 @@ function invalid(field: string, message: string): MemsvcError {
   return new MemsvcError('INVALID_INPUT', `${field} ${message}`, { field });
 }
 
+const UNSTORABLE_TEXT = 'contains a NUL character or an unpaired surrogate, which cannot be stored';
+
 /** Content: non-blank, at most 10,240 characters. */
 export function checkContent(content: string, field = 'content'): string {
   if (content.trim().length === 0) throw invalid(field, 'must not be empty');
+  if (!isStorableText(content)) throw invalid(field, UNSTORABLE_TEXT);
   if (content.length > MEMORY_LIMITS.contentMaxChars) {
     throw invalid(field, `is ${content.length} characters; the limit is ${MEMORY_LIMITS.contentMaxChars}`);
   }
@@ -36,6 +40,7 @@ export function checkTags(tags: readonly string[] | undefined): string[] {
   for (const tag of cleaned) {
     if (tag.length === 0 || tag.length > MEMORY_LIMITS.tagMaxChars)
       throw invalid('tags', `entries must be 1 to ${MEMORY_LIMITS.tagMaxChars} characters`);
+    if (!isStorableText(tag)) throw invalid('tags', UNSTORABLE_TEXT);
   }
   return cleaned;
 }
@@ -45,6 +50,7 @@ export function checkScope(scope: string | null | undefined): string | null {
   if (scope === undefined || scope === null) return null;
   if (scope.length === 0 || scope.length > MEMORY_LIMITS.scopeMaxChars)
     throw invalid('scope', `must be 1 to ${MEMORY_LIMITS.scopeMaxChars} characters`);
+  if (!isStorableText(scope)) throw invalid('scope', UNSTORABLE_TEXT);
   return scope;
 }
 
@@ -55,6 +61,8 @@ export function checkMetadata(metadata: unknown): JsonObject {
   if (nestingExceeds(metadata, MEMORY_LIMITS.metadataMaxDepth)) {
     throw invalid('metadata', `is nested more than ${MEMORY_LIMITS.metadataMaxDepth} levels deep`);
   }
+  const unstorable = unstorableTextAt(metadata, ['metadata']);
+  if (unstorable !== undefined) throw invalid(unstorable, UNSTORABLE_TEXT);
   const size = JSON.stringify(metadata).length;
   if (size > MEMORY_LIMITS.metadataMaxBytes)
     throw invalid('metadata', `is ${size} bytes as JSON; the limit is ${MEMORY_LIMITS.metadataMaxBytes}`);
