@@ -16,8 +16,9 @@ try {
 const { config, warnings } = loaded;
 const logger = createLogger(config.logLevel);
 for (const warning of warnings) logger.warn(warning);
-if (config.auth.required && config.auth.apiKey && config.auth.defaultUserId === undefined) {
+if (config.mcp.transport === 'streamable-http' && config.auth.required && config.auth.apiKey && config.auth.defaultUserId === undefined) {
   // The pre-shared key acts for MEMSVC_DEFAULT_USER_ID alone (docs/security.md); without it, it reaches no memories.
+  // (On lite this does not boot: the key is its only credential.)
   logger.warn(
     'MEMSVC_API_KEY is set without MEMSVC_DEFAULT_USER_ID: calls with it are refused for memory tools; give each agent its own key (memsvc keys create)',
   );

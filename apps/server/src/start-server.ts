@@ -32,6 +32,16 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const SHUTDOWN_QUIET_MS = 100;
 /** Loop turns that must bring no new connection or request before quiet counts (see TrafficMeter). */
 const SHUTDOWN_QUIET_TURNS = 3;
+/**
+ * How long an idle keep-alive connection stays open (Node's default: 5 s). A client may send its
+ * next request on an idle connection while PGlite holds this event loop (a long ingest or
+ * import); when the loop comes back, Node's keep-alive timer runs before the request is read and
+ * the connection is reset (reproduced: a 7 s block reset a client's call; the eval's clients saw
+ * ECONNRESET on a loaded machine). 65 s is past any such block and past the 60 s idle timeout of
+ * common load balancers, which must be the side that closes first. Clients learn it from the
+ * `Keep-Alive: timeout=65` header; shutdown closes idle connections at once whatever it is.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export interface RunningServer {
   /** Base URL of the HTTP server, or undefined when it could not bind (stdio mode only). */
@@ -109,6 +119,9 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
 
   // node-server returns an HTTP/1.1 server unless told to create HTTP/2.
   const httpServer = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host }) as Server;
+  httpServer.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // A request's headers must be allowed longer than an idle connection lasts (Node's advice).
+  httpServer.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   traffic.watch(httpServer);
   const url = await new Promise<string | undefined>((resolve, reject) => {
     httpServer.once('listening', () => {

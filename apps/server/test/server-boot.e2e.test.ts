@@ -18,6 +18,19 @@ describe('memsvc-server boot rules (spec §7)', () => {
     }
   });
 
+  it('refuses a lite streamable-HTTP server with AUTH_REQUIRED=true but no key or no user for it, with exit code 2', async () => {
+    const run = await runUntilExit({
+      DATABASE_URL: 'pglite://memory',
+      DEPLOYMENT_PROFILE: 'lite',
+      MCP_TRANSPORT: 'streamable-http',
+      AUTH_REQUIRED: 'true',
+      JWT_SECRET: 'j'.repeat(40),
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/MEMSVC_API_KEY: is required with AUTH_REQUIRED=true on the lite profile/);
+    expect(run.stderr).toMatch(/MEMSVC_DEFAULT_USER_ID: is required with AUTH_REQUIRED=true on the lite profile/);
+  });
+
   it('refuses the removed memory profile and a missing DATABASE_URL, naming both', async () => {
     const run = await runUntilExit({ DEPLOYMENT_PROFILE: 'memory' });
     expect(run.code).toBe(2);

@@ -1,3 +1,4 @@
+import { Agent, get as httpGet } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +43,27 @@ describe('memsvc-server over streamable HTTP (lite, embedded database)', () => {
     expect(unknown.isError).toBe(true);
     await client.close();
   });
+
+  it("keeps an idle keep-alive connection open past Node's 5 s default, and says so in Keep-Alive", async () => {
+    // A request sent on an idle connection while PGlite holds the server's event loop must be
+    // read, not reset by the keep-alive timer (start-server.ts): the timeout is 65 s.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ reused: boolean; keepAlive: string | undefined }>((resolve, reject) => {
+        const call = httpGet(`${server.url}/health`, { agent }, (response) => {
+          response.resume();
+          response.on('end', () => resolve({ reused: call.reusedSocket, keepAlive: response.headers['keep-alive'] }));
+        });
+        call.on('error', reject);
+      });
+    try {
+      expect(await get()).toEqual({ reused: false, keepAlive: 'timeout=65' });
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(await get()).toEqual({ reused: true, keepAlive: 'timeout=65' });
+    } finally {
+      agent.destroy();
+    }
+  }, 20_000);
 
   it('reports health and readiness with the three indicators of spec §4.1', async () => {
     for (const path of ['/health', '/health/ready']) {

@@ -397,6 +397,18 @@ describe('auth settings', () => {
     expect(load({ MEMSVC_DASHBOARD_DEV_AUTH: 'true' }).config.auth.dashboard.devAuth).toBe(true);
   });
 
+  it('warns when the dashboard dev-auth relaxation listens beyond this machine', () => {
+    const exposed = (host?: string) =>
+      load({ MEMSVC_DASHBOARD_DEV_AUTH: 'true', ...(host === undefined ? {} : { HOST: host }) }).warnings.filter((w) =>
+        w.startsWith('MEMSVC_DASHBOARD_DEV_AUTH'),
+      );
+    expect(exposed()).toEqual([expect.stringContaining('HOST 0.0.0.0 is not loopback')]);
+    expect(exposed('192.168.1.4')).toHaveLength(1);
+    expect(exposed('::')).toHaveLength(1);
+    for (const loopback of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(exposed(loopback)).toEqual([]);
+    expect(load({ HOST: '0.0.0.0' }).warnings).toEqual([]);
+  });
+
   it(verifies('TENANT-ID', 'checks MEMSVC_DEFAULT_USER_ID and MEMSVC_OPERATOR_TENANTS as tenant ids'), () => {
     expect(load({ MEMSVC_DEFAULT_USER_ID: 'agent-7@example.com' }).config.auth.defaultUserId).toBe('agent-7@example.com');
     expect(issuesOf({ MEMSVC_DEFAULT_USER_ID: 'has space', MEMSVC_OPERATOR_TENANTS: 'ok,-bad' }).map((i) => i.variable)).toEqual([
@@ -413,6 +425,20 @@ describe('auth settings', () => {
     expect(() => assertServerMayBoot(load({ ...http, ALLOW_UNAUTHENTICATED_HTTP: 'true' }).config)).not.toThrow();
     expect(() => assertServerMayBoot(load({ ...http, DEPLOYMENT_PROFILE: 'lite' }).config)).not.toThrow();
     expect(() => assertServerMayBoot(load({}).config)).not.toThrow();
+    const liteAuth = { ...http, DEPLOYMENT_PROFILE: 'lite', AUTH_REQUIRED: 'true', JWT_SECRET: 's'.repeat(40) };
+    const liteIssues = (env: Record<string, string>) => {
+      try {
+        assertServerMayBoot(load(env).config);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).issues.map((issue) => issue.variable);
+      }
+    };
+    // Lite accepts one credential, the pre-shared key acting as the default user: without either, nothing could be called.
+    expect(liteIssues(liteAuth)).toEqual(['MEMSVC_API_KEY', 'MEMSVC_DEFAULT_USER_ID']);
+    expect(liteIssues({ ...liteAuth, MEMSVC_API_KEY: 'k'.repeat(24) })).toEqual(['MEMSVC_DEFAULT_USER_ID']);
+    expect(liteIssues({ ...liteAuth, MEMSVC_API_KEY: 'k'.repeat(24), MEMSVC_DEFAULT_USER_ID: 'me' })).toEqual([]);
+    expect(liteIssues({ ...liteAuth, MCP_TRANSPORT: 'stdio' })).toEqual([]);
     for (const env of ['development', 'production', 'test']) {
       expect(() => assertServerMayBoot(load({ ...http, NODE_ENV: env }).config)).toThrow(ConfigError);
     }
@@ -538,6 +564,8 @@ describe('safety of the loaded object', () => {
     expect(load({ MEMSVC_DEFAULT_USERID: 'x', PATH: '/usr/bin' }).warnings).toEqual([
       'unknown variables ignored (check for typos): MEMSVC_DEFAULT_USERID',
     ]);
+    // The test runner's own variables are no typo.
+    expect(load({ MEMSVC_TEST_WORKERS: '1', MEMSVC_TEST_ENGINES: 'postgres' }).warnings).toEqual([]);
   });
 
   it(verifies('CFG-TYPES', 'parses list and key=value variables'), () => {

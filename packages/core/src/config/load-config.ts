@@ -255,6 +255,12 @@ function checkCrossVariableRules(parsed: Partial<ParsedEnv>, issues: ConfigIssue
     });
   }
 
+  if (parsed.MEMSVC_DASHBOARD_DEV_AUTH === true && parsed.HOST !== undefined && !isLoopbackHost(parsed.HOST)) {
+    warnings.push(
+      `MEMSVC_DASHBOARD_DEV_AUTH signs every visitor in with the admin scope, and HOST ${parsed.HOST} is not loopback: ` +
+        'anyone who reaches the port gets the dashboard; bind HOST=127.0.0.1 unless something in front of it decides who may',
+    );
+  }
   if (parsed.MEMSVC_DASHBOARD_DEV_AUTH === true && parsed.NODE_ENV === 'production') {
     issues.push({
       variable: 'MEMSVC_DASHBOARD_DEV_AUTH',
@@ -320,8 +326,11 @@ function embeddedTemplatesDirectory(
   return { directory: `${cacheHome.replace(/\/+$/, '')}/memsvc` };
 }
 
+/** Read by the project's own test runner, not by memsvc: set while testing, they are no typo. */
+const TEST_RUNNER_VARIABLES = ['MEMSVC_TEST_WORKERS', 'MEMSVC_TEST_ENGINES'];
+
 function warnAboutUnknownVariables(env: Readonly<Record<string, string | undefined>>, warnings: string[]): void {
-  const known = new Set<string>(ENV_VARIABLES);
+  const known = new Set<string>([...ENV_VARIABLES, ...TEST_RUNNER_VARIABLES]);
   const unknown = Object.keys(env).filter((name) => name.startsWith('MEMSVC_') && !known.has(name));
   if (unknown.length > 0) warnings.push(`unknown variables ignored (check for typos): ${unknown.sort().join(', ')}`);
 }
@@ -332,4 +341,13 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/** A bind address only this machine can reach. */
+function isLoopbackHost(host: string): boolean {
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/u, '$1');
+  return name === 'localhost' || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(name);
 }

@@ -30,7 +30,7 @@ const importanceArgument = z
   .number()
   .min(0)
   .max(1)
-  .describe('How important this is, 0 to 1 (default 0.5). Kept as given; it feeds the importance score.');
+  .describe('How important this is, 0 to 1. Kept as given (absent stays absent and counts as 0.5); it feeds the importance score.');
 
 // Schemas are built once per process, not per server: the server is created per request.
 const createMemoryInput = z
