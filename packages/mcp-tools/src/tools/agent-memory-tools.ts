@@ -133,7 +133,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
       title: 'Ingest a conversation',
       description:
         'Store the turns of a conversation as long-term memories ("<role>: <text>", long turns split at paragraphs), with ' +
-        'provenance in metadata.conversation {id, turn, chunk, role, date}. Each turn is also indexed with the turn before it, ' +
+        'provenance in metadata.conversation {id, turn, chunk, role, date}. Each turn is also indexed with the two turns before it, ' +
         'its speaker and the date, so a question finds the answer even when its words were only in the question. Sending the ' +
         'same conversation again stores nothing (skipped counts those). Returns {conversationId, ingested, skipped, total, memoryIds}.',
       inputSchema: z

@@ -60,11 +60,13 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
   }
 
   // Loaded on demand: a server on PostgreSQL never pays for parsing the embedded engine.
-  const [{ openPglite }, { createPgConfig }] = await Promise.all([
+  const [{ openPglite }, { turnLoopBetweenStatements }, { createPgConfig }] = await Promise.all([
     import('./pglite-instance.js'),
+    import('./pglite-turns.js'),
     import('@electric-sql/pglite/node-postgres'),
   ]);
   const embedded = await openPglite(resolved.storage === 'memory' ? 'memory' : { directory: resolved.directory }, options.pgliteTemplate);
+  turnLoopBetweenStatements(embedded.pglite);
   // PGlite is one connection; its pool config has size 1, so concurrent transactions queue.
   const pool = new pg.Pool({ ...createPgConfig(embedded.pglite), types: memsvcTypeParsers });
   const db = new Kysely<MemsvcDatabase>({
