@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KNOWN_MIGRATIONS, migrateUpTo, openDatabase } from '@memsvc/store-pg';
+import { HNSW_SHARD_INDEX_NAMES, KNOWN_MIGRATIONS, migrateUpTo, openDatabase, VECTOR_SHARDS } from '@memsvc/store-pg';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
@@ -86,9 +87,33 @@ describe('memsvc CLI', () => {
       pendingMigrations: [],
       // status only reads: it never fixes the dimensionality from the shell's environment
       vectorSpace: null,
+      hnswIndexes: null,
       memories: { stm: { live: 0, withoutVector: 0 }, ltm: { live: 0, withoutVector: 0 } },
     });
     expect(existsSync(join(directory, 'memsvc.lock'))).toBe(false);
+  });
+
+  it('says when shards have lost their HNSW index (an interrupted reindex) and how to get it back', async () => {
+    const directory = join(workDir, 'shards');
+    const env = { DATABASE_URL: `pglite://${directory}`, EMBEDDING_PROVIDER: 'local' };
+    const importFile = join(workDir, 'one-note.md');
+    writeFileSync(importFile, '# Note\n\nThe build runs on Tuesdays.\n');
+    expect((await memsvc(['import', '--source', 'markdown', '--path', importFile, '--user', 'me'], env)).code).toBe(0);
+    const full = JSON.parse((await memsvc(['status', '--json'], env)).stdout);
+    expect(full.hnswIndexes).toEqual({ usable: VECTOR_SHARDS, shards: VECTOR_SHARDS });
+    expect((await memsvc(['status'], env)).stdout).toContain(`HNSW index on all ${VECTOR_SHARDS} shards`);
+
+    // What a reindex killed between taking indexes off and building them leaves behind.
+    const connection = await openDatabase(`pglite://${directory}`);
+    for (const name of HNSW_SHARD_INDEX_NAMES.slice(0, 2)) await sql`DROP INDEX ${sql.id(name)}`.execute(connection.db);
+    await connection.close();
+    expect(JSON.parse((await memsvc(['status', '--json'], env)).stdout).hnswIndexes).toEqual({
+      usable: VECTOR_SHARDS - 2,
+      shards: VECTOR_SHARDS,
+    });
+    expect((await memsvc(['status'], env)).stdout).toMatch(
+      new RegExp(`HNSW index on ${VECTOR_SHARDS - 2} of ${VECTOR_SHARDS} shards: the others are searched exactly .* memsvc-reindex`),
+    );
   });
 
   it('keeps a new embedded database’s template in MEMSVC_CACHE_DIR (default ~/.cache/memsvc; none with off)', async () => {

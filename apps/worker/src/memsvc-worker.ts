@@ -46,7 +46,8 @@ try {
   process.exit(2);
 }
 const { config, warnings } = loaded;
-const logger = createLogger(config.logLevel).child({ component: 'worker' });
+// Not `component`: the runtime's own children (jobs, read-replica) set that key, and pino would write it twice.
+const logger = createLogger(config.logLevel).child({ service: 'memsvc-worker' });
 for (const warning of warnings) logger.warn(warning);
 
 try {

@@ -63,4 +63,10 @@ export type { HnswBuildOptions, NewVectorSpace } from './vector/pg-vector-space.
 export { BACKFILL_SHARD_MIN, PgVectorSpace } from './vector/pg-vector-space.js';
 export type { VectorFeatures } from './vector/vector-features.js';
 export { detectVectorFeatures } from './vector/vector-features.js';
-export { HNSW_SHARD_INDEX_NAMES, hnswShardIndexName, VECTOR_SHARDS, vectorShardOf } from './vector/vector-shards.js';
+export {
+  HNSW_SHARD_INDEX_NAMES,
+  hnswShardIndexName,
+  usableHnswShardIndexes,
+  VECTOR_SHARDS,
+  vectorShardOf,
+} from './vector/vector-shards.js';

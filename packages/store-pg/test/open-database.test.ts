@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +95,27 @@ describe('embedded PGlite directories', () => {
     holder.kill('SIGKILL');
     await new Promise((resolve) => holder.once('exit', resolve));
     // The killed process left its lock file; it is stale now and is taken over.
+    const reopened = await openTestStore({ database: `pglite://${directory}` });
+    stores.push(reopened);
+    expect((await reopened.memories.findById(tenant, ready.id))?.content).toBe('written before the kill');
+  });
+
+  it('takes over a lock whose holder was killed but not yet reaped by its parent (a zombie)', async () => {
+    const directory = join(temporaryDirectory(), 'data');
+    // `exec sleep` becomes the holder's parent and never reaps it: killed, the holder stays a zombie.
+    const parent = spawn('sh', ['-c', `"${process.execPath}" "${holderScript}" "${directory}" hold & exec sleep 120`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(parent);
+    const ready = JSON.parse(await firstLine(parent)) as { ready: boolean; id: string };
+    expect(ready.ready).toBe(true);
+    const holderPid = (JSON.parse(readFileSync(join(directory, 'memsvc.lock'), 'utf8')) as { pid: number }).pid;
+    expect(holderPid).not.toBe(parent.pid);
+    process.kill(holderPid, 'SIGKILL');
+    const state = () => readFileSync(`/proc/${holderPid}/stat`, 'utf8').split(') ')[1]?.[0];
+    for (let i = 0; i < 200 && state() !== 'Z'; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(state()).toBe('Z');
+
     const reopened = await openTestStore({ database: `pglite://${directory}` });
     stores.push(reopened);
     expect((await reopened.memories.findById(tenant, ready.id))?.content).toBe('written before the kill');

@@ -1,4 +1,4 @@
-import { openStore, pendingMigrations } from '@memsvc/store-pg';
+import { openStore, pendingMigrations, usableHnswShardIndexes, VECTOR_SHARDS } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import type { CliContext } from '../cli-context.js';
 import { assertDatabaseExists } from '../existing-database.js';
@@ -23,6 +23,7 @@ export async function statusCommand(cli: CliContext, options: { json?: boolean }
     const pending = await pendingMigrations(store.connection.db as never);
     const migrated = pending.length === 0;
     const space = migrated ? await store.vectorSpace.describe() : undefined;
+    const shardIndexes = space ? await usableHnswShardIndexes(store.connection.db) : undefined;
     const counts = migrated
       ? await store.connection.db
           .selectFrom('memories')
@@ -48,6 +49,8 @@ export async function statusCommand(cli: CliContext, options: { json?: boolean }
       pgvector: health.pgvectorVersion ?? null,
       pendingMigrations: pending,
       vectorSpace: space ?? null,
+      // Shards without their HNSW index are searched exactly: a reindex was interrupted.
+      hnswIndexes: shardIndexes === undefined ? null : { usable: shardIndexes, shards: VECTOR_SHARDS },
       memories,
     };
     if (!status.healthy) cli.exitCode = 1;
@@ -60,11 +63,19 @@ export async function statusCommand(cli: CliContext, options: { json?: boolean }
       `health     ${status.healthy ? 'ok' : `DOWN: ${health.error}`}`,
       `pgvector   ${status.pgvector ?? 'not installed in this database'}`,
       `schema     ${migrated ? 'up to date' : `${pending.length} pending migration(s): run memsvc migrate`}`,
-      `vectors    ${space ? `${space.dimensions} dimensions${space.model ? ` (${space.model})` : ''}, HNSW index` : 'dimensionality not fixed yet'}`,
+      `vectors    ${space ? `${space.dimensions} dimensions${space.model ? ` (${space.model})` : ''}, ${indexLine(shardIndexes ?? 0)}` : 'dimensionality not fixed yet'}`,
       `memories   stm ${memories.stm?.live ?? 0}, ltm ${memories.ltm?.live ?? 0}`,
     ];
     cli.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     await store.close();
   }
+}
+
+function indexLine(usable: number): string {
+  if (usable === VECTOR_SHARDS) return `HNSW index on all ${VECTOR_SHARDS} shards`;
+  return (
+    `HNSW index on ${usable} of ${VECTOR_SHARDS} shards: the others are searched exactly (slower) — ` +
+    'a reindex is running or was interrupted; a completed memsvc-reindex run builds them'
+  );
 }

@@ -100,6 +100,46 @@ describe('importAgentFiles', () => {
     expect(await contents()).toHaveLength(2);
   });
 
+  it('a run stopped between an update and its ledger entry is finished by the next run, not reported as a conflict', async () => {
+    const { engine, ledger, run, contents } = setup();
+    await run({ 'AGENTS.md': AGENTS_MD });
+    const edited = AGENTS_MD.replace('Ship on Tuesdays.', 'Ship on Thursdays.');
+    let records = 0;
+    const failingLedger = {
+      entries: ledger.entries.bind(ledger),
+      record: async (...args: Parameters<InMemoryImportLedger['record']>) => {
+        records += 1;
+        throw new Error(`the database went away (record ${records})`);
+      },
+    };
+    const clock = new ManualClock('2026-05-02T10:00:00Z');
+    const request: AgentImportRequest = {
+      source: 'codex',
+      root: '/projects/app',
+      files: [{ path: 'AGENTS.md', content: edited }],
+      wholeFolder: true,
+      scope: null,
+      secretsPolicy: 'redact',
+      splitHeadings: true,
+      dryRun: false,
+    };
+    await expect(importAgentFiles({ engine, ledger: failingLedger, clock }, context, request)).rejects.toThrow('the database went away');
+    // The memory was updated; its ledger entry still names the version before.
+    expect(await contents()).toEqual(['## Build\n\nUse make.', '## Deploy\n\nShip on Thursdays.']);
+    const dry = await run({ 'AGENTS.md': edited }, { dryRun: true });
+    expect(outcomes(dry)).toEqual({ build: 'unchanged', deploy: 'updated' });
+    const resumed = await run({ 'AGENTS.md': edited });
+    expect(outcomes(resumed)).toEqual({ build: 'unchanged', deploy: 'updated' });
+    expect(resumed.totals.conflicts).toBe(0);
+    expect(outcomes(await run({ 'AGENTS.md': edited }))).toEqual({ build: 'unchanged', deploy: 'unchanged' });
+    // An edit made in memsvc is still a conflict.
+    const deploy = (await engine.list(context, { limit: 10 })).items.find((memory) => memory.content.includes('Thursdays'));
+    await engine.update(context, deploy?.id ?? '', { content: '## Deploy\n\nShip on Fridays, says the team.' }, deploy?.version ?? 0);
+    const later = await run({ 'AGENTS.md': AGENTS_MD });
+    expect(outcomes(later)).toEqual({ build: 'unchanged', deploy: 'conflict' });
+    expect(await contents()).toContain('## Deploy\n\nShip on Fridays, says the team.');
+  });
+
   it('never echoes a secret held in a heading: the section is reported under its redacted anchor, whatever the policy', async () => {
     const key = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';
     const file = { 'AGENTS.md': `## Token ${key}\n\nRotate it monthly.\n` };

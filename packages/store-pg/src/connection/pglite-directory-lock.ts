@@ -123,8 +123,11 @@ function isAlive(holder: LockOwner): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const stat = processStat(holder.pid);
+  // A zombie (killed, not yet reaped by its parent) holds no files: its lock is stale.
+  if (stat?.state === 'Z' || stat?.state === 'X') return false;
   // The pid is taken; it is the holder only if it started when the holder did.
-  const start = processStartTime(holder.pid);
+  const start = stat?.startTime ?? null;
   return holder.processStart === null || start === null || start === holder.processStart;
 }
 
@@ -138,13 +141,18 @@ function isFresh(lockPath: string): boolean {
 
 /** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); null where unavailable. */
 function processStartTime(pid: number): string | null {
+  return processStat(pid)?.startTime ?? null;
+}
+
+/** Fields 3 (state: R, S, D, Z…) and 22 (start time) of /proc/<pid>/stat; undefined where unavailable. */
+function processStat(pid: number): { state: string | undefined; startTime: string | null } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may contain spaces and parentheses; fields after it are plain.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19] ?? null;
+    return { state: fields[0], startTime: fields[19] ?? null };
   } catch {
-    return null;
+    return undefined;
   }
 }
 

@@ -83,6 +83,18 @@ export async function buildHnswShardIndexesConcurrently(db: QueryExecutorProvide
   }
 }
 
+/**
+ * How many shard indexes exist and are usable. Fewer than VECTOR_SHARDS outside a reindex means
+ * one was interrupted (a recreate or backfill takes indexes off and builds them at its end); the
+ * shards without one are searched exactly until a completed reindex builds them.
+ */
+export async function usableHnswShardIndexes(db: QueryExecutorProvider): Promise<number> {
+  const result = await sql<{ usable: number }>`
+    SELECT count(*)::int AS usable FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    WHERE c.relname = ANY(${[...HNSW_SHARD_INDEX_NAMES]}) AND i.indisvalid`.execute(db);
+  return result.rows[0]?.usable ?? 0;
+}
+
 /** Drops every shard index, in the caller's transaction. */
 export async function dropHnswShardIndexes(db: QueryExecutorProvider): Promise<void> {
   for (const name of HNSW_SHARD_INDEX_NAMES) await sql`DROP INDEX IF EXISTS ${sql.id(name)}`.execute(db);

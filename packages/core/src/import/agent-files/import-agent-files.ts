@@ -1,3 +1,4 @@
+import type { MemoryRecord } from '../../domain/memory.js';
 import type { CallContext, MemoryEngine } from '../../engine/memory-engine.js';
 import { isMemsvcError } from '../../errors/memsvc-error.js';
 import type { Clock } from '../../ports/clock.js';
@@ -134,6 +135,12 @@ async function importSection(
   });
   if (!current) return conflict('the memory was deleted in memsvc since the last import');
   if (current.version !== entry.memoryVersion) {
+    // A run that updated the memory and stopped before its ledger entry (the two are separate
+    // writes) left the memory saying what the section says: finish that run, no conflict.
+    if (holdsSection(current, section)) {
+      if (!request.dryRun) await record(current.id, current.version);
+      return { section: section.anchor, outcome: 'updated', memoryId: current.id };
+    }
     return conflict(`the memory was edited in memsvc since the last import (version ${current.version}, imported ${entry.memoryVersion})`);
   }
   if (request.dryRun) return { section: section.anchor, outcome: 'updated', memoryId: entry.memoryId };
@@ -152,6 +159,14 @@ async function importSection(
     if (isMemsvcError(error, 'NOT_FOUND')) return conflict('the memory was deleted in memsvc while this import ran');
     throw error;
   }
+}
+
+/** Whether a memory already holds what a section writes: its text and its tags. */
+function holdsSection(memory: Pick<MemoryRecord, 'content' | 'tags'>, section: SectionMemory): boolean {
+  const tags = [...section.tags].sort();
+  return (
+    memory.content === section.content && memory.tags.length === tags.length && [...memory.tags].sort().every((tag, i) => tag === tags[i])
+  );
 }
 
 function fileCounts(file: FilePlan): ImportFileSummary {
