@@ -52,7 +52,7 @@ describe('memsvc-server over streamable HTTP (lite, embedded database)', () => {
       new Promise<{ reused: boolean; keepAlive: string | undefined }>((resolve, reject) => {
         const call = httpGet(`${server.url}/health`, { agent }, (response) => {
           response.resume();
-          response.on('end', () => resolve({ reused: call.reusedSocket, keepAlive: response.headers['keep-alive'] }));
+          response.on('end', () => resolve({ reused: call.reusedSocket, keepAlive: response.headers['keep-alive']?.toString() }));
         });
         call.on('error', reject);
       });
