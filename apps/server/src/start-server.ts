@@ -20,8 +20,10 @@ export const SERVER_VERSION = '0.1.0';
 /** Where MEMSVC_SERVE_DASHBOARD mounts the dashboard. */
 const DASHBOARD_PATH = '/dashboard';
 
-/** How long in-flight HTTP requests get to finish on shutdown before connections are cut. */
+/** How long shutdown waits for quiet (nothing in flight, nothing new) before it stops accepting. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/** While requests are still in flight after that, how often shutdown says so and closes connections gone idle. */
+const SHUTDOWN_WAIT_REPORT_MS = 5_000;
 /**
  * After a shutdown signal the server keeps accepting requests — answering with
  * `Connection: close` and failing readiness — until it has been quiet this long (nothing in
@@ -155,18 +157,19 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     closing ??= (async () => {
       shuttingDown = true;
       await traffic.whenQuiet({ quietMs: SHUTDOWN_QUIET_MS, turns: SHUTDOWN_QUIET_TURNS, deadline: performance.now() + SHUTDOWN_GRACE_MS });
+      // No new connections; idle keep-alive ones close now, the others once their answer is sent
+      // (it says Connection: close). A request still in flight is answered however long it takes:
+      // cutting its connection would not stop its work, only hide the outcome (a long import went
+      // on and committed after its client was cut). One that takes too long for the operator ends
+      // with the process (SIGKILL), and the database rolls its transaction back.
       await new Promise<void>((resolve) => {
-        const force = setTimeout(() => {
-          httpServer.closeAllConnections();
-          resolve();
-        }, SHUTDOWN_GRACE_MS);
-        force.unref();
-        httpServer.close(() => {
-          clearTimeout(force);
-          resolve();
-        });
-        // Idle keep-alive connections would hold close() open; in-flight requests are kept.
+        httpServer.close(() => resolve());
         httpServer.closeIdleConnections();
+        const waiting = setInterval(() => {
+          httpServer.closeIdleConnections();
+          if (traffic.inFlight > 0) logger.info({ inFlight: traffic.inFlight }, 'shutting down: waiting for requests in flight');
+        }, SHUTDOWN_WAIT_REPORT_MS);
+        httpServer.once('close', () => clearInterval(waiting));
       });
       await stdioServer?.close().catch(() => undefined);
       await runtime.close();

@@ -236,6 +236,48 @@ describe('graceful shutdown', () => {
   });
 });
 
+describe('graceful shutdown of a long call', () => {
+  const pgUrl = inject('pgvectorTestUrl');
+  it.skipIf(!pgUrl)(
+    'answers a call still running 20 s after SIGTERM instead of cutting its connection while its work goes on (skipped only without a real PostgreSQL)',
+    async () => {
+      const database = await createTestDatabase(pgUrl ?? '', 'memsvc_drain');
+      const server = await startHttpServer({ DATABASE_URL: database.url, DEPLOYMENT_PROFILE: 'lite' });
+      const blocker = new pg.Client({ connectionString: database.url });
+      await blocker.connect();
+      try {
+        // The call waits on a lock the test holds for 22 s: past the 10 s of quiet plus the 10 s
+        // after which shutdown used to cut every connection.
+        await blocker.query('BEGIN');
+        await blocker.query('LOCK TABLE memories IN ACCESS EXCLUSIVE MODE');
+        const call = postWhole(`${server.url}/mcp`, {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'create_memory', arguments: { userId: 'drain', content: 'written while draining', type: 'long-term' } },
+        });
+        await call.sent;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const exit = server.stop();
+        await new Promise((resolve) => setTimeout(resolve, 22_000));
+        await blocker.query('COMMIT');
+        const answer = await call.answer;
+        expect(answer.status).toBe(200);
+        expect(answer.body).toContain('written while draining');
+        expect(answer.body).not.toContain('"isError":true');
+        expect(await exit).toBe(0);
+        const stored = await blocker.query("SELECT count(*)::int AS n FROM memories WHERE content = 'written while draining'");
+        expect(stored.rows[0].n).toBe(1);
+      } finally {
+        await blocker.end().catch(() => undefined);
+        await server.stop();
+        await database.drop();
+      }
+    },
+    60_000,
+  );
+});
+
 interface PostedCall {
   /** Resolves once the request is written whole to a connected socket. */
   readonly sent: Promise<void>;
