@@ -140,6 +140,7 @@ export { chunkTurn, ingestConversation, MAX_CHUNKS, MAX_TURNS } from './engine/i
 export type {
   CorpusConsolidationInput,
   CorpusConsolidationResult,
+  DecayScanOptions,
   DecayScanResult,
   LifecycleDependencies,
   LifecycleSettings,

@@ -23,6 +23,8 @@ export class Scheduler {
   readonly #timers = new Set<TimerHandle>();
   readonly #running = new Set<Promise<unknown>>();
   #stopped = false;
+  /** Aborted by stop(): a long run (the decay pass) ends after the batch in hand. */
+  readonly #stopping = new AbortController();
   readonly #clock: Clock;
   readonly #waits: Timers;
 
@@ -51,14 +53,15 @@ export class Scheduler {
 
   start(): void {
     for (const job of this.deps.jobs.filter((candidate) => candidate.enabled)) {
-      const body = scheduledJobBody(job.name, this.deps.maintenance, this.deps.logger);
+      const body = scheduledJobBody(job.name, this.deps.maintenance, this.deps.logger, this.#stopping.signal);
       this.schedule(job, body, this.deps.firstTickMs ?? Math.random() * job.intervalMs);
     }
   }
 
-  /** Stops ticking and waits for runs in progress to finish. */
+  /** Stops ticking and waits for runs in progress to finish (a decay pass stops after its batch in hand). */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#stopping.abort();
     for (const timer of this.#timers) this.#waits.clearTimeout(timer);
     this.#timers.clear();
     await this.idle();

@@ -119,11 +119,18 @@ export interface DecayScanResult {
  * scores, stale marks and prunes (decayVerdict), with the cursor saved in the database after
  * every batch, so a scan cut short — a crash, a deploy — resumes where it stopped.
  */
-export async function decayScan(deps: LifecycleDependencies, options: { maxBatches?: number } = {}): Promise<DecayScanResult> {
+/** Bounds of one decay pass: a number of batches, or a signal (a process shutting down) checked between batches. */
+export interface DecayScanOptions {
+  readonly maxBatches?: number | undefined;
+  /** Aborted: the pass stops after the batch in hand; its saved cursor lets the next pass resume there. */
+  readonly signal?: { readonly aborted: boolean } | undefined;
+}
+
+export async function decayScan(deps: LifecycleDependencies, options: DecayScanOptions = {}): Promise<DecayScanResult> {
   const actor = { id: 'system:ltm-decay' };
   const counts = { scanned: 0, updated: 0, pruned: 0 };
   let cursor = await deps.lifecycle.jobCursor(DECAY_JOB);
-  for (let batches = 0; batches < (options.maxBatches ?? Number.POSITIVE_INFINITY); batches++) {
+  for (let batches = 0; batches < (options.maxBatches ?? Number.POSITIVE_INFINITY) && !options.signal?.aborted; batches++) {
     const batch = await deps.lifecycle.decayBatch(cursor, deps.settings.decay.batchSize);
     if (batch.length === 0) {
       await deps.lifecycle.saveJobCursor(DECAY_JOB, undefined);

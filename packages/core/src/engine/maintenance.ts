@@ -18,6 +18,7 @@ import type { Tracer } from '../ports/tracer.js';
 import {
   type CorpusConsolidationResult,
   consolidateCorpus,
+  type DecayScanOptions,
   type DecayScanResult,
   decayScan,
   type LifecycleSettings,
@@ -88,7 +89,7 @@ export class Maintenance {
     return sweepExpiredShortTerm(this.lifecycleDependencies);
   }
 
-  decayScan(options: { maxBatches?: number } = {}): Promise<DecayScanResult> {
+  decayScan(options: DecayScanOptions = {}): Promise<DecayScanResult> {
     return decayScan(this.lifecycleDependencies, options);
   }
 
