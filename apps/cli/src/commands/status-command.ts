@@ -49,7 +49,7 @@ export async function statusCommand(cli: CliContext, options: { json?: boolean }
       pgvector: health.pgvectorVersion ?? null,
       pendingMigrations: pending,
       vectorSpace: space ?? null,
-      // Shards without their HNSW index are searched exactly: a reindex was interrupted.
+      // Shards without their HNSW index are searched exactly: a reindex is running or was interrupted.
       hnswIndexes: shardIndexes === undefined ? null : { usable: shardIndexes, shards: VECTOR_SHARDS },
       memories,
     };

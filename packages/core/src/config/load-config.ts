@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../domain/ip-address.js';
 import { isValidTenantId } from '../domain/tenant.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { LogLevel, MemsvcConfig, NodeEnv, OAuthClient } from './config-types.js';
@@ -341,13 +342,4 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
-}
-
-/** A bind address only this machine can reach. */
-function isLoopbackHost(host: string): boolean {
-  const name = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/u, '$1');
-  return name === 'localhost' || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(name);
 }

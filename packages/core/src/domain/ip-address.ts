@@ -40,3 +40,12 @@ export function isIpOrCidr(value: string): boolean {
   if (!/^\d{1,3}$/.test(prefix)) return false;
   return Number(prefix) <= (v4 ? 32 : 128);
 }
+
+/** A bind address only this machine can reach: `localhost`, 127.0.0.0/8 or `::1` (bracketed or not). */
+export function isLoopbackHost(host: string): boolean {
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/u, '$1');
+  return name === 'localhost' || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(name);
+}

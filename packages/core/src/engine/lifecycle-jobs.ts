@@ -110,15 +110,10 @@ export interface DecayScanResult {
   readonly scanned: number;
   readonly updated: number;
   readonly pruned: number;
-  /** True when the scan reached the end of the table (the cursor is cleared); false when stopped by maxBatches. */
+  /** True when the scan reached the end of the table (the cursor is cleared); false when stopped by maxBatches or its signal. */
   readonly completed: boolean;
 }
 
-/**
- * The long-term decay scan: batches of MEMORY_DECAY_BATCH_SIZE in id order, each recomputing
- * scores, stale marks and prunes (decayVerdict), with the cursor saved in the database after
- * every batch, so a scan cut short — a crash, a deploy — resumes where it stopped.
- */
 /** Bounds of one decay pass: a number of batches, or a signal (a process shutting down) checked between batches. */
 export interface DecayScanOptions {
   readonly maxBatches?: number | undefined;
@@ -126,6 +121,11 @@ export interface DecayScanOptions {
   readonly signal?: { readonly aborted: boolean } | undefined;
 }
 
+/**
+ * The long-term decay scan: batches of MEMORY_DECAY_BATCH_SIZE in id order, each recomputing
+ * scores, stale marks and prunes (decayVerdict), with the cursor saved in the database after
+ * every batch, so a scan cut short — a crash, a deploy — resumes where it stopped.
+ */
 export async function decayScan(deps: LifecycleDependencies, options: DecayScanOptions = {}): Promise<DecayScanResult> {
   const actor = { id: 'system:ltm-decay' };
   const counts = { scanned: 0, updated: 0, pruned: 0 };

@@ -163,10 +163,8 @@ async function importSection(
 
 /** Whether a memory already holds what a section writes: its text and its tags. */
 function holdsSection(memory: Pick<MemoryRecord, 'content' | 'tags'>, section: SectionMemory): boolean {
-  const tags = [...section.tags].sort();
-  return (
-    memory.content === section.content && memory.tags.length === tags.length && [...memory.tags].sort().every((tag, i) => tag === tags[i])
-  );
+  const tagSet = (tags: readonly string[]) => JSON.stringify([...tags].sort());
+  return memory.content === section.content && tagSet(memory.tags) === tagSet(section.tags);
 }
 
 function fileCounts(file: FilePlan): ImportFileSummary {
