@@ -1,5 +1,5 @@
 import type { AdminAuthEvent, DelegationEvent, ToolDependencies, ToolPipeline } from '@memsvc/mcp-tools';
-import { type MemsvcRuntime, readImportFile, readImportFolder } from '@memsvc/runtime';
+import { auditLog, type MemsvcRuntime, readImportFile, readImportFolder } from '@memsvc/runtime';
 import { isTransientDatabaseError } from '@memsvc/store-pg';
 import { rateLimitHook } from './rate-limit-hook.js';
 import { toolMetrics } from './tool-metrics.js';
@@ -13,15 +13,17 @@ import { toolMetrics } from './tool-metrics.js';
  */
 export function mcpToolDependencies(runtime: MemsvcRuntime): ToolDependencies {
   const { config, logger } = runtime;
+  // Admin decisions and delegations are on record whatever LOG_LEVEL says.
+  const audit = auditLog(logger);
   const pipeline: ToolPipeline = {
     defaultUserId: config.auth.defaultUserId,
     adminToken: config.auth.adminToken,
     operatorTenants: config.auth.operatorTenants,
     // An operator acting on another tenant is always on record: in the audit trail and here.
-    onDelegation: (event: DelegationEvent) => logger.info(event, event.event),
+    onDelegation: (event: DelegationEvent) => audit.info(event, event.event),
     // Spec §5.6 / §6: one structured line per admin call; the token itself is never logged.
     onAdminAuth: (event: AdminAuthEvent) =>
-      event.event === 'admin_auth_ok' ? logger.info(event, event.event) : logger.warn(event, event.event),
+      event.event === 'admin_auth_ok' ? audit.info(event, event.event) : audit.warn(event, event.event),
     onInternalError: (error: unknown, tool: string) => logger.error({ err: error, tool }, 'tool failed unexpectedly'),
     isStorageUnavailable: isTransientDatabaseError,
     tracer: runtime.tracer,

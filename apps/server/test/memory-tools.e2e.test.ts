@@ -290,6 +290,9 @@ describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect 
     const text = await connection.metricsText();
     expect(text).toMatch(/memsvc_memory_operations_total\{op="create",tier="ltm",status="success"\} \d+/);
     expect(text).toMatch(/memsvc_memory_operation_duration_seconds_count\{op="get",tier="ltm"\} \d+/);
+    // A recall without a type searches both tiers, so it has none of its own (docs/operations.md).
+    expect(text).toMatch(/memsvc_memory_operations_total\{op="recall",tier="none",status="success"\} \d+/);
+    expect(text).not.toMatch(/memsvc_memory_operations_total\{op="recall",tier="ltm"/);
     expect(text).toMatch(/memsvc_agent_memory_operations_total\{agent="local",op="store",status="success"\} \d+/);
   });
 });

@@ -35,6 +35,14 @@ export interface EmbedderChoice {
 }
 
 /**
+ * The provider that will really run for a configuration: `disabled` for `openai` without an API
+ * key (spec §2.5 and §7: generation silently disabled), else the configured one.
+ */
+export function providerInUse(options: Pick<EmbedderOptions, 'provider' | 'openaiApiKey'>): EmbeddingProviderName {
+  return options.provider === 'openai' && !options.openaiApiKey ? 'disabled' : options.provider;
+}
+
+/**
  * The embedder for a configuration. `openai` without an API key is silently disabled (spec
  * §2.5 and §7): memories are stored without vectors, no error.
  */
@@ -45,7 +53,7 @@ export function createEmbedder(options: EmbedderOptions): EmbedderChoice {
     dimensions: options.dimensions,
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   };
-  switch (options.provider) {
+  switch (providerInUse(options)) {
     case 'local':
       return { embedder: new LocalEmbedder(options.dimensions), provider: 'local' };
     case 'ollama': {
@@ -53,10 +61,9 @@ export function createEmbedder(options: EmbedderOptions): EmbedderChoice {
       return { embedder: new ResilientEmbedder(backend, resilience), provider: 'ollama' };
     }
     case 'openai': {
-      if (!options.openaiApiKey) return { embedder: new DisabledEmbedder(), provider: 'disabled' };
       const backend = new OpenAiBackend(
         options.model ?? 'text-embedding-3-small',
-        options.openaiApiKey,
+        options.openaiApiKey as { reveal(): string },
         options.openaiBaseUrl ?? OPENAI_BASE_URL,
       );
       return { embedder: new ResilientEmbedder(backend, resilience), provider: 'openai' };

@@ -1,6 +1,6 @@
 export { CircuitBreaker } from './circuit-breaker.js';
 export type { EmbedderChoice, EmbedderOptions } from './create-embedder.js';
-export { createEmbedder, DisabledEmbedder } from './create-embedder.js';
+export { createEmbedder, DisabledEmbedder, providerInUse } from './create-embedder.js';
 export type { EmbeddingBackend, EmbeddingPurpose } from './embedding-backend.js';
 export { EmbeddingRequestError } from './embedding-backend.js';
 export type { ExpectedEmbeddingShape } from './expected-shape.js';

@@ -49,10 +49,12 @@ export const isoDateArgument = z
   .transform((text) => new Date(text))
   .describe('ISO 8601: 2026-05-01, or 2026-05-01T09:30:00Z, or with an offset.');
 
+// Required in the advertised schema (spec §4.3), so a client knows to send it; a call without it
+// is refused by the schema check as INVALID_INPUT naming `adminToken`, and still logged as
+// admin_auth_denied (createMcpServer's refusedArguments).
 export const adminTokenArgument = z
   .string()
   .max(1024)
-  .optional()
-  .describe('Required: the server operator’s MCP_ADMIN_TOKEN. Every call is logged as admin_auth_ok or admin_auth_denied.');
+  .describe('The server operator’s MCP_ADMIN_TOKEN. Every call is logged as admin_auth_ok or admin_auth_denied.');
 
 export const adminUserIdArgument = z.string().optional().describe('Limit the run to this tenant; every tenant when omitted.');

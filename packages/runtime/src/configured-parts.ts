@@ -1,5 +1,5 @@
 import type { Clock, MemsvcConfig, Tracer } from '@memsvc/core';
-import { createEmbedder, type EmbedderChoice, type EmbeddingRequestEvent } from '@memsvc/embeddings';
+import { createEmbedder, type EmbedderChoice, type EmbeddingRequestEvent, providerInUse } from '@memsvc/embeddings';
 import { type MemsvcStore, openStore, PGLITE_AUTOVACUUM_INTERVAL_MS, type ReplicaEvents } from '@memsvc/store-pg';
 import type { Logger } from './logger.js';
 
@@ -17,13 +17,17 @@ export function openConfiguredStore(
   replicaEvents?: ReplicaEvents,
 ): Promise<MemsvcStore> {
   const read = config.database.read;
+  // With no vectors to generate (openai without a key: spec §7, no error), the database is not
+  // held to the model's size at boot: a database of another model's vectors still opens, and
+  // recall finds its memories by full text. A VECTOR_DIMENSIONS pin is still checked.
+  const generatesVectors = providerInUse(config.embedding) !== 'disabled';
   return openStore({
     database: config.database.target,
     ...(clock ? { clock } : {}),
     ...(tracer ? { tracer } : {}),
     vector: {
       dimensions: config.embedding.dimensions,
-      model: config.embedding.model,
+      model: generatesVectors ? config.embedding.model : undefined,
       hnswM: config.vectorIndex.hnswM,
       hnswEfConstruction: config.vectorIndex.hnswEfConstruction,
       hnswEfSearch: config.vectorIndex.hnswEfSearch,

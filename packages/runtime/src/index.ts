@@ -10,7 +10,7 @@ export type { ImportFolder } from './import/read-import-folder.js';
 export { MAX_IMPORT_FILES, MAX_LISTED_ENTRIES, readImportFolder } from './import/read-import-folder.js';
 export { scheduledJobBody } from './job-bodies.js';
 export type { Logger } from './logger.js';
-export { createLogger, logTraceIds } from './logger.js';
+export { auditLog, createLogger, logTraceIds } from './logger.js';
 export type { Metrics } from './metrics.js';
 export { createMetrics } from './metrics.js';
 export type { MemsvcRuntime, RuntimeOptions } from './open-runtime.js';

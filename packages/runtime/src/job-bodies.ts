@@ -24,7 +24,7 @@ export function scheduledJobBody(
       };
     case 'stm-promotion':
       return async () => {
-        const { promotedIds: _ids, ...counts } = await maintenance.promoteShortTerm();
+        const { promotedIds: _ids, ...counts } = await maintenance.promoteShortTerm({ scheduled: true });
         logger.info({ job: name, ...counts }, 'short-term promotion pass finished');
         return counts.failed > 0 ? 'partial' : 'success';
       };

@@ -68,4 +68,13 @@ export function logTraceIds(logger: Logger, tracer: Tracer): void {
   if (source) source.tracer = tracer;
 }
 
+/**
+ * A child of `logger` for lines that must be on record whatever LOG_LEVEL says — the admin-token
+ * decisions (spec §5.6: one line for every admin call) and operator delegations. Its own level
+ * is `info`, so `LOG_LEVEL=error` keeps these lines while it drops the rest of `info` and `warn`.
+ */
+export function auditLog(logger: Logger): Logger {
+  return logger.child({}, { level: 'info' });
+}
+
 export type { Logger };

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { Secret } from '@memsvc/core';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../src/index.js';
+import { auditLog, createLogger } from '../src/index.js';
 
 function capture() {
   const lines: string[] = [];
@@ -33,5 +33,18 @@ describe('the server logger', () => {
       expect(output).not.toContain(secret);
     expect(output).toContain('[REDACTED]');
     expect(lines.every((line) => JSON.parse(line).service === 'memsvc')).toBe(true);
+  });
+
+  it("keeps audit lines at any LOG_LEVEL, with the logger's redaction, and leaves the rest to the level", () => {
+    const { lines, stream } = capture();
+    const logger = createLogger('error', stream);
+    const audit = auditLog(logger);
+    audit.info({ tool: 'reindex_memories', adminToken: 'never-printed' }, 'admin_auth_ok');
+    audit.warn({ tool: 'reindex_memories', reason: 'wrong-token' }, 'admin_auth_denied');
+    audit.debug('below info: dropped');
+    logger.info('an ordinary info line: dropped at error');
+    logger.warn('an ordinary warning: dropped at error');
+    expect(lines.map((line) => JSON.parse(line).msg)).toEqual(['admin_auth_ok', 'admin_auth_denied']);
+    expect(lines.join('')).not.toContain('never-printed');
   });
 });

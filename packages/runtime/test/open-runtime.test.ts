@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig, toTenantId } from '@memsvc/core';
 import { describe, expect, it } from 'vitest';
+import { childProcessTestEnv } from '../../../tooling/vitest/child-process-env.ts';
 import { createLogger, openRuntime } from '../src/index.js';
 
 const logger = createLogger('error');
@@ -44,6 +48,43 @@ describe('openRuntime (the composition root)', () => {
       expect(asked).toBe(1);
     } finally {
       await runtime.close();
+    }
+  });
+
+  it('opens a database of another model’s vectors when openai has no key (generation disabled, no error); a VECTOR_DIMENSIONS pin is still held', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'memsvc-runtime-'));
+    const open = (env: Record<string, string>) =>
+      openRuntime(
+        loadConfig(
+          { ...childProcessTestEnv(), DATABASE_URL: `pglite://${join(home, 'db')}`, STM_SWEEP_INTERVAL_MS: '0', ...env },
+          { homeDir: home },
+        ).config,
+        {
+          applicationName: 'runtime-test',
+          logger,
+        },
+      );
+    const me = { tenant: toTenantId('alice'), actor: { id: 'test' } };
+    try {
+      const local = await open({ EMBEDDING_PROVIDER: 'local' });
+      const before = await local.engine.create(me, { tier: 'ltm', content: 'The staging database lives in Frankfurt' });
+      expect(before.embedded).toBe(true);
+      await local.close();
+
+      const keyless = await open({ EMBEDDING_PROVIDER: 'openai' });
+      try {
+        expect(keyless.provider).toBe('disabled');
+        const after = await keyless.engine.create(me, { tier: 'ltm', content: 'The production database lives in Dublin' });
+        expect(after.embedded).toBe(false);
+        const found = (await keyless.engine.recall(me, { query: 'where does the database live?' })).results.map((r) => r.memory.id);
+        expect(found.sort()).toEqual([before.memory.id, after.memory.id].sort());
+      } finally {
+        await keyless.close();
+      }
+
+      await expect(open({ EMBEDDING_PROVIDER: 'openai', VECTOR_DIMENSIONS: '1536' })).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH' });
+    } finally {
+      await rm(home, { recursive: true, force: true });
     }
   });
 });

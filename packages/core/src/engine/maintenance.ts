@@ -59,10 +59,15 @@ export interface MaintenanceOptions {
 export class Maintenance {
   constructor(private readonly options: MaintenanceOptions) {}
 
-  /** The short-term → long-term promotion pass, now (consolidate_memories; the scheduled job). */
-  async promoteShortTerm(input: { userId?: string | undefined } = {}): Promise<PromotionPassResult> {
+  /**
+   * The short-term → long-term promotion pass, now (consolidate_memories; the scheduled job).
+   * Only the scheduler's passes are reported to `events`: spec §4.2's promotion and consolidation
+   * counters are the scheduler's work, and an operator's manual run is not.
+   */
+  async promoteShortTerm(input: { userId?: string | undefined; scheduled?: boolean } = {}): Promise<PromotionPassResult> {
     const tenant = input.userId === undefined ? undefined : toTenantId(input.userId, 'userId');
     const result = await promoteQualified(this.lifecycleDependencies, tenant === undefined ? {} : { tenant });
+    if (input.scheduled !== true) return result;
     if (result.promoted > 0) this.options.events?.promoted?.(result.promoted);
     this.options.events?.consolidationRun?.(result.failed > 0 ? 'partial' : 'success');
     return result;

@@ -96,7 +96,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
         const message = result.dryRun
           ? `${result.candidates.length} memories would be deleted; call again with confirm=true to delete them`
           : `deleted ${result.deleted.length} of ${result.candidates.length} memories; restore_memory brings any of them back`;
-        return { tier: 'ltm', result: toolSuccess({ ...result, message }) };
+        return { result: toolSuccess({ ...result, message }) };
       }),
   );
 
@@ -123,7 +123,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'reflect', op: 'recall', userId: args.userId }, async (context) => {
         const result = await reflect(engine, context, args);
-        return { tier: 'ltm', result: toolSuccess({ query: args.query, ...result }) };
+        return { result: toolSuccess({ query: args.query, ...result }) };
       }),
   );
 

@@ -55,7 +55,7 @@ export function registerContextTools(server: McpServer, engine: MemoryEngine, pi
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'load_context', op: 'context', userId: args.userId }, async (context) => {
         const block = await loadContext(engine, context, args);
-        return { tier: 'ltm', result: contextResult(block, {}) };
+        return { result: contextResult(block, {}) };
       }),
   );
 
@@ -85,7 +85,6 @@ export function registerContextTools(server: McpServer, engine: MemoryEngine, pi
       runTool(pipeline, request, { kind: 'memory', tool: 'prompt_context', op: 'context', userId: args.userId }, async (context) => {
         const block = await promptContext(engine, context, args);
         return {
-          tier: 'ltm',
           result: contextResult(block, { tokenBudget: args.tokenBudget ?? 2000, candidatesFound: block.candidatesFound }),
         };
       }),
@@ -112,7 +111,7 @@ export function registerContextTools(server: McpServer, engine: MemoryEngine, pi
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'compress_context', op: 'context', userId: args.userId }, async (context) => {
         const block = await compressContext(engine, context, args);
-        return { tier: 'ltm', result: contextResult(block, { candidatesFound: block.candidatesFound }) };
+        return { result: contextResult(block, { candidatesFound: block.candidatesFound }) };
       }),
   );
 }

@@ -58,7 +58,7 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
           includeSuperseded: args.includeSuperseded,
         });
         return {
-          tier: args.type ? toTier(args.type) : 'ltm',
+          tier: args.type ? toTier(args.type) : undefined,
           result: toolSuccess({
             query: args.query,
             count: results.length,
