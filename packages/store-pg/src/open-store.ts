@@ -158,7 +158,12 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       : undefined;
   const connection = await openDatabase(options.database, {
     ...options.pool,
-    sessionSettings: searchSessionSettings(options.vector?.hnswEfSearch),
+    sessionSettings: {
+      ...searchSessionSettings(options.vector?.hnswEfSearch),
+      // Read-your-writes on a read replica takes the primary's flushed WAL position after a write
+      // as covering it: true only if COMMIT waits for the flush, whatever the server's default.
+      ...(options.readDatabase ? { synchronous_commit: 'on' } : {}),
+    },
     ...(options.tracer ? { tracer: options.tracer } : {}),
     ...(templates ? { pgliteTemplate: () => templates.read() } : {}),
   });

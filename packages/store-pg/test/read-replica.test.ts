@@ -1,10 +1,13 @@
-import { type CallContext, createMemoryEngine, FUSION_WEIGHTS, type MemoryEngine, toTenantId } from '@memsvc/core';
+import { type CallContext, createMemoryEngine, FUSION_WEIGHTS, forget, type MemoryEngine, toTenantId } from '@memsvc/core';
 import { ManualClock, ManualTimers } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { queryOne, type StandbyCluster, startStandby, waitForReplay } from '../../../tooling/vitest/replica-cluster.ts';
+import { openDatabase } from '../src/connection/open-database.js';
 import type { MemsvcStore, ReadRoute, ReplicaEvents } from '../src/index.js';
+import { RecentWrites } from '../src/replica/recent-writes.js';
+import { ReplicaMonitor } from '../src/replica/replica-monitor.js';
 import { codeOf } from './support/code-of.js';
 import { openTestStore } from './support/open-test-store.js';
 
@@ -51,14 +54,23 @@ afterEach(async () => {
 });
 
 /** A store on the primary with the standby as its read replica; its checks run only when the test calls them. */
-async function openWithStandby(urls: { primary: string; standby: string }): Promise<Opened> {
+async function openWithStandby(
+  urls: { primary: string; standby: string },
+  options: { maxLagMs?: number; answerTimeoutMs?: number; hostTimers?: boolean } = {},
+): Promise<Opened> {
   const clock = new ManualClock('2026-06-01T09:00:00.000Z');
   const recorder = new Recorder();
   const store = await openTestStore({
     database: urls.primary,
     clock,
     vector: { dimensions: embedder.dimensions, model: embedder.model },
-    readDatabase: { database: urls.standby, maxLagMs: MAX_LAG_MS, timers: new ManualTimers(clock), events: recorder.events },
+    readDatabase: {
+      database: urls.standby,
+      maxLagMs: options.maxLagMs ?? MAX_LAG_MS,
+      events: recorder.events,
+      ...(options.hostTimers ? {} : { timers: new ManualTimers(clock) }),
+      ...(options.answerTimeoutMs === undefined ? {} : { answerTimeoutMs: options.answerTimeoutMs }),
+    },
   });
   opened.push(store);
   const routed = store.readReplica?.memories;
@@ -170,6 +182,142 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
     expect(contents(await engine.list(alice, { limit: 10 }))).toEqual(['Alice booked the kayak for Saturday']);
     expect(contents(await engine.list(bob, { limit: 10 }))).toEqual(['Bob moved to bay 40', 'Bob parks in bay 12']);
     expect(recorder.take()).toEqual(Array(2).fill({ target: 'replica', reason: 'caught-up' }));
+  });
+
+  it('R-REPLICA-LAG: a standby already behind when the store opens serves nothing until it catches up', async () => {
+    const urls = await cluster.freshDatabase();
+    await waitForReplay(urls.primary, urls.standby);
+    await pauseReplay(urls.standby);
+    let opened: Opened;
+    try {
+      const otherServer = await openTestStore({ database: urls.primary });
+      try {
+        await createMemoryEngine({ store: otherServer.memories, embedder, clock: new ManualClock() }).create(bob, {
+          tier: 'ltm',
+          content: 'Bob moved to bay 40',
+        });
+      } finally {
+        await otherServer.close();
+      }
+      // The standby has replayed nothing for longer than the bound when this server starts: the
+      // age of the last transaction it replayed says so, though the server has no history yet.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      opened = await openWithStandby(urls, { maxLagMs: 1_000 });
+      expect(opened.store.readReplica?.status()).toMatchObject({ state: 'lagging' });
+      expect(opened.recorder.warnings).toEqual([expect.stringMatching(/serves no reads: it is up to \d+ s behind the primary/)]);
+      expect(contents(await opened.engine.list(bob, { limit: 5 }))).toEqual(['Bob moved to bay 40']);
+      expect(opened.recorder.take()).toEqual([{ target: 'primary', reason: 'lagging' }]);
+    } finally {
+      await queryOne(urls.standby, 'SELECT pg_wal_replay_resume()');
+    }
+    await caughtUp(opened, urls);
+    expect(opened.recorder.recoveries).toEqual(['the read replica serves reads again']);
+    expect(contents(await opened.engine.list(bob, { limit: 5 }))).toEqual(['Bob moved to bay 40']);
+    expect(opened.recorder.take()).toEqual([{ target: 'replica', reason: 'caught-up' }]);
+  });
+
+  it('R-REPLICA-FALLBACK: a frozen standby (it takes queries and never answers) holds no read, no check and no shutdown', async () => {
+    const urls = await cluster.freshDatabase();
+    const opened = await openWithStandby(urls, { hostTimers: true, answerTimeoutMs: 1_000 });
+    const { engine, recorder, store } = opened;
+    await engine.create(alice, { tier: 'ltm', content: 'The gate code is 4711' });
+    await caughtUp(opened, urls);
+    recorder.take();
+
+    const processes = await standbyProcesses(urls.standby);
+    signal(processes, 'SIGSTOP');
+    try {
+      // Routed to the standby (its last check was good), the read outlives the answer timeout and the primary answers it.
+      const started = performance.now();
+      expect(contents(await engine.list(alice, { limit: 5 }))).toEqual(['The gate code is 4711']);
+      expect(recorder.take()).toEqual([{ target: 'primary', reason: 'replica-error' }]);
+      expect((await store.readReplica?.check())?.state).toBe('unavailable');
+      expect(store.readReplica?.status().problem).toMatch(/does not answer/);
+      expect(contents(await engine.list(alice, { limit: 5 }))).toEqual(['The gate code is 4711']);
+      expect(recorder.take()).toEqual([{ target: 'primary', reason: 'unavailable' }]);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      // Shutdown does not wait for the frozen server.
+      const closing = performance.now();
+      await store.close();
+      expect(performance.now() - closing).toBeLessThan(5_000);
+    } finally {
+      signal(processes, 'SIGCONT');
+    }
+  });
+
+  it('R-REPLICA-PROMOTED: a server not proven to replicate this primary (unverified at boot, or back after a silence) serves nothing', async () => {
+    const urls = await cluster.freshDatabase();
+    const primary = await openDatabase(urls.primary);
+    const standby = await openDatabase(urls.standby);
+    const clock = new ManualClock('2026-06-01T09:00:00.000Z');
+    const recorder = new Recorder();
+    let problem: string | undefined =
+      'DATABASE_READ_URL names a standby of another cluster: its system identifier is 1, DATABASE_URL’s is 2';
+    let asked = 0;
+    const monitor = new ReplicaMonitor({
+      primary: primary.db,
+      standby: standby.db,
+      clock,
+      timers: new ManualTimers(clock),
+      intervalMs: 1_000,
+      maxLagMs: MAX_LAG_MS,
+      checkTimeoutMs: 5_000,
+      writes: new RecentWrites(),
+      events: recorder.events,
+      verifyStandby: async () => {
+        asked++;
+        return problem;
+      },
+    });
+    try {
+      expect(await monitor.check()).toMatchObject({ state: 'unavailable', problem: expect.stringMatching(/another cluster/) });
+      expect(monitor.route(alice.tenant)).toEqual({ target: 'primary', reason: 'unavailable' });
+      expect(await monitor.check()).toMatchObject({ state: 'unavailable' });
+      expect(asked).toBe(2);
+      problem = undefined;
+      await waitForReplay(urls.primary, urls.standby);
+      expect((await monitor.check()).state).toBe('ready');
+      expect((await monitor.check()).state).toBe('ready');
+      expect(asked).toBe(3);
+      // It stops answering, then answers again: whatever answers now must prove itself again.
+      monitor.readFailed(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }));
+      expect(monitor.status().state).toBe('unavailable');
+      expect((await monitor.check()).state).toBe('ready');
+      expect(asked).toBe(4);
+    } finally {
+      await monitor.stop();
+      await primary.close();
+      await standby.close();
+    }
+  });
+
+  it('R-REPLICA-RYW: forget with confirm deletes what the primary finds now, never what a lagging standby still shows', async () => {
+    const urls = await cluster.freshDatabase();
+    const opened = await openWithStandby(urls);
+    const { engine, recorder } = opened;
+    const code = await engine.create(alice, { tier: 'ltm', content: 'The garage door code is 1234' });
+    await caughtUp(opened, urls);
+    await pauseReplay(urls.standby);
+    try {
+      // Another server rewrites the memory; this one cannot know, and the standby has not replayed it.
+      const otherServer = await openTestStore({ database: urls.primary, clock: opened.clock });
+      try {
+        const other = createMemoryEngine({ store: otherServer.memories, embedder, clock: opened.clock });
+        await other.update(alice, code.memory.id, { content: 'Lunch with the team is at noon on Fridays' }, 1);
+      } finally {
+        await otherServer.close();
+      }
+      recorder.take();
+      // The preview may be as stale as any read within the bound; the deletion may not.
+      const preview = await forget(engine, alice, { query: 'garage door code', confirm: false });
+      expect(preview.candidates.map((candidate) => candidate.content)).toEqual(['The garage door code is 1234']);
+      expect(recorder.take()).toEqual([{ target: 'replica', reason: 'caught-up' }]);
+      const confirmed = await forget(engine, alice, { query: 'garage door code', confirm: true });
+      expect(confirmed).toMatchObject({ candidates: [], deleted: [] });
+      expect((await engine.peek(alice, code.memory.id)).content).toBe('Lunch with the team is at noon on Fridays');
+    } finally {
+      await queryOne(urls.standby, 'SELECT pg_wal_replay_resume()');
+    }
   });
 
   it('R-REPLICA-FALLBACK: a standby that goes down mid-run never fails a read; it serves again once it is back', async () => {
@@ -284,6 +432,29 @@ async function pauseReplay(standbyUrl: string): Promise<void> {
   while ((await queryOne<{ state: string }>(standbyUrl, 'SELECT pg_get_wal_replay_pause_state() AS state')).state !== 'paused') {
     if (Date.now() > deadline) throw new Error('the standby did not pause its replay');
     await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The standby's postmaster and every process it started (its backends, walreceiver, startup process). */
+async function standbyProcesses(standbyUrl: string): Promise<number[]> {
+  const { data_directory } = await queryOne<{ data_directory: string }>(standbyUrl, 'SHOW data_directory');
+  const { readFileSync } = await import('node:fs');
+  const postmaster = Number(readFileSync(`${data_directory}/postmaster.pid`, 'utf8').split('\n')[0]);
+  const { execFileSync } = await import('node:child_process');
+  const children = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
+  return [postmaster, ...children];
+}
+
+function signal(pids: readonly number[], name: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // gone meanwhile
+    }
   }
 }
 

@@ -43,7 +43,8 @@ describe('ReplayProgress', () => {
     const progress = new ReplayProgress();
     progress.primaryAt(500n, 10_000, 0);
     progress.primaryAt(500n, 20_000, 0);
-    expect(progress.standbyAt(400n, 30_000).lagMs).toBe(20_000);
+    expect(progress.standbyAt(400n, 30_000)).toMatchObject({ lagMs: 20_000, behindHistory: true });
+    expect(progress.standbyAt(500n, 30_000)).toMatchObject({ lagMs: 0, behindHistory: false });
   });
 
   it('R-REPLICA-RYW: counts the writes completed before a position the standby has replayed as visible, never fewer later', () => {

@@ -84,7 +84,14 @@ export async function forget(engine: MemoryEngine, context: CallContext, input: 
       throw new MemsvcError('INVALID_INPUT', 'limit must be from 1 to 20', { field: 'limit' });
     const minScore = input.minScore ?? 0.3;
     if (!(minScore >= 0 && minScore <= 1)) throw new MemsvcError('INVALID_INPUT', 'minScore must be from 0 to 1', { field: 'minScore' });
-    const { results } = await engine.recall(context, { query: input.query ?? '', limit, scope: input.scope });
+    // What a confirmed forget deletes is found on the memories as they are now, not on a standby's
+    // copy that may lag (another server's edit of a memory, not yet replayed, could no longer match).
+    const { results } = await engine.recall(context, {
+      query: input.query ?? '',
+      limit,
+      scope: input.scope,
+      current: input.confirm === true,
+    });
     // A memory is deleted for what it says itself, never for what the turns after it say.
     candidates = results
       .filter((result) => result.matchScore >= minScore)

@@ -30,6 +30,11 @@ export interface RecallInput {
   readonly createdTo?: Date | undefined;
   /** Superseded memories are hidden unless asked for. */
   readonly includeSuperseded?: boolean | undefined;
+  /**
+   * The candidates must be the memories as they are now (forget with confirm deletes what it
+   * finds): a store with a read replica reads them on the primary, never a standby that may lag.
+   */
+  readonly current?: boolean | undefined;
 }
 
 export interface RecallResult {
@@ -89,6 +94,7 @@ async function recallInSpan(
       lexical: LEXICAL_RANKING,
       filters,
       now,
+      ...(input.current ? { current: true } : {}),
     }),
   );
   const weights = vector ? deps.fusion : FUSION_WEIGHTS.disabled;

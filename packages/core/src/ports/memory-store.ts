@@ -90,6 +90,8 @@ export interface RecallCandidateQuery {
   readonly lexical: LexicalRanking;
   readonly filters: RecallFilters;
   readonly now: Date;
+  /** Read the memories as they are now: on the primary when the store has a read replica (RecallInput.current). */
+  readonly current?: boolean;
 }
 
 /** Which earlier memory of a conversation to find (MemoryStore.precedingMemory). */

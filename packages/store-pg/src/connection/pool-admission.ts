@@ -155,6 +155,8 @@ export class PoolAdmission implements PostgresPool {
  */
 class AdmittedClient implements ReleasableClient {
   #onRelease: (() => void) | undefined;
+  /** A query on it outlived the pool's query timeout: its answer may never come, so it is not reused. */
+  #timedOut = false;
 
   constructor(private readonly inner: ReleasableClient) {}
 
@@ -165,7 +167,14 @@ class AdmittedClient implements ReleasableClient {
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
   query(...args: [string, ReadonlyArray<unknown>] | [PostgresCursor<unknown>]): unknown {
-    return Reflect.apply(this.inner.query, this.inner, args);
+    const result: unknown = Reflect.apply(this.inner.query, this.inner, args);
+    if (result instanceof Promise) {
+      return result.catch((error: unknown) => {
+        if (isQueryReadTimeout(error)) this.#timedOut = true;
+        throw error;
+      });
+    }
+    return result;
   }
 
   release(destroy?: boolean | Error): void {
@@ -173,11 +182,18 @@ class AdmittedClient implements ReleasableClient {
     const onRelease = this.#onRelease;
     this.#onRelease = undefined;
     try {
-      this.inner.release(destroy);
+      // node-postgres keeps a timed-out query in flight on the connection: every later query
+      // would queue behind it, and ending the pool would wait for it. The pool drops it instead.
+      this.inner.release(this.#timedOut ? true : destroy);
     } finally {
       onRelease?.();
     }
   }
+}
+
+/** node-postgres' `query_timeout` error. */
+export function isQueryReadTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Query read timeout';
 }
 
 function closingError(cause?: unknown): MemsvcError {

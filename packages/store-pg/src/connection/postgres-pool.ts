@@ -23,6 +23,13 @@ export interface PostgresPoolOptions {
    * a standby that is down at boot is not fatal, and its first check classifies the failure.
    */
   readonly checkOnOpen?: boolean;
+  /**
+   * How long a query may wait for the server's answer before it fails (node-postgres'
+   * `query_timeout`; default: no limit). A read replica's pool sets it, with TCP keep-alive: a
+   * standby that froze (a paused VM, a stopped process, a path that drops packets) must fail its
+   * reads, which the primary then answers, not hold them until TCP gives up.
+   */
+  readonly queryTimeoutMs?: number;
 }
 
 /**
@@ -39,6 +46,7 @@ export async function openPostgresPool(url: string, options: PostgresPoolOptions
     idleTimeoutMillis: 30_000,
     application_name: options.applicationName ?? 'memsvc',
     types: memsvcTypeParsers,
+    ...(options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs, keepAlive: true }),
   });
   // Without a listener, an error on an idle client (say, the server restarting) would be an
   // unhandled 'error' event and take the whole process down. The pool replaces the client.

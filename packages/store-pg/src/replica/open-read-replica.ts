@@ -29,6 +29,9 @@ const HOST_TIMERS: Timers = {
 /** DATABASE_READ_MAX_LAG_MS's default. */
 export const DEFAULT_READ_MAX_LAG_MS = 10_000;
 
+/** How long a standby's answer is waited for by default (ReadReplicaOptions.answerTimeoutMs). */
+const DEFAULT_ANSWER_TIMEOUT_MS = 5_000;
+
 /** A hot standby for the read tools (DATABASE_READ_URL). */
 export interface ReadReplicaOptions {
   /** A `postgres://` URL of a streaming-replication hot standby of the primary, or its parsed target. */
@@ -39,6 +42,12 @@ export interface ReadReplicaOptions {
   readonly checkIntervalMs?: number;
   /** How long a connection to the standby may take before the attempt fails (default 2 s; the primary answers meanwhile). */
   readonly connectTimeoutMs?: number;
+  /**
+   * How long a read or a check on the standby may wait for its answer (default 5 s): past it a
+   * read fails over to the primary and the standby counts as not answering until a check finds
+   * it back. A frozen standby (a paused VM or process, a path that drops packets) holds nothing.
+   */
+  readonly answerTimeoutMs?: number;
   /** The host's timers unless a test steps its own (the store's clock tells the time). */
   readonly timers?: Timers;
   /** Metrics and log lines: every routed read, and each change of the standby's state. */
@@ -84,14 +93,18 @@ export async function openReadReplica(primary: PrimaryStoreParts, options: ReadR
   if (primary.connection.engine !== 'postgres') throw notPostgresPrimary();
   const target = resolveTarget(options.database);
   const description = describeDatabaseTarget(target);
+  const answerTimeoutMs = options.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
   const connection = await openDatabase(target, {
     ...primary.pool,
     checkOnOpen: false,
     connectTimeoutMs: options.connectTimeoutMs ?? 2_000,
+    queryTimeoutMs: answerTimeoutMs,
     ...(primary.tracer ? { tracer: primary.tracer } : {}),
   });
+  let verifiedAtOpen = false;
   try {
     await checkIsStandbyOf(primary.connection.db, connection.db, description);
+    verifiedAtOpen = true;
   } catch (error) {
     // One that does not answer is not fatal: the monitor's first check reports it (a warning)
     // and the checks go on until it answers.
@@ -113,8 +126,16 @@ export async function openReadReplica(primary: PrimaryStoreParts, options: ReadR
     timers: options.timers ?? HOST_TIMERS,
     intervalMs: options.checkIntervalMs ?? Math.min(1_000, Math.max(100, Math.floor(maxLagMs / 4))),
     maxLagMs,
+    checkTimeoutMs: answerTimeoutMs,
     writes,
     events,
+    // Whatever answers at DATABASE_READ_URL after a silence may not be the server checked at
+    // boot (or none was): it serves only once it proves to replicate this primary's cluster.
+    verifyStandby: async () => {
+      const problem = await anotherClusterProblem(primary.connection.db, connection.db);
+      return problem && `DATABASE_READ_URL names ${problem}`;
+    },
+    verifiedAtOpen,
   });
   const replicaMemories = new PgMemoryStore({
     db: connection.db,
@@ -164,13 +185,15 @@ async function checkIsStandbyOf(primary: Kysely<MemsvcDatabase>, standby: Kysely
       { url: description },
     );
   }
+  const foreign = await anotherClusterProblem(primary, standby);
+  if (foreign) throw readUrlError(`names ${foreign} (${description})`, { url: description });
+}
+
+/** Why the standby is not a replica of the primary's cluster (their system identifiers differ), or undefined. */
+async function anotherClusterProblem(primary: Kysely<MemsvcDatabase>, standby: Kysely<MemsvcDatabase>): Promise<string | undefined> {
   const [own, primarys] = await Promise.all([readSystemIdentifier(standby), readSystemIdentifier(primary)]);
-  if (own !== undefined && primarys !== undefined && own !== primarys) {
-    throw readUrlError(
-      `names a standby of another cluster (${description}): its system identifier is ${own}, DATABASE_URL's is ${primarys}`,
-      { url: description },
-    );
-  }
+  if (own === undefined || primarys === undefined || own === primarys) return undefined;
+  return `a standby of another cluster: its system identifier is ${own}, DATABASE_URL's is ${primarys}`;
 }
 
 function resolveTarget(database: string | DatabaseTarget): DatabaseTarget {

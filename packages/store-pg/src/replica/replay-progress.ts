@@ -11,6 +11,12 @@ interface PrimaryPosition {
 export interface ReplayStanding {
   /** How old the newest data the standby lacks is, in ms; 0 when it lacks nothing. A lower bound when it is behind the whole history. */
   readonly lagMs: number;
+  /**
+   * The standby has not replayed even the oldest position kept (it was behind at the first
+   * check, or more than an hour of checks ago): `lagMs` is then only a lower bound, and the
+   * caller must bound the lag another way before trusting the standby.
+   */
+  readonly behindHistory: boolean;
   /** Every write counted up to here is visible on the standby. */
   readonly visibleWrites: number;
 }
@@ -57,13 +63,13 @@ export class ReplayProgress {
     }
     if (reached < 0) {
       const oldest = positions[0];
-      return { lagMs: oldest ? Math.max(0, now - oldest.firstSeenAt) : 0, visibleWrites: this.#visibleWrites };
+      return { lagMs: oldest ? Math.max(0, now - oldest.firstSeenAt) : 0, behindHistory: true, visibleWrites: this.#visibleWrites };
     }
     const position = positions[reached] as PrimaryPosition;
     this.#visibleWrites = Math.max(this.#visibleWrites, position.writes);
     // Older positions can no longer matter: the standby never replays backwards.
     if (reached > 0) this.#positions = positions.slice(reached);
     const lagMs = reached === positions.length - 1 ? 0 : Math.max(0, now - position.lastSeenAt);
-    return { lagMs, visibleWrites: this.#visibleWrites };
+    return { lagMs, behindHistory: false, visibleWrites: this.#visibleWrites };
   }
 }

@@ -19,8 +19,20 @@ export interface ReplicaMonitorOptions {
   readonly intervalMs: number;
   /** DATABASE_READ_MAX_LAG_MS. */
   readonly maxLagMs: number;
+  /**
+   * How long a check may take before the standby counts as not answering (its queries may hang
+   * on a frozen server; the pool's query timeout ends them too, later or sooner).
+   */
+  readonly checkTimeoutMs: number;
   readonly writes: RecentWrites;
   readonly events: ReplicaEvents;
+  /**
+   * Why the server answering is not a standby of the primary's cluster, or undefined: asked
+   * before it first serves, and again whenever it answers after not answering.
+   */
+  readonly verifyStandby?: () => Promise<string | undefined>;
+  /** The standby was verified when it was opened. */
+  readonly verifiedAtOpen?: boolean;
 }
 
 /**
@@ -43,8 +55,12 @@ export class ReplicaMonitor {
   #checking: Promise<void> | undefined;
   #timer: TimerHandle | undefined;
   #stopped = false;
+  /** The server answering at the read URL has proven to be a standby of this primary since it last stopped answering. */
+  #verified: boolean;
 
-  constructor(private readonly options: ReplicaMonitorOptions) {}
+  constructor(private readonly options: ReplicaMonitorOptions) {
+    this.#verified = options.verifiedAtOpen === true || options.verifyStandby === undefined;
+  }
 
   /** Where a read of this tenant goes now. */
   route(tenant: TenantId): ReadRoute {
@@ -65,7 +81,7 @@ export class ReplicaMonitor {
    */
   readFailed(error: unknown): void {
     if (isUnreachable(error)) {
-      this.enter('unavailable', `it does not answer: ${describe(error)}`);
+      this.notAnswering(error);
       return;
     }
     const now = this.now();
@@ -129,9 +145,9 @@ export class ReplicaMonitor {
     }
     let report: Awaited<ReturnType<typeof readStandbyReport>>;
     try {
-      report = await readStandbyReport(this.options.standby);
+      report = await this.answeredInTime(readStandbyReport(this.options.standby));
     } catch (error) {
-      this.enter('unavailable', `it does not answer: ${describe(error)}`);
+      this.notAnswering(error);
       return;
     }
     if (!report.inRecovery) {
@@ -142,19 +158,66 @@ export class ReplicaMonitor {
       this.enter('unavailable', 'it is in recovery but replays no WAL');
       return;
     }
+    if (!this.#verified && this.options.verifyStandby) {
+      let problem: string | undefined;
+      try {
+        problem = await this.answeredInTime(this.options.verifyStandby());
+      } catch (error) {
+        this.notAnswering(error);
+        return;
+      }
+      if (problem !== undefined) {
+        this.enter('unavailable', problem);
+        return;
+      }
+      this.#verified = true;
+    }
     this.#progress.primaryAt(flushed, at, completed);
     const standing = this.#progress.standbyAt(report.replayedTo, this.now());
     writes.visibleUpTo(standing.visibleWrites);
-    this.#lagMs = standing.lagMs;
+    // Behind every position seen (at the first check, or after an hour of checks), the progress
+    // gives only a lower bound: the age of the last transaction replayed bounds it from above.
+    // Without one (nothing replayed since the standby started), how far behind is unknown.
+    const lagMs = standing.behindHistory ? Math.max(standing.lagMs, report.lastReplayedAgeMs ?? Number.POSITIVE_INFINITY) : standing.lagMs;
+    this.#lagMs = Number.isFinite(lagMs) ? lagMs : standing.lagMs;
     this.#checkedAt = this.now();
-    if (standing.lagMs > this.options.maxLagMs) {
+    if (!Number.isFinite(lagMs)) {
       this.enter(
         'lagging',
-        `it is ${Math.round(standing.lagMs / 1000)} s behind the primary, beyond DATABASE_READ_MAX_LAG_MS (${this.options.maxLagMs} ms)`,
+        'it has not replayed up to a position the primary had at a check yet, and has replayed no transaction to tell its age by',
+      );
+    } else if (lagMs > this.options.maxLagMs) {
+      this.enter(
+        'lagging',
+        `it is ${standing.behindHistory ? 'up to ' : ''}${Math.round(lagMs / 1000)} s behind the primary, beyond DATABASE_READ_MAX_LAG_MS (${this.options.maxLagMs} ms)`,
       );
     } else {
       this.enter('ready', undefined);
     }
+  }
+
+  private notAnswering(error: unknown): void {
+    this.#verified = this.options.verifyStandby === undefined;
+    this.enter('unavailable', `it does not answer: ${describe(error)}`);
+  }
+
+  /**
+   * The standby's answer, or a failure after `checkTimeoutMs`: a standby that froze (it took the
+   * query and never answers) is unavailable at once, and the checks go on, instead of one check
+   * hanging — and with it every later check, the state and shutdown.
+   */
+  private answeredInTime<T>(answer: Promise<T>): Promise<T> {
+    const ms = this.options.checkTimeoutMs;
+    let timer: TimerHandle | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = this.options.timers.setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      timer.unref?.();
+    });
+    // A late answer (or failure) of the abandoned query is ignored.
+    answer.catch(() => undefined);
+    return Promise.race([answer, late]).finally(() => {
+      if (timer) this.options.timers.clearTimeout(timer);
+    });
   }
 
   /** Moves to a state, telling the host once per change (a first check that finds the standby ready says nothing). */

@@ -42,7 +42,7 @@ export interface ReplicaRoutedMemoryStoreOptions {
  * - to the primary, always: every write (a standby refuses them: "cannot execute UPDATE in a
  *   read-only transaction"), and reads that write or prepare a write: `readCountingAccess`
  *   (get_memory counts the access in the same statement), `recordAccess` (recall's access
- *   counts), `findById` (update, promote, reembed and restore read the row they then change;
+ *   counts), recall's candidates when they are `current` (forget with confirm deletes them), `findById` (update, promote, reembed and restore read the row they then change;
  *   a stale copy would merge metadata into an old version), `precedingMemories` (part of a
  *   write's search context).
  * A completed write marks its tenant, whose reads then go to the primary until the standby
@@ -108,6 +108,8 @@ export class ReplicaRoutedMemoryStore implements MemoryStore {
   // Reads the standby may serve.
 
   recallCandidates(tenant: TenantId, query: RecallCandidateQuery): Promise<readonly RecallCandidate[]> {
+    // Candidates for a delete (forget with confirm) are read as they are now.
+    if (query.current) return this.primary.recallCandidates(tenant, query);
     return this.reading(tenant, (store) => store.recallCandidates(tenant, query));
   }
 

@@ -15,8 +15,9 @@ export function isUnreachable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && NO_ANSWER_CODES.has(code)) return true;
   const message = (error as { message?: unknown }).message;
-  // pg-pool's connectionTimeoutMillis.
+  // pg-pool's connectionTimeoutMillis; node-postgres' query_timeout (a server that stopped answering).
   return (
-    typeof message === 'string' && /timeout exceeded when trying to connect|Connection terminated due to connection timeout/i.test(message)
+    typeof message === 'string' &&
+    /timeout exceeded when trying to connect|Connection terminated due to connection timeout|Query read timeout/i.test(message)
   );
 }
