@@ -1,3 +1,4 @@
+import { ADMIN_TOOLS } from '@memsvc/mcp-tools';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, e2eEngines, type Structured } from './support/tool-calls.js';
@@ -38,18 +39,7 @@ describe.each(cases)('admin tools over $transport: consolidation and reindex [$n
 
   it('advertises adminToken as a required argument of every admin tool', async () => {
     const adminTools = (await client.listTools()).tools.filter((tool) => 'adminToken' in (tool.inputSchema.properties ?? {}));
-    expect(adminTools.map((tool) => tool.name).sort()).toEqual(
-      [
-        'cancel_reindex_job',
-        'consolidate_corpus',
-        'consolidate_memories',
-        'get_reindex_status',
-        'import_agent_memory',
-        'queue_reindex_memories',
-        'reindex_memories',
-        'retry_reindex_job',
-      ].sort(),
-    );
+    expect(adminTools.map((tool) => tool.name).sort()).toEqual([...ADMIN_TOOLS].sort());
     for (const tool of adminTools) expect(tool.inputSchema.required, tool.name).toContain('adminToken');
   });
 
