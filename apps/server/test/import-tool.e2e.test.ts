@@ -104,7 +104,14 @@ describe.each(e2eEngines('memsvc_import_tool'))('import_agent_memory [$name]', (
 
   it('is an admin tool, and refuses an unknown source and a call with both or neither of path and files', async () => {
     const noToken = await call(client, 'import_agent_memory', { source: 'memsvc', userId: 'bea', path: 'x.jsonl' });
-    expect(noToken.body).toMatchObject({ error: { code: 'FORBIDDEN', data: { field: 'adminToken' } } });
+    expect(noToken.body).toMatchObject({ error: { code: 'INVALID_INPUT', data: { field: 'adminToken' } } });
+    const wrongToken = await call(client, 'import_agent_memory', {
+      adminToken: 'not-the-token',
+      source: 'memsvc',
+      userId: 'bea',
+      path: 'x.jsonl',
+    });
+    expect(wrongToken.body).toMatchObject({ error: { code: 'FORBIDDEN', data: { field: 'adminToken' } } });
     const source = await importTool({ source: 'windsurf', userId: 'bea', path: 'x.jsonl' });
     expect(source.body).toMatchObject({ error: { code: 'INVALID_INPUT', data: { field: 'source' } } });
     expect(source.body.error.data.supported).toContain('claude-code');
