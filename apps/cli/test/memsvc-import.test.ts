@@ -66,6 +66,22 @@ describe('memsvc import --dry-run on an embedded directory without a database', 
       expect(existsSync(directory)).toBe(false);
     }
   });
+
+  it('writes control characters of the folder’s names as escapes, so no escape sequence reaches the terminal', async () => {
+    const folder = join(workDir, 'notes-\u001b]0;owned\u0007-\u001b[2J');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'CLAUDE.md'), '# Notes\n\nReleases are tagged on Fridays.\n');
+    const run = await runInProcess(
+      'memsvc',
+      ['import', '--source', 'claude-code', '--path', folder, '--user', 'ann', '--dry-run'],
+      { DATABASE_URL: `pglite://${join(workDir, 'never-made')}` },
+      workDir,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(run.stderr).toContain('notes-\\x1b]0;owned\\x07-\\x1b[2J');
+  });
 });
 
 for (const engine of engines) {

@@ -51,6 +51,7 @@ describe.skipIf(!pgUrl)('rate limits shared by two replicas on PostgreSQL', () =
     await issue('bob', 'bob', acme.id);
     await issue('carol', 'carol', acme.id);
     await issue('dave', 'dave');
+    await issue('erin', 'erin');
     const env = {
       DATABASE_URL: database.url,
       DEPLOYMENT_PROFILE: 'standard',
@@ -108,6 +109,17 @@ describe.skipIf(!pgUrl)('rate limits shared by two replicas on PostgreSQL', () =
     expect((await burst(dave, 'list_memories', {}, 2)).admitted).toBe(2);
   });
 
+  it('counts a refused admin call, so guesses of the admin token stop at the caller’s limit', async () => {
+    const erin = await connectBoth(keys.erin ?? '');
+    const jobId = '00000000-0000-7000-8000-000000000000';
+    const guesses = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => call(erin[i % 2] as Client, 'get_reindex_status', { adminToken: `guess-${i}`, jobId })),
+    );
+    const codes = guesses.map((guess) => guess.body.error?.code);
+    expect(codes.filter((code) => code === 'FORBIDDEN')).toHaveLength(20);
+    expect(codes.filter((code) => code === 'RATE_LIMITED')).toHaveLength(4);
+  });
+
   it('limits requests without a valid credential per address with HTTP 429 and Retry-After', async () => {
     const [first, second] = replicas as [ServerProcess, ServerProcess];
     const attempt = (replica: ServerProcess) =>
@@ -134,7 +146,8 @@ describe.skipIf(!pgUrl)('rate limits shared by two replicas on PostgreSQL', () =
         0,
       );
     expect({ user: refusedOf('user'), org: refusedOf('org'), tool: refusedOf('tool'), ip: refusedOf('ip') }).toEqual({
-      user: 21,
+      // alice's 20 and 1, erin's 4 guesses of the admin token.
+      user: 25,
       org: 10,
       tool: 4,
       ip: 6,

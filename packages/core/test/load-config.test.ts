@@ -293,6 +293,14 @@ describe('embedding and vector settings', () => {
     expect(load({ OLLAMA_URL: 'https://ollama.example.com:11434/' }).config.embedding.ollamaUrl).toBe('https://ollama.example.com:11434');
   });
 
+  it(verifies('CFG-OLLAMA-SCHEME', 'rejects OLLAMA_URL with a user name or password, without echoing it'), () => {
+    for (const value of ['http://ops:s3cret-pw@ollama:11434', 'http://s3cret-pw@ollama:11434']) {
+      const issues = issuesOf({ OLLAMA_URL: value });
+      expect(issues).toEqual([{ variable: 'OLLAMA_URL', message: expect.stringContaining('user name or password') }]);
+      expect(JSON.stringify(issues)).not.toContain('s3cret-pw');
+    }
+  });
+
   it(verifies('CFG-OPENAI-NO-KEY', 'accepts openai without a key: generation is disabled, with a warning, not an error'), () => {
     const { config, warnings } = load({ EMBEDDING_PROVIDER: 'openai' });
     expect(config.embedding.openaiApiKey).toBeUndefined();

@@ -1,5 +1,6 @@
 import { isMemsvcError } from '@memsvc/core';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import { DASHBOARD_CSS } from './assets/dashboard-css.js';
@@ -17,6 +18,7 @@ import { registerOperationsRoutes } from './pages/operations/operations-routes.j
 import { registerReviewRoutes } from './pages/review/review-routes.js';
 import { csrfProtection } from './security/csrf.js';
 import { securityHeaders } from './security/security-headers.js';
+import { viewerRateLimit } from './security/viewer-rate-limit.js';
 import { ErrorPage } from './views/error-page.js';
 
 const HTTP_STATUS_OF = {
@@ -29,9 +31,16 @@ const HTTP_STATUS_OF = {
 } as const;
 
 /**
+ * The largest form the dashboard reads: a memory's 10,240 characters percent-encoded as 4-byte
+ * UTF-8 are ~123 KB, with its tags and metadata well under this.
+ */
+const FORM_MAX_BYTES = 512 * 1024;
+
+/**
  * The dashboard as a Hono app, to serve alone (`memsvc-dashboard`) or mounted under a path of
  * memsvc-server (`options.basePath`). Every response carries the security headers; every POST
- * passes the Origin check and the CSRF token; every page but sign-in needs a viewer; the
+ * passes the Origin check and the CSRF token; every page but sign-in needs a viewer and counts
+ * against the viewer's rate limit (when RATE_LIMIT_ENABLED); the
  * operations pages need the admin scope, and the others the scopes of what they do (page-scopes.ts).
  */
 export function createDashboard(dependencies: DashboardDependencies, options: DashboardOptions): Hono<DashboardEnv> {
@@ -42,11 +51,21 @@ export function createDashboard(dependencies: DashboardDependencies, options: Da
   app.use('*', securityHeaders());
   app.get('/assets/dashboard.css', (c) => c.body(DASHBOARD_CSS, 200, assetHeaders('text/css; charset=utf-8')));
   app.get('/assets/dashboard.js', (c) => c.body(DASHBOARD_JS, 200, assetHeaders('text/javascript; charset=utf-8')));
+  // Before anything reads a form, and before sign-in: no request may make the server buffer more.
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: FORM_MAX_BYTES,
+      onError: (c) =>
+        c.html(<ErrorPage basePath={base} title="Too large" message="This form is larger than the dashboard accepts." />, 413),
+    }),
+  );
   app.use('*', csrf());
   app.use('*', csrfProtection(options));
   registerSignInRoutes(app, dependencies, options);
 
   app.use('*', viewerMiddleware(dependencies, options));
+  app.use('*', viewerRateLimit(dependencies, options));
   app.use('*', async (c, next) => {
     // Pages hold memories: never kept by a shared cache, never stored by the browser.
     await next();

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { githubClient, mintApiKey } from '@memsvc/auth';
 import { DEFAULT_GITHUB_USER, type FakeGitHub, startFakeGitHub } from '@memsvc/auth/testing';
 import { Secret, toTenantId } from '@memsvc/core';
@@ -154,6 +155,24 @@ describe.each(dashboardEngines('memsvc_dashboard_sign_in'))('dashboard sign-in [
     expect(after.items.map((memory) => memory.id)).toEqual(before.items.map((memory) => memory.id));
   });
 
+  it('refuses a form larger than any it reads with 413, before sign-in, and signs nobody in', async () => {
+    const browser = visitor(dashboard.url);
+    const page = await browser.get('/sign-in');
+    const form = new URLSearchParams({ _csrf: csrfOf(await page.text()), key: `${key}${'x'.repeat(2 * 1024 * 1024)}` }).toString();
+    const huge = await postOnOwnConnection(`${dashboard.url}/sign-in/key`, form, browser.cookieHeader());
+    expect(huge.status).toBe(413);
+    expect(huge.setCookie.join('\n')).not.toMatch(/memsvc_session=[^;]/);
+    // An edit to the content limit, in characters that percent-encode to 9 bytes each, is still read.
+    const alice = { tenant: toTenantId('alice'), actor: { id: 'agent:t' } };
+    const { memory } = await dashboard.runtime.engine.create(alice, { content: 'A draft to grow', tier: 'ltm' });
+    const { browser: signedIn } = await signInWithKey(key);
+    const content = '€'.repeat(10_240);
+    const edit = { _csrf: signedIn.csrfCookie(), content, tags: '', expectedVersion: String(memory.version) };
+    const saved = await signedIn.post(`/memories/${memory.id}/edit`, edit);
+    expect([saved.status, saved.headers.get('location')]).toEqual([303, `/memories/${memory.id}?notice=saved`]);
+    expect((await dashboard.runtime.engine.get(alice, memory.id)).content).toBe(content);
+  });
+
   it('signs a person in with GitHub through the server’s login flow, back to the dashboard’s callback', async () => {
     const browser = visitor(dashboard.url);
     const start = await browser.get('/auth/github/login');
@@ -191,3 +210,29 @@ describe('dashboard dev auth', () => {
     }
   });
 });
+
+/**
+ * A POST on a connection of its own: the server answers a too-large body before reading it and
+ * closes that connection, which must not be one a later request of the test reuses.
+ */
+function postOnOwnConnection(url: string, body: string, cookie: string): Promise<{ status: number; setCookie: string[] }> {
+  return new Promise((resolve, reject) => {
+    const { origin } = new URL(url);
+    const request = httpRequest(url, {
+      method: 'POST',
+      agent: false,
+      headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+    });
+    let answered = false;
+    request.on('response', (response) => {
+      answered = true;
+      response.resume();
+      resolve({ status: response.statusCode ?? 0, setCookie: response.headers['set-cookie'] ?? [] });
+    });
+    // The server may close while the body is still being sent: only an error before its answer counts.
+    request.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    request.end(body);
+  });
+}

@@ -5,12 +5,13 @@ import { dashboardEngines, JWT_SECRET, startTestDashboard, type TestDashboard } 
 import { csrfOf, type Visitor, visitor } from './support/http-visitor.js';
 
 const UNKNOWN_JOB = '01900000-0000-7000-8000-000000000000';
+const ADMIN_TOKEN = 'operations-admin-token-7f3';
 
 /**
  * The operations page behind real sessions, on both engines: a person whose key has only the
  * memories scopes is refused every operations route (page, JSON, forms) and changes nothing; an
- * admin's session queues, cancels and retries jobs through forms whose CSRF token is checked,
- * with refusals shown from fixed codes; the latency table reads the runtime's histogram.
+ * admin's session queues, cancels and retries jobs through forms whose CSRF token is checked
+ * and which carry MCP_ADMIN_TOKEN as the admin tools do, with refusals shown from fixed codes; the latency table reads the runtime's histogram.
  */
 describe.each(dashboardEngines('memsvc_dashboard_operations'))('the operations page behind sessions [$name]', (engine) => {
   let dashboard: TestDashboard;
@@ -18,7 +19,7 @@ describe.each(dashboardEngines('memsvc_dashboard_operations'))('the operations p
 
   beforeAll(async () => {
     dashboard = await startTestDashboard(await engine.database(), {
-      env: { MEMSVC_DASHBOARD_DEV_AUTH: 'false', DEPLOYMENT_PROFILE: 'standard', JWT_SECRET },
+      env: { MEMSVC_DASHBOARD_DEV_AUTH: 'false', DEPLOYMENT_PROFILE: 'standard', JWT_SECRET, MCP_ADMIN_TOKEN: ADMIN_TOKEN },
     });
     const mint = async (userId: string, scopes: Scope[]) => {
       const minted = mintApiKey();
@@ -57,6 +58,7 @@ describe.each(dashboardEngines('memsvc_dashboard_operations'))('the operations p
   const jobCount = async () => (await dashboard.runtime.store.reindexJobs.recent(200)).length;
   const queueForm = (csrf: string, fields: Record<string, string> = {}) => ({
     _csrf: csrf,
+    adminToken: ADMIN_TOKEN,
     batchSize: '10',
     reuseExistingEmbeddings: 'on',
     ...fields,
@@ -77,7 +79,7 @@ describe.each(dashboardEngines('memsvc_dashboard_operations'))('the operations p
     const before = await jobCount();
     expect((await member.post('/operations/reindex', queueForm(csrf))).status).toBe(403);
     const job = await dashboard.runtime.maintenance.queueReindex({}, 'test');
-    expect((await member.post(`/operations/reindex/${job.jobId}/cancel`, { _csrf: csrf })).status).toBe(403);
+    expect((await member.post(`/operations/reindex/${job.jobId}/cancel`, { _csrf: csrf, adminToken: ADMIN_TOKEN })).status).toBe(403);
     expect(await jobCount()).toBe(before + 1);
     expect((await dashboard.runtime.maintenance.reindexStatus(job.jobId)).state).toBe('queued');
   });
@@ -151,25 +153,47 @@ describe.each(dashboardEngines('memsvc_dashboard_operations'))('the operations p
     expect(Buffer.byteLength(page)).toBeLessThan(100_000);
   });
 
+  it('refuses queue, cancel and retry without the admin token, or with a wrong one, changing nothing', async () => {
+    const admin = await signIn(keys.admin);
+    const page = await (await admin.get('/operations')).text();
+    expect(page).toMatch(/<input type="password" name="adminToken" required=""/);
+    const csrf = csrfOf(page);
+    const before = await jobCount();
+    for (const adminToken of ['', 'operations-admin-token-7f4', `${ADMIN_TOKEN} `]) {
+      const refused = await admin.post('/operations/reindex', queueForm(csrf, { adminToken, recreate: 'on' }));
+      expect([refused.status, refused.headers.get('location')]).toEqual([303, '/operations?error=admin-token#reindex']);
+    }
+    expect(await jobCount()).toBe(before);
+    const job = await dashboard.runtime.maintenance.queueReindex({}, 'test');
+    const cancel = await admin.post(`/operations/reindex/${job.jobId}/cancel`, { _csrf: csrf, adminToken: 'guess' });
+    expect(cancel.headers.get('location')).toBe('/operations?error=admin-token#reindex');
+    expect((await dashboard.runtime.maintenance.reindexStatus(job.jobId)).state).toBe('queued');
+    await dashboard.runtime.maintenance.cancelReindex(job.jobId);
+    const retry = await admin.post(`/operations/reindex/${job.jobId}/retry`, { _csrf: csrf });
+    expect(retry.headers.get('location')).toBe('/operations?error=admin-token#reindex');
+    expect((await dashboard.runtime.maintenance.reindexStatus(job.jobId)).state).toBe('cancelled');
+    expect(await (await admin.get('/operations?error=admin-token')).text()).toContain('The admin token is missing or wrong');
+  });
+
   it('cancels and retries through the forms, and answers a move the job cannot make with a conflict notice', async () => {
     const admin = await signIn(keys.admin);
     const csrf = csrfOf(await (await admin.get('/operations')).text());
     const job = await dashboard.runtime.maintenance.queueReindex({ batchSize: 7 }, 'test');
 
-    const retryQueued = await admin.post(`/operations/reindex/${job.jobId}/retry`, { _csrf: csrf });
+    const retryQueued = await admin.post(`/operations/reindex/${job.jobId}/retry`, { _csrf: csrf, adminToken: ADMIN_TOKEN });
     expect(retryQueued.headers.get('location')).toBe('/operations?error=conflict#reindex');
-    const cancelled = await admin.post(`/operations/reindex/${job.jobId}/cancel`, { _csrf: csrf });
+    const cancelled = await admin.post(`/operations/reindex/${job.jobId}/cancel`, { _csrf: csrf, adminToken: ADMIN_TOKEN });
     expect(cancelled.headers.get('location')).toBe('/operations?notice=cancelled#reindex');
     expect((await dashboard.runtime.maintenance.reindexStatus(job.jobId)).state).toBe('cancelled');
-    const cancelAgain = await admin.post(`/operations/reindex/${job.jobId}/cancel`, { _csrf: csrf });
+    const cancelAgain = await admin.post(`/operations/reindex/${job.jobId}/cancel`, { _csrf: csrf, adminToken: ADMIN_TOKEN });
     expect(cancelAgain.headers.get('location')).toBe('/operations?error=conflict#reindex');
-    const retried = await admin.post(`/operations/reindex/${job.jobId}/retry`, { _csrf: csrf });
+    const retried = await admin.post(`/operations/reindex/${job.jobId}/retry`, { _csrf: csrf, adminToken: ADMIN_TOKEN });
     expect(retried.headers.get('location')).toBe('/operations?notice=retried#reindex');
     expect((await dashboard.runtime.maintenance.reindexStatus(job.jobId)).state).toBe('queued');
 
-    const unknown = await admin.post(`/operations/reindex/${UNKNOWN_JOB}/cancel`, { _csrf: csrf });
+    const unknown = await admin.post(`/operations/reindex/${UNKNOWN_JOB}/cancel`, { _csrf: csrf, adminToken: ADMIN_TOKEN });
     expect(unknown.headers.get('location')).toBe('/operations?error=not-found#reindex');
-    const malformed = await admin.post('/operations/reindex/nope/retry', { _csrf: csrf });
+    const malformed = await admin.post('/operations/reindex/nope/retry', { _csrf: csrf, adminToken: ADMIN_TOKEN });
     expect(malformed.headers.get('location')).toBe('/operations?error=not-found#reindex');
   });
 

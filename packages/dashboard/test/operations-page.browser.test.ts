@@ -5,13 +5,14 @@ import { BROWSER_AVAILABLE, CHROMIUM, launchBrowser, screenshot, seriousViolatio
 import { startTestDashboard, type TestDashboard } from './support/dashboard-harness.js';
 
 const MEMORIES = 30;
+const ADMIN_TOKEN = 'browser-admin-token-5c1';
 
 describe.skipIf(!BROWSER_AVAILABLE)('the operations page in Chromium', () => {
   let dashboard: TestDashboard;
   let browser: Browser;
 
   beforeAll(async () => {
-    dashboard = await startTestDashboard('pglite://memory');
+    dashboard = await startTestDashboard('pglite://memory', { env: { MCP_ADMIN_TOKEN: ADMIN_TOKEN } });
     const { engine, store } = dashboard.runtime;
     const dev = { tenant: toTenantId('dev'), actor: { id: 'agent:test' } };
     for (let i = 0; i < MEMORIES - 2; i++) await engine.create(dev, { content: `Operations fact number ${i}`, tier: 'ltm' });
@@ -74,6 +75,7 @@ describe.skipIf(!BROWSER_AVAILABLE)('the operations page in Chromium', () => {
 
     // Queue a job (no runner yet, so it waits), cancel it, retry it.
     await page.fill('input[name=batchSize]', '4');
+    await page.fill('form.reindex-form input[name=adminToken]', ADMIN_TOKEN);
     await page.click('form.reindex-form button[type=submit]');
     await expect.poll(() => page.locator('.notice.ok').textContent()).toContain('Reindex job queued');
     const [queued] = await dashboard.runtime.store.reindexJobs.recent(1);
@@ -81,12 +83,14 @@ describe.skipIf(!BROWSER_AVAILABLE)('the operations page in Chromium', () => {
     expect(queued).toMatchObject({ state: 'queued', requestedBy: 'dashboard-dev', options: { batchSize: 4 } });
     expect(await rowOf(page, jobId).locator('.job-state').textContent()).toBe('queued');
 
+    await rowOf(page, jobId).getByLabel(`Admin token to cancel job ${jobId}`).fill(ADMIN_TOKEN);
     await rowOf(page, jobId).locator('button', { hasText: 'Cancel' }).click();
     await expect.poll(() => page.locator('.notice.ok').textContent()).toContain('The job was cancelled.');
     expect(dialogs).toEqual(['Cancel this reindex job?']);
     expect(await rowOf(page, jobId).locator('.job-state').textContent()).toBe('cancelled');
     expect(await rowOf(page, jobId).getAttribute('data-refresh')).toBeNull();
 
+    await rowOf(page, jobId).getByLabel(`Admin token to retry job ${jobId}`).fill(ADMIN_TOKEN);
     await rowOf(page, jobId).locator('button', { hasText: 'Retry' }).click();
     await expect.poll(() => page.locator('.notice.ok').textContent()).toContain('queued again');
     const row = rowOf(page, jobId);

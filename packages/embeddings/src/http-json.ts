@@ -10,6 +10,7 @@ export async function postJson(
   body: unknown,
   options: { headers?: Record<string, string>; signal: AbortSignal; describeError?: (reply: unknown) => string | undefined },
 ): Promise<unknown> {
+  const shown = withoutCredentials(url);
   let response: Response;
   try {
     response = await fetch(url, {
@@ -21,7 +22,7 @@ export async function postJson(
   } catch (error) {
     const timedOut = options.signal.aborted;
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    throw new EmbeddingRequestError(timedOut ? `no reply from ${url} in time` : `cannot reach ${url}${cause}`, true);
+    throw new EmbeddingRequestError(timedOut ? `no reply from ${shown} in time` : `cannot reach ${shown}${cause}`, true);
   }
   const text = await response.text().catch(() => '');
   let reply: unknown;
@@ -33,10 +34,23 @@ export async function postJson(
   if (!response.ok) {
     const detail = options.describeError?.(reply) ?? text.slice(0, 200);
     const retryable = response.status === 429 || response.status >= 500;
-    throw new EmbeddingRequestError(`${url} answered ${response.status}${detail ? `: ${detail}` : ''}`, retryable, response.status);
+    throw new EmbeddingRequestError(`${shown} answered ${response.status}${detail ? `: ${detail}` : ''}`, retryable, response.status);
   }
-  if (reply === undefined) throw new EmbeddingRequestError(`${url} answered with a body that is not JSON`, false, response.status);
+  if (reply === undefined) throw new EmbeddingRequestError(`${shown} answered with a body that is not JSON`, false, response.status);
   return reply;
+}
+
+/** The URL as an error may show it: a user name or password in it never reaches a log. */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username === '' && parsed.password === '') return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '(an invalid URL)';
+  }
 }
 
 /** A reply's field as an array of number arrays, or a clear non-retryable error. */

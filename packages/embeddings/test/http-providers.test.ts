@@ -85,6 +85,14 @@ describe('ollama provider (POST /api/embed)', () => {
     expect(events[0]).toMatchObject({ status: 'error', attempts: 1, error: expect.stringContaining('try pulling it first') });
   });
 
+  it('never puts a user name or password of its URL in an error', async () => {
+    const withCredentials = server.url.replace('://', '://ops:s3cret-pw@');
+    expect(await ollama({ url: withCredentials }).embed(['x'])).toBeUndefined();
+    expect(events[0]?.status).toBe('error');
+    expect(events[0]?.error).toContain(new URL(server.url).host);
+    expect(JSON.stringify(events)).not.toContain('s3cret-pw');
+  });
+
   it('gives up on a slow provider after its timeout and attempts, without a vector', async () => {
     server.script.push({ kind: 'slow', delayMs: 1000 }, { kind: 'slow', delayMs: 1000 }, { kind: 'slow', delayMs: 1000 });
     const started = performance.now();

@@ -136,8 +136,9 @@ export interface ToolRequest {
  * ignored), or, for an anonymous caller, its `userId` (spec §5.1); the credential must hold the
  * tool's scope (TOOL_SCOPES), and the audit actor is the principal. Admin tools are checked
  * against MCP_ADMIN_TOKEN in constant time first, and every admin call is reported as allowed or
- * denied. Then the `before` hooks, the body, and the `after` hooks; every failure becomes a
- * typed tool error, and a refused call changes nothing.
+ * denied. Then the `before` hooks (a refused admin call passes them too, so the rate limiter
+ * counts it, and is refused after them), the body, and the `after` hooks; every failure becomes
+ * a typed tool error, and a refused call changes nothing.
  */
 export function runTool(
   pipeline: ToolPipeline,
@@ -175,10 +176,12 @@ async function runInSpan(
   const hooks = pipeline.hooks ?? [];
   let outcome: Omit<ToolOutcome, 'seconds'> = { status: 'error', tier: 'none' };
   try {
-    if (call.kind === 'admin') checkAdminToken(pipeline, call);
+    const adminRefusal = call.kind === 'admin' ? adminTokenRefusal(pipeline, call) : undefined;
     if (call.kind === 'memory') checkScope(observed.principal, call);
     const context: CallContext | undefined = call.kind === 'memory' ? callContextOf(observed.principal, call, pipeline) : undefined;
+    // A refused admin call still passes the hooks, so the rate limiter counts every guess of the token.
     for (const hook of hooks) await hook.before?.(observed, context);
+    if (adminRefusal) throw adminRefusal;
     const { result, tier } = await body(context as CallContext);
     outcome = { status: result.isError ? 'error' : 'success', tier: tier ?? 'none', ...errorCodeOf(result) };
     return result;
@@ -266,8 +269,11 @@ function resolveTenant(userId: string | undefined, fallback: string | undefined)
   return toTenantId(chosen, 'userId');
 }
 
-/** Spec §5.6: the presented adminToken against MCP_ADMIN_TOKEN, in constant time; every call reported. */
-function checkAdminToken(pipeline: ToolPipeline, call: AdminToolCall): void {
+/**
+ * Spec §5.6: the presented adminToken against MCP_ADMIN_TOKEN, in constant time; every call
+ * reported. The refusal to throw, if any: the caller throws it once the call has been counted.
+ */
+function adminTokenRefusal(pipeline: ToolPipeline, call: AdminToolCall): MemsvcError | undefined {
   const reason =
     pipeline.adminToken === undefined
       ? 'admin-tools-disabled'
@@ -277,10 +283,10 @@ function checkAdminToken(pipeline: ToolPipeline, call: AdminToolCall): void {
           ? undefined
           : 'wrong-token';
   pipeline.onAdminAuth?.(reason ? { event: 'admin_auth_denied', tool: call.tool, reason } : { event: 'admin_auth_ok', tool: call.tool });
-  if (!reason) return;
+  if (!reason) return undefined;
   const message =
     reason === 'admin-tools-disabled'
       ? 'admin tools are disabled on this server: the operator has not set MCP_ADMIN_TOKEN'
       : 'adminToken is missing or wrong: admin tools need the token the server was configured with (MCP_ADMIN_TOKEN)';
-  throw new MemsvcError('FORBIDDEN', message, { field: 'adminToken' });
+  return new MemsvcError('FORBIDDEN', message, { field: 'adminToken' });
 }

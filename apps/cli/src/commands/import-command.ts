@@ -19,6 +19,7 @@ import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
 import { withDryRunStore, withOperatorStore } from '../operator-store.js';
 import { EXIT_FAILURE } from '../run-command.js';
+import { terminalText } from '../text-output.js';
 
 const APPLICATION_NAME = 'memsvc-import';
 /** The audit actor of the operator's imports. */
@@ -58,7 +59,7 @@ export async function importCommand(cli: CliContext, options: ImportOptions): Pr
 
 async function importExportFile(cli: CliContext, options: ImportOptions, tenant: TenantId, dryRun: boolean): Promise<ImportSummary> {
   const file = await readImportFile(options.path, undefined);
-  cli.stderr.write(`read ${file.path}\n`);
+  cli.stderr.write(`read ${terminalText(file.path)}\n`);
   return (dryRun ? withDryRunStore : withOperatorStore)(cli, APPLICATION_NAME, async (store) => {
     cli.stderr.write(`${dryRun ? 'checking' : 'importing'} into ${tenant}…\n`);
     const summary = summarizeImport('memsvc', dryRun, [await importMemsvcFile(store.imports, tenant, file, dryRun)]);
@@ -96,7 +97,7 @@ async function importAgentFolder(
 ): Promise<ImportSummary> {
   const secretsPolicy = parseSecretsPolicy(options.secretsPolicy, '--secrets-policy');
   const folder = await readImportFolder(options.path, source, undefined);
-  cli.stderr.write(`read ${folder.files.length} ${source} file(s) under ${folder.root}\n`);
+  cli.stderr.write(`read ${folder.files.length} ${source} file(s) under ${terminalText(folder.root)}\n`);
   return (dryRun ? withDryRunStore : withOperatorStore)(cli, APPLICATION_NAME, async (store, config) => {
     cli.stderr.write(`${dryRun ? 'checking' : 'importing'} into ${tenant}…\n`);
     return importAgentFiles(
@@ -147,7 +148,9 @@ function describeFile(file: ImportFileSummary): string {
         `  ${section.outcome} ${section.section}${section.memoryId ? ` (memory ${section.memoryId})` : ''}${section.reason ? `: ${section.reason}` : ''}`,
     );
   const secrets = (file.secrets ?? []).map((found) => `  secret in ${found.section}: ${found.patterns.join(', ')}`);
-  return [head, ...details, ...secrets, ...(file.warnings ?? []).map((warning) => `  warning: ${warning}`)].join('\n');
+  // Paths, headings and messages come from the imported files: one line each, no escape sequence.
+  const lines = [head, ...details, ...secrets, ...(file.warnings ?? []).map((warning) => `  warning: ${warning}`)];
+  return lines.map(terminalText).join('\n');
 }
 
 function counts(totals: Omit<ImportFileSummary, 'path'>): string {

@@ -113,9 +113,23 @@ export function optionalUrlField(schemes: readonly string[] = ['http', 'https'])
   });
 }
 
-/** A URL with a default. */
-export function urlField(fallback: string, schemes: readonly string[] = ['http', 'https']) {
-  return fieldOf<string>((raw) => checkUrl(raw ?? fallback, schemes));
+/**
+ * A URL with a default. `withoutCredentials`: a user name or password in it is refused (for a
+ * service called with fetch, which refuses such a URL on every request).
+ */
+export function urlField(fallback: string, schemes: readonly string[] = ['http', 'https'], options: { withoutCredentials?: boolean } = {}) {
+  return fieldOf<string>((raw) => {
+    const checked = checkUrl(raw ?? fallback, schemes);
+    if (checked.ok && options.withoutCredentials && hasCredentials(checked.value)) {
+      return fail('must not carry a user name or password (user:password@): requests cannot be sent to such a URL');
+    }
+    return checked;
+  });
+}
+
+/** A user name or password before the host (`scheme://user:password@host`). */
+function hasCredentials(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url);
 }
 
 function checkUrl(raw: string, schemes: readonly string[]): Parsed<string> {

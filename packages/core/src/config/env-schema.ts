@@ -91,7 +91,7 @@ export const envSchema = {
   DEPLOYMENT_PROFILE: optionalStringField(),
   EMBEDDING_PROVIDER: enumField(EMBEDDING_PROVIDERS, 'ollama'),
   EMBEDDING_MODEL: optionalStringField(),
-  OLLAMA_URL: urlField('http://localhost:11434'),
+  OLLAMA_URL: urlField('http://localhost:11434', ['http', 'https'], { withoutCredentials: true }),
   OPENAI_API_KEY: secretField(),
   VECTOR_DIMENSIONS: optionalNumberField({ min: 1, max: HNSW_MAX_DIMENSIONS, integer: true }),
   // Bounds are pgvector's own, so a bad value fails at boot rather than at index build.

@@ -29,6 +29,7 @@ export function viewerMiddleware(dependencies: DashboardDependencies, options: D
           via: claims.origin,
           sessionId: claims.jti,
           ...(claims.keyId ? { keyId: claims.keyId } : {}),
+          ...(claims.organizationId ? { organizationId: claims.organizationId } : {}),
         };
       } else if (token) {
         clearSessionCookie(c, options);

@@ -12,6 +12,8 @@ export interface Viewer {
   readonly sessionId?: string;
   /** The API key the session was opened with (`via: 'api-key'`): a key made in it expires no later. */
   readonly keyId?: string;
+  /** The organization the session counts against for rate limits, when it has one. */
+  readonly organizationId?: string;
 }
 
 /** The engine's view of a viewer's call. */

@@ -4,6 +4,7 @@ import type { DashboardDependencies, DashboardOptions } from '../../dashboard-de
 import type { DashboardEnv } from '../../dashboard-env.js';
 import { frameOf } from '../../views/frame.js';
 import { pageUrl } from '../../views/urls.js';
+import { adminTokenCheck } from './admin-token-check.js';
 import { ReindexProgress } from './job-progress.js';
 import { type ToolLatency, toolLatencies } from './latency-quantiles.js';
 import { OperationsPage } from './operations-view.js';
@@ -15,10 +16,14 @@ const JOBS_SHOWN = 20;
 const ACTIVITY_HOURS = 48;
 const TIER_DAYS = 30;
 
-/** `/operations` (admin): health, reindex jobs, scheduler runs, metrics over time. */
+/**
+ * `/operations` (admin scope): health, reindex jobs, scheduler runs, metrics over time. Queueing,
+ * cancelling and retrying a job also need MCP_ADMIN_TOKEN in the form, as the admin tools do.
+ */
 export function registerOperationsRoutes(app: Hono<DashboardEnv>, dependencies: DashboardDependencies, options: DashboardOptions): void {
   const { runtime } = dependencies;
-  const { maintenance, store, config, clock } = runtime;
+  const { maintenance, store, config, clock, logger } = runtime;
+  const checkAdminToken = adminTokenCheck(config.auth.adminToken, logger);
   const health = new HealthChecker(store, config.profile);
   const progress = new ReindexProgress(store.operations);
   const back = (c: Context<DashboardEnv>, query: { notice?: OperationsNotice; error?: OperationsError }) =>
@@ -61,7 +66,10 @@ export function registerOperationsRoutes(app: Hono<DashboardEnv>, dependencies: 
   });
 
   app.post('/operations/reindex', async (c) => {
-    const request = readReindexForm(await c.req.parseBody());
+    const form = await c.req.parseBody();
+    const refused = checkAdminToken(form, 'queue_reindex_memories', c.get('viewer').actor);
+    if (refused) return back(c, { error: refused });
+    const request = readReindexForm(form);
     try {
       // Audited as the viewer: the job row records who asked for it.
       await maintenance.queueReindex(request, c.get('viewer').actor);
@@ -74,6 +82,8 @@ export function registerOperationsRoutes(app: Hono<DashboardEnv>, dependencies: 
   });
 
   app.post('/operations/reindex/:jobId/cancel', async (c) => {
+    const refused = checkAdminToken(await c.req.parseBody(), 'cancel_reindex_job', c.get('viewer').actor);
+    if (refused) return back(c, { error: refused });
     try {
       const job = await maintenance.cancelReindex(c.req.param('jobId'));
       return back(c, { notice: job.state === 'cancelled' ? 'cancelled' : 'cancel-requested' });
@@ -85,6 +95,8 @@ export function registerOperationsRoutes(app: Hono<DashboardEnv>, dependencies: 
   });
 
   app.post('/operations/reindex/:jobId/retry', async (c) => {
+    const refused = checkAdminToken(await c.req.parseBody(), 'retry_reindex_job', c.get('viewer').actor);
+    if (refused) return back(c, { error: refused });
     try {
       await maintenance.retryReindex(c.req.param('jobId'));
       return back(c, { notice: 'retried' });

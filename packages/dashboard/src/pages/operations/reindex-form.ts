@@ -21,6 +21,8 @@ export const OPERATIONS_ERRORS = {
   invalid: 'Those options were refused; check them and try again.',
   conflict: 'That job has moved on: only a queued or running job can be cancelled, and only a failed or cancelled one retried.',
   'not-found': 'There is no such reindex job.',
+  'admin-token': 'The admin token is missing or wrong: maintenance needs the token the server was configured with (MCP_ADMIN_TOKEN).',
+  'admin-disabled': 'Maintenance is disabled on this server: the operator has not set MCP_ADMIN_TOKEN.',
 } as const;
 
 /** A notice's code in `?notice=`. */

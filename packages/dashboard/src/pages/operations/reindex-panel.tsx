@@ -1,6 +1,7 @@
 import { REINDEX_BATCH_SIZE, REINDEX_MAX_MEMORIES } from '@memsvc/core';
 import { shortTime } from '../../views/format.js';
 import { CsrfField, type PageFrame } from '../../views/layout.js';
+import { ADMIN_TOKEN_FIELD } from './admin-token-check.js';
 import type { JobView } from './job-progress.js';
 
 /** Where a job's JSON lives, for its row's live refresh. */
@@ -12,6 +13,7 @@ export function jobJsonPath(jobId: string): string {
  * Reindex jobs: the queue form with the options of queue_reindex_memories (checked by the same
  * rule), and the recent jobs with their progress. A queued or running job's row refreshes itself
  * from its JSON (the dashboard script, while the job is active); cancel and retry are forms.
+ * Every form carries the admin token (MCP_ADMIN_TOKEN), as the admin tools do.
  */
 export function ReindexPanel(props: { frame: PageFrame; jobs: readonly JobView[] }) {
   const { frame, jobs } = props;
@@ -43,6 +45,7 @@ export function ReindexPanel(props: { frame: PageFrame; jobs: readonly JobView[]
             <label>
               Resume after (cursor) <input name="cursor" maxlength={64} placeholder="memory id" autocomplete="off" />
             </label>
+            <AdminTokenInput label="Admin token (MCP_ADMIN_TOKEN)" />
           </div>
           <p class="checks">
             <label>
@@ -127,6 +130,7 @@ function JobRow(props: { frame: PageFrame; job: JobView }) {
         {active ? (
           <form method="post" action={`${base}/cancel`} data-confirm="Cancel this reindex job?">
             <CsrfField token={frame.csrfToken} />
+            <AdminTokenInput label={`Admin token to cancel job ${job.jobId}`} compact />
             <button type="submit" class="danger" aria-label={`Cancel job ${job.jobId}`}>
               Cancel
             </button>
@@ -135,6 +139,7 @@ function JobRow(props: { frame: PageFrame; job: JobView }) {
         {job.state === 'failed' || job.state === 'cancelled' ? (
           <form method="post" action={`${base}/retry`}>
             <CsrfField token={frame.csrfToken} />
+            <AdminTokenInput label={`Admin token to retry job ${job.jobId}`} compact />
             <button type="submit" aria-label={`Retry job ${job.jobId}`}>
               Retry
             </button>
@@ -142,6 +147,24 @@ function JobRow(props: { frame: PageFrame; job: JobView }) {
         ) : null}
       </td>
     </tr>
+  );
+}
+
+/**
+ * The admin token a maintenance form carries (the admin tools' MCP_ADMIN_TOKEN). Never filled in
+ * by the page and never remembered by the browser's form history. `compact`: in a table row,
+ * labelled for screen readers and shown by its placeholder.
+ */
+function AdminTokenInput(props: { label: string; compact?: boolean }) {
+  if (props.compact) {
+    return (
+      <input type="password" name={ADMIN_TOKEN_FIELD} required autocomplete="off" placeholder="admin token" aria-label={props.label} />
+    );
+  }
+  return (
+    <label>
+      {props.label} <input type="password" name={ADMIN_TOKEN_FIELD} required autocomplete="off" />
+    </label>
   );
 }
 
