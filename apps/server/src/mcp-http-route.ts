@@ -92,14 +92,16 @@ export function createMcpHttpHandler(deps: {
     const caller = await mcpCaller(deps.config, c.req.header('authorization'), deps.findCredential);
     // Without a valid credential the address is who is counted: an open server's callers, and
     // failed attempts (so guessing keys is throttled). Refused before any tool runs: HTTP 429.
-    if (deps.limitUnauthenticated && ('problem' in caller || caller.principal.kind === 'anonymous')) {
+    const countedByAddress = deps.limitUnauthenticated !== undefined && ('problem' in caller || caller.principal.kind === 'anonymous');
+    const tooMany = (verdict: Extract<AddressVerdict, { admitted: false }>) => {
+      const retryAfter = String(verdict.retryAfterSeconds);
+      return jsonRpcError(c, 429, -32029, `Too many requests from this address: retry after ${retryAfter} s (RATE_LIMIT_IP_RPM)`, {
+        'Retry-After': retryAfter,
+      });
+    };
+    if (countedByAddress && deps.limitUnauthenticated) {
       const verdict = await deps.limitUnauthenticated(clientAddress);
-      if (!verdict.admitted) {
-        const retryAfter = String(verdict.retryAfterSeconds);
-        return jsonRpcError(c, 429, -32029, `Too many requests from this address: retry after ${retryAfter} s (RATE_LIMIT_IP_RPM)`, {
-          'Retry-After': retryAfter,
-        });
-      }
+      if (!verdict.admitted) return tooMany(verdict);
     }
     if ('problem' in caller) return jsonRpcError(c, 401, -32001, caller.problem, { 'WWW-Authenticate': 'Bearer' });
 
@@ -113,6 +115,15 @@ export function createMcpHttpHandler(deps: {
         parsedBody = JSON.parse(body.bytes.toString('utf8'));
       } catch {
         return jsonRpcError(c, 400, -32700, 'Parse error: Invalid JSON');
+      }
+    }
+
+    // A JSON-RPC batch is as many requests as it holds: an address pays for each of its messages,
+    // so one request cannot carry a hundred uncounted calls.
+    if (countedByAddress && deps.limitUnauthenticated && Array.isArray(parsedBody)) {
+      for (let extra = parsedBody.length - 1; extra > 0; extra--) {
+        const verdict = await deps.limitUnauthenticated(clientAddress);
+        if (!verdict.admitted) return tooMany(verdict);
       }
     }
 

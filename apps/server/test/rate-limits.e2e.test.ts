@@ -201,4 +201,27 @@ describe('the per-address limit of an open server behind a trusted proxy (PGlite
     }
     expect(recalls.map((result) => result.structuredContent.error?.code ?? 'ok')).toEqual(['ok', 'ok', 'RATE_LIMITED']);
   });
+
+  it('counts every message of a JSON-RPC batch against the address', async () => {
+    const batch = (client: string, size: number) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': client },
+        body: JSON.stringify(
+          Array.from({ length: size }, (_, id) => ({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: { name: 'list_memories', arguments: {} },
+          })),
+        ),
+      });
+    const five = await batch('198.51.100.3', 5);
+    expect(five.status).toBe(200);
+    expect(await five.json()).toHaveLength(5);
+    // 5 of the address's 6 are spent: a second batch of 5 is refused, and so is what follows.
+    const again = await batch('198.51.100.3', 5);
+    expect([again.status, Number(again.headers.get('retry-after')) > 0]).toEqual([429, true]);
+    expect((await toolCall('198.51.100.3', 'list_memories', {})).status).toBe(429);
+  });
 });
