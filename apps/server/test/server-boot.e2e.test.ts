@@ -226,9 +226,13 @@ describe('graceful shutdown', () => {
     // SIGTERM only once every request is on a connected socket, written whole: those are the calls
     // a server must finish. (Waiting for the first answer instead raced the client's own connects
     // on a loaded machine.)
-    await Promise.all(calls.map((call) => call.sent));
+    // A connection the server drops says little by itself: the server's own log goes with it.
+    const withServerLog = (error: unknown): never => {
+      throw new Error(`${String(error)}; the server's log:\n${server.stderr().slice(-6_000)}`);
+    };
+    await Promise.all(calls.map((call) => call.sent)).catch(withServerLog);
     const exit = server.stop();
-    const results = await Promise.all(calls.map((call) => call.answer));
+    const results = await Promise.all(calls.map((call) => call.answer)).catch(withServerLog);
     expect(results.map((result) => result.status)).toEqual(results.map(() => 200));
     expect(results.every((result) => !result.body.includes('"isError":true'))).toBe(true);
     expect(await exit).toBe(0);
