@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import type { Context } from 'hono';
 
 /**
  * Who the client of a request is, for the per-IP rate limit. The socket's peer is the client,
@@ -22,6 +23,12 @@ export class ClientAddresses {
   }
 
   /** The client's address; undefined when the socket has none (an in-process request). */
+  /** The client of a request served by Hono's node adapter (undefined for an in-process request). */
+  ofRequest(c: Context): string | undefined {
+    const peer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+    return this.clientOf(peer, c.req.header('x-forwarded-for'));
+  }
+
   clientOf(peer: string | undefined, forwardedFor: string | undefined): string | undefined {
     if (peer === undefined || !this.#any || !this.#isTrusted(peer) || forwardedFor === undefined) return peer;
     const hops = forwardedFor

@@ -8,6 +8,7 @@ import { cors } from 'hono/cors';
 import { type AuthRouteDependencies, registerAuthRoutes } from './auth-routes.js';
 import { ClientAddresses } from './client-address.js';
 import type { CredentialLookup } from './credential-principals.js';
+import { entryPointLimit } from './entry-point-limit.js';
 import { httpRequestSpans } from './http-request-spans.js';
 import { createMcpHttpHandler } from './mcp-http-route.js';
 import { TrafficMeter } from './traffic-meter.js';
@@ -102,6 +103,17 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
     return c.text(await deps.metrics.registry.metrics(), 200, { 'Content-Type': deps.metrics.registry.contentType });
   });
 
+  const clientAddresses = new ClientAddresses(config.http.trustedProxies);
+  if (deps.limitUnauthenticated) {
+    const limit = deps.limitUnauthenticated;
+    app.use('/auth/*', entryPointLimit(limit, clientAddresses));
+    // The dashboard's pages count against their viewer; only its ways in count by address.
+    app.use(
+      '/dashboard/sign-in/*',
+      entryPointLimit(limit, clientAddresses, (c) => c.req.method === 'POST'),
+    );
+    app.use('/dashboard/auth/*', entryPointLimit(limit, clientAddresses));
+  }
   if (deps.auth) registerAuthRoutes(app, deps.auth);
   if (deps.dashboard) mountDashboard(app, deps.dashboard, '/dashboard');
 
@@ -115,7 +127,7 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
         metrics: deps.metrics,
         logger,
         findCredential: deps.findCredential,
-        clientAddresses: new ClientAddresses(config.http.trustedProxies),
+        clientAddresses,
         limitUnauthenticated: deps.limitUnauthenticated,
       }),
     );

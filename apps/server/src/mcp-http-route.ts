@@ -57,11 +57,6 @@ function nodeRequestOf(c: Context): AsyncIterable<Uint8Array> | undefined {
   return (c.env as { incoming?: AsyncIterable<Uint8Array> } | undefined)?.incoming;
 }
 
-/** The socket's peer address under Hono's node adapter; undefined for an in-process request. */
-function peerAddressOf(c: Context): string | undefined {
-  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
-}
-
 function isJsonMediaType(contentType: string | undefined): boolean {
   return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
@@ -88,7 +83,7 @@ export function createMcpHttpHandler(deps: {
 }) {
   const idle: McpServer[] = [];
   return async (c: Context) => {
-    const clientAddress = deps.clientAddresses?.clientOf(peerAddressOf(c), c.req.header('x-forwarded-for'));
+    const clientAddress = deps.clientAddresses?.ofRequest(c);
     const caller = await mcpCaller(deps.config, c.req.header('authorization'), deps.findCredential);
     // Without a valid credential the address is who is counted: an open server's callers, and
     // failed attempts (so guessing keys is throttled). Refused before any tool runs: HTTP 429.

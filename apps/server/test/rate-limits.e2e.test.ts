@@ -174,6 +174,9 @@ describe('the per-address limit of an open server behind a trusted proxy (PGlite
       RATE_LIMIT_IP_RPM: '6',
       RATE_LIMIT_TOOL_OVERRIDES: JSON.stringify({ recall: { limit: 2, windowSeconds: WINDOW_SEC } }),
       MEMSVC_TRUSTED_PROXIES: '127.0.0.1,::1',
+      // With a JWT_SECRET the session and login endpoints exist: they count by address too.
+      JWT_SECRET: 's'.repeat(40),
+      MEMSVC_SERVE_DASHBOARD: 'true',
     });
   });
   afterAll(async () => {
@@ -200,6 +203,27 @@ describe('the per-address limit of an open server behind a trusted proxy (PGlite
       recalls.push(((await answer.json()) as { result: { isError?: boolean; structuredContent: { error?: { code: string } } } }).result);
     }
     expect(recalls.map((result) => result.structuredContent.error?.code ?? 'ok')).toEqual(['ok', 'ok', 'RATE_LIMITED']);
+  });
+
+  it('counts the ways in that need no credential yet against the address: sessions, logins, dashboard sign-in', async () => {
+    const mint = (client: string) =>
+      fetch(`${server.url}/auth/session`, { method: 'POST', headers: { authorization: 'Bearer msk_guess', 'x-forwarded-for': client } });
+    const statuses = [];
+    for (let i = 0; i < 7; i++) statuses.push((await mint('198.51.100.4')).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429]);
+    const refused = await mint('198.51.100.4');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+    // The same address is refused at the dashboard's sign-in, whose page itself is not counted.
+    expect((await fetch(`${server.url}/dashboard/sign-in`, { headers: { 'x-forwarded-for': '198.51.100.4' } })).status).toBe(200);
+    const signIn = await fetch(`${server.url}/dashboard/sign-in/key`, {
+      method: 'POST',
+      headers: { 'x-forwarded-for': '198.51.100.4', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'key=msk_guess',
+    });
+    expect(signIn.status).toBe(429);
+    // Another address is not affected.
+    expect((await mint('198.51.100.5')).status).toBe(401);
   });
 
   it('counts every message of a JSON-RPC batch against the address', async () => {

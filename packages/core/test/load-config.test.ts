@@ -558,6 +558,13 @@ describe('safety of the loaded object', () => {
     expect(config.auth.adminToken?.reveal()).toBe('admin-token-xyz');
   });
 
+  it(verifies('CFG-SECRETS', 'warns about an MCP_ADMIN_TOKEN short enough to guess, without printing it'), () => {
+    const { warnings } = load({ MCP_ADMIN_TOKEN: 'admin-s3cret' });
+    expect(warnings).toEqual([expect.stringMatching(/^MCP_ADMIN_TOKEN is 12 characters: a token this short can be guessed/)]);
+    expect(warnings.join('\n')).not.toContain('admin-s3cret');
+    expect(load({ MCP_ADMIN_TOKEN: 'x'.repeat(16) }).warnings).toEqual([]);
+  });
+
   it(verifies('CFG-FROZEN', 'is deeply frozen'), () => {
     const { config } = load({ CORS_ALLOWED_ORIGINS: 'https://a.example' });
     expect(Object.isFrozen(config)).toBe(true);

@@ -23,6 +23,11 @@ export interface LoadedConfig {
 
 /** `AUTH_REQUIRED=true` needs an HMAC secret at least this long (spec §5.3). */
 export const JWT_SECRET_MIN_LENGTH = 32;
+/**
+ * Below this, MCP_ADMIN_TOKEN gets a warning, not an error: spec §2.5 sets no minimum, and a
+ * short token in a working deployment must not stop it at the next boot.
+ */
+const ADMIN_TOKEN_ADVISED_LENGTH = 16;
 
 const DEFAULT_LOG_LEVEL: Readonly<Record<NodeEnv, LogLevel>> = {
   development: 'debug',
@@ -207,6 +212,13 @@ function checkCrossVariableRules(parsed: Partial<ParsedEnv>, issues: ConfigIssue
     }
   } else if (parsed.JWT_SECRET !== undefined && parsed.JWT_SECRET.reveal().length < JWT_SECRET_MIN_LENGTH) {
     warnings.push(`JWT_SECRET is shorter than ${JWT_SECRET_MIN_LENGTH} characters; it would be rejected with AUTH_REQUIRED=true`);
+  }
+
+  const adminTokenLength = parsed.MCP_ADMIN_TOKEN?.reveal().length;
+  if (adminTokenLength !== undefined && adminTokenLength < ADMIN_TOKEN_ADVISED_LENGTH) {
+    warnings.push(
+      `MCP_ADMIN_TOKEN is ${adminTokenLength} characters: a token this short can be guessed; use at least ${ADMIN_TOKEN_ADVISED_LENGTH} random characters (openssl rand -base64 32)`,
+    );
   }
 
   const merge = parsed.MEMORY_CONSOLIDATION_MERGE_THRESHOLD;
