@@ -22,13 +22,13 @@ export class ClientAddresses {
     }
   }
 
-  /** The client's address; undefined when the socket has none (an in-process request). */
   /** The client of a request served by Hono's node adapter (undefined for an in-process request). */
   ofRequest(c: Context): string | undefined {
     const peer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
     return this.clientOf(peer, c.req.header('x-forwarded-for'));
   }
 
+  /** The client's address; undefined when the socket has none (an in-process request). */
   clientOf(peer: string | undefined, forwardedFor: string | undefined): string | undefined {
     if (peer === undefined || !this.#any || !this.#isTrusted(peer) || forwardedFor === undefined) return peer;
     const hops = forwardedFor

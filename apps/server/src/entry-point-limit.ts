@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ClientAddresses } from './client-address.js';
-import type { AddressVerdict } from './unauthenticated-rate-limit.js';
+import { type AddressVerdict, addressLimitMessage } from './unauthenticated-rate-limit.js';
 
 /**
  * The per-address limit (RATE_LIMIT_IP_RPM) on the ways in that need no credential yet: minting
@@ -22,7 +22,7 @@ export function entryPointLimit(
       {
         error: {
           code: 'RATE_LIMITED',
-          message: `Too many requests from this address: retry after ${retryAfter} s (RATE_LIMIT_IP_RPM)`,
+          message: addressLimitMessage(verdict.retryAfterSeconds),
           retryAfterSeconds: verdict.retryAfterSeconds,
         },
       },

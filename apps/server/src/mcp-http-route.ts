@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import { readBoundedBody } from './bounded-body.js';
 import type { ClientAddresses } from './client-address.js';
 import type { CredentialLookup } from './credential-principals.js';
-import type { AddressVerdict } from './unauthenticated-rate-limit.js';
+import { type AddressVerdict, addressLimitMessage } from './unauthenticated-rate-limit.js';
 
 /** Largest MCP request body accepted over HTTP: room for a long conversation to ingest. */
 export const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -87,15 +87,11 @@ export function createMcpHttpHandler(deps: {
     const caller = await mcpCaller(deps.config, c.req.header('authorization'), deps.findCredential);
     // Without a valid credential the address is who is counted: an open server's callers, and
     // failed attempts (so guessing keys is throttled). Refused before any tool runs: HTTP 429.
-    const countedByAddress = deps.limitUnauthenticated !== undefined && ('problem' in caller || caller.principal.kind === 'anonymous');
-    const tooMany = (verdict: Extract<AddressVerdict, { admitted: false }>) => {
-      const retryAfter = String(verdict.retryAfterSeconds);
-      return jsonRpcError(c, 429, -32029, `Too many requests from this address: retry after ${retryAfter} s (RATE_LIMIT_IP_RPM)`, {
-        'Retry-After': retryAfter,
-      });
-    };
-    if (countedByAddress && deps.limitUnauthenticated) {
-      const verdict = await deps.limitUnauthenticated(clientAddress);
+    const limitAddress = 'problem' in caller || caller.principal.kind === 'anonymous' ? deps.limitUnauthenticated : undefined;
+    const tooMany = (verdict: Extract<AddressVerdict, { admitted: false }>) =>
+      jsonRpcError(c, 429, -32029, addressLimitMessage(verdict.retryAfterSeconds), { 'Retry-After': String(verdict.retryAfterSeconds) });
+    if (limitAddress) {
+      const verdict = await limitAddress(clientAddress);
       if (!verdict.admitted) return tooMany(verdict);
     }
     if ('problem' in caller) return jsonRpcError(c, 401, -32001, caller.problem, { 'WWW-Authenticate': 'Bearer' });
@@ -115,9 +111,9 @@ export function createMcpHttpHandler(deps: {
 
     // A JSON-RPC batch is as many requests as it holds: an address pays for each of its messages,
     // so one request cannot carry a hundred uncounted calls.
-    if (countedByAddress && deps.limitUnauthenticated && Array.isArray(parsedBody)) {
+    if (limitAddress && Array.isArray(parsedBody)) {
       for (let extra = parsedBody.length - 1; extra > 0; extra--) {
-        const verdict = await deps.limitUnauthenticated(clientAddress);
+        const verdict = await limitAddress(clientAddress);
         if (!verdict.admitted) return tooMany(verdict);
       }
     }

@@ -1,5 +1,10 @@
 import { type Clock, type MemsvcConfig, type RateLimitBucketKind, type RateLimitStore, rateLimitBuckets } from '@memsvc/core';
 
+/** What an address over RATE_LIMIT_IP_RPM is told, with the wait in its Retry-After header. */
+export function addressLimitMessage(retryAfterSeconds: number): string {
+  return `Too many requests from this address: retry after ${retryAfterSeconds} s (RATE_LIMIT_IP_RPM)`;
+}
+
 /** Whether an unauthenticated request may go on, or how long its address must wait. */
 export type AddressVerdict = { readonly admitted: true } | { readonly admitted: false; readonly retryAfterSeconds: number };
 

@@ -36,3 +36,16 @@ export function secretMatches(configured: Secret | undefined, presented: unknown
 
 /** The `MCP_ADMIN_TOKEN` check of every admin tool (spec §5.6). */
 export const adminTokenMatches = secretMatches;
+
+/** Why an admin call is denied, as its `admin_auth_denied` line says. */
+export type AdminTokenDenial = 'admin-tools-disabled' | 'missing-token' | 'wrong-token';
+
+/**
+ * Spec §5.6 for every admin action, a tool or a dashboard form: why the presented token is
+ * refused, or undefined when it matches MCP_ADMIN_TOKEN (compared in constant time).
+ */
+export function adminTokenDenial(configured: Secret | undefined, presented: string | undefined): AdminTokenDenial | undefined {
+  if (configured === undefined) return 'admin-tools-disabled';
+  if (!presented) return 'missing-token';
+  return adminTokenMatches(configured, presented) ? undefined : 'wrong-token';
+}

@@ -1,6 +1,6 @@
 import { Secret } from '@memsvc/core';
 import { describe, expect, it } from 'vitest';
-import { adminTokenMatches } from '../src/index.js';
+import { adminTokenDenial, adminTokenMatches } from '../src/index.js';
 
 describe('adminTokenMatches', () => {
   const configured = new Secret('correct-horse-battery-staple');
@@ -17,5 +17,17 @@ describe('adminTokenMatches', () => {
 
   it('denies everything when MCP_ADMIN_TOKEN is not configured', () => {
     expect(adminTokenMatches(undefined, 'anything')).toBe(false);
+  });
+});
+
+describe('adminTokenDenial', () => {
+  const configured = new Secret('correct-horse-battery-staple');
+
+  it('names why a token is refused, and nothing for the configured one', () => {
+    expect(adminTokenDenial(configured, 'correct-horse-battery-staple')).toBeUndefined();
+    expect(adminTokenDenial(configured, 'correct-horse-battery-stapl')).toBe('wrong-token');
+    expect(adminTokenDenial(configured, '')).toBe('missing-token');
+    expect(adminTokenDenial(configured, undefined)).toBe('missing-token');
+    expect(adminTokenDenial(undefined, 'correct-horse-battery-staple')).toBe('admin-tools-disabled');
   });
 });

@@ -1,4 +1,4 @@
-import { adminTokenMatches } from '@memsvc/auth';
+import { type AdminTokenDenial, adminTokenDenial } from '@memsvc/auth';
 import {
   type CallContext,
   isMemsvcError,
@@ -75,7 +75,7 @@ export interface AdminAuthEvent {
   readonly event: 'admin_auth_ok' | 'admin_auth_denied';
   readonly tool: string;
   /** Why a call was denied; never the token itself. */
-  readonly reason?: 'missing-token' | 'wrong-token' | 'admin-tools-disabled' | 'invalid-arguments';
+  readonly reason?: AdminTokenDenial | 'invalid-arguments';
 }
 
 /** An operator's call on another tenant: who, on whom, with what. */
@@ -274,14 +274,7 @@ function resolveTenant(userId: string | undefined, fallback: string | undefined)
  * reported. The refusal to throw, if any: the caller throws it once the call has been counted.
  */
 function adminTokenRefusal(pipeline: ToolPipeline, call: AdminToolCall): MemsvcError | undefined {
-  const reason =
-    pipeline.adminToken === undefined
-      ? 'admin-tools-disabled'
-      : !call.adminToken
-        ? 'missing-token'
-        : adminTokenMatches(pipeline.adminToken, call.adminToken)
-          ? undefined
-          : 'wrong-token';
+  const reason = adminTokenDenial(pipeline.adminToken, call.adminToken);
   pipeline.onAdminAuth?.(reason ? { event: 'admin_auth_denied', tool: call.tool, reason } : { event: 'admin_auth_ok', tool: call.tool });
   if (!reason) return undefined;
   const message =

@@ -1,4 +1,4 @@
-import { adminTokenMatches } from '@memsvc/auth';
+import { adminTokenDenial } from '@memsvc/auth';
 import type { Secret } from '@memsvc/core';
 import { auditLog, type Logger } from '@memsvc/runtime';
 
@@ -18,14 +18,7 @@ export function adminTokenCheck(adminToken: Secret | undefined, logger: Logger) 
   const audit = auditLog(logger);
   return (form: Readonly<Record<string, unknown>>, action: string, actor: string): AdminTokenRefusal | undefined => {
     const presented = typeof form[ADMIN_TOKEN_FIELD] === 'string' ? (form[ADMIN_TOKEN_FIELD] as string) : '';
-    const reason =
-      adminToken === undefined
-        ? 'admin-tools-disabled'
-        : presented === ''
-          ? 'missing-token'
-          : adminTokenMatches(adminToken, presented)
-            ? undefined
-            : 'wrong-token';
+    const reason = adminTokenDenial(adminToken, presented);
     const tool = `dashboard:${action}`;
     if (reason === undefined) {
       audit.info({ event: 'admin_auth_ok', tool, principal: actor }, 'admin_auth_ok');
