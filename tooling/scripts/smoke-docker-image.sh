@@ -17,13 +17,8 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-started=$(date +%s)
-step() { printf '\n--- image: %s (%ss)\n' "$1" "$(($(date +%s) - started))"; }
-fail() {
-  printf '\nsmoke-docker-image: FAILED: %s\n' "$1" >&2
-  [ -n "${2:-}" ] && [ -f "$2" ] && { echo "--- last lines of $2:" >&2; tail -n 40 "$2" >&2; }
-  exit 1
-}
+smoke_name=smoke-docker-image smoke_tag=image
+source "$root/tooling/scripts/smoke-steps.sh"
 skip() {
   printf '\nWARNING: smoke-docker-image SKIPPED: %s\n' "$1" >&2
   exit 0

@@ -9,13 +9,8 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-started=$(date +%s)
-step() { printf '\n--- smoke: %s (%ss)\n' "$1" "$(($(date +%s) - started))"; }
-fail() {
-  printf '\nsmoke-installed-package: FAILED: %s\n' "$1" >&2
-  [ -n "${2:-}" ] && [ -f "$2" ] && { echo "--- last lines of $2:" >&2; tail -n 40 "$2" >&2; }
-  exit 1
-}
+smoke_name=smoke-installed-package smoke_tag=smoke
+source "$root/tooling/scripts/smoke-steps.sh"
 
 if [ "${1:-}" != "--no-pack" ]; then
   step "pnpm release:pack"
