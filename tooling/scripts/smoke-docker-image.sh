@@ -27,8 +27,8 @@ skip() {
 step "podman"
 if ! command -v podman >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1 || { [ -z "${NODE_IMAGE:-}" ] && ! command -v debootstrap >/dev/null 2>&1; }; then
   [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || skip "podman, runc and debootstrap are missing and cannot be installed here (not root on Debian)"
-  install() { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends podman runc debootstrap >/dev/null; }
-  install 2>/dev/null || { apt-get update -qq && install; } || skip "podman could not be installed from Debian's packages"
+  install_podman() { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends podman runc debootstrap >/dev/null; }
+  install_podman 2>/dev/null || { apt-get update -qq && install_podman; } || skip "podman could not be installed from Debian's packages"
 fi
 podman --version
 
@@ -59,7 +59,7 @@ if [ -z "$base" ]; then
     rootfs="$work/rootfs"
     debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 || fail "debootstrap failed" "$work/debootstrap.log"
     npm_dir="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")"
-    install -m 0755 "$(command -v node)" "$rootfs/usr/local/bin/node"
+    cp "$(command -v node)" "$rootfs/usr/local/bin/node"
     mkdir -p "$rootfs/usr/local/lib/node_modules"
     cp -a "$npm_dir" "$rootfs/usr/local/lib/node_modules/npm"
     ln -s ../lib/node_modules/npm/bin/npm-cli.js "$rootfs/usr/local/bin/npm"
@@ -123,8 +123,14 @@ grep -q '"engine":"pglite"' "$work/health.json" || fail "/health names no embedd
 # The image's HEALTHCHECK, run once (its timer is off: this machine has no systemd to run it).
 podman healthcheck run "$container" >/dev/null || fail "the image's HEALTHCHECK reports the server unhealthy"
 created="$(call_tool create_memory '{"content":"The container keeps its memories in the data volume","type":"long-term"}')" || fail "create_memory failed"
-structured() { node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => { const r = JSON.parse(s).result; if (!r || r.isError) process.exit(1); console.log(JSON.stringify(r.structuredContent)); })'; }
-memory_id="$(printf '%s' "$created" | structured | node -e 'process.stdin.on("data", (d) => console.log(JSON.parse(d).memory.id))')" || true
+# result_field PATH: the field at PATH (dot-separated) of a tool's structured result read from stdin; empty when absent.
+result_field() {
+  node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+    const result = JSON.parse(s).result;
+    console.log(result?.isError ? "" : process.argv[1].split(".").reduce((at, key) => at?.[key], result?.structuredContent) ?? "");
+  })' "$1"
+}
+memory_id="$(printf '%s' "$created" | result_field memory.id)"
 [ -n "$memory_id" ] || fail "create_memory returned no memory: $created"
 
 step "SIGTERM, restart on the same volume, recall"
@@ -133,7 +139,7 @@ podman stop -t 30 "$container" >/dev/null 2>>"$work/podman.log"
 podman start "$container" >/dev/null 2>>"$work/podman.log" || fail "podman start failed" "$work/podman.log"
 wait_healthy
 recalled="$(call_tool recall '{"query":"where does the container keep memories","limit":3}')" || fail "recall failed"
-first="$(printf '%s' "$recalled" | structured | node -e 'process.stdin.on("data", (d) => console.log(JSON.parse(d).results[0]?.memory.id ?? ""))')" || true
+first="$(printf '%s' "$recalled" | result_field results.0.memory.id)"
 [ "$first" = "$memory_id" ] || fail "recall after the restart did not find memory $memory_id first: $recalled"
 
 step "done: the image builds, serves, keeps its data across a restart and stops cleanly"
