@@ -1,18 +1,16 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig, Tracer } from '@memsvc/core';
 import { type createDashboard, mountDashboard } from '@memsvc/dashboard';
-import type { HealthChecker, Logger, Metrics } from '@memsvc/runtime';
+import { type AddressVerdict, ClientAddresses, type HealthChecker, type Logger, type Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { type AuthRouteDependencies, registerAuthRoutes } from './auth-routes.js';
-import { ClientAddresses } from './client-address.js';
 import type { CredentialLookup } from './credential-principals.js';
 import { entryPointLimit } from './entry-point-limit.js';
 import { httpRequestSpans } from './http-request-spans.js';
 import { createMcpHttpHandler } from './mcp-http-route.js';
 import { TrafficMeter } from './traffic-meter.js';
-import type { AddressVerdict } from './unauthenticated-rate-limit.js';
 
 export interface HttpAppDependencies {
   readonly config: MemsvcConfig;
@@ -106,13 +104,8 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
   const clientAddresses = new ClientAddresses(config.http.trustedProxies);
   if (deps.limitUnauthenticated) {
     const limit = deps.limitUnauthenticated;
+    // The dashboard limits its own ways in (sign-in posts, logins) by address, served here or alone.
     app.use('/auth/*', entryPointLimit(limit, clientAddresses));
-    // The dashboard's pages count against their viewer; only its ways in count by address.
-    app.use(
-      '/dashboard/sign-in/*',
-      entryPointLimit(limit, clientAddresses, (c) => c.req.method === 'POST'),
-    );
-    app.use('/dashboard/auth/*', entryPointLimit(limit, clientAddresses));
   }
   if (deps.auth) registerAuthRoutes(app, deps.auth);
   if (deps.dashboard) mountDashboard(app, deps.dashboard, '/dashboard');

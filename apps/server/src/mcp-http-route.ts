@@ -1,14 +1,12 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
 import { ANONYMOUS_PRINCIPAL, authInfoOf, PRE_SHARED_KEY_PRINCIPAL, type Principal } from '@memsvc/mcp-tools';
-import type { Logger, Metrics } from '@memsvc/runtime';
+import { type AddressVerdict, addressLimitMessage, type ClientAddresses, type Logger, type Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'hono';
 import { readBoundedBody } from './bounded-body.js';
-import type { ClientAddresses } from './client-address.js';
 import type { CredentialLookup } from './credential-principals.js';
-import { type AddressVerdict, addressLimitMessage } from './unauthenticated-rate-limit.js';
 
 /** Largest MCP request body accepted over HTTP: room for a long conversation to ingest. */
 export const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -5,7 +5,7 @@ import type { OAuthProviderClient } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
 import { cookiesMustBeSecure, createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
 import { createMcpServer } from '@memsvc/mcp-tools';
-import { HealthChecker, type Logger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
+import { HealthChecker, type Logger, type MemsvcRuntime, openRuntime, rateLimitUnauthenticated } from '@memsvc/runtime';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { credentialPrincipals } from './credential-principals.js';
@@ -13,7 +13,6 @@ import { createHttpApp } from './http-app.js';
 import { loginFlowOf } from './login-flow-of.js';
 import { mcpToolDependencies } from './tool-dependencies.js';
 import { TrafficMeter } from './traffic-meter.js';
-import { rateLimitUnauthenticated } from './unauthenticated-rate-limit.js';
 
 export const SERVER_NAME = 'memsvc';
 export const SERVER_VERSION = '0.1.0';

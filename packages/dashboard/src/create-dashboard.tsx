@@ -16,6 +16,7 @@ import { registerMemoriesRoutes } from './pages/memories/memories-routes.js';
 import { registerMemoryRoutes } from './pages/memory/memory-routes.js';
 import { registerOperationsRoutes } from './pages/operations/operations-routes.js';
 import { registerReviewRoutes } from './pages/review/review-routes.js';
+import { addressRateLimit } from './security/address-rate-limit.js';
 import { csrfProtection } from './security/csrf.js';
 import { securityHeaders } from './security/security-headers.js';
 import { viewerRateLimit } from './security/viewer-rate-limit.js';
@@ -39,7 +40,8 @@ const FORM_MAX_BYTES = 512 * 1024;
 /**
  * The dashboard as a Hono app, to serve alone (`memsvc-dashboard`) or mounted under a path of
  * memsvc-server (`options.basePath`). Every response carries the security headers; every POST
- * passes the Origin check and the CSRF token; every page but sign-in needs a viewer and counts
+ * passes the Origin check and the CSRF token; the ways in (sign-in posts, logins) count against
+ * the client's address; every page but sign-in needs a viewer and counts
  * against the viewer's rate limit (when RATE_LIMIT_ENABLED); the
  * operations pages need the admin scope, and the others the scopes of what they do (page-scopes.ts).
  */
@@ -60,6 +62,12 @@ export function createDashboard(dependencies: DashboardDependencies, options: Da
         c.html(<ErrorPage basePath={base} title="Too large" message="This form is larger than the dashboard accepts." />, 413),
     }),
   );
+  // The ways in that need no session count against the client's address, before the form is
+  // checked or read: a flood of key guesses or logins is refused at the door. The sign-in page
+  // itself is not counted.
+  const limitAddress = addressRateLimit(dependencies, options);
+  app.post('/sign-in/*', limitAddress);
+  app.use('/auth/*', limitAddress);
   app.use('*', csrf());
   app.use('*', csrfProtection(options));
   registerSignInRoutes(app, dependencies, options);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClientAddresses } from '../src/client-address.js';
+import { ClientAddresses } from '../src/addresses/client-addresses.js';
 
 describe('the client address of a request', () => {
   it('is the socket peer when no proxy is trusted, whatever X-Forwarded-For claims', () => {

@@ -11,7 +11,9 @@ export type AddressVerdict = { readonly admitted: true } | { readonly admitted: 
 /**
  * The per-address limit of spec §8 (RATE_LIMIT_IP_RPM) for requests that carry no valid
  * credential — an open server's callers, and failed authentication attempts, so guessing keys is
- * throttled too. It runs before any tool, so a refusal is HTTP 429 with Retry-After.
+ * throttled too — and for the ways in that need no credential yet (minting a session, a login, the
+ * dashboard's sign-in), which memsvc-server and memsvc-dashboard both serve. It runs before any
+ * tool or form, so a refusal is HTTP 429 with Retry-After.
  */
 export function rateLimitUnauthenticated(deps: {
   readonly settings: MemsvcConfig['rateLimit'];

@@ -1,5 +1,4 @@
 import { BlockList, isIP } from 'node:net';
-import type { Context } from 'hono';
 
 /**
  * Who the client of a request is, for the per-IP rate limit. The socket's peer is the client,
@@ -8,6 +7,15 @@ import type { Context } from 'hono';
  * right — the entries to its left were written by the client and prove nothing. Without trusted
  * proxies the header is ignored, so nobody can pick their own address.
  */
+/**
+ * What a request served by Hono's node adapter shows of its client: the socket in `env.incoming`
+ * and the headers. A structural type, so the runtime does not depend on Hono.
+ */
+export interface ServedRequest {
+  readonly env: unknown;
+  readonly req: { header(name: string): string | undefined };
+}
+
 export class ClientAddresses {
   readonly #trusted = new BlockList();
   readonly #any: boolean;
@@ -23,7 +31,7 @@ export class ClientAddresses {
   }
 
   /** The client of a request served by Hono's node adapter (undefined for an in-process request). */
-  ofRequest(c: Context): string | undefined {
+  ofRequest(c: ServedRequest): string | undefined {
     const peer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
     return this.clientOf(peer, c.req.header('x-forwarded-for'));
   }
