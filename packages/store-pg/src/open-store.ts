@@ -193,6 +193,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
     const readReplica = options.readDatabase
       ? await openReadReplica(
           {
+            target: options.database,
             connection,
             memories,
             vectorFeatures,

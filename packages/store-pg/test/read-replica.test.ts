@@ -1,13 +1,14 @@
 import { type CallContext, createMemoryEngine, FUSION_WEIGHTS, forget, type MemoryEngine, toTenantId } from '@memsvc/core';
 import { ManualClock, ManualTimers } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { queryOne, type StandbyCluster, startStandby, waitForReplay } from '../../../tooling/vitest/replica-cluster.ts';
 import { openDatabase } from '../src/connection/open-database.js';
 import type { MemsvcStore, ReadRoute, ReplicaEvents } from '../src/index.js';
 import { RecentWrites } from '../src/replica/recent-writes.js';
-import { ReplicaMonitor } from '../src/replica/replica-monitor.js';
+import { FAILED_READS_BEFORE_PAUSE, FIRST_READ_PAUSE_MS, ReplicaMonitor } from '../src/replica/replica-monitor.js';
 import { codeOf } from './support/code-of.js';
 import { openTestStore } from './support/open-test-store.js';
 
@@ -259,6 +260,7 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
       standby: standby.db,
       clock,
       timers: new ManualTimers(clock),
+      elapsedMs: () => clock.now().getTime(),
       intervalMs: 1_000,
       maxLagMs: MAX_LAG_MS,
       checkTimeoutMs: 5_000,
@@ -288,6 +290,144 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
       await monitor.stop();
       await primary.close();
       await standby.close();
+    }
+  });
+
+  it('R-REPLICA-FAILING-READS: a standby that answers its checks but fails every read is paused, tried again, and paused longer', async () => {
+    const urls = await cluster.freshDatabase();
+    const primary = await openDatabase(urls.primary);
+    const standby = await openDatabase(urls.standby);
+    const clock = new ManualClock('2026-06-01T09:00:00.000Z');
+    const recorder = new Recorder();
+    const monitor = new ReplicaMonitor({
+      primary: primary.db,
+      standby: standby.db,
+      clock,
+      timers: new ManualTimers(clock),
+      elapsedMs: () => clock.now().getTime(),
+      intervalMs: 1_000,
+      maxLagMs: MAX_LAG_MS,
+      checkTimeoutMs: 5_000,
+      writes: new RecentWrites(),
+      events: recorder.events,
+    });
+    // What a standby answers when a read cannot run there (here: a relation it lacks).
+    const failedRead = () => monitor.readFailed(Object.assign(new Error('relation "memories" does not exist'), { code: '42P01' }));
+    const checkAfter = async (ms: number) => {
+      clock.advance(ms);
+      await waitForReplay(urls.primary, urls.standby);
+      return (await monitor.check()).state;
+    };
+    try {
+      expect(await checkAfter(0)).toBe('ready');
+      // Below the threshold each failure concerns its read alone; a success in between starts the count over.
+      for (let i = 0; i < FAILED_READS_BEFORE_PAUSE - 1; i++) failedRead();
+      monitor.readSucceeded();
+      for (let i = 0; i < FAILED_READS_BEFORE_PAUSE - 1; i++) failedRead();
+      expect(monitor.route(alice.tenant)).toEqual({ target: 'replica', reason: 'caught-up' });
+      expect(recorder.warnings).toHaveLength(1); // the throttled line of the first failed read
+      failedRead();
+      expect(monitor.route(alice.tenant)).toEqual({ target: 'primary', reason: 'unavailable' });
+      expect(monitor.status()).toMatchObject({
+        state: 'unavailable',
+        problem: expect.stringMatching(/its reads fail .*does not exist.*again in 5 s/),
+      });
+      expect(recorder.warnings.at(-1)).toMatch(/serves no reads: its reads fail/);
+      // Its checks pass, but it stays paused for the pause's length, then serves again.
+      expect(await checkAfter(FIRST_READ_PAUSE_MS - 1_000)).toBe('unavailable');
+      expect(await checkAfter(1_000)).toBe('ready');
+      expect(recorder.recoveries).toHaveLength(1);
+      expect(monitor.route(alice.tenant)).toEqual({ target: 'replica', reason: 'caught-up' });
+      // Failing again right after: the next pause is twice as long.
+      for (let i = 0; i < FAILED_READS_BEFORE_PAUSE; i++) failedRead();
+      expect(monitor.status().problem).toMatch(/again in 10 s/);
+      expect(await checkAfter(FIRST_READ_PAUSE_MS)).toBe('unavailable');
+      expect(await checkAfter(FIRST_READ_PAUSE_MS)).toBe('ready');
+      // A read that succeeds brings the pause back to its first length.
+      monitor.readSucceeded();
+      for (let i = 0; i < FAILED_READS_BEFORE_PAUSE; i++) failedRead();
+      expect(monitor.status().problem).toMatch(/again in 5 s/);
+      expect(recorder.warnings.filter((warning) => /its reads fail/.test(warning))).toHaveLength(3);
+    } finally {
+      await monitor.stop();
+      await primary.close();
+      await standby.close();
+    }
+  });
+
+  it('R-REPLICA-LAG: a step of the wall clock neither ages a caught-up standby nor freshens a silent one (lag is on a monotonic clock)', async () => {
+    const urls = await cluster.freshDatabase();
+    const primary = await openDatabase(urls.primary);
+    const standby = await openDatabase(urls.standby);
+    const wall = new ManualClock('2026-06-01T09:00:00.000Z');
+    let elapsed = 0;
+    const monitor = new ReplicaMonitor({
+      primary: primary.db,
+      standby: standby.db,
+      clock: wall,
+      timers: new ManualTimers(wall),
+      elapsedMs: () => elapsed,
+      intervalMs: 1_000,
+      maxLagMs: MAX_LAG_MS,
+      checkTimeoutMs: 5_000,
+      writes: new RecentWrites(),
+      events: new Recorder().events,
+    });
+    try {
+      await waitForReplay(urls.primary, urls.standby);
+      expect((await monitor.check()).state).toBe('ready');
+      expect(monitor.status().checkedAt).toEqual(new Date('2026-06-01T09:00:00.000Z'));
+      // NTP steps the wall clock an hour ahead: nothing has aged.
+      wall.advance(3_600_000);
+      expect(monitor.route(alice.tenant)).toEqual({ target: 'replica', reason: 'caught-up' });
+      // Time really passes without a check (a monitor stalled past the bound): the standby may be stale.
+      elapsed += MAX_LAG_MS + 1;
+      wall.set(new Date('2026-06-01T09:00:00.000Z'));
+      expect(monitor.route(alice.tenant)).toEqual({ target: 'primary', reason: 'lagging' });
+    } finally {
+      await monitor.stop();
+      await primary.close();
+      await standby.close();
+    }
+  });
+
+  it('R-REPLICA-LAG: a check does not wait behind a saturated primary pool; the standby keeps serving the reads meanwhile', async () => {
+    const urls = await cluster.freshDatabase();
+    const clock = new ManualClock('2026-06-01T09:00:00.000Z');
+    const recorder = new Recorder();
+    const store = await openTestStore({
+      database: urls.primary,
+      clock,
+      vector: { dimensions: embedder.dimensions, model: embedder.model },
+      pool: { maxConnections: 1 },
+      readDatabase: { database: urls.standby, maxLagMs: MAX_LAG_MS, events: recorder.events, timers: new ManualTimers(clock) },
+    });
+    opened.push(store);
+    const engine = createMemoryEngine({
+      store: store.readReplica?.memories ?? store.memories,
+      embedder,
+      clock,
+      fusion: FUSION_WEIGHTS.local,
+    });
+    await engine.create(alice, { tier: 'ltm', content: 'The spare key is under the blue pot' });
+    await waitForReplay(urls.primary, urls.standby);
+    clock.advance(1_000);
+    expect((await store.readReplica?.check())?.state).toBe('ready');
+
+    // The primary pool's one connection is busy for 3 s: the check and a read are done before it is free.
+    const busy = sql`SELECT pg_sleep(3)`.execute(store.connection.db).then(() => 'the primary pool' as const);
+    try {
+      clock.advance(1_000);
+      const checkedAndRead = (async () => {
+        expect((await store.readReplica?.check())?.state).toBe('ready');
+        recorder.take();
+        expect(contents(await engine.list(bob, { limit: 5 }))).toEqual([]);
+        expect(recorder.take()).toEqual([{ target: 'replica', reason: 'caught-up' }]);
+        return 'the check and the read' as const;
+      })();
+      expect(await Promise.race([checkedAndRead, busy])).toBe('the check and the read');
+    } finally {
+      await busy;
     }
   });
 

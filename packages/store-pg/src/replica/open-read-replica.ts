@@ -48,7 +48,10 @@ export interface ReadReplicaOptions {
    * it back. A frozen standby (a paused VM or process, a path that drops packets) holds nothing.
    */
   readonly answerTimeoutMs?: number;
-  /** The host's timers unless a test steps its own (the store's clock tells the time). */
+  /**
+   * The host's timers unless a test steps its own. With the host's, time elapses on the host's
+   * monotonic clock; with a test's, on the store's clock, which the test moves with them.
+   */
   readonly timers?: Timers;
   /** Metrics and log lines: every routed read, and each change of the standby's state. */
   readonly events?: ReplicaEvents;
@@ -70,6 +73,8 @@ export interface ReadReplica {
 
 /** What the replica shares with the primary's store. */
 export interface PrimaryStoreParts {
+  /** Where the primary is (DATABASE_URL): the monitor opens its own connection there. */
+  readonly target: string | DatabaseTarget;
   readonly connection: StoreConnection;
   readonly memories: PgMemoryStore;
   readonly vectorFeatures: VectorFeatures;
@@ -101,6 +106,19 @@ export async function openReadReplica(primary: PrimaryStoreParts, options: ReadR
     queryTimeoutMs: answerTimeoutMs,
     ...(primary.tracer ? { tracer: primary.tracer } : {}),
   });
+  // The monitor's own connection to the primary, outside the primary's pool: when every pooled
+  // connection is busy (the moment reads most need the standby), the check of the primary's
+  // position does not wait in that queue, so the lag stays measured and the standby serving.
+  const monitorConnection = await openDatabase(primary.target, {
+    ...primary.pool,
+    maxConnections: 1,
+    applicationName: `${primary.pool.applicationName ?? 'memsvc'} (replica monitor)`,
+    sessionSettings: {},
+    checkOnOpen: false,
+    connectTimeoutMs: options.connectTimeoutMs ?? 2_000,
+    queryTimeoutMs: answerTimeoutMs,
+  });
+  const closeAll = () => Promise.all([connection.close(), monitorConnection.close()]).then(() => undefined);
   let verifiedAtOpen = false;
   try {
     await checkIsStandbyOf(primary.connection.db, connection.db, description);
@@ -109,7 +127,7 @@ export async function openReadReplica(primary: PrimaryStoreParts, options: ReadR
     // One that does not answer is not fatal: the monitor's first check reports it (a warning)
     // and the checks go on until it answers.
     if (error instanceof MemsvcError || !isUnreachable(error)) {
-      await connection.close().catch(() => undefined);
+      await closeAll().catch(() => undefined);
       throw error instanceof MemsvcError
         ? error
         : readUrlError(`cannot be used (${description}): ${(error as Error).message}`, { url: description }, error);
@@ -120,10 +138,11 @@ export async function openReadReplica(primary: PrimaryStoreParts, options: ReadR
   const events = options.events ?? {};
   const writes = new RecentWrites();
   const monitor = new ReplicaMonitor({
-    primary: primary.connection.db,
+    primary: monitorConnection.db,
     standby: connection.db,
     clock: primary.clock,
     timers: options.timers ?? HOST_TIMERS,
+    elapsedMs: options.timers ? () => primary.clock.now().getTime() : () => performance.now(),
     intervalMs: options.checkIntervalMs ?? Math.min(1_000, Math.max(100, Math.floor(maxLagMs / 4))),
     maxLagMs,
     checkTimeoutMs: answerTimeoutMs,
@@ -132,7 +151,7 @@ export async function openReadReplica(primary: PrimaryStoreParts, options: ReadR
     // Whatever answers at DATABASE_READ_URL after a silence may not be the server checked at
     // boot (or none was): it serves only once it proves to replicate this primary's cluster.
     verifyStandby: async () => {
-      const problem = await anotherClusterProblem(primary.connection.db, connection.db);
+      const problem = await anotherClusterProblem(monitorConnection.db, connection.db);
       return problem && `DATABASE_READ_URL names ${problem}`;
     },
     verifiedAtOpen,
@@ -156,7 +175,7 @@ export async function openReadReplica(primary: PrimaryStoreParts, options: ReadR
     status: () => monitor.status(),
     check: () => monitor.check(),
     close: () => {
-      closing ??= monitor.stop().finally(() => connection.close());
+      closing ??= monitor.stop().finally(closeAll);
       return closing;
     },
   };

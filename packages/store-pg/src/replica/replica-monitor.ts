@@ -10,10 +10,27 @@ import { isUnreachable } from './unreachable-errors.js';
 /** A read that failed on a standby is worth a log line at most this often (the metric counts every one). */
 const READ_FAILURE_WARNING_INTERVAL_MS = 60_000;
 
+/**
+ * Reads failing in a row on a standby that still answers its checks (no connection lost: a
+ * missing relation, a permission, recovery conflicts on every query) before it serves no reads
+ * for a pause. Each such read costs the standby's failure and then the primary's answer.
+ */
+export const FAILED_READS_BEFORE_PAUSE = 5;
+/** The first pause; a pause followed by more failing reads doubles the next, up to the longest. */
+export const FIRST_READ_PAUSE_MS = 5_000;
+const LONGEST_READ_PAUSE_MS = 60_000;
+
 export interface ReplicaMonitorOptions {
   readonly primary: Kysely<MemsvcDatabase>;
   readonly standby: Kysely<MemsvcDatabase>;
+  /** Wall time, for the time of the last check (`status().checkedAt`). */
   readonly clock: Clock;
+  /**
+   * Milliseconds on a clock that only moves forward (the host's `performance.now()`): lags, ages
+   * and pauses are measured on it, so a step of the wall clock (NTP, a resumed VM) can neither
+   * make a stale standby look fresh nor a fresh one stale.
+   */
+  readonly elapsedMs: () => number;
   readonly timers: Timers;
   /** How often the standby is checked. */
   readonly intervalMs: number;
@@ -50,7 +67,14 @@ export class ReplicaMonitor {
   /** The state last announced by a warning or a recovery; undefined before the first check. */
   #announced: ReplicaState | undefined;
   #lagMs = 0;
+  /** When the last check succeeded, on the elapsed clock; and on the wall clock, for status. */
   #checkedAt: number | undefined;
+  #checkedAtWall: Date | undefined;
+  #failedReadsInARow = 0;
+  #nextPauseMs = FIRST_READ_PAUSE_MS;
+  /** Until when (elapsed ms) reads stay off a standby whose reads kept failing. */
+  #pausedUntil: number | undefined;
+  #pauseProblem: string | undefined;
   #lastReadFailureWarning: number | undefined;
   #checking: Promise<void> | undefined;
   #timer: TimerHandle | undefined;
@@ -76,8 +100,10 @@ export class ReplicaMonitor {
 
   /**
    * A read routed to the standby failed (the primary answers it instead). A standby that does
-   * not answer serves nothing until a check finds it back; any other failure (a query cancelled
-   * by a recovery conflict, a table the standby has not replayed yet) concerns that read alone.
+   * not answer serves nothing until a check finds it back. Any other failure (a query cancelled
+   * by a recovery conflict, a table the standby has not replayed yet) concerns that read alone —
+   * unless FAILED_READS_BEFORE_PAUSE fail in a row: then the standby serves no reads for a pause
+   * (5 s, doubled after each pause that more failures follow, up to 60 s), with one warning.
    */
   readFailed(error: unknown): void {
     if (isUnreachable(error)) {
@@ -85,6 +111,11 @@ export class ReplicaMonitor {
       return;
     }
     const now = this.now();
+    this.#failedReadsInARow++;
+    if (this.#failedReadsInARow >= FAILED_READS_BEFORE_PAUSE && !this.paused(now)) {
+      this.pauseReads(now, error);
+      return;
+    }
     if (this.#lastReadFailureWarning !== undefined && now - this.#lastReadFailureWarning < READ_FAILURE_WARNING_INTERVAL_MS) return;
     this.#lastReadFailureWarning = now;
     this.options.events.onWarning?.('a read on the read replica failed; the primary answered it instead', {
@@ -93,13 +124,19 @@ export class ReplicaMonitor {
     });
   }
 
+  /** A read routed to the standby succeeded: the failures in a row, and the pauses' growth, start over. */
+  readSucceeded(): void {
+    this.#failedReadsInARow = 0;
+    this.#nextPauseMs = FIRST_READ_PAUSE_MS;
+  }
+
   /** The state as last checked. */
   status(): ReplicaStatus {
     const checkedAt = this.#checkedAt;
     return {
       state: this.#state,
       lagSeconds: checkedAt === undefined || this.#state === 'unavailable' || this.#state === 'promoted' ? undefined : this.#lagMs / 1000,
-      checkedAt: checkedAt === undefined ? undefined : new Date(checkedAt),
+      checkedAt: this.#checkedAtWall,
       problem: this.#state === 'ready' ? undefined : this.#problem,
     };
   }
@@ -181,6 +218,7 @@ export class ReplicaMonitor {
     const lagMs = standing.behindHistory ? Math.max(standing.lagMs, report.lastReplayedAgeMs ?? Number.POSITIVE_INFINITY) : standing.lagMs;
     this.#lagMs = Number.isFinite(lagMs) ? lagMs : standing.lagMs;
     this.#checkedAt = this.now();
+    this.#checkedAtWall = this.options.clock.now();
     if (!Number.isFinite(lagMs)) {
       this.enter(
         'lagging',
@@ -191,9 +229,24 @@ export class ReplicaMonitor {
         'lagging',
         `it is ${standing.behindHistory ? 'up to ' : ''}${Math.round(lagMs / 1000)} s behind the primary, beyond DATABASE_READ_MAX_LAG_MS (${this.options.maxLagMs} ms)`,
       );
+    } else if (this.paused(this.now())) {
+      this.enter('unavailable', this.#pauseProblem);
     } else {
       this.enter('ready', undefined);
     }
+  }
+
+  private paused(now: number): boolean {
+    return this.#pausedUntil !== undefined && now < this.#pausedUntil;
+  }
+
+  private pauseReads(now: number, error: unknown): void {
+    const pauseMs = this.#nextPauseMs;
+    this.#pausedUntil = now + pauseMs;
+    this.#nextPauseMs = Math.min(LONGEST_READ_PAUSE_MS, pauseMs * 2);
+    this.#failedReadsInARow = 0;
+    this.#pauseProblem = `its reads fail (${FAILED_READS_BEFORE_PAUSE} in a row, the last: ${describe(error)}); it is tried again in ${pauseMs / 1000} s`;
+    this.enter('unavailable', this.#pauseProblem);
   }
 
   private notAnswering(error: unknown): void {
@@ -237,7 +290,7 @@ export class ReplicaMonitor {
   }
 
   private now(): number {
-    return this.options.clock.now().getTime();
+    return this.options.elapsedMs();
   }
 }
 

@@ -173,6 +173,7 @@ export class ReplicaRoutedMemoryStore implements MemoryStore {
       events.onRead?.({ target: 'primary', reason: 'replica-error' });
       return answered;
     }
+    monitor.readSucceeded();
     events.onRead?.(route);
     return result;
   }
