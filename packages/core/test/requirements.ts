@@ -125,6 +125,8 @@ export const REQUIREMENTS = {
     "a standby's lag is the age of the oldest primary position it has not replayed (an idle primary does not make it look old); far behind, it serves nothing",
   'R-REPLICA-FALLBACK':
     'a standby that is down, at boot or mid-run, never fails a read: reads go to the primary with a warning, and the standby serves again once it is back',
+  'R-REPLICA-FAILING-READS':
+    'a standby whose reads keep failing while it answers its checks serves nothing for a pause that grows while the failures go on; each failed read is answered by the primary',
   'R-REPLICA-PROMOTED':
     'a DATABASE_READ_URL that is a primary, or is promoted, is refused (a boot error naming the variable, or it stops serving with a warning), never serving a stale or diverging read',
 } as const;
