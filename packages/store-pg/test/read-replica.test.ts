@@ -333,13 +333,17 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
         problem: expect.stringMatching(/its reads fail .*does not exist.*again in 5 s/),
       });
       expect(recorder.warnings.at(-1)).toMatch(/serves no reads: its reads fail/);
+      // Reads that set out before the pause and fail during it count for nothing.
+      for (let i = 0; i < FAILED_READS_BEFORE_PAUSE; i++) failedRead();
       // Its checks pass, but it stays paused for the pause's length, then serves again.
       expect(await checkAfter(FIRST_READ_PAUSE_MS - 1_000)).toBe('unavailable');
       expect(await checkAfter(1_000)).toBe('ready');
       expect(recorder.recoveries).toHaveLength(1);
       expect(monitor.route(alice.tenant)).toEqual({ target: 'replica', reason: 'caught-up' });
       // Failing again right after: the next pause is twice as long.
-      for (let i = 0; i < FAILED_READS_BEFORE_PAUSE; i++) failedRead();
+      for (let i = 0; i < FAILED_READS_BEFORE_PAUSE - 1; i++) failedRead();
+      expect(monitor.route(alice.tenant)).toEqual({ target: 'replica', reason: 'caught-up' });
+      failedRead();
       expect(monitor.status().problem).toMatch(/again in 10 s/);
       expect(await checkAfter(FIRST_READ_PAUSE_MS)).toBe('unavailable');
       expect(await checkAfter(FIRST_READ_PAUSE_MS)).toBe('ready');

@@ -104,5 +104,10 @@ describe('workspace layout (DESIGN.md §1)', () => {
     };
     expect(rootManifest.packageManager).toMatch(/^pnpm@10\.34\./);
     expect(rootManifest.engines.node).toBe('>=20.11');
+    // The image and CI install that same pnpm: the image's install runs offline and could not
+    // fetch another one.
+    const installed = (file: string) => [...readFileSync(join(root, file), 'utf8').matchAll(/npm i -g (pnpm@[\w.-]+)/g)].map((m) => m[1]);
+    expect(installed('docker/Dockerfile')).toEqual([rootManifest.packageManager]);
+    expect(installed('.ci/run')).toEqual([rootManifest.packageManager]);
   });
 });

@@ -1,13 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Who the client of a request is, for the per-IP rate limit. The socket's peer is the client,
- * unless that peer is a proxy the operator trusts (MEMSVC_TRUSTED_PROXIES): then the client is
- * the nearest address in `X-Forwarded-For` that is not itself a trusted proxy, read from the
- * right — the entries to its left were written by the client and prove nothing. Without trusted
- * proxies the header is ignored, so nobody can pick their own address.
- */
-/**
  * What a request served by Hono's node adapter shows of its client: the socket in `env.incoming`
  * and the headers. A structural type, so the runtime does not depend on Hono.
  */
@@ -16,6 +9,13 @@ export interface ServedRequest {
   readonly req: { header(name: string): string | undefined };
 }
 
+/**
+ * Who the client of a request is, for the per-IP rate limit. The socket's peer is the client,
+ * unless that peer is a proxy the operator trusts (MEMSVC_TRUSTED_PROXIES): then the client is
+ * the nearest address in `X-Forwarded-For` that is not itself a trusted proxy, read from the
+ * right — the entries to its left were written by the client and prove nothing. Without trusted
+ * proxies the header is ignored, so nobody can pick their own address.
+ */
 export class ClientAddresses {
   readonly #trusted = new BlockList();
   readonly #any: boolean;

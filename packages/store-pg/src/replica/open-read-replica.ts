@@ -14,6 +14,7 @@ import { PgMemoryStore } from '../memory/pg-memory-store.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { PgVectorSpace } from '../vector/pg-vector-space.js';
 import type { VectorFeatures } from '../vector/vector-features.js';
+import { forwardClock } from './forward-clock.js';
 import { RecentWrites } from './recent-writes.js';
 import { ReplicaMonitor } from './replica-monitor.js';
 import { ReplicaRoutedMemoryStore } from './replica-routed-memory-store.js';
@@ -49,8 +50,9 @@ export interface ReadReplicaOptions {
    */
   readonly answerTimeoutMs?: number;
   /**
-   * The host's timers unless a test steps its own. With the host's, time elapses on the host's
-   * monotonic clock; with a test's, on the store's clock, which the test moves with them.
+   * The host's timers unless a test steps its own. With the host's, time elapses as the larger
+   * step of the host's monotonic and wall clocks (forwardClock); with a test's, on the store's
+   * clock, which the test moves with them.
    */
   readonly timers?: Timers;
   /** Metrics and log lines: every routed read, and each change of the standby's state. */
@@ -67,7 +69,7 @@ export interface ReadReplica {
   status(): ReplicaStatus;
   /** Checks the standby now, as the monitor does every interval. */
   check(): Promise<ReplicaStatus>;
-  /** Stops the checks and closes the standby's pool (not the primary's). Idempotent. */
+  /** Stops the checks and closes the standby's pool and the monitor's connection (not the primary's pool). Idempotent. */
   close(): Promise<void>;
 }
 
@@ -142,7 +144,12 @@ export async function openReadReplica(primary: PrimaryStoreParts, options: ReadR
     standby: connection.db,
     clock: primary.clock,
     timers: options.timers ?? HOST_TIMERS,
-    elapsedMs: options.timers ? () => primary.clock.now().getTime() : () => performance.now(),
+    elapsedMs: options.timers
+      ? () => primary.clock.now().getTime()
+      : forwardClock(
+          () => performance.now(),
+          () => Date.now(),
+        ),
     intervalMs: options.checkIntervalMs ?? Math.min(1_000, Math.max(100, Math.floor(maxLagMs / 4))),
     maxLagMs,
     checkTimeoutMs: answerTimeoutMs,

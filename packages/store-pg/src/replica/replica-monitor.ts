@@ -26,9 +26,9 @@ export interface ReplicaMonitorOptions {
   /** Wall time, for the time of the last check (`status().checkedAt`). */
   readonly clock: Clock;
   /**
-   * Milliseconds on a clock that only moves forward (the host's `performance.now()`): lags, ages
-   * and pauses are measured on it, so a step of the wall clock (NTP, a resumed VM) can neither
-   * make a stale standby look fresh nor a fresh one stale.
+   * Milliseconds on a clock that only moves forward (on the host, forwardClock): lags, ages and
+   * pauses are measured on it, so a wall clock stepped back cannot make a stale standby look
+   * fresh, and a suspended host's stopped monotonic clock cannot either.
    */
   readonly elapsedMs: () => number;
   readonly timers: Timers;
@@ -76,6 +76,7 @@ export class ReplicaMonitor {
   #pausedUntil: number | undefined;
   #pauseProblem: string | undefined;
   #lastReadFailureWarning: number | undefined;
+  #lastPrimaryFailureWarning: number | undefined;
   #checking: Promise<void> | undefined;
   #timer: TimerHandle | undefined;
   #stopped = false;
@@ -111,8 +112,9 @@ export class ReplicaMonitor {
       return;
     }
     const now = this.now();
-    this.#failedReadsInARow++;
-    if (this.#failedReadsInARow >= FAILED_READS_BEFORE_PAUSE && !this.paused(now)) {
+    // Only reads sent while it serves count: ones that set out before a pause or a state change
+    // and fail after it say nothing new.
+    if (this.#state === 'ready' && !this.paused(now) && ++this.#failedReadsInARow >= FAILED_READS_BEFORE_PAUSE) {
       this.pauseReads(now, error);
       return;
     }
@@ -126,6 +128,7 @@ export class ReplicaMonitor {
 
   /** A read routed to the standby succeeded: the failures in a row, and the pauses' growth, start over. */
   readSucceeded(): void {
+    if (this.paused(this.now())) return;
     this.#failedReadsInARow = 0;
     this.#nextPauseMs = FIRST_READ_PAUSE_MS;
   }
@@ -177,7 +180,11 @@ export class ReplicaMonitor {
     let flushed: bigint;
     try {
       flushed = await readPrimaryFlushPosition(this.options.primary);
-    } catch {
+    } catch (error) {
+      // The primary's own callers see it down; but this is the monitor's own connection, which
+      // may fail alone (no connection slot left): the lag goes unmeasured, and the standby drifts
+      // to lagging, so say why, at most once a minute.
+      this.primaryCheckFailed(at, error);
       return;
     }
     let report: Awaited<ReturnType<typeof readStandbyReport>>;
@@ -234,6 +241,18 @@ export class ReplicaMonitor {
     } else {
       this.enter('ready', undefined);
     }
+  }
+
+  private primaryCheckFailed(now: number, error: unknown): void {
+    if (this.#lastPrimaryFailureWarning !== undefined && now - this.#lastPrimaryFailureWarning < READ_FAILURE_WARNING_INTERVAL_MS) return;
+    this.#lastPrimaryFailureWarning = now;
+    this.options.events.onWarning?.(
+      "the read replica's monitor could not read the primary's WAL position; the standby's lag is not measured meanwhile",
+      {
+        error: describe(error),
+        code: (error as { code?: unknown }).code,
+      },
+    );
   }
 
   private paused(now: number): boolean {
