@@ -214,8 +214,9 @@ describe('a failing collector never slows or fails a tool call [pglite]', () => 
     } finally {
       const stopping = performance.now();
       expect(await server.stop()).toBe(0);
-      // Shutdown flushes for 2 s at most, whatever the collector does.
-      expect(performance.now() - stopping).toBeLessThan(8_000);
+      // Shutdown flushes for 2 s at most, whatever the collector does. (Once, under a loaded CI
+      // run, stopping took 63 s here; the server's log says where, should it happen again.)
+      expect(performance.now() - stopping, `the server's log:\n${server.stderr().slice(-6_000)}`).toBeLessThan(8_000);
       await collector.close();
     }
   });
