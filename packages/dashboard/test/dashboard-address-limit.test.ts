@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardEngines, JWT_SECRET, startTestDashboard, type TestDashboard } from './support/dashboard-harness.js';
+import { dashboardEngines, startRateLimitedDashboard, type TestDashboard } from './support/dashboard-harness.js';
 import { csrfOf, visitor } from './support/http-visitor.js';
 
-const WINDOW_SEC = 3600;
 const PER_ADDRESS = 3;
 
 /**
@@ -16,20 +15,10 @@ describe.each(dashboardEngines('memsvc_dashboard_address_limit'))('the dashboard
   let dashboard: TestDashboard;
 
   beforeAll(async () => {
-    // Windows are aligned to the epoch: start well inside one, so the counters cannot roll over mid-test.
-    const intoWindow = (Date.now() / 1000) % WINDOW_SEC;
-    if (WINDOW_SEC - intoWindow < 60) await new Promise((resolve) => setTimeout(resolve, (WINDOW_SEC - intoWindow + 1) * 1000));
-    dashboard = await startTestDashboard(await engine.database(), {
-      env: {
-        MEMSVC_DASHBOARD_DEV_AUTH: 'false',
-        DEPLOYMENT_PROFILE: 'standard',
-        JWT_SECRET,
-        RATE_LIMIT_ENABLED: 'true',
-        RATE_LIMIT_WINDOW_SEC: String(WINDOW_SEC),
-        RATE_LIMIT_IP_RPM: String(PER_ADDRESS),
-        // The test's requests come from loopback, which stands for a proxy in front of the dashboard.
-        MEMSVC_TRUSTED_PROXIES: '127.0.0.1,::1',
-      },
+    dashboard = await startRateLimitedDashboard(await engine.database(), {
+      RATE_LIMIT_IP_RPM: String(PER_ADDRESS),
+      // The test's requests come from loopback, which stands for a proxy in front of the dashboard.
+      MEMSVC_TRUSTED_PROXIES: '127.0.0.1,::1',
     });
   });
   afterAll(async () => {

@@ -1,10 +1,8 @@
 import { mintApiKey } from '@memsvc/auth';
 import { toTenantId } from '@memsvc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardEngines, JWT_SECRET, startTestDashboard, type TestDashboard } from './support/dashboard-harness.js';
+import { dashboardEngines, startRateLimitedDashboard, type TestDashboard } from './support/dashboard-harness.js';
 import { csrfOf, type Visitor, visitor } from './support/http-visitor.js';
-
-const WINDOW_SEC = 3600;
 
 /**
  * The rate limiter in front of a signed-in person's pages, on both engines: pages and forms count
@@ -16,18 +14,8 @@ describe.each(dashboardEngines('memsvc_dashboard_rate_limit'))('the dashboard un
   const keys: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
 
   beforeAll(async () => {
-    // Windows are aligned to the epoch: start well inside one, so the counters cannot roll over mid-test.
-    const intoWindow = (Date.now() / 1000) % WINDOW_SEC;
-    if (WINDOW_SEC - intoWindow < 60) await new Promise((resolve) => setTimeout(resolve, (WINDOW_SEC - intoWindow + 1) * 1000));
-    dashboard = await startTestDashboard(await engine.database(), {
-      env: {
-        MEMSVC_DASHBOARD_DEV_AUTH: 'false',
-        DEPLOYMENT_PROFILE: 'standard',
-        JWT_SECRET,
-        RATE_LIMIT_ENABLED: 'true',
-        RATE_LIMIT_WINDOW_SEC: String(WINDOW_SEC),
-        RATE_LIMIT_USER_RPM: '4',
-      },
+    dashboard = await startRateLimitedDashboard(await engine.database(), {
+      RATE_LIMIT_USER_RPM: '4',
     });
     for (const user of ['alice', 'bob'] as const) {
       const minted = mintApiKey();

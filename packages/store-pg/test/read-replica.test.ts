@@ -57,7 +57,7 @@ afterEach(async () => {
 /** A store on the primary with the standby as its read replica; its checks run only when the test calls them. */
 async function openWithStandby(
   urls: { primary: string; standby: string },
-  options: { maxLagMs?: number; answerTimeoutMs?: number; hostTimers?: boolean } = {},
+  options: { maxLagMs?: number; answerTimeoutMs?: number; hostTimers?: boolean; primaryConnections?: number } = {},
 ): Promise<Opened> {
   const clock = new ManualClock('2026-06-01T09:00:00.000Z');
   const recorder = new Recorder();
@@ -65,6 +65,7 @@ async function openWithStandby(
     database: urls.primary,
     clock,
     vector: { dimensions: embedder.dimensions, model: embedder.model },
+    ...(options.primaryConnections === undefined ? {} : { pool: { maxConnections: options.primaryConnections } }),
     readDatabase: {
       database: urls.standby,
       maxLagMs: options.maxLagMs ?? MAX_LAG_MS,
@@ -248,30 +249,16 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
 
   it('R-REPLICA-PROMOTED: a server not proven to replicate this primary (unverified at boot, or back after a silence) serves nothing', async () => {
     const urls = await cluster.freshDatabase();
-    const primary = await openDatabase(urls.primary);
-    const standby = await openDatabase(urls.standby);
     const clock = new ManualClock('2026-06-01T09:00:00.000Z');
     const recorder = new Recorder();
     let problem: string | undefined =
       'DATABASE_READ_URL names a standby of another cluster: its system identifier is 1, DATABASE_URL’s is 2';
     let asked = 0;
-    const monitor = new ReplicaMonitor({
-      primary: primary.db,
-      standby: standby.db,
-      clock,
-      timers: new ManualTimers(clock),
-      elapsedMs: () => clock.now().getTime(),
-      intervalMs: 1_000,
-      maxLagMs: MAX_LAG_MS,
-      checkTimeoutMs: 5_000,
-      writes: new RecentWrites(),
-      events: recorder.events,
-      verifyStandby: async () => {
-        asked++;
-        return problem;
-      },
-    });
-    try {
+    const verifyStandby = async () => {
+      asked++;
+      return problem;
+    };
+    await withMonitor(urls, { clock, events: recorder.events, verifyStandby }, async (monitor) => {
       expect(await monitor.check()).toMatchObject({ state: 'unavailable', problem: expect.stringMatching(/another cluster/) });
       expect(monitor.route(alice.tenant)).toEqual({ target: 'primary', reason: 'unavailable' });
       expect(await monitor.check()).toMatchObject({ state: 'unavailable' });
@@ -286,39 +273,21 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
       expect(monitor.status().state).toBe('unavailable');
       expect((await monitor.check()).state).toBe('ready');
       expect(asked).toBe(4);
-    } finally {
-      await monitor.stop();
-      await primary.close();
-      await standby.close();
-    }
+    });
   });
 
   it('R-REPLICA-FAILING-READS: a standby that answers its checks but fails every read is paused, tried again, and paused longer', async () => {
     const urls = await cluster.freshDatabase();
-    const primary = await openDatabase(urls.primary);
-    const standby = await openDatabase(urls.standby);
     const clock = new ManualClock('2026-06-01T09:00:00.000Z');
     const recorder = new Recorder();
-    const monitor = new ReplicaMonitor({
-      primary: primary.db,
-      standby: standby.db,
-      clock,
-      timers: new ManualTimers(clock),
-      elapsedMs: () => clock.now().getTime(),
-      intervalMs: 1_000,
-      maxLagMs: MAX_LAG_MS,
-      checkTimeoutMs: 5_000,
-      writes: new RecentWrites(),
-      events: recorder.events,
-    });
-    // What a standby answers when a read cannot run there (here: a relation it lacks).
-    const failedRead = () => monitor.readFailed(Object.assign(new Error('relation "memories" does not exist'), { code: '42P01' }));
-    const checkAfter = async (ms: number) => {
-      clock.advance(ms);
-      await waitForReplay(urls.primary, urls.standby);
-      return (await monitor.check()).state;
-    };
-    try {
+    await withMonitor(urls, { clock, events: recorder.events }, async (monitor) => {
+      // What a standby answers when a read cannot run there (here: a relation it lacks).
+      const failedRead = () => monitor.readFailed(Object.assign(new Error('relation "memories" does not exist'), { code: '42P01' }));
+      const checkAfter = async (ms: number) => {
+        clock.advance(ms);
+        await waitForReplay(urls.primary, urls.standby);
+        return (await monitor.check()).state;
+      };
       expect(await checkAfter(0)).toBe('ready');
       // Below the threshold each failure concerns its read alone; a success in between starts the count over.
       for (let i = 0; i < FAILED_READS_BEFORE_PAUSE - 1; i++) failedRead();
@@ -352,32 +321,14 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
       for (let i = 0; i < FAILED_READS_BEFORE_PAUSE; i++) failedRead();
       expect(monitor.status().problem).toMatch(/again in 5 s/);
       expect(recorder.warnings.filter((warning) => /its reads fail/.test(warning))).toHaveLength(3);
-    } finally {
-      await monitor.stop();
-      await primary.close();
-      await standby.close();
-    }
+    });
   });
 
   it('R-REPLICA-LAG: a step of the wall clock neither ages a caught-up standby nor freshens a silent one (lag is on a monotonic clock)', async () => {
     const urls = await cluster.freshDatabase();
-    const primary = await openDatabase(urls.primary);
-    const standby = await openDatabase(urls.standby);
     const wall = new ManualClock('2026-06-01T09:00:00.000Z');
     let elapsed = 0;
-    const monitor = new ReplicaMonitor({
-      primary: primary.db,
-      standby: standby.db,
-      clock: wall,
-      timers: new ManualTimers(wall),
-      elapsedMs: () => elapsed,
-      intervalMs: 1_000,
-      maxLagMs: MAX_LAG_MS,
-      checkTimeoutMs: 5_000,
-      writes: new RecentWrites(),
-      events: new Recorder().events,
-    });
-    try {
+    await withMonitor(urls, { clock: wall, elapsedMs: () => elapsed, events: new Recorder().events }, async (monitor) => {
       await waitForReplay(urls.primary, urls.standby);
       expect((await monitor.check()).state).toBe('ready');
       expect(monitor.status().checkedAt).toEqual(new Date('2026-06-01T09:00:00.000Z'));
@@ -388,35 +339,15 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
       elapsed += MAX_LAG_MS + 1;
       wall.set(new Date('2026-06-01T09:00:00.000Z'));
       expect(monitor.route(alice.tenant)).toEqual({ target: 'primary', reason: 'lagging' });
-    } finally {
-      await monitor.stop();
-      await primary.close();
-      await standby.close();
-    }
+    });
   });
 
   it('R-REPLICA-LAG: a check does not wait behind a saturated primary pool; the standby keeps serving the reads meanwhile', async () => {
     const urls = await cluster.freshDatabase();
-    const clock = new ManualClock('2026-06-01T09:00:00.000Z');
-    const recorder = new Recorder();
-    const store = await openTestStore({
-      database: urls.primary,
-      clock,
-      vector: { dimensions: embedder.dimensions, model: embedder.model },
-      pool: { maxConnections: 1 },
-      readDatabase: { database: urls.standby, maxLagMs: MAX_LAG_MS, events: recorder.events, timers: new ManualTimers(clock) },
-    });
-    opened.push(store);
-    const engine = createMemoryEngine({
-      store: store.readReplica?.memories ?? store.memories,
-      embedder,
-      clock,
-      fusion: FUSION_WEIGHTS.local,
-    });
+    const opened = await openWithStandby(urls, { primaryConnections: 1 });
+    const { engine, recorder, store, clock } = opened;
     await engine.create(alice, { tier: 'ltm', content: 'The spare key is under the blue pot' });
-    await waitForReplay(urls.primary, urls.standby);
-    clock.advance(1_000);
-    expect((await store.readReplica?.check())?.state).toBe('ready');
+    await caughtUp(opened, urls);
 
     // The primary pool's one connection is busy for 3 s: the check and a read are done before it is free.
     const busy = sql`SELECT pg_sleep(3)`.execute(store.connection.db).then(() => 'the primary pool' as const);
@@ -568,6 +499,41 @@ describeWithStandby(`read replica: a standby promoted mid-run${skipReason}`, () 
     expect(await codeOf(openTestStore({ database: urls.primary, readDatabase: { database: urls.standby } }))).toBe('INVALID_CONFIG');
   });
 });
+
+/** A monitor of its own over the two databases, its checks run when the test calls them; closed after `body`. */
+async function withMonitor(
+  urls: { primary: string; standby: string },
+  options: {
+    clock: ManualClock;
+    events: ReplicaEvents;
+    elapsedMs?: () => number;
+    verifyStandby?: () => Promise<string | undefined>;
+  },
+  body: (monitor: ReplicaMonitor) => Promise<void>,
+): Promise<void> {
+  const primary = await openDatabase(urls.primary);
+  const standby = await openDatabase(urls.standby);
+  const monitor = new ReplicaMonitor({
+    primary: primary.db,
+    standby: standby.db,
+    clock: options.clock,
+    timers: new ManualTimers(options.clock),
+    elapsedMs: options.elapsedMs ?? (() => options.clock.now().getTime()),
+    intervalMs: 1_000,
+    maxLagMs: MAX_LAG_MS,
+    checkTimeoutMs: 5_000,
+    writes: new RecentWrites(),
+    events: options.events,
+    ...(options.verifyStandby ? { verifyStandby: options.verifyStandby } : {}),
+  });
+  try {
+    await body(monitor);
+  } finally {
+    await monitor.stop();
+    await primary.close();
+    await standby.close();
+  }
+}
 
 /** Pauses the standby's replay and waits until it is paused (the function only asks). */
 async function pauseReplay(standbyUrl: string): Promise<void> {

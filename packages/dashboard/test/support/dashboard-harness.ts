@@ -67,6 +67,30 @@ export async function startTestDashboard(database: string, options: TestDashboar
   };
 }
 
+/** The rate limiter's window in the limit tests: long, so no test sees it roll over. */
+export const RATE_LIMIT_WINDOW_SEC = 3600;
+
+/**
+ * The dashboard with key sign-in (standard profile) and RATE_LIMIT_ENABLED, plus `env`'s limits.
+ * Windows are aligned to the epoch: it starts well inside one, so no counter rolls over mid-test.
+ */
+export async function startRateLimitedDashboard(database: string, env: Readonly<Record<string, string>>): Promise<TestDashboard> {
+  const intoWindow = (Date.now() / 1000) % RATE_LIMIT_WINDOW_SEC;
+  if (RATE_LIMIT_WINDOW_SEC - intoWindow < 60) {
+    await new Promise((resolve) => setTimeout(resolve, (RATE_LIMIT_WINDOW_SEC - intoWindow + 1) * 1000));
+  }
+  return startTestDashboard(database, {
+    env: {
+      MEMSVC_DASHBOARD_DEV_AUTH: 'false',
+      DEPLOYMENT_PROFILE: 'standard',
+      JWT_SECRET,
+      RATE_LIMIT_ENABLED: 'true',
+      RATE_LIMIT_WINDOW_SEC: String(RATE_LIMIT_WINDOW_SEC),
+      ...env,
+    },
+  });
+}
+
 /** The engines a file runs on: PGlite always, PostgreSQL when the test run has one. */
 export {
   type DatabaseEngine as DashboardEngine,
