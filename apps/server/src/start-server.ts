@@ -148,8 +148,9 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
   }
 
   // The lite profile is one process: it runs the scheduled jobs and reindex jobs itself. On
-  // standard they belong to memsvc-worker processes (any number; each job runs once per tick).
-  if (config.profile === 'lite') runtime.startJobs({ unref: true });
+  // standard they belong to memsvc-worker processes (any number; each job runs once per tick),
+  // unless MEMSVC_SERVER_JOBS asks every server to run them too.
+  if (config.serverJobs) runtime.startJobs({ unref: true });
 
   let closing: Promise<void> | undefined;
   const close = () => {

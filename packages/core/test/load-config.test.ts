@@ -166,8 +166,16 @@ describe('defaults', () => {
       'OTEL_RESOURCE_ATTRIBUTES',
     ];
     // Where the spec leaves a choice to us (the client IP behind a proxy: docs/security.md; read
-    // replicas: docs/scale-out.md; the embedded-database template cache: docs/configuration.md).
-    const OURS = ['MEMSVC_TRUSTED_PROXIES', 'MEMSVC_SERVE_DASHBOARD', 'DATABASE_READ_URL', 'DATABASE_READ_MAX_LAG_MS', 'MEMSVC_CACHE_DIR'];
+    // replicas: docs/scale-out.md; the embedded-database template cache and where the jobs run:
+    // docs/configuration.md).
+    const OURS = [
+      'MEMSVC_TRUSTED_PROXIES',
+      'MEMSVC_SERVE_DASHBOARD',
+      'DATABASE_READ_URL',
+      'DATABASE_READ_MAX_LAG_MS',
+      'MEMSVC_CACHE_DIR',
+      'MEMSVC_SERVER_JOBS',
+    ];
     expect([...ENV_VARIABLES].sort()).toEqual([...SPEC_VARIABLES, ...OURS].sort());
   });
 });
@@ -275,6 +283,22 @@ describe('DEPLOYMENT_PROFILE', () => {
     expect(config.profile).toBe('standard');
     expect(warnings).toEqual([expect.stringMatching(/DEPLOYMENT_PROFILE=enterprise is deprecated/)]);
     expect(load({ DEPLOYMENT_PROFILE: 'LITE' }).config.profile).toBe('lite');
+  });
+
+  it('runs the background jobs in the server on lite or an embedded database, in workers on standard over PostgreSQL, unless MEMSVC_SERVER_JOBS says otherwise', () => {
+    const POSTGRES = 'postgres://memsvc@db.internal:5432/memsvc';
+    expect(load({ DEPLOYMENT_PROFILE: 'lite' }).config.serverJobs).toBe(true);
+    expect(load({}).config.serverJobs).toBe(true); // standard on pglite://memory: no worker can open it
+    expect(load({ DATABASE_URL: POSTGRES, DEPLOYMENT_PROFILE: 'lite' }).config.serverJobs).toBe(true);
+    expect(load({ DATABASE_URL: POSTGRES }).config.serverJobs).toBe(false);
+    expect(load({ DATABASE_URL: POSTGRES, MEMSVC_SERVER_JOBS: 'true' }).config.serverJobs).toBe(true);
+    expect(load({ DATABASE_URL: POSTGRES, DEPLOYMENT_PROFILE: 'lite', MEMSVC_SERVER_JOBS: 'off' }).config.serverJobs).toBe(false);
+    const embeddedOff = load({ MEMSVC_SERVER_JOBS: 'false' });
+    expect(embeddedOff.config.serverJobs).toBe(false);
+    expect(embeddedOff.warnings).toEqual([expect.stringMatching(/^MEMSVC_SERVER_JOBS=false on an embedded database: .*no background job/)]);
+    expect(issuesOf({ MEMSVC_SERVER_JOBS: 'sometimes' })).toEqual([
+      { variable: 'MEMSVC_SERVER_JOBS', message: 'must be true or false (got "sometimes")' },
+    ]);
   });
 
   it(verifies('CFG-PROFILE-UNKNOWN', 'rejects any other profile'), () => {

@@ -44,6 +44,13 @@ export interface MemsvcConfig {
   readonly logLevel: LogLevel;
   /** The active profile; `enterprise` has already been folded into `standard`. */
   readonly profile: DeploymentProfile;
+  /**
+   * MEMSVC_SERVER_JOBS: memsvc-server runs the background jobs and the reindex-job runner itself.
+   * Default: on with `lite` or an embedded database (one process, which no worker can share); off
+   * on `standard` over PostgreSQL, where memsvc-worker runs them (with it on, every server runs
+   * them too, each job still once per interval).
+   */
+  readonly serverJobs: boolean;
   readonly http: {
     readonly port: number;
     readonly host: string;

@@ -77,13 +77,19 @@ const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
 
 /** true/false (also 1/0, yes/no, on/off), case-insensitive. A typo is an error, not false. */
 export function booleanField(fallback: boolean) {
-  return fieldOf<boolean>((raw) => {
-    if (raw === undefined) return ok(fallback);
-    const word = raw.toLowerCase();
-    if (TRUE_WORDS.has(word)) return ok(true);
-    if (FALSE_WORDS.has(word)) return ok(false);
-    return fail(`must be true or false (got "${raw}")`);
-  });
+  return fieldOf<boolean>((raw) => (raw === undefined ? ok(fallback) : parseBoolean(raw)));
+}
+
+function parseBoolean(raw: string): Parsed<boolean> {
+  const word = raw.toLowerCase();
+  if (TRUE_WORDS.has(word)) return ok(true);
+  if (FALSE_WORDS.has(word)) return ok(false);
+  return fail(`must be true or false (got "${raw}")`);
+}
+
+/** true or false when set (the same words as booleanField), undefined when unset: the default is decided elsewhere. */
+export function optionalBooleanField() {
+  return fieldOf<boolean | undefined>((raw) => (raw === undefined ? ok(undefined) : parseBoolean(raw)));
 }
 
 /** Any non-empty string, undefined when unset. */

@@ -75,10 +75,20 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
     warnings.push('GitHub and Google login are ignored in the lite profile: it is single-user, with no sessions or per-agent keys');
   }
 
+  // An embedded database has one process, the server: no worker could run its jobs.
+  const embedded = database?.target.engine === 'pglite';
+  const serverJobs = parsed.MEMSVC_SERVER_JOBS ?? (profile === 'lite' || embedded);
+  if (!serverJobs && embedded) {
+    warnings.push(
+      'MEMSVC_SERVER_JOBS=false on an embedded database: no other process can open it, so no background job or reindex job will run',
+    );
+  }
+
   const config: MemsvcConfig = {
     nodeEnv: parsed.NODE_ENV,
     logLevel: parsed.LOG_LEVEL ?? DEFAULT_LOG_LEVEL[parsed.NODE_ENV],
     profile,
+    serverJobs,
     http: {
       port: parsed.PORT,
       host: parsed.HOST,
