@@ -8,5 +8,15 @@ import { assertServerMayBoot, type LoadedConfig, loadConfig } from '@memsvc/core
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env, homeDir: string = homedir()): LoadedConfig {
   const loaded = loadConfig(env, { homeDir });
   assertServerMayBoot(loaded.config);
+  const { config } = loaded;
+  if (!config.serverJobs && config.database.target.engine === 'pglite') {
+    return {
+      ...loaded,
+      warnings: [
+        ...loaded.warnings,
+        'MEMSVC_SERVER_JOBS=false on an embedded database: no other process can open it, so no background job or reindex job will run',
+      ],
+    };
+  }
   return loaded;
 }

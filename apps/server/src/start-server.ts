@@ -147,9 +147,10 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     await stdioServer.connect(new StdioServerTransport());
   }
 
-  // The lite profile is one process: it runs the scheduled jobs and reindex jobs itself. On
-  // standard they belong to memsvc-worker processes (any number; each job runs once per tick),
-  // unless MEMSVC_SERVER_JOBS asks every server to run them too.
+  // MEMSVC_SERVER_JOBS: on lite or an embedded database (one process, which no worker can
+  // share) the server runs the scheduled jobs and reindex jobs itself; on standard over
+  // PostgreSQL they belong to memsvc-worker processes (any number; each job runs once per tick),
+  // unless it asks every server to run them too.
   if (config.serverJobs) runtime.startJobs({ unref: true });
 
   let closing: Promise<void> | undefined;
@@ -177,7 +178,13 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     return closing;
   };
   logger.info(
-    { url, mcp: overHttp ? `${url}/mcp` : 'stdio', profile: config.profile, database: store.connection.description },
+    {
+      url,
+      mcp: overHttp ? `${url}/mcp` : 'stdio',
+      profile: config.profile,
+      database: store.connection.description,
+      jobs: config.serverJobs ? 'in this process' : 'memsvc-worker',
+    },
     'memsvc listening',
   );
   return { url, store, close };

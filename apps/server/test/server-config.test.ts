@@ -9,4 +9,14 @@ describe('server boot configuration', () => {
     expect(readServerConfig({ ...env, DEPLOYMENT_PROFILE: 'lite' }, '/home/x').config.profile).toBe('lite');
     expect(readServerConfig({ ...env, AUTH_REQUIRED: 'true', JWT_SECRET: 'j'.repeat(32) }, '/home/x').config.auth.required).toBe(true);
   });
+
+  it('warns when MEMSVC_SERVER_JOBS=false leaves an embedded database with nobody to run its jobs', () => {
+    const env = { DATABASE_URL: 'pglite://memory', DEPLOYMENT_PROFILE: 'lite' };
+    expect(readServerConfig(env, '/home/x').warnings).toEqual([]);
+    expect(readServerConfig({ ...env, MEMSVC_SERVER_JOBS: 'false' }, '/home/x').warnings).toEqual([
+      expect.stringMatching(/^MEMSVC_SERVER_JOBS=false on an embedded database: .*no background job or reindex job will run/),
+    ]);
+    const postgres = { DATABASE_URL: 'postgres://memsvc@db.internal:5432/memsvc', MEMSVC_SERVER_JOBS: 'false' };
+    expect(readServerConfig(postgres, '/home/x').warnings).toEqual([]);
+  });
 });

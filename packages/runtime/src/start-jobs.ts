@@ -24,7 +24,8 @@ export interface RunningJobs {
 
 /**
  * Starts the five scheduled jobs and the reindex-job runner over an open store: the body of
- * `memsvc-worker`, and what the server runs in-process on the lite profile.
+ * `memsvc-worker`, and what the server runs in-process when MEMSVC_SERVER_JOBS says so (by
+ * default on the lite profile or an embedded database).
  */
 export function startJobs(
   deps: {

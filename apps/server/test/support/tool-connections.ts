@@ -17,7 +17,7 @@ export interface ToolConnection {
 }
 
 /**
- * The server's own composition (runtime, tool dependencies, the lite profile's jobs) in this
+ * The server's own composition (runtime, tool dependencies, its jobs when MEMSVC_SERVER_JOBS says) in this
  * process, with the client on the SDK's linked in-memory transport: the tools as the server
  * runs them, without a process, a port or HTTP.
  */
@@ -30,7 +30,7 @@ export async function inProcessConnection(env: Record<string, string>): Promise<
     },
   });
   const runtime = await openRuntime(config, { applicationName: 'memsvc-in-process-test', logger });
-  if (config.profile === 'lite') runtime.startJobs({ unref: true });
+  if (config.serverJobs) runtime.startJobs({ unref: true });
   const server = createMcpServer({ name: SERVER_NAME, version: SERVER_VERSION }, mcpToolDependencies(runtime));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

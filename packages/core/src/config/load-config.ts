@@ -76,13 +76,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
   }
 
   // An embedded database has one process, the server: no worker could run its jobs.
-  const embedded = database?.target.engine === 'pglite';
-  const serverJobs = parsed.MEMSVC_SERVER_JOBS ?? (profile === 'lite' || embedded);
-  if (!serverJobs && embedded) {
-    warnings.push(
-      'MEMSVC_SERVER_JOBS=false on an embedded database: no other process can open it, so no background job or reindex job will run',
-    );
-  }
+  const serverJobs = parsed.MEMSVC_SERVER_JOBS ?? (profile === 'lite' || database?.target.engine === 'pglite');
 
   const config: MemsvcConfig = {
     nodeEnv: parsed.NODE_ENV,

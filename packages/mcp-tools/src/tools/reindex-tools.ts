@@ -61,8 +61,8 @@ export function registerReindexTools(server: McpServer, maintenance: Maintenance
       title: 'Queue a reindex job',
       description:
         'Admin. The same run as reindex_memories, as a background job: returns {jobId, state: "queued", createdAt} at once. ' +
-        'Jobs run one at a time across all workers (the server runs them itself on the lite profile; on standard, run ' +
-        'memsvc-worker). Progress and the cursor are saved after every batch; poll get_reindex_status.',
+        'Jobs run one at a time across all workers (the server runs them itself on the lite profile, on an embedded ' +
+        'database, or with MEMSVC_SERVER_JOBS=true; otherwise memsvc-worker does). Progress and the cursor are saved after every batch; poll get_reindex_status.',
       inputSchema: z.object(reindexArguments).strict(),
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },

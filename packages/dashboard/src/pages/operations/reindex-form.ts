@@ -5,7 +5,8 @@ import { isMemsvcError, REINDEX_BATCH_SIZE, REINDEX_MAX_MEMORIES, type ReindexRe
  * of these texts, so nothing a visitor puts in a URL is ever shown as a message.
  */
 export const OPERATIONS_NOTICES = {
-  queued: 'Reindex job queued. It runs where the jobs run (memsvc-worker, or the server on the lite profile).',
+  queued:
+    'Reindex job queued. It runs where the jobs run: memsvc-worker, or the server (lite, an embedded database, or MEMSVC_SERVER_JOBS=true).',
   cancelled: 'The job was cancelled.',
   'cancel-requested': 'Cancel requested: the job stops after its current batch, keeping what it saved.',
   retried: 'The job is queued again; it continues from its saved cursor.',

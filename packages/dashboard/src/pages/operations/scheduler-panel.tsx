@@ -4,7 +4,7 @@ import { shortTime } from '../../views/format.js';
 
 /**
  * The scheduled jobs of spec §1.9 with their last run from scheduler_state, which every process
- * that runs the jobs (memsvc-worker, or the server on the lite profile) shares: this page shows
+ * that runs the jobs (memsvc-worker, or the server: MEMSVC_SERVER_JOBS) shares: this page shows
  * the runs wherever they happened. A job never run has no row yet.
  */
 export function SchedulerPanel(props: { jobs: readonly ScheduledJob[]; runs: readonly SchedulerRun[] }) {
