@@ -7,8 +7,8 @@ import type { ReadRoute, ReplicaEvents, ReplicaState, ReplicaStatus } from './re
 import { readPrimaryFlushPosition, readStandbyReport } from './standby-queries.js';
 import { isUnreachable } from './unreachable-errors.js';
 
-/** A read that failed on a standby is worth a log line at most this often (the metric counts every one). */
-const READ_FAILURE_WARNING_INTERVAL_MS = 60_000;
+/** A failed read on the standby, or a failed check of the primary, is worth a log line at most this often. */
+const FAILURE_WARNING_INTERVAL_MS = 60_000;
 
 /**
  * Reads failing in a row on a standby that still answers its checks (no connection lost: a
@@ -75,8 +75,8 @@ export class ReplicaMonitor {
   /** Until when (elapsed ms) reads stay off a standby whose reads kept failing. */
   #pausedUntil: number | undefined;
   #pauseProblem: string | undefined;
-  #lastReadFailureWarning: number | undefined;
-  #lastPrimaryFailureWarning: number | undefined;
+  /** When each kind of failure was last logged (elapsed ms): at most one line a minute per kind. */
+  readonly #lastFailureWarning = new Map<'read' | 'primary', number>();
   #checking: Promise<void> | undefined;
   #timer: TimerHandle | undefined;
   #stopped = false;
@@ -118,12 +118,7 @@ export class ReplicaMonitor {
       this.pauseReads(now, error);
       return;
     }
-    if (this.#lastReadFailureWarning !== undefined && now - this.#lastReadFailureWarning < READ_FAILURE_WARNING_INTERVAL_MS) return;
-    this.#lastReadFailureWarning = now;
-    this.options.events.onWarning?.('a read on the read replica failed; the primary answered it instead', {
-      error: describe(error),
-      code: (error as { code?: unknown }).code,
-    });
+    this.warnOfFailure('read', now, 'a read on the read replica failed; the primary answered it instead', error);
   }
 
   /** A read routed to the standby succeeded: the failures in a row, and the pauses' growth, start over. */
@@ -184,7 +179,12 @@ export class ReplicaMonitor {
       // The primary's own callers see it down; but this is the monitor's own connection, which
       // may fail alone (no connection slot left): the lag goes unmeasured, and the standby drifts
       // to lagging, so say why, at most once a minute.
-      this.primaryCheckFailed(at, error);
+      this.warnOfFailure(
+        'primary',
+        at,
+        "the read replica's monitor could not read the primary's WAL position; the standby's lag is not measured meanwhile",
+        error,
+      );
       return;
     }
     let report: Awaited<ReturnType<typeof readStandbyReport>>;
@@ -243,16 +243,12 @@ export class ReplicaMonitor {
     }
   }
 
-  private primaryCheckFailed(now: number, error: unknown): void {
-    if (this.#lastPrimaryFailureWarning !== undefined && now - this.#lastPrimaryFailureWarning < READ_FAILURE_WARNING_INTERVAL_MS) return;
-    this.#lastPrimaryFailureWarning = now;
-    this.options.events.onWarning?.(
-      "the read replica's monitor could not read the primary's WAL position; the standby's lag is not measured meanwhile",
-      {
-        error: describe(error),
-        code: (error as { code?: unknown }).code,
-      },
-    );
+  /** A failure that changes no state, logged at most once a minute per kind (the metrics count every read). */
+  private warnOfFailure(kind: 'read' | 'primary', now: number, message: string, error: unknown): void {
+    const last = this.#lastFailureWarning.get(kind);
+    if (last !== undefined && now - last < FAILURE_WARNING_INTERVAL_MS) return;
+    this.#lastFailureWarning.set(kind, now);
+    this.options.events.onWarning?.(message, { error: describe(error), code: (error as { code?: unknown }).code });
   }
 
   private paused(now: number): boolean {
