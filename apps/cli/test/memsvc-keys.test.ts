@@ -43,7 +43,7 @@ describe('memsvc keys and orgs: flags', () => {
       ],
       [
         ['keys', 'create', '--user', 'alice', '--name', 'x', '--scopes', 'memories:read,root'],
-        /--scopes: unknown scope "root"; allowed: memories:read, memories:write, memories:delete, admin/,
+        /--scopes: unknown scope "root"; allowed: memories:read, memories:write, memories:delete, keys:manage, admin/,
       ],
       [['keys', 'create', '--user', 'alice', '--name', '   '], /--name must be 1 to 100 characters long/],
       [['keys', 'create', '--user', 'al ice', '--name', 'x'], /--user may contain letters/],

@@ -9,11 +9,11 @@ import {
   type SessionTokens,
   startedInThisBrowser,
 } from '@memsvc/auth';
-import { type Clock, type IdentityProvider, isScope, type Scope } from '@memsvc/core';
+import { type Clock, type IdentityProvider, isMemsvcError, isScope, SCOPES, type Scope } from '@memsvc/core';
 import type { Logger } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { readBoundedBody } from './bounded-body.js';
+import { type BoundedBody, readBoundedBody } from './bounded-body.js';
 
 /** A session request's body is a few scopes at most. */
 const SESSION_BODY_MAX_BYTES = 4096;
@@ -65,8 +65,7 @@ function sessionJson(session: Awaited<ReturnType<SessionTokens['issue']>>, now: 
  * The scopes a session asks for: by default all of the key's; a body `{"scopes": [...]}` may
  * narrow them (a session for a read-only helper), never widen them.
  */
-async function requestedScopes(c: Context, held: readonly Scope[]): Promise<{ scopes: readonly Scope[] } | { problem: string }> {
-  const body = await readBoundedBody(c.req.raw.body, c.req.header('content-length'), SESSION_BODY_MAX_BYTES);
+function requestedScopes(body: BoundedBody, held: readonly Scope[]): { scopes: readonly Scope[] } | { problem: string } {
   if (body.tooLarge) return { problem: `the request body exceeds ${SESSION_BODY_MAX_BYTES} bytes` };
   if (body.bytes.length === 0) return { scopes: held };
   let parsed: unknown;
@@ -78,7 +77,7 @@ async function requestedScopes(c: Context, held: readonly Scope[]): Promise<{ sc
   const asked = (parsed as { scopes?: unknown } | null)?.scopes;
   if (asked === undefined) return { scopes: held };
   if (!Array.isArray(asked) || asked.length === 0 || !asked.every((scope) => typeof scope === 'string' && isScope(scope))) {
-    return { problem: 'scopes must be a non-empty array of memories:read, memories:write, memories:delete or admin' };
+    return { problem: `scopes must be a non-empty array of ${SCOPES.join(', ')}` };
   }
   const beyond = asked.filter((scope) => !held.includes(scope as Scope));
   if (beyond.length > 0) return { problem: `scopes asks for ${beyond.join(', ')}, which the API key does not hold` };
@@ -99,23 +98,34 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
 
   app.post('/auth/session', async (c) => {
     const token = bearerToken(c.req.header('authorization'));
-    const key = token ? await apiKeys.authenticate(token) : undefined;
-    if (!key) {
-      return refuse(c, 401, 'UNAUTHENTICATED', 'a session is issued for a valid per-agent API key: send Authorization: Bearer <API key>');
-    }
-    const asked = await requestedScopes(c, key.scopes);
+    const refused = () =>
+      refuse(c, 401, 'UNAUTHENTICATED', 'a session is issued for a valid per-agent API key: send Authorization: Bearer <API key>');
+    if (!token) return refused();
+    // The body first, whose timing is the caller's; the key is checked once it has arrived, and
+    // again when the session is written (the store locks the key's row): a key revoked while
+    // this request was open opens nothing.
+    const body = await readBoundedBody(c.req.raw.body, c.req.header('content-length'), SESSION_BODY_MAX_BYTES);
+    const key = await apiKeys.authenticate(token);
+    if (!key) return refused();
+    const asked = requestedScopes(body, key.scopes);
     if ('problem' in asked) return refuse(c, 400, 'INVALID_INPUT', asked.problem);
-    const session = await sessions.issue(
-      {
-        userId: key.userId,
-        organizationId: key.organizationId,
-        scopes: asked.scopes,
-        origin: 'api-key',
-        keyId: key.id,
-        notAfter: key.expiresAt,
-      },
-      clientOf(c),
-    );
+    let session: Awaited<ReturnType<SessionTokens['issue']>>;
+    try {
+      session = await sessions.issue(
+        {
+          userId: key.userId,
+          organizationId: key.organizationId,
+          scopes: asked.scopes,
+          origin: 'api-key',
+          keyId: key.id,
+          notAfter: key.expiresAt,
+        },
+        clientOf(c),
+      );
+    } catch (error) {
+      if (isMemsvcError(error, 'UNAUTHENTICATED')) return refused();
+      throw error;
+    }
     logger.info({ event: 'session_issued', keyId: key.id, via: 'api-key' }, 'session issued');
     return c.json(sessionJson(session, clock.now()), 201, { 'Cache-Control': 'no-store' });
   });

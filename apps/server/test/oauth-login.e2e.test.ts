@@ -135,7 +135,7 @@ describe.each(e2eEngines('memsvc_oauth'))('GitHub and Google login through the s
     expect(answer.status).toBe(200);
     const session = (await answer.json()) as Structured;
     expect(session).toMatchObject({ tokenType: 'Bearer', userId: 'octocat@example.com' });
-    expect(session.scopes).toEqual(['memories:read', 'memories:write', 'memories:delete']);
+    expect(session.scopes).toEqual(['memories:read', 'memories:write', 'memories:delete', 'keys:manage']);
     expect(await rows('oauth_states')).toHaveLength(0);
 
     const octocat = await connect(session.token);

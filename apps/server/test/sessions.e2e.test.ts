@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { mintApiKey } from '@memsvc/auth';
 import { type Scope, toTenantId } from '@memsvc/core';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
@@ -105,6 +106,36 @@ describe.skipIf(!pgUrl)('session JWTs and operator delegation (two replicas on P
     const denied = await store.connection.db.selectFrom('jwt_denylist').selectAll().execute();
     expect(denied).toHaveLength(1);
     expect(denied[0]?.expires_at.toISOString()).toBe(new Date(Date.parse(issued.expiresAt)).toISOString());
+  });
+
+  it('AUTH-LIVE-ISSUE: a key revoked while its exchange waits for the request body opens no session (security review, finding 1)', async () => {
+    const [first] = replicas as [ServerProcess];
+    await issueKey('leaked', 'alice', ALL);
+    const leaked = keys.leaked ?? { id: '', key: '' };
+    // The attack as reproduced: the headers are sent, the body is held back, the key is revoked,
+    // then the body is sent.
+    const request = httpRequest(`${first.url}/auth/session`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${leaked.key}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    });
+    const answered = new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {
+      request.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => {
+          body += chunk.toString('utf8');
+        });
+        response.on('end', () => resolve({ status: response.statusCode, body }));
+      });
+      request.on('error', reject);
+    });
+    request.flushHeaders();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await store.apiKeys.revoke(leaked.id, new Date());
+    request.end(JSON.stringify({ scopes: ['memories:read'] }));
+    const { status, body } = await answered;
+    expect([status, body]).toEqual([401, expect.stringContaining('UNAUTHENTICATED')]);
+    const sessions = await store.sessions.listActive(toTenantId('alice'), new Date());
+    expect(sessions.filter((session) => session.apiKeyId === leaked.id)).toEqual([]);
   });
 
   it('narrows a session’s scopes on request and never widens them', async () => {

@@ -34,6 +34,8 @@ export interface SessionClaims {
   /** The API key the session was exchanged for, when it was. */
   readonly keyId: string | null;
   readonly jti: string;
+  /** When the session was signed in (`iat`): how fresh the sign-in is, for changes that ask for a recent one. */
+  readonly issuedAt: Date;
   readonly expiresAt: Date;
 }
 
@@ -168,8 +170,9 @@ export class SessionTokens {
         currentDate: this.#options.clock.now(),
         requiredClaims: ['sub', 'jti', 'exp', 'iat'],
       });
-      const { sub, jti, exp, scope, org, via, key } = payload;
+      const { sub, jti, exp, iat, scope, org, via, key } = payload;
       if (typeof sub !== 'string' || !isValidTenantId(sub) || typeof jti !== 'string' || typeof exp !== 'number') return undefined;
+      if (typeof iat !== 'number') return undefined;
       if (typeof scope !== 'string' || !ORIGINS.includes(via as SessionOrigin)) return undefined;
       if ((org !== undefined && typeof org !== 'string') || (key !== undefined && typeof key !== 'string')) return undefined;
       return {
@@ -180,6 +183,7 @@ export class SessionTokens {
         origin: via as SessionOrigin,
         keyId: key ?? null,
         jti,
+        issuedAt: new Date(iat * 1000),
         expiresAt: new Date(exp * 1000),
       };
     } catch (error) {

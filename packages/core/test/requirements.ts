@@ -97,6 +97,13 @@ export const REQUIREMENTS = {
     'a key needs a name of 1–100 characters, known scopes, a future expiry and an existing organization; bad input is refused naming the field and writes nothing',
   'AUTH-KEY-TENANT': "listing one user's keys never shows another's",
   'AUTH-KEY-SESSIONS': 'revoking an API key ends the sessions exchanged for it, in the same transaction, and no other session',
+  'AUTH-LIVE-ISSUE':
+    'a session or a key is issued only from a credential live at the moment of issue: the parent key or session is re-read and locked in the issuing transaction, so one revoked while a request was in flight issues nothing',
+  'AUTH-KEYS-MANAGE':
+    "managing keys and sessions on the dashboard needs the keys:manage scope: an agent's key, or a session made from one without it, cannot mint or revoke",
+  'AUTH-KEYS-FRESH': 'making or revoking a key, or ending sessions, needs a sign-in from the last ten minutes',
+  'AUTH-KEYS-SESSION-BOUND':
+    'a key made in a session expires no later than the session and is revoked when the session ends (logout, every session ended, or its key revoked)',
   'AUTH-ORG': 'organizations have a unique slug; an owner is added with the organization; a member has one role, owner, admin or member',
   'RATE-BUCKETS':
     'a call counts against its user and organization buckets when authenticated, its IP bucket otherwise, plus a bucket of its own for a tool with an override (spec §8)',

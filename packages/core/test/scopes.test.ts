@@ -38,7 +38,7 @@ describe('scopes', () => {
       expect(error.code).toBe('INVALID_INPUT');
       expect(error.data.field).toBe('--scopes');
       expect(error.message).toContain('--scopes');
-      expect(error.message).toContain('memories:read, memories:write, memories:delete, admin');
+      expect(error.message).toContain('memories:read, memories:write, memories:delete, keys:manage, admin');
     }
     expect(thrownBy(() => parseScopes('nope')).data.field).toBe('scopes');
   });

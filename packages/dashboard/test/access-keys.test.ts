@@ -1,7 +1,9 @@
-import { mintApiKey } from '@memsvc/auth';
-import { type Scope, type TenantId, toTenantId } from '@memsvc/core';
+import { mintApiKey, SessionTokens } from '@memsvc/auth';
+import { type Scope, Secret, type TenantId, toTenantId } from '@memsvc/core';
+import { ManualClock } from '@memsvc/core/testing';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FRESH_SIGN_IN_SECONDS } from '../src/auth/fresh-sign-in.js';
 import { dashboardEngines, JWT_SECRET, startTestDashboard, type TestDashboard } from './support/dashboard-harness.js';
 
 const MCP_URL = 'https://memory.example.test/mcp';
@@ -65,8 +67,9 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
     const record = await dashboard.runtime.store.apiKeys.create({ userId, name, scopes, prefix: minted.prefix, keyHash: minted.keyHash });
     return { key: minted.key, record };
   };
-  const signedIn = async (userId: TenantId, scopes: readonly Scope[]) => {
-    const { key } = await mint(userId, `${userId} dashboard`, scopes);
+  // The person's own dashboard key: it holds keys:manage, as a GitHub or Google sign-in does.
+  const signedIn = async (userId: TenantId, scopes: readonly Scope[], { manage = true } = {}) => {
+    const { key } = await mint(userId, `${userId} dashboard`, manage ? [...scopes, 'keys:manage'] : scopes);
     const visitor = person(app);
     await visitor.get('/sign-in');
     expect((await visitor.post('/sign-in/key', { key })).status).toBe(303);
@@ -105,9 +108,11 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
     expect(others).toEqual([]);
     const key = await dashboard.runtime.apiKeys.authenticate(secret ?? '');
     expect(key).toMatchObject({ userId: alice, name: 'ci bot', scopes: ['memories:read'], organizationId: acmeId });
-    // Thirty days from the request (the store stamps the creation a moment later).
+    // Thirty days were asked for; the session it was made in ends sooner (JWT_EXPIRES_IN, 7 days), and so does the key.
+    const [signIn] = await dashboard.runtime.store.sessions.listActive(alice, new Date());
+    expect(key?.expiresAt).toEqual(signIn?.expiresAt);
     const lifetime = (key?.expiresAt?.getTime() ?? 0) - (key?.createdAt.getTime() ?? 0);
-    expect(Math.abs(lifetime - 30 * 86_400_000)).toBeLessThan(5_000);
+    expect(Math.abs(lifetime - 7 * 86_400_000)).toBeLessThan(5_000);
     // The filled-in configurations on the creation page carry it; nothing else ever does.
     expect(created.body).toContain(`&quot;Authorization&quot;: &quot;Bearer ${secret}&quot;`);
 
@@ -242,7 +247,7 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
     const parent = await dashboard.runtime.store.apiKeys.create({
       userId: erin,
       name: 'erin for two days',
-      scopes: ['memories:read'],
+      scopes: ['memories:read', 'keys:manage'],
       expiresAt,
       prefix: minted.prefix,
       keyHash: minted.keyHash,
@@ -263,7 +268,8 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
       });
       expect(created.status).toBe(200);
       const child = (await keysOf(erin)).find((key) => key.name === `child ${expires_in_days || 'none'}`);
-      expect(child?.expiresAt).toEqual(expiresAt);
+      // The session ends with its key (whole seconds, as its token says), and the child with the session.
+      expect(child?.expiresAt).toEqual(new Date(Math.floor(expiresAt.getTime() / 1000) * 1000));
       children.push(createdSecret(created.body)[0] ?? '');
     }
     // Revoking the key the session was opened with revokes the keys made in it.
@@ -313,9 +319,86 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
     expect(carols.body).not.toContain('Globex');
   });
 
+  it('AUTH-KEYS-MANAGE: a session without keys:manage can neither see nor change keys or sessions (an agent key cannot mint or revoke)', async () => {
+    const hank = toTenantId('hank');
+    const agent = await mint(hank, 'hank agent', ['memories:write']);
+    const reader = await signedIn(hank, ['memories:read', 'memories:write', 'memories:delete'], { manage: false });
+    const page = await reader.get('/access');
+    expect([page.status, page.body.includes('needs the keys:manage scope')]).toEqual([403, true]);
+    const before = await keysOf(hank);
+    for (const [path, form] of [
+      ['/access/keys', { name: 'outlives me', scopes: ['memories:read'] }],
+      [`/access/keys/${agent.record.id}/revoke`, {}],
+      ['/access/sessions/end', {}],
+    ] as const) {
+      const refused = await reader.post(path, form);
+      expect([refused.status, refused.body.includes('needs the keys:manage scope')], path).toEqual([403, true]);
+    }
+    expect(await keysOf(hank)).toEqual(before);
+    expect((await dashboard.runtime.apiKeys.authenticate(agent.key))?.id).toBe(agent.record.id);
+    expect((await reader.get('/memories')).status).toBe(200);
+  });
+
+  it('AUTH-KEYS-FRESH: a sign-in older than ten minutes cannot make or revoke a key or end sessions; nothing changes until the person signs in again', async () => {
+    const ivy = toTenantId('ivy');
+    const agent = await mint(ivy, 'ivy agent', ['memories:read']);
+    // A GitHub sign-in from eleven minutes ago: the same secret and store, an earlier clock.
+    const earlier = new SessionTokens({
+      secret: new Secret(JWT_SECRET),
+      expiresInSeconds: 7 * 86_400,
+      sessions: dashboard.runtime.store.sessions,
+      clock: new ManualClock(new Date(Date.now() - (FRESH_SIGN_IN_SECONDS + 60) * 1000)),
+    });
+    const stale = await earlier.issue({ userId: ivy, organizationId: null, scopes: ['memories:read', 'keys:manage'], origin: 'github' });
+    const ivyPage = person(app);
+    ivyPage.setCookie('memsvc_session', stale.token);
+    expect((await ivyPage.get('/access')).status).toBe(200);
+    for (const path of ['/access/keys', `/access/keys/${agent.record.id}/revoke`, '/access/sessions/end']) {
+      const refused = await ivyPage.post(path, { name: 'stale', scopes: ['memories:read'] });
+      expect([refused.status, refused.body.includes('needs a sign-in from the last 10 minutes')], path).toEqual([403, true]);
+    }
+    expect((await keysOf(ivy)).map((key) => [key.name, key.revokedAt])).toEqual([['ivy agent', null]]);
+    expect(await dashboard.runtime.sessions?.verify(stale.token)).toBeDefined();
+
+    const fresh = await dashboard.runtime.sessions?.issue({
+      userId: ivy,
+      organizationId: null,
+      scopes: ['memories:read', 'keys:manage'],
+      origin: 'github',
+    });
+    ivyPage.setCookie('memsvc_session', fresh?.token ?? '');
+    await ivyPage.get('/access');
+    expect((await ivyPage.post(`/access/keys/${agent.record.id}/revoke`, {})).status).toBe(303);
+    expect(await dashboard.runtime.apiKeys.authenticate(agent.key)).toBeUndefined();
+  });
+
+  it('AUTH-KEYS-SESSION-BOUND: a key made in a GitHub sign-in expires no later than it and is revoked when it signs out; a key made before stays', async () => {
+    const jack = toTenantId('jack');
+    const operatorKey = await mint(jack, 'made by the operator', ['memories:read']);
+    const signIn = await dashboard.runtime.sessions?.issue({
+      userId: jack,
+      organizationId: null,
+      scopes: ['memories:read', 'keys:manage'],
+      origin: 'github',
+    });
+    const jackPage = person(app);
+    jackPage.setCookie('memsvc_session', signIn?.token ?? '');
+    await jackPage.get('/access');
+    const created = await jackPage.post('/access/keys', { name: 'for my agent', scopes: ['memories:read'], expires_in_days: '90' });
+    expect(created.status).toBe(200);
+    const secret = createdSecret(created.body)[0] ?? '';
+    const made = await dashboard.runtime.apiKeys.authenticate(secret);
+    expect(made?.expiresAt).toEqual(signIn?.expiresAt);
+
+    expect((await jackPage.post('/sign-out', {})).status).toBe(303);
+    expect(await dashboard.runtime.apiKeys.authenticate(secret)).toBeUndefined();
+    expect((await keysOf(jack)).find((key) => key.name === 'for my agent')?.revokedAt).toBeInstanceOf(Date);
+    expect((await dashboard.runtime.apiKeys.authenticate(operatorKey.key))?.id).toBe(operatorKey.record.id);
+  });
+
   it('revoking the key a person signed in with ends that session; ending every session signs the person out', async () => {
     const dana = toTenantId('dana');
-    const { key, record } = await mint(dana, 'dana laptop', ['memories:read', 'memories:write']);
+    const { key, record } = await mint(dana, 'dana laptop', ['memories:read', 'memories:write', 'keys:manage']);
     const danaPage = person(app);
     await danaPage.get('/sign-in');
     expect((await danaPage.post('/sign-in/key', { key })).status).toBe(303);
@@ -327,7 +410,7 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
     const other = await dashboard.runtime.sessions?.issue({
       userId: dana,
       organizationId: null,
-      scopes: ['memories:read'],
+      scopes: ['memories:read', 'keys:manage'],
       origin: 'github',
     });
     expect((await danaPage.post(`/access/keys/${record.id}/revoke`, {})).status).toBe(303);

@@ -4,7 +4,7 @@ import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';
 import type { MemsvcStore } from '../src/index.js';
-import { codeOf, failureOf } from './support/code-of.js';
+import { codeOf, codeOfError, failureOf } from './support/code-of.js';
 import { describeEachEngine } from './support/each-engine.js';
 import { useSuiteStore } from './support/suite-store.js';
 
@@ -230,6 +230,97 @@ describeEachEngine('API keys', (engine) => {
     const failure = await failureOf(store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt, apiKeyId: 'not-a-key' }));
     expect(failure).toEqual(['INVALID_INPUT', 'apiKeyId']);
     expect(await store.sessions.listActive(alice, clock.now())).toEqual([]);
+  });
+
+  it("AUTH-LIVE-ISSUE: a revoked or expired key, or another user's, opens no session; nothing is written", async () => {
+    const expiresAt = new Date(clock.now().getTime() + 3_600_000);
+    const revoked = await store.apiKeys.create(newKey());
+    await store.apiKeys.revoke(revoked.id, clock.now());
+    const expiring = await store.apiKeys.create(newKey({ expiresAt: new Date(clock.now().getTime() + 1000) }));
+    const bobs = await store.apiKeys.create(newKey({ userId: bob }));
+    clock.advance(1000);
+    for (const apiKeyId of [revoked.id, expiring.id, bobs.id, randomUUID()]) {
+      expect(await failureOf(store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt, apiKeyId }))).toEqual([
+        'UNAUTHENTICATED',
+        'apiKeyId',
+      ]);
+    }
+    expect(await store.sessions.listActive(alice, clock.now())).toEqual([]);
+  });
+
+  it('AUTH-LIVE-ISSUE: a key revoked while a session is being exchanged for it never leaves that session usable (concurrent, 20 rounds)', async () => {
+    const expiresAt = new Date(clock.now().getTime() + 3_600_000);
+    for (let round = 0; round < 20; round++) {
+      const key = await store.apiKeys.create(newKey());
+      const jti = randomUUID();
+      const [issued] = await Promise.allSettled([
+        store.sessions.create({ userId: alice, jti, expiresAt, apiKeyId: key.id }),
+        store.apiKeys.revoke(key.id, clock.now()),
+      ]);
+      // Either the session was refused, or it was written before the revocation, which ended it.
+      if (issued.status === 'fulfilled') expect(await store.sessions.isDenied(jti, clock.now()), `round ${round}`).toBe(true);
+      else expect(codeOfError(issued.reason)).toBe('UNAUTHENTICATED');
+    }
+  });
+
+  it("AUTH-LIVE-ISSUE: a revoked or expired key, an ended session, or another user's, mints no key; nothing is written", async () => {
+    const expiresAt = new Date(clock.now().getTime() + 3_600_000);
+    const revoked = await store.apiKeys.create(newKey());
+    await store.apiKeys.revoke(revoked.id, clock.now());
+    const loggedOut = await store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt });
+    await store.sessions.deny(loggedOut.jti, expiresAt, clock.now());
+    const bobsSession = await store.sessions.create({ userId: bob, jti: randomUUID(), expiresAt });
+    const bobsKey = await store.apiKeys.create(newKey({ userId: bob }));
+    const before = await rowCount();
+    const cases: [Partial<NewApiKey>, string][] = [
+      [{ parentKeyId: revoked.id }, 'parentKeyId'],
+      [{ parentKeyId: bobsKey.id }, 'parentKeyId'],
+      [{ parentKeyId: randomUUID() }, 'parentKeyId'],
+      [{ madeInSession: loggedOut.jti }, 'madeInSession'],
+      [{ madeInSession: bobsSession.jti }, 'madeInSession'],
+      [{ madeInSession: randomUUID() }, 'madeInSession'],
+    ];
+    for (const [made, field] of cases) expect(await failureOf(store.apiKeys.create(newKey(made)))).toEqual(['UNAUTHENTICATED', field]);
+    expect(await failureOf(store.apiKeys.create(newKey({ madeInSession: 'a jti with spaces' })))).toEqual([
+      'INVALID_INPUT',
+      'madeInSession',
+    ]);
+    expect(await rowCount()).toBe(before);
+  });
+
+  it("AUTH-KEYS-SESSION-BOUND: a key made in a session expires no later than it, and ends with it: at logout, at the end of every session, or with the session's key", async () => {
+    const sessionEnds = new Date(clock.now().getTime() + 3_600_000);
+    const login = await store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt: sessionEnds });
+    const forever = await store.apiKeys.create(newKey({ name: 'asked forever', madeInSession: login.jti }));
+    const shorter = new Date(clock.now().getTime() + 60_000);
+    const soon = await store.apiKeys.create(newKey({ name: 'asked a minute', madeInSession: login.jti, expiresAt: shorter }));
+    const grandchild = await store.apiKeys.create(newKey({ name: 'made from it', parentKeyId: forever.id }));
+    expect([forever.expiresAt, soon.expiresAt, grandchild.expiresAt]).toEqual([sessionEnds, shorter, sessionEnds]);
+    clock.advance(1000);
+    await store.sessions.deny(login.jti, sessionEnds, clock.now());
+    const state = async () => Object.fromEntries((await store.apiKeys.list({ userId: alice })).map((key) => [key.name, key.revokedAt]));
+    expect(await state()).toMatchObject({ 'asked forever': clock.now(), 'asked a minute': clock.now(), 'made from it': clock.now() });
+
+    // Ending every session of the user ends the keys made in any of them.
+    const second = await store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt: sessionEnds });
+    const inSecond = await store.apiKeys.create(newKey({ name: 'in the second', madeInSession: second.jti }));
+    const untouched = await store.apiKeys.create(newKey({ name: 'operator made' }));
+    clock.advance(1000);
+    expect(await store.sessions.denyAll(alice, clock.now())).toBe(1);
+    const after = await store.apiKeys.list({ userId: alice });
+    expect(after.find((key) => key.id === inSecond.id)?.revokedAt).toEqual(clock.now());
+    expect(after.find((key) => key.id === untouched.id)?.revokedAt).toBeNull();
+
+    // A key made in a session exchanged for a key is that key's child: revoking the key ends
+    // the session, the key made in it, and the sessions of that one.
+    const agent = await store.apiKeys.create(newKey({ name: 'agent' }));
+    const agentSession = await store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt: sessionEnds, apiKeyId: agent.id });
+    const minted = await store.apiKeys.create(newKey({ name: 'minted in the agent session', madeInSession: agentSession.jti }));
+    const mintedSession = await store.sessions.create({ userId: alice, jti: randomUUID(), expiresAt: sessionEnds, apiKeyId: minted.id });
+    clock.advance(1000);
+    await store.apiKeys.revoke(agent.id, clock.now());
+    expect((await store.apiKeys.list({ userId: alice })).find((key) => key.id === minted.id)?.revokedAt).toEqual(clock.now());
+    expect(await store.sessions.isDenied(mintedSession.jti, clock.now())).toBe(true);
   });
 
   it('refuses a second key with the same hash as a CONFLICT', async () => {

@@ -24,8 +24,11 @@ export interface LoginFlowOptions {
 /** The parameters of a provider's redirect back to us: a parsed query string, or a plain record. */
 export type CallbackParameters = URLSearchParams | Readonly<Record<string, string | undefined>>;
 
-/** Every login session may read, write and delete its own memories. */
-const PERSON_SCOPES: readonly Scope[] = Object.freeze(['memories:read', 'memories:write', 'memories:delete']);
+/**
+ * Every login session may read, write and delete its own memories, and manage its own keys: a
+ * person signed in with an identity provider is the owner of the tenant, not an agent.
+ */
+const PERSON_SCOPES: readonly Scope[] = Object.freeze(['memories:read', 'memories:write', 'memories:delete', 'keys:manage']);
 const ADMIN_SCOPES: readonly Scope[] = Object.freeze([...PERSON_SCOPES, 'admin']);
 
 const DEFAULT_STATE_TTL_SECONDS = 600;

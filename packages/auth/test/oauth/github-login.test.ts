@@ -41,7 +41,7 @@ describe('GitHub login through LoginFlow', () => {
         subject: {
           userId: 'octocat@example.com',
           organizationId: null,
-          scopes: ['memories:read', 'memories:write', 'memories:delete'],
+          scopes: ['memories:read', 'memories:write', 'memories:delete', 'keys:manage'],
           origin: 'github',
         },
         client: BROWSER,
@@ -55,7 +55,7 @@ describe('GitHub login through LoginFlow', () => {
 
   it('adds the admin scope when the verified email is an admin email, whatever its case', async () => {
     const session = await harness.flow.finish('github', await harness.approvedCallback('github', 'root'), BROWSER);
-    expect(session.scopes).toEqual(['memories:read', 'memories:write', 'memories:delete', 'admin']);
+    expect(session.scopes).toEqual(['memories:read', 'memories:write', 'memories:delete', 'keys:manage', 'admin']);
     expect(harness.sessions[0]?.subject.origin).toBe('github');
   });
 

@@ -34,7 +34,7 @@ describe('Google login through LoginFlow', () => {
         subject: {
           userId: 'ada.lovelace@example.com',
           organizationId: null,
-          scopes: ['memories:read', 'memories:write', 'memories:delete'],
+          scopes: ['memories:read', 'memories:write', 'memories:delete', 'keys:manage'],
           origin: 'google',
         },
         client: BROWSER,
@@ -51,7 +51,7 @@ describe('Google login through LoginFlow', () => {
   it('lower-cases the email and adds the admin scope for an admin email', async () => {
     const session = await harness.flow.finish('google', await harness.approvedCallback('google', GRACE.email), BROWSER);
     expect(session.userId).toBe('grace.hopper@example.com');
-    expect(session.scopes).toEqual(['memories:read', 'memories:write', 'memories:delete', 'admin']);
+    expect(session.scopes).toEqual(['memories:read', 'memories:write', 'memories:delete', 'keys:manage', 'admin']);
   });
 
   it('fetches the discovery document once for many logins, and the keys once', async () => {

@@ -2,12 +2,15 @@ import { MemsvcError } from '../errors/memsvc-error.js';
 
 /**
  * What a credential may do (DESIGN §4b: authorisation checks the scopes of each tool). Read,
- * write and delete of the caller's own memories, and `admin` for the operator tools.
+ * write and delete of the caller's own memories; `keys:manage` to mint and revoke the caller's
+ * own API keys and end their sessions (the dashboard's Access page), held by a person signed in
+ * with an identity provider and by no key unless it was given it; and `admin` for the operator
+ * tools.
  */
-export type Scope = 'memories:read' | 'memories:write' | 'memories:delete' | 'admin';
+export type Scope = 'memories:read' | 'memories:write' | 'memories:delete' | 'keys:manage' | 'admin';
 
 /** Every scope, in the order they are listed and stored. */
-export const SCOPES: readonly Scope[] = Object.freeze(['memories:read', 'memories:write', 'memories:delete', 'admin']);
+export const SCOPES: readonly Scope[] = Object.freeze(['memories:read', 'memories:write', 'memories:delete', 'keys:manage', 'admin']);
 
 /** The scopes of a new API key when none are asked for: least privilege for an agent that remembers. */
 export const DEFAULT_KEY_SCOPES: readonly Scope[] = Object.freeze(['memories:read', 'memories:write']);

@@ -29,8 +29,15 @@ export interface NewApiKey {
   readonly expiresAt?: Date | undefined;
   readonly prefix: string;
   readonly keyHash: string;
-  /** The key whose session made this one (the dashboard): revoking that key revokes this one too. */
+  /** The key this one was made with: revoking that key revokes this one too. */
   readonly parentKeyId?: string | undefined;
+  /**
+   * The `jti` of the session this key was made in (the dashboard's Access page). The store
+   * refuses to mint unless that session is live at the moment of the insert; the key expires no
+   * later than the session, is revoked when the session ends (logout, revocation of its key or
+   * of every session of its user), and its parent is the session's own key when it has one.
+   */
+  readonly madeInSession?: string | undefined;
 }
 
 /**
@@ -41,7 +48,11 @@ export interface ApiKeyStore {
   /**
    * Stores a new key. INVALID_INPUT naming the field for a bad name (1–100 characters), unknown
    * scopes, an expiry not in the future, a malformed hash or organization id; NOT_FOUND for an
-   * organization that does not exist; CONFLICT for a hash already stored. Bad input writes nothing.
+   * organization that does not exist; CONFLICT for a hash already stored; UNAUTHENTICATED naming
+   * `parentKeyId` or `madeInSession` when that credential is not live (revoked, expired, logged
+   * out, or another user's) at the moment of the insert: a credential that has ended mints
+   * nothing. A key expires no later than its parent key and the session it was made in. Bad
+   * input writes nothing.
    */
   create(key: NewApiKey): Promise<ApiKeyRecord>;
 
@@ -53,9 +64,9 @@ export interface ApiKeyStore {
 
   /**
    * Revokes; returns the record as now, or undefined when there is no such key. Idempotent. The
-   * keys made from it (`parentKeyId`, at any depth) are revoked with it, and the sessions
-   * exchanged for any of them end, in the same transaction: no credential outlives the one that
-   * made it.
+   * keys made from it (`parentKeyId`, at any depth), the sessions exchanged for any of them and
+   * the keys made in those sessions end with it, in the same transaction: no credential outlives
+   * the one that made it.
    */
   revoke(id: string, now: Date): Promise<ApiKeyRecord | undefined>;
 

@@ -36,7 +36,13 @@ export interface NewSession {
  * bulk-deleted by the auth-store sweep; every read filters on expiry regardless.
  */
 export interface SessionStore {
-  /** Records an issued session. INVALID_INPUT naming the field for a bad jti or an expiry not after now. */
+  /**
+   * Records an issued session. INVALID_INPUT naming the field for a bad jti or an expiry not
+   * after now. With `apiKeyId`, the key is read again in the same transaction and locked against
+   * a concurrent revocation: UNAUTHENTICATED naming `apiKeyId` when it is not usable at that
+   * moment (revoked, expired, or another user's), so a key revoked while its exchange was in
+   * flight opens nothing.
+   */
   create(session: NewSession): Promise<SessionRecord>;
 
   /** Whether this `jti` is on the denylist at `now` (an entry past its expiry no longer counts). One indexed read. */
@@ -44,13 +50,15 @@ export interface SessionStore {
 
   /**
    * Puts a `jti` on the denylist until `expiresAt` (when the token would have expired anyway) and
-   * marks its session revoked, in one transaction. Idempotent: revoking twice is not an error.
+   * marks its session revoked, in one transaction, with the keys made in that session (and what
+   * was made from them). Idempotent: revoking twice is not an error.
    */
   deny(jti: string, expiresAt: Date, now: Date): Promise<void>;
 
   /**
    * Ends every session of a user that is live at `now`: each `jti` goes on the denylist until its
-   * token would have expired, in one transaction. Returns how many sessions were ended.
+   * token would have expired, and the keys made in those sessions are revoked, in one
+   * transaction. Returns how many sessions were ended.
    */
   denyAll(userId: TenantId, now: Date): Promise<number>;
 

@@ -6,10 +6,13 @@ import type { Scope } from '@memsvc/core';
  * `memories:write`; deleting `memories:delete`; a merge, or a contradiction resolved (which may
  * delete one side), both. A session exchanged for an API key holds that key's scopes, so a
  * read-only key gives a read-only dashboard. The access page (the viewer's own keys and
- * sessions) needs none; the operations pages have their own guard (`admin`). `path` is relative
- * to the dashboard's base path.
+ * sessions) needs `keys:manage`, which a person signed in with GitHub or Google holds and a key
+ * only when it was given it: an agent's key, or a session made from one, cannot mint a key that
+ * outlives it or revoke another agent's. The operations pages have their own guard (`admin`).
+ * `path` is relative to the dashboard's base path.
  */
 export function scopesFor(method: string, path: string): readonly Scope[] {
+  if (/^\/access(\/|$)/.test(path)) return ['keys:manage'];
   if (method !== 'POST') return /^\/(memories|review)(\/|$)/.test(path) ? ['memories:read'] : [];
   if (path === '/review/consolidation/approve' || path === '/review/contradictions/resolve') return ['memories:write', 'memories:delete'];
   if (/^\/memories\/delete$|^\/memories\/[^/]+\/delete$|^\/review\/fading\/delete$/.test(path)) return ['memories:delete'];

@@ -1,4 +1,5 @@
 import { type IssuedSession, isLoginRefused, LoginRefused, looksLikeApiKey, startedInThisBrowser } from '@memsvc/auth';
+import { isMemsvcError } from '@memsvc/core';
 import type { Context, Hono } from 'hono';
 import type { DashboardDependencies, DashboardOptions } from '../dashboard-dependencies.js';
 import type { DashboardEnv } from '../dashboard-env.js';
@@ -67,18 +68,26 @@ export function registerSignInRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     const form = await c.req.parseBody();
     const presented = typeof form.key === 'string' ? form.key.trim() : '';
     const key = looksLikeApiKey(presented) ? await apiKeys.authenticate(presented) : undefined;
-    if (!key) return signInPage(c, 401, 'That key is not valid (unknown, revoked or expired).');
-    const session = await sessions.issue(
-      {
-        userId: key.userId,
-        organizationId: key.organizationId,
-        scopes: key.scopes,
-        origin: 'api-key',
-        keyId: key.id,
-        notAfter: key.expiresAt,
-      },
-      clientOf(c),
-    );
+    const invalid = () => signInPage(c, 401, 'That key is not valid (unknown, revoked or expired).');
+    if (!key) return invalid();
+    let session: IssuedSession;
+    try {
+      // The store reads the key again as it records the session: one revoked meanwhile opens nothing.
+      session = await sessions.issue(
+        {
+          userId: key.userId,
+          organizationId: key.organizationId,
+          scopes: key.scopes,
+          origin: 'api-key',
+          keyId: key.id,
+          notAfter: key.expiresAt,
+        },
+        clientOf(c),
+      );
+    } catch (error) {
+      if (isMemsvcError(error, 'UNAUTHENTICATED')) return invalid();
+      throw error;
+    }
     logger.info({ event: 'session_issued', keyId: key.id, via: 'dashboard-api-key' }, 'session issued');
     return signedIn(c, session);
   });

@@ -28,6 +28,7 @@ export function viewerMiddleware(dependencies: DashboardDependencies, options: D
           actor: `session:${claims.jti}`,
           via: claims.origin,
           sessionId: claims.jti,
+          signedInAt: claims.issuedAt,
           ...(claims.keyId ? { keyId: claims.keyId } : {}),
           ...(claims.organizationId ? { organizationId: claims.organizationId } : {}),
         };

@@ -10,6 +10,8 @@ export interface Viewer {
   readonly via: string;
   /** The session's id, when there is one (sign-out revokes it). */
   readonly sessionId?: string;
+  /** When the session was signed in, when there is one: managing keys asks for a recent sign-in. */
+  readonly signedInAt?: Date;
   /** The API key the session was opened with (`via: 'api-key'`): a key made in it expires no later. */
   readonly keyId?: string;
   /** The organization the session counts against for rate limits, when it has one. */

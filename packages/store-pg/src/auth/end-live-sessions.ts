@@ -1,19 +1,23 @@
 import { type Kysely, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 
-/** Whose live sessions to end: every one of a user's, or those exchanged for given API keys. */
-export type SessionsToEnd = { readonly userId: string } | { readonly apiKeyIds: readonly string[] };
+/** Whose live sessions to end: every one of a user's, those exchanged for given API keys, or given ones. */
+export type SessionsToEnd = { readonly userId: string } | { readonly apiKeyIds: readonly string[] } | { readonly jtis: readonly string[] };
 
 /**
  * Ends live sessions: marks them revoked and puts each `jti` on the denylist until its token would
  * have expired anyway (a later expiry already listed stays). Run it inside the caller's
  * transaction — with the revocation of the keys, when keys end them — so no moment exists where
- * the credential is gone and a session it opened still works. Returns how many sessions ended.
+ * the credential is gone and a session it opened still works. Returns the `jti`s of the sessions
+ * it ended (not those already ended).
  */
-export async function endLiveSessions(trx: Kysely<MemsvcDatabase>, which: SessionsToEnd, now: Date): Promise<number> {
-  if ('apiKeyIds' in which && which.apiKeyIds.length === 0) return 0;
+export async function endLiveSessions(trx: Kysely<MemsvcDatabase>, which: SessionsToEnd, now: Date): Promise<string[]> {
+  if ('apiKeyIds' in which && which.apiKeyIds.length === 0) return [];
+  if ('jtis' in which && which.jtis.length === 0) return [];
   let live = trx.updateTable('sessions').set({ revoked_at: now }).where('expires_at', '>', now).where('revoked_at', 'is', null);
-  live = 'userId' in which ? live.where('user_id', '=', which.userId) : live.where('api_key_id', 'in', which.apiKeyIds);
+  if ('userId' in which) live = live.where('user_id', '=', which.userId);
+  else if ('apiKeyIds' in which) live = live.where('api_key_id', 'in', which.apiKeyIds);
+  else live = live.where('jti', 'in', which.jtis);
   const ended = await live.returning(['jti', 'expires_at']).execute();
   if (ended.length > 0) {
     await trx
@@ -24,5 +28,5 @@ export async function endLiveSessions(trx: Kysely<MemsvcDatabase>, which: Sessio
       )
       .execute();
   }
-  return ended.length;
+  return ended.map((session) => session.jti);
 }

@@ -16,7 +16,8 @@ import { retryingLockConflicts } from '../connection/lock-conflicts.js';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { ApiKeysTable, MemsvcDatabase } from '../schema/database-schema.js';
 import { sqlStateOf, UNIQUE_VIOLATION } from './database-errors.js';
-import { endLiveSessions } from './end-live-sessions.js';
+import { endDerivedCredentials } from './end-derived-credentials.js';
+import { earliestExpiry, lockLiveParents } from './live-parents.js';
 
 type ApiKeyRow = Selectable<ApiKeysTable>;
 
@@ -35,6 +36,8 @@ const RECORD_COLUMNS = [
 ] as const satisfies readonly (keyof ApiKeyRow)[];
 
 const KEY_HASH_PATTERN = /^[0-9a-f]{64}$/;
+// The shape of a session's jti (pg-session-store.ts): visible ASCII, no whitespace.
+const JTI_PATTERN = /^[\x21-\x7e]{1,200}$/;
 const PREFIX_MAX_LENGTH = 32;
 
 /** The dependencies of PgApiKeyStore. */
@@ -79,9 +82,15 @@ export class PgApiKeyStore implements ApiKeyStore {
     if (key.prefix.length === 0 || key.prefix.length > PREFIX_MAX_LENGTH) {
       throw new MemsvcError('INVALID_INPUT', `prefix must be 1 to ${PREFIX_MAX_LENGTH} characters long`, { field: 'prefix' });
     }
+    if (key.madeInSession !== undefined && !JTI_PATTERN.test(key.madeInSession)) {
+      throw new MemsvcError('INVALID_INPUT', 'madeInSession must be the jti of a session', { field: 'madeInSession' });
+    }
     try {
       const row = await this.#db.transaction().execute(async (trx) => {
         if (key.organizationId !== undefined) await checkMembership(trx, key.organizationId, key.userId);
+        // The credentials this key is made from are read again here and locked against a
+        // concurrent revocation or logout, which then waits for this insert and ends the key too.
+        const parents = await lockLiveParents(trx, key, now);
         return trx
           .insertInto('api_keys')
           .values({
@@ -93,8 +102,9 @@ export class PgApiKeyStore implements ApiKeyStore {
             key_hash: key.keyHash,
             scopes: [...scopes],
             created_at: now,
-            expires_at: key.expiresAt ?? null,
-            parent_key_id: key.parentKeyId ?? null,
+            expires_at: earliestExpiry([key.expiresAt, parents.expiresAt]) ?? null,
+            parent_key_id: parents.parentKeyId ?? null,
+            session_jti: key.madeInSession ?? null,
           })
           .returning(RECORD_COLUMNS)
           .executeTakeFirstOrThrow();
@@ -129,21 +139,17 @@ export class PgApiKeyStore implements ApiKeyStore {
   async revoke(id: string, now: Date): Promise<ApiKeyRecord | undefined> {
     if (!isUuid(id)) return undefined;
     return this.#db.transaction().execute(async (trx) => {
-      // The key and every key made from it, at any depth (a key made in a session of a key made
-      // in a session of this one). The first revocation time stays: revoking again changes nothing.
-      const revoked = await sql<{ id: string }>`
-        WITH RECURSIVE family (id) AS (
-          SELECT id FROM api_keys WHERE id = ${id}
-          UNION
-          SELECT child.id FROM api_keys AS child JOIN family ON child.parent_key_id = family.id
-        )
-        UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${now})
-        WHERE id IN (SELECT id FROM family)
-        RETURNING id`.execute(trx);
-      if (revoked.rows.length === 0) return undefined;
-      await endLiveSessions(trx, { apiKeyIds: revoked.rows.map((row) => row.id) }, now);
-      const row = await trx.selectFrom('api_keys').select(RECORD_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
-      return toRecord(row);
+      // The first revocation time stays: revoking again changes nothing of this key's.
+      const revoked = await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: sql<Date>`coalesce(revoked_at, ${now})` })
+        .where('id', '=', id)
+        .returning(RECORD_COLUMNS)
+        .executeTakeFirst();
+      if (!revoked) return undefined;
+      // The key's sessions, the keys made from it or in those sessions, at any depth.
+      await endDerivedCredentials(trx, { keyIds: [id] }, now);
+      return toRecord(revoked);
     });
   }
 
@@ -156,8 +162,8 @@ export class PgApiKeyStore implements ApiKeyStore {
         .where('revoked_at', 'is', null)
         .returning('id')
         .execute();
-      // Sessions of keys revoked earlier were ended then; these are the keys revoked now.
-      await endLiveSessions(trx, { apiKeyIds: revoked.map((key) => key.id) }, now);
+      // What keys revoked earlier made was ended then; these are the keys revoked now.
+      await endDerivedCredentials(trx, { keyIds: revoked.map((key) => key.id) }, now);
       return revoked.length;
     });
   }
@@ -178,7 +184,7 @@ export class PgApiKeyStore implements ApiKeyStore {
   }
 }
 
-function toRecord(row: Omit<ApiKeyRow, 'key_hash' | 'parent_key_id'>): ApiKeyRecord {
+function toRecord(row: Omit<ApiKeyRow, 'key_hash' | 'parent_key_id' | 'session_jti'>): ApiKeyRecord {
   return {
     id: row.id,
     userId: row.user_id as TenantId,

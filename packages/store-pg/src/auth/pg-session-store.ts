@@ -7,10 +7,11 @@ import {
   type SessionStore,
   type TenantId,
 } from '@memsvc/core';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase, SessionsTable } from '../schema/database-schema.js';
 import { sqlStateOf, UNIQUE_VIOLATION } from './database-errors.js';
+import { endDerivedCredentials } from './end-derived-credentials.js';
 import { endLiveSessions } from './end-live-sessions.js';
 import { untrustedText } from './untrusted-text.js';
 
@@ -54,20 +55,23 @@ export class PgSessionStore implements SessionStore {
       throw new MemsvcError('INVALID_INPUT', 'expiresAt must be a time in the future', { field: 'expiresAt' });
     }
     try {
-      const row = await this.#db
-        .insertInto('sessions')
-        .values({
-          id: this.#ids.next(),
-          user_id: session.userId,
-          jti: session.jti,
-          created_at: now,
-          expires_at: session.expiresAt,
-          user_agent: untrustedText(session.userAgent, USER_AGENT_MAX_LENGTH),
-          ip_address: untrustedText(session.ipAddress, IP_ADDRESS_MAX_LENGTH),
-          api_key_id: session.apiKeyId ?? null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await this.#db.transaction().execute(async (trx) => {
+        if (session.apiKeyId !== undefined) await lockUsableKey(trx, session.apiKeyId, session.userId, now);
+        return trx
+          .insertInto('sessions')
+          .values({
+            id: this.#ids.next(),
+            user_id: session.userId,
+            jti: session.jti,
+            created_at: now,
+            expires_at: session.expiresAt,
+            user_agent: untrustedText(session.userAgent, USER_AGENT_MAX_LENGTH),
+            ip_address: untrustedText(session.ipAddress, IP_ADDRESS_MAX_LENGTH),
+            api_key_id: session.apiKeyId ?? null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      });
       return toRecord(row);
     } catch (error) {
       if (sqlStateOf(error) === UNIQUE_VIOLATION) {
@@ -105,11 +109,17 @@ export class PgSessionStore implements SessionStore {
         .execute();
       // The first revocation time stays, as with API keys.
       await trx.updateTable('sessions').set({ revoked_at: now }).where('jti', '=', jti).where('revoked_at', 'is', null).execute();
+      // The keys made in this session end with it (a second logout finds them ended already).
+      await endDerivedCredentials(trx, { sessionJtis: [jti] }, now);
     });
   }
 
   async denyAll(userId: TenantId, now: Date): Promise<number> {
-    return this.#db.transaction().execute((trx) => endLiveSessions(trx, { userId }, now));
+    return this.#db.transaction().execute(async (trx) => {
+      const ended = await endLiveSessions(trx, { userId }, now);
+      await endDerivedCredentials(trx, { sessionJtis: ended }, now);
+      return ended.length;
+    });
   }
 
   async listActive(userId: TenantId, now: Date): Promise<readonly SessionRecord[]> {
@@ -122,6 +132,27 @@ export class PgSessionStore implements SessionStore {
       .orderBy('id', 'desc')
       .execute();
     return rows.map(toRecord);
+  }
+}
+
+/**
+ * The key a session is exchanged for, read again in the issuing transaction and locked `FOR
+ * SHARE`: a revocation updates that row, so it either waits for this insert to commit (and then
+ * ends the new session with the key's others) or has committed, and this read finds the key
+ * revoked. A key checked when the request arrived but revoked before the session is written
+ * therefore opens nothing, however long the request took.
+ */
+async function lockUsableKey(trx: Transaction<MemsvcDatabase>, apiKeyId: string, userId: TenantId, now: Date): Promise<void> {
+  const key = await trx
+    .selectFrom('api_keys')
+    .select('user_id')
+    .where('id', '=', apiKeyId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .forShare()
+    .executeTakeFirst();
+  if (!key || key.user_id !== userId) {
+    throw new MemsvcError('UNAUTHENTICATED', 'the API key is revoked or expired; no session is issued for it', { field: 'apiKeyId' });
   }
 }
 

@@ -144,6 +144,8 @@ export interface ApiKeysTable {
   expires_at: Date | null;
   revoked_at: Date | null;
   parent_key_id: Defaulted<string | null>;
+  /** The jti of the session the key was made in (0017): the key ends with that session. */
+  session_jti: Defaulted<string | null>;
 }
 
 export interface SessionsTable {

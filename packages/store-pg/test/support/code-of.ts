@@ -16,3 +16,8 @@ export async function failureOf(promise: Promise<unknown>): Promise<[string, str
     (error: { code: string; data: { field: string } }) => [error.code, error.data.field],
   );
 }
+
+/** The MemsvcError code of something already thrown. */
+export function codeOfError(error: unknown): string {
+  return isMemsvcError(error) ? error.code : `not a MemsvcError: ${String(error)}`;
+}

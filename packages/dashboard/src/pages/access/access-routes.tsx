@@ -1,6 +1,7 @@
 import { mintApiKey } from '@memsvc/auth';
 import { type ApiKeyRecord, isMemsvcError } from '@memsvc/core';
 import type { Context, Hono } from 'hono';
+import { requireFreshSignIn } from '../../auth/fresh-sign-in.js';
 import { clearSessionCookie } from '../../auth/session-cookie.js';
 import { isAdmin, type Viewer } from '../../auth/viewer.js';
 import type { DashboardDependencies, DashboardOptions } from '../../dashboard-dependencies.js';
@@ -63,16 +64,13 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     };
   };
 
-  const parentKeyExpiry = async (viewer: Viewer): Promise<Date | undefined> => {
-    if (viewer.keyId === undefined) return undefined;
-    const parent = (await store.apiKeys.list({ userId: viewer.tenant })).find((key) => key.id === viewer.keyId);
-    return parent?.expiresAt ?? undefined;
-  };
-
   const notFound = (c: Context<DashboardEnv>, message: string) =>
     c.html(<ErrorPage basePath={base} title="Not found" message={message} />, 404);
 
   app.get('/access', async (c) => c.html(<AccessPage {...(await accessView(c, { notice: accessNotice(c.req.query('notice')) }))} />));
+
+  // Every change here gives out or takes back a way in: it needs a recent sign-in.
+  app.post('/access/*', requireFreshSignIn(clock, base));
 
   // The page that shows a new key is this POST's own response, never a redirect: the key is in
   // no URL, no history entry a later GET could replay, and no cache (no-store).
@@ -90,10 +88,10 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
         name: request.name,
         organizationId: request.organizationId,
         scopes: request.scopes,
-        // A key made in a session opened with a key expires no later than that key.
-        expiresAt: earliest(expiryOf(request.expiresInDays, clock.now()), await parentKeyExpiry(viewer)),
-        // And is revoked with it.
-        parentKeyId: viewer.keyId,
+        expiresAt: expiryOf(request.expiresInDays, clock.now()),
+        // The store checks the session is live as it inserts; the key expires no later than the
+        // session (and the session's key, when it has one) and is revoked when either ends.
+        madeInSession: viewer.sessionId,
         prefix: minted.prefix,
         keyHash: minted.keyHash,
       });
@@ -131,13 +129,6 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     clearSessionCookie(c, options);
     return c.redirect(`${base}/sign-in`, 303);
   });
-}
-
-/** The earlier of two expiries, where undefined is never. */
-function earliest(a: Date | undefined, b: Date | undefined): Date | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return a.getTime() <= b.getTime() ? a : b;
 }
 
 /** A lifetime in seconds as people say it: `7 days`, `24 hours`, `30 minutes`. */

@@ -10,6 +10,7 @@ const SCOPE_TEXT: Readonly<Record<Scope, string>> = {
   'memories:read': 'recall, list and read memories',
   'memories:write': 'create, update, promote and restore memories',
   'memories:delete': 'delete and forget memories',
+  'keys:manage': 'make and revoke keys, and end sessions, on this page (after a recent sign-in)',
   admin: 'operator tools, and acting on the operator tenants',
 };
 
@@ -82,7 +83,7 @@ export function CreateKeyForm(props: {
       </p>
       <p>
         <label>
-          Expires after <small>(days, 1 to {API_KEY_MAX_LIFETIME_DAYS}; empty for never)</small>
+          Expires after <small>(days, 1 to {API_KEY_MAX_LIFETIME_DAYS}; empty for when this sign-in ends)</small>
           <br />
           <input
             name="expires_in_days"
@@ -202,6 +203,11 @@ export function RevocationNote(props: { frame: PageFrame; sessionLifetime: strin
         <code>POST /auth/session</code>, or signing in to this dashboard with it). Other sessions (GitHub, Google) last until they expire,
         up to {props.sessionLifetime} after they began (<code>JWT_EXPIRES_IN</code>), or are logged out.
       </p>
+      <p>
+        A key made on this page lasts no longer than the sign-in it was made in, and is revoked when that sign-in ends (signing out, ending
+        all sessions, or revoking the key it was made with). A key meant to outlive a sign-in is made by an operator with{' '}
+        <code>memsvc keys create</code>.
+      </p>
       <form
         method="post"
         action={`${props.frame.basePath}/access/sessions/end`}
@@ -211,7 +217,7 @@ export function RevocationNote(props: { frame: PageFrame; sessionLifetime: strin
         <button type="submit" class="danger">
           End all my sessions
         </button>{' '}
-        <small>ends those sessions too, and signs you out here</small>
+        <small>ends those sessions and the keys made in them, and signs you out here</small>
       </form>
     </div>
   );
