@@ -336,7 +336,10 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
     }
     expect(await keysOf(hank)).toEqual(before);
     expect((await dashboard.runtime.apiKeys.authenticate(agent.key))?.id).toBe(agent.record.id);
-    expect((await reader.get('/memories')).status).toBe(200);
+    const memories = await reader.get('/memories');
+    expect(memories.status).toBe(200);
+    // The section it cannot open is not offered.
+    expect(memories.body).not.toContain('href="/access"');
   });
 
   it('AUTH-KEYS-FRESH: a sign-in older than ten minutes cannot make or revoke a key or end sessions; nothing changes until the person signs in again', async () => {

@@ -39,7 +39,7 @@ export function Layout(props: { frame: PageFrame; title: string; section: Sectio
             {link('memories', 'Memories')}
             {link('review', 'Review')}
             {isAdmin(viewer) ? link('operations', 'Operations') : null}
-            {link('access', 'Access')}
+            {viewer.scopes.has('keys:manage') ? link('access', 'Access') : null}
           </nav>
           <form method="post" action={`${basePath}/sign-out`} class="who">
             <span>
