@@ -136,6 +136,10 @@ export const REQUIREMENTS = {
     'a standby whose reads keep failing while it answers its checks serves nothing for a pause that grows while the failures go on; each failed read is answered by the primary',
   'R-REPLICA-PROMOTED':
     'a DATABASE_READ_URL that is a primary, or is promoted, is refused (a boot error naming the variable, or it stops serving with a warning), never serving a stale or diverging read',
+  'R-SCOPE-CONTENT':
+    'a caller without memories:read gets no memory content, tags, metadata or scope from any tool, nor the id of a memory found by similarity to its text: ids it named or wrote, outcomes and counts only (issue 37)',
+  'R-SCOPE-READ-UNCHANGED':
+    'a caller holding memories:read (the anonymous caller and the pre-shared key hold every scope) sees every result as before',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -13,6 +13,7 @@ import {
 } from '@memsvc/core';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { visibleResult } from './content-visibility.js';
 import { auditActorOf, clientAddressOf, holdsScope, isCredential, type Principal, principalOf } from './principal.js';
 import type { ToolName } from './tool-names.js';
 import { storageUnavailable, toolError } from './tool-result.js';
@@ -138,7 +139,8 @@ export interface ToolRequest {
  * against MCP_ADMIN_TOKEN in constant time first, and every admin call is reported as allowed or
  * denied. Then the `before` hooks (a refused admin call passes them too, so the rate limiter
  * counts it, and is refused after them), the body, and the `after` hooks; every failure becomes
- * a typed tool error, and a refused call changes nothing.
+ * a typed tool error, and a refused call changes nothing. A caller without `memories:read` sees
+ * only the ids and counts its tool shows such a caller (visibleResult), never memory content.
  */
 export function runTool(
   pipeline: ToolPipeline,
@@ -184,7 +186,8 @@ async function runInSpan(
     if (adminRefusal) throw adminRefusal;
     const { result, tier } = await body(context as CallContext);
     outcome = { status: result.isError ? 'error' : 'success', tier: tier ?? 'none', ...errorCodeOf(result) };
-    return result;
+    // What the caller may see of it is decided here, once for every tool (issue 37, finding #3).
+    return visibleResult(call.tool, observed.principal, result);
   } catch (thrown) {
     const unavailable = !isMemsvcError(thrown) && pipeline.isStorageUnavailable?.(thrown) === true;
     if (unavailable) pipeline.onInternalError?.(thrown, call.tool);
