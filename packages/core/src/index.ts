@@ -24,6 +24,7 @@ export type { ProfileResolution } from './config/profile.js';
 export { resolveProfile } from './config/profile.js';
 export { isSecret, Secret } from './config/secret.js';
 export { assertServerMayBoot } from './config/server-boot-rules.js';
+export { addressBucketOf, DEFAULT_IPV6_RATE_LIMIT_PREFIX } from './domain/address-bucket.js';
 export { API_KEY_MAX_LIFETIME_DAYS, API_KEY_NAME_MAX_LENGTH, checkApiKeyName, keyLifetimeDays } from './domain/api-key-rules.js';
 export { ASKING_DISCOUNT, asksQuestion } from './domain/asking-turn.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';

@@ -129,6 +129,9 @@ export const REQUIREMENTS = {
     'a standby whose reads keep failing while it answers its checks serves nothing for a pause that grows while the failures go on; each failed read is answered by the primary',
   'R-REPLICA-PROMOTED':
     'a DATABASE_READ_URL that is a primary, or is promoted, is refused (a boot error naming the variable, or it stops serving with a warning), never serving a stale or diverging read',
+  'R-EDGE-IPV6-NETWORK':
+    'the per-address limit counts an IPv6 client by its network of RATE_LIMIT_IPV6_PREFIX bits (default /64) and an IPv4-mapped IPv6 address as its IPv4 address (issue 37 #8)',
+  'R-EDGE-IPV6-CONFIG': 'RATE_LIMIT_IPV6_PREFIX is a whole number from 1 to 128, default 64; anything else is refused naming the variable',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
