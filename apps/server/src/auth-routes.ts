@@ -67,7 +67,7 @@ function sessionJson(session: Awaited<ReturnType<SessionTokens['issue']>>, now: 
  */
 async function requestedScopes(c: Context, held: readonly Scope[]): Promise<{ scopes: readonly Scope[] } | { problem: string }> {
   const body = await readBoundedBody(c.req.raw.body, c.req.header('content-length'), SESSION_BODY_MAX_BYTES);
-  if (body.tooLarge) return { problem: `the request body exceeds ${SESSION_BODY_MAX_BYTES} bytes` };
+  if (body.refused) return { problem: `the request body exceeds ${SESSION_BODY_MAX_BYTES} bytes` };
   if (body.bytes.length === 0) return { scopes: held };
   let parsed: unknown;
   try {

@@ -11,6 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { credentialPrincipals } from './credential-principals.js';
 import { createHttpApp } from './http-app.js';
 import { loginFlowOf } from './login-flow-of.js';
+import { rateLimitRequest } from './rate-limit-hook.js';
 import { mcpToolDependencies } from './tool-dependencies.js';
 import { TrafficMeter } from './traffic-meter.js';
 
@@ -108,6 +109,13 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
             settings: config.rateLimit,
             store: store.rateLimits,
             clock: runtime.clock,
+            onRefused: (kind) => metrics.rateLimited.inc({ kind }),
+          }),
+          limitRefusedBody: rateLimitRequest({
+            settings: config.rateLimit,
+            store: store.rateLimits,
+            clock: runtime.clock,
+            defaultUserId: config.auth.defaultUserId,
             onRefused: (kind) => metrics.rateLimited.inc({ kind }),
           }),
         }
