@@ -146,10 +146,15 @@ export function createMcpHttpHandler(deps: {
     // The credential is checked once the body is complete, not when the headers came: the caller
     // decides when its body arrives, and a key revoked (or a session logged out) in between must
     // not run the call (issue 37 #1).
+    // The rest of a body nested too deep was never read, so its connection cannot carry another request.
+    const closingIfUnread = (response: Response) => {
+      if (body?.refused === 'too-deep') response.headers.set('Connection', 'close');
+      return response;
+    };
     const caller = await mcpCaller(deps.config, authorization, deps.findCredential);
     if ('problem' in caller) {
       const refused = await countAddress();
-      return refused ?? jsonRpcError(c, 401, -32001, caller.problem, { 'WWW-Authenticate': 'Bearer' });
+      return closingIfUnread(refused ?? jsonRpcError(c, 401, -32001, caller.problem, { 'WWW-Authenticate': 'Bearer' }));
     }
     const anonymous = caller.principal.kind === 'anonymous';
 
@@ -159,8 +164,8 @@ export function createMcpHttpHandler(deps: {
       if (!parsed.ok) {
         // A refused body costs its caller like a call would (an anonymous one paid by address above).
         const verdict = anonymous ? undefined : await deps.limitRefusedBody?.(caller.principal);
-        if (verdict && !verdict.admitted) return tooMany(verdict.retryAfterSeconds, verdict.message);
-        return jsonRpcError(c, parsed.status, parsed.code, parsed.message);
+        if (verdict && !verdict.admitted) return closingIfUnread(tooMany(verdict.retryAfterSeconds, verdict.message));
+        return closingIfUnread(jsonRpcError(c, parsed.status, parsed.code, parsed.message));
       }
       parsedBody = parsed.value;
     }

@@ -136,6 +136,8 @@ describe.each(e2eEngines('memsvc_mcp_edge'))('/mcp at the edge on $name', (engin
     expect(((await served.json()) as { result?: unknown }).result).toBeDefined();
     const refused = await post(key, nested(62));
     expect(refused.status).toBe(400);
+    // The rest of such a body is not read, so its connection is not reused.
+    expect(refused.headers.get('connection')).toBe('close');
     expect(await refused.json()).toEqual({
       jsonrpc: '2.0',
       error: { code: -32600, message: 'request body nests arrays and objects deeper than 64 levels' },

@@ -138,6 +138,8 @@ export const REQUIREMENTS = {
     'a /mcp body whose arrays and objects nest deeper than 64 levels is refused (400, -32600) by a scan of its bytes as they arrive, before any parsing (issue 37 #6)',
   'R-EDGE-REFUSED-BODY-COUNTED':
     'a /mcp request refused for its body (too large, too deep, not JSON) counts against its caller: the user of a valid credential, the address otherwise (issue 37 #6)',
+  'R-EDGE-SECURE-COOKIES':
+    'dashboard cookies (the session is also a /mcp bearer) are Secure unless NODE_ENV is development, HOST is loopback and no configured URL is HTTPS (issue 37 #7)',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
