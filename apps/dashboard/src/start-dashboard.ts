@@ -4,7 +4,7 @@ import { serve } from '@hono/node-server';
 import type { OAuthProviderClient } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
 import { cookiesMustBeSecure, createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
-import { type Logger, openRuntime } from '@memsvc/runtime';
+import { httpServerOptions, type Logger, openRuntime } from '@memsvc/runtime';
 
 export interface RunningDashboard {
   readonly url: string;
@@ -24,7 +24,13 @@ export async function startDashboard(config: MemsvcConfig, logger: Logger, overr
   const runtime = await openRuntime(config, { applicationName: 'memsvc-dashboard', logger });
   const options = { basePath: '', secureCookies: cookiesMustBeSecure(config) };
   const app = createDashboard({ runtime, loginFlow: dashboardLoginFlow(runtime, options.basePath, overrides.identityProviders) }, options);
-  const server = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host }) as Server;
+  // The same request timeouts as memsvc-server (HTTP_SERVER_TIMEOUTS): 20 s for headers, 120 s for a request.
+  const server = serve({
+    fetch: app.fetch,
+    port: config.http.port,
+    hostname: config.http.host,
+    serverOptions: httpServerOptions(),
+  }) as Server;
   const url = await new Promise<string>((resolve, reject) => {
     server.once('listening', () => {
       const { address, port } = server.address() as AddressInfo;

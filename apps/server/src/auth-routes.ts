@@ -66,7 +66,7 @@ function sessionJson(session: Awaited<ReturnType<SessionTokens['issue']>>, now: 
  * narrow them (a session for a read-only helper), never widen them.
  */
 function requestedScopes(body: BoundedBody, held: readonly Scope[]): { scopes: readonly Scope[] } | { problem: string } {
-  if (body.tooLarge) return { problem: `the request body exceeds ${SESSION_BODY_MAX_BYTES} bytes` };
+  if (body.refused) return { problem: `the request body exceeds ${SESSION_BODY_MAX_BYTES} bytes` };
   if (body.bytes.length === 0) return { scopes: held };
   let parsed: unknown;
   try {

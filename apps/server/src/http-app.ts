@@ -1,6 +1,7 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig, Tracer } from '@memsvc/core';
 import { type createDashboard, mountDashboard } from '@memsvc/dashboard';
+import type { Principal } from '@memsvc/mcp-tools';
 import { type AddressVerdict, ClientAddresses, type HealthChecker, type Logger, type Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type Context, Hono } from 'hono';
@@ -10,6 +11,7 @@ import type { CredentialLookup } from './credential-principals.js';
 import { entryPointLimit } from './entry-point-limit.js';
 import { httpRequestSpans } from './http-request-spans.js';
 import { createMcpHttpHandler } from './mcp-http-route.js';
+import type { CallerVerdict } from './rate-limit-hook.js';
 import { TrafficMeter } from './traffic-meter.js';
 
 export interface HttpAppDependencies {
@@ -23,6 +25,8 @@ export interface HttpAppDependencies {
   readonly findCredential?: CredentialLookup;
   /** The per-address limit of requests without a valid credential (when rate limiting is on). */
   readonly limitUnauthenticated?: ((address: string | undefined) => Promise<AddressVerdict>) | undefined;
+  /** The user's limit, for an authenticated /mcp request whose body is refused (when rate limiting is on). */
+  readonly limitRefusedBody?: ((principal: Principal) => Promise<CallerVerdict>) | undefined;
   /** The session and login endpoints (/auth/…): on the standard profile with a JWT_SECRET. */
   readonly auth?: AuthRouteDependencies | undefined;
   /** True once shutdown has begun: readiness fails and connections are not kept alive. */
@@ -122,6 +126,7 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
         findCredential: deps.findCredential,
         clientAddresses,
         limitUnauthenticated: deps.limitUnauthenticated,
+        limitRefusedBody: deps.limitRefusedBody,
       }),
     );
   }

@@ -5,8 +5,10 @@ import { type AddressVerdict, addressLimitMessage, type ClientAddresses, type Lo
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'hono';
-import { readBoundedBody } from './bounded-body.js';
+import { type BoundedBody, readBoundedBody } from './bounded-body.js';
 import type { CredentialLookup } from './credential-principals.js';
+import { JsonNestingScanner, MCP_MAX_JSON_DEPTH } from './json-nesting-scanner.js';
+import type { CallerVerdict } from './rate-limit-hook.js';
 
 /** Largest MCP request body accepted over HTTP: room for a long conversation to ingest. */
 export const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -21,6 +23,8 @@ export function jsonRpcError(
 ) {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
 }
+
+const MISSING_CREDENTIAL = 'Unauthorized: authentication is required (Authorization: Bearer <API key or session token>)';
 
 /**
  * Spec §5.2: with AUTH_REQUIRED=true every MCP call over HTTP carries
@@ -37,7 +41,7 @@ export async function mcpCaller(
 ): Promise<{ principal: Principal } | { problem: string }> {
   if (!config.auth.required) return { principal: ANONYMOUS_PRINCIPAL };
   const token = bearerToken(authorization);
-  if (!token) return { problem: 'Unauthorized: authentication is required (Authorization: Bearer <API key or session token>)' };
+  if (!token) return { problem: MISSING_CREDENTIAL };
   const credential = findCredential ? await findCredential(token) : undefined;
   if (credential) return { principal: credential };
   return secretMatches(config.auth.apiKey, token)
@@ -53,6 +57,29 @@ export async function mcpCaller(
  */
 function nodeRequestOf(c: Context): AsyncIterable<Uint8Array> | undefined {
   return (c.env as { incoming?: AsyncIterable<Uint8Array> } | undefined)?.incoming;
+}
+
+type ParsedBody =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly status: 400 | 413; readonly code: number; readonly message: string };
+
+/** The JSON-RPC message of a body read in full, or the refusal for one that was not kept or is not JSON. */
+function parseBody(body: BoundedBody): ParsedBody {
+  if (body.refused === 'too-large')
+    return { ok: false, status: 413, code: -32600, message: `request body exceeds ${MCP_MAX_BODY_BYTES} bytes` };
+  if (body.refused === 'too-deep') {
+    return {
+      ok: false,
+      status: 400,
+      code: -32600,
+      message: `request body nests arrays and objects deeper than ${MCP_MAX_JSON_DEPTH} levels`,
+    };
+  }
+  try {
+    return { ok: true, value: JSON.parse(body.bytes.toString('utf8')) };
+  } catch {
+    return { ok: false, status: 400, code: -32700, message: 'Parse error: Invalid JSON' };
+  }
 }
 
 function isJsonMediaType(contentType: string | undefined): boolean {
@@ -78,41 +105,77 @@ export function createMcpHttpHandler(deps: {
   clientAddresses?: ClientAddresses | undefined;
   /** The per-address limit for requests without a valid credential, when rate limiting is on. */
   limitUnauthenticated?: ((address: string | undefined) => Promise<AddressVerdict>) | undefined;
+  /** The user's limit, for an authenticated request whose body is refused before any tool runs. */
+  limitRefusedBody?: ((principal: Principal) => Promise<CallerVerdict>) | undefined;
 }) {
   const idle: McpServer[] = [];
   return async (c: Context) => {
     const clientAddress = deps.clientAddresses?.ofRequest(c);
-    const caller = await mcpCaller(deps.config, c.req.header('authorization'), deps.findCredential);
+    const authorization = c.req.header('authorization');
+    const tooMany = (retryAfterSeconds: number, message = addressLimitMessage(retryAfterSeconds)) =>
+      jsonRpcError(c, 429, -32029, message, { 'Retry-After': String(retryAfterSeconds) });
+    const countAddress = async () => {
+      const verdict = deps.limitUnauthenticated ? await deps.limitUnauthenticated(clientAddress) : undefined;
+      return verdict && !verdict.admitted ? tooMany(verdict.retryAfterSeconds) : undefined;
+    };
+
     // Without a valid credential the address is who is counted: an open server's callers, and
     // failed attempts (so guessing keys is throttled). Refused before any tool runs: HTTP 429.
-    const limitAddress = 'problem' in caller || caller.principal.kind === 'anonymous' ? deps.limitUnauthenticated : undefined;
-    const tooMany = (verdict: Extract<AddressVerdict, { admitted: false }>) =>
-      jsonRpcError(c, 429, -32029, addressLimitMessage(verdict.retryAfterSeconds), { 'Retry-After': String(verdict.retryAfterSeconds) });
-    if (limitAddress) {
-      const verdict = await limitAddress(clientAddress);
-      if (!verdict.admitted) return tooMany(verdict);
+    // A request with no bearer token at all is refused before its body is read; an open
+    // server's caller is counted before it, since nothing about the body changes who it is.
+    const required = deps.config.auth.required;
+    const bearer = bearerToken(authorization) !== undefined;
+    if (!required || !bearer) {
+      const refused = await countAddress();
+      if (refused) return refused;
+      if (required) return jsonRpcError(c, 401, -32001, MISSING_CREDENTIAL, { 'WWW-Authenticate': 'Bearer' });
     }
-    if ('problem' in caller) return jsonRpcError(c, 401, -32001, caller.problem, { 'WWW-Authenticate': 'Bearer' });
 
-    let parsedBody: unknown;
+    let body: BoundedBody | undefined;
     // Anything but a JSON POST goes to the transport untouched, which answers it as the MCP
     // specification says (405 for other methods, 415 for another media type).
     if (c.req.method === 'POST' && isJsonMediaType(c.req.header('content-type'))) {
-      const body = await readBoundedBody(nodeRequestOf(c) ?? c.req.raw.body, c.req.header('content-length'), MCP_MAX_BODY_BYTES);
-      if (body.tooLarge) return jsonRpcError(c, 413, -32600, `request body exceeds ${MCP_MAX_BODY_BYTES} bytes`);
-      try {
-        parsedBody = JSON.parse(body.bytes.toString('utf8'));
-      } catch {
-        return jsonRpcError(c, 400, -32700, 'Parse error: Invalid JSON');
+      body = await readBoundedBody(
+        nodeRequestOf(c) ?? c.req.raw.body,
+        c.req.header('content-length'),
+        MCP_MAX_BODY_BYTES,
+        new JsonNestingScanner(MCP_MAX_JSON_DEPTH),
+      );
+    }
+
+    // The credential is checked once the body is complete, not when the headers came: the caller
+    // decides when its body arrives, and a key revoked (or a session logged out) in between must
+    // not run the call (issue 37 #1).
+    // The rest of a body nested too deep was never read, so its connection cannot carry another request.
+    const closingIfUnread = (response: Response) => {
+      if (body?.refused === 'too-deep') response.headers.set('Connection', 'close');
+      return response;
+    };
+    const caller = await mcpCaller(deps.config, authorization, deps.findCredential);
+    if ('problem' in caller) {
+      const refused = await countAddress();
+      return closingIfUnread(refused ?? jsonRpcError(c, 401, -32001, caller.problem, { 'WWW-Authenticate': 'Bearer' }));
+    }
+    const anonymous = caller.principal.kind === 'anonymous';
+
+    let parsedBody: unknown;
+    if (body !== undefined) {
+      const parsed = parseBody(body);
+      if (!parsed.ok) {
+        // A refused body costs its caller like a call would (an anonymous one paid by address above).
+        const verdict = anonymous ? undefined : await deps.limitRefusedBody?.(caller.principal);
+        if (verdict && !verdict.admitted) return closingIfUnread(tooMany(verdict.retryAfterSeconds, verdict.message));
+        return closingIfUnread(jsonRpcError(c, parsed.status, parsed.code, parsed.message));
       }
+      parsedBody = parsed.value;
     }
 
     // A JSON-RPC batch is as many requests as it holds: an address pays for each of its messages,
     // so one request cannot carry a hundred uncounted calls.
-    if (limitAddress && Array.isArray(parsedBody)) {
+    if (anonymous && deps.limitUnauthenticated && Array.isArray(parsedBody)) {
       for (let extra = parsedBody.length - 1; extra > 0; extra--) {
-        const verdict = await limitAddress(clientAddress);
-        if (!verdict.admitted) return tooMany(verdict);
+        const refused = await countAddress();
+        if (refused) return refused;
       }
     }
 

@@ -7,7 +7,7 @@ import {
   type RateLimitStore,
   rateLimitBuckets,
 } from '@memsvc/core';
-import { isCredential, type ObservedCall, type ToolHooks } from '@memsvc/mcp-tools';
+import { isCredential, type Principal, type ToolHooks } from '@memsvc/mcp-tools';
 
 export interface RateLimitHookDependencies {
   readonly settings: MemsvcConfig['rateLimit'];
@@ -20,13 +20,46 @@ export interface RateLimitHookDependencies {
 }
 
 /** Who a call is counted as: a credential's user and organization; an anonymous caller's address. */
-function callerOf(call: ObservedCall, defaultUserId: string | undefined): RateLimitCaller | undefined {
-  const { principal } = call;
+export function rateLimitCallerOf(
+  principal: Principal,
+  clientAddress: string | undefined,
+  defaultUserId: string | undefined,
+): RateLimitCaller | undefined {
   if (isCredential(principal)) return { userId: principal.tenant, organizationId: principal.organizationId };
   if (principal.kind === 'pre-shared-key') return defaultUserId ? { userId: defaultUserId } : undefined;
   // Stdio has no address and is not limited. Over HTTP, the request itself was already counted
   // against the address (rateLimitUnauthenticated): only a tool's own override is left to count.
-  return call.clientAddress ? { ip: call.clientAddress } : undefined;
+  return clientAddress ? { ip: clientAddress } : undefined;
+}
+
+/** Whether an authenticated request may go on, or which limit refused it and for how long. */
+export type CallerVerdict =
+  | { readonly admitted: true }
+  | { readonly admitted: false; readonly retryAfterSeconds: number; readonly message: string };
+
+/**
+ * Counts one HTTP request against an authenticated caller's user and organization buckets, as a
+ * tool call would be: for a request refused before any tool ran (a body too large, too deeply
+ * nested or not JSON), so a caller that floods the server with bodies it cannot use spends its
+ * own budget doing so (issue 37 #6). Callers without a credential are counted by address elsewhere.
+ */
+export function rateLimitRequest(deps: RateLimitHookDependencies): (principal: Principal) => Promise<CallerVerdict> {
+  return async (principal) => {
+    if (principal.kind === 'anonymous') return { admitted: true };
+    const caller = rateLimitCallerOf(principal, undefined, deps.defaultUserId);
+    if (!caller) return { admitted: true };
+    const buckets = rateLimitBuckets(caller, undefined, deps.settings);
+    if (buckets.length === 0) return { admitted: true };
+    const decision = await deps.store.take(buckets, deps.clock.now());
+    if (decision.admitted) return { admitted: true };
+    const kind = decision.refusedBy ?? 'user';
+    deps.onRefused?.(kind);
+    return { admitted: false, retryAfterSeconds: decision.retryAfterSeconds, message: refusalMessage(kind, decision.retryAfterSeconds) };
+  };
+}
+
+function refusalMessage(kind: RateLimitBucketKind, retryAfterSeconds: number): string {
+  return `rate limit reached (${LIMIT_NAMES[kind]}); retry after ${retryAfterSeconds} s`;
 }
 
 /**
@@ -38,7 +71,7 @@ function callerOf(call: ObservedCall, defaultUserId: string | undefined): RateLi
 export function rateLimitHook(deps: RateLimitHookDependencies): ToolHooks {
   return {
     before: async (call) => {
-      const caller = callerOf(call, deps.defaultUserId);
+      const caller = rateLimitCallerOf(call.principal, call.clientAddress, deps.defaultUserId);
       if (!caller) return;
       const buckets = rateLimitBuckets(caller, call.tool, deps.settings).filter(
         // An anonymous HTTP caller's address bucket was taken per request already.
@@ -49,7 +82,7 @@ export function rateLimitHook(deps: RateLimitHookDependencies): ToolHooks {
       if (decision.admitted) return;
       const kind = decision.refusedBy ?? 'user';
       deps.onRefused?.(kind);
-      throw new MemsvcError('RATE_LIMITED', `rate limit reached (${LIMIT_NAMES[kind]}); retry after ${decision.retryAfterSeconds} s`, {
+      throw new MemsvcError('RATE_LIMITED', refusalMessage(kind, decision.retryAfterSeconds), {
         retryAfterSeconds: decision.retryAfterSeconds,
         limit: kind,
       });

@@ -5,12 +5,13 @@ import type { OAuthProviderClient } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
 import { cookiesMustBeSecure, createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
 import { createMcpServer } from '@memsvc/mcp-tools';
-import { HealthChecker, type Logger, type MemsvcRuntime, openRuntime, rateLimitUnauthenticated } from '@memsvc/runtime';
+import { HealthChecker, httpServerOptions, type Logger, type MemsvcRuntime, openRuntime, rateLimitUnauthenticated } from '@memsvc/runtime';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { credentialPrincipals } from './credential-principals.js';
 import { createHttpApp } from './http-app.js';
 import { loginFlowOf } from './login-flow-of.js';
+import { rateLimitRequest } from './rate-limit-hook.js';
 import { mcpToolDependencies } from './tool-dependencies.js';
 import { TrafficMeter } from './traffic-meter.js';
 
@@ -110,6 +111,13 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
             clock: runtime.clock,
             onRefused: (kind) => metrics.rateLimited.inc({ kind }),
           }),
+          limitRefusedBody: rateLimitRequest({
+            settings: config.rateLimit,
+            store: store.rateLimits,
+            clock: runtime.clock,
+            defaultUserId: config.auth.defaultUserId,
+            onRefused: (kind) => metrics.rateLimited.inc({ kind }),
+          }),
         }
       : {}),
     // Per-agent keys and sessions are the standard profile's (spec §5.5); lite knows only MEMSVC_API_KEY.
@@ -119,10 +127,17 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
   });
 
   // node-server returns an HTTP/1.1 server unless told to create HTTP/2.
-  const httpServer = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host }) as Server;
+  // Headers within 20 s, a whole request within 120 s (HTTP_SERVER_TIMEOUTS); Node's 300 s let a
+  // client that trickles its bytes hold a connection for five minutes. On Node ≥ 20 the headers
+  // timer runs only while a request is arriving, so it may be shorter than the keep-alive timeout
+  // (tested: an idle keep-alive connection outlives both and serves its next request).
+  const httpServer = serve({
+    fetch: app.fetch,
+    port: config.http.port,
+    hostname: config.http.host,
+    serverOptions: httpServerOptions(),
+  }) as Server;
   httpServer.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  // A request's headers must be allowed longer than an idle connection lasts (Node's advice).
-  httpServer.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   traffic.watch(httpServer);
   const url = await new Promise<string | undefined>((resolve, reject) => {
     httpServer.once('listening', () => {

@@ -24,6 +24,7 @@ export type { ProfileResolution } from './config/profile.js';
 export { resolveProfile } from './config/profile.js';
 export { isSecret, Secret } from './config/secret.js';
 export { assertServerMayBoot } from './config/server-boot-rules.js';
+export { addressBucketOf, DEFAULT_IPV6_RATE_LIMIT_PREFIX } from './domain/address-bucket.js';
 export { API_KEY_MAX_LIFETIME_DAYS, API_KEY_NAME_MAX_LENGTH, checkApiKeyName, keyLifetimeDays } from './domain/api-key-rules.js';
 export { ASKING_DISCOUNT, asksQuestion } from './domain/asking-turn.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';
@@ -37,6 +38,7 @@ export { FOLLOW_UP_SUPPORT, withFollowUpSupport } from './domain/follow-up-suppo
 export type { ImportanceInputs } from './domain/importance.js';
 export { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceScore, isPruneEligible, isStale, PINNED_FLOOR } from './domain/importance.js';
 export { type ImportanceParts, importanceParts } from './domain/importance-parts.js';
+export { isLoopbackHost } from './domain/ip-address.js';
 export type { LexicalCorpusStatistics, LexicalPosting, LexicalRanking } from './domain/lexical-ranking.js';
 export { bm25Score, bm25TermScore, inverseDocumentFrequency, LEXICAL_RANKING } from './domain/lexical-ranking.js';
 export type { DecayRules, DecayVerdict, PromotionRules } from './domain/lifecycle-rules.js';

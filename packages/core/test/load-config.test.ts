@@ -81,7 +81,15 @@ describe('defaults', () => {
         operatorTenants: [],
         dashboard: { github: undefined, google: undefined, devAuth: false },
       },
-      rateLimit: { enabled: false, windowSeconds: 60, userPerWindow: 120, orgPerWindow: 6000, ipPerWindow: 60, toolOverrides: {} },
+      rateLimit: {
+        enabled: false,
+        windowSeconds: 60,
+        userPerWindow: 120,
+        orgPerWindow: 6000,
+        ipPerWindow: 60,
+        ipv6Prefix: 64,
+        toolOverrides: {},
+      },
       metrics: { token: undefined },
       telemetry: { otlpEndpoint: undefined, serviceName: 'memsvc-mcp-server', resourceAttributes: {} },
     });
@@ -167,7 +175,7 @@ describe('defaults', () => {
     ];
     // Where the spec leaves a choice to us (the client IP behind a proxy: docs/security.md; read
     // replicas: docs/scale-out.md; the embedded-database template cache and where the jobs run:
-    // docs/configuration.md).
+    // docs/configuration.md; the IPv6 network counted as one address: docs/operations.md).
     const OURS = [
       'MEMSVC_TRUSTED_PROXIES',
       'MEMSVC_SERVE_DASHBOARD',
@@ -175,6 +183,7 @@ describe('defaults', () => {
       'DATABASE_READ_MAX_LAG_MS',
       'MEMSVC_CACHE_DIR',
       'MEMSVC_SERVER_JOBS',
+      'RATE_LIMIT_IPV6_PREFIX',
     ];
     expect([...ENV_VARIABLES].sort()).toEqual([...SPEC_VARIABLES, ...OURS].sort());
   });
@@ -528,6 +537,18 @@ describe('rate limits', () => {
     ]);
     expect(issuesOf({ RATE_LIMIT_WINDOW_SEC: '-60' })[0]?.variable).toBe('RATE_LIMIT_WINDOW_SEC');
   });
+
+  it(
+    verifies('R-EDGE-IPV6-CONFIG', 'RATE_LIMIT_IPV6_PREFIX defaults to 64, takes 1 to 128, and refuses anything else naming the variable'),
+    () => {
+      expect(load({}).config.rateLimit.ipv6Prefix).toBe(64);
+      expect(load({ RATE_LIMIT_IPV6_PREFIX: '56' }).config.rateLimit.ipv6Prefix).toBe(56);
+      expect(load({ RATE_LIMIT_IPV6_PREFIX: '128' }).config.rateLimit.ipv6Prefix).toBe(128);
+      for (const bad of ['0', '129', '64.5', '-1', 'sixty-four', '/64']) {
+        expect(issuesOf({ RATE_LIMIT_IPV6_PREFIX: bad })).toEqual([{ variable: 'RATE_LIMIT_IPV6_PREFIX', message: expect.any(String) }]);
+      }
+    },
+  );
 
   it(verifies('CFG-TRUSTED-PROXIES', 'reads trusted proxies as addresses or CIDR ranges, naming a bad entry'), () => {
     expect(load({ MEMSVC_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8, ::1, fd00::/8, ::ffff:192.0.2.1' }).config.http.trustedProxies).toEqual([

@@ -17,6 +17,7 @@ const settings: MemsvcConfig['rateLimit'] = {
   userPerWindow: 120,
   orgPerWindow: 6000,
   ipPerWindow: 60,
+  ipv6Prefix: 64,
   toolOverrides: { memory_recall: { limit: 10, windowSeconds: 30 }, 'odd:tool': { limit: 5, windowSeconds: 600 } },
 };
 
@@ -36,7 +37,7 @@ describe('rate-limit buckets', () => {
 
   it(verifies('RATE-BUCKETS', 'counts a caller that is not authenticated by its IP address'), () => {
     expect(rateLimitBuckets({ ip: '2001:db8::1' }, undefined, settings)).toEqual([
-      { kind: 'ip', key: 'ip:2001:db8::1', limit: 60, windowSeconds: 60 },
+      { kind: 'ip', key: 'ip:2001:db8:0:0:0:0:0:0/64', limit: 60, windowSeconds: 60 },
     ]);
     expect(rateLimitBuckets({ userId: '', organizationId: 'acme', ip: '203.0.113.7' }, undefined, settings)).toEqual([
       { kind: 'ip', key: 'ip:203.0.113.7', limit: 60, windowSeconds: 60 },

@@ -140,6 +140,17 @@ export const REQUIREMENTS = {
     'a caller without memories:read gets no memory content, tags, metadata or scope from any tool, nor the id of a memory found by similarity to its text: ids it named or wrote, outcomes and counts only (issue 37)',
   'R-SCOPE-READ-UNCHANGED':
     'a caller holding memories:read (the anonymous caller and the pre-shared key hold every scope) sees every result as before',
+  'R-EDGE-IPV6-NETWORK':
+    'the per-address limit counts an IPv6 client by its network of RATE_LIMIT_IPV6_PREFIX bits (default /64) and an IPv4-mapped IPv6 address as its IPv4 address (issue 37 #8)',
+  'R-EDGE-IPV6-CONFIG': 'RATE_LIMIT_IPV6_PREFIX is a whole number from 1 to 128, default 64; anything else is refused naming the variable',
+  'R-EDGE-MCP-AUTH-AFTER-BODY':
+    '/mcp checks the credential once the body has arrived, so a key revoked or a session logged out before then runs nothing (401); a request with no bearer token is refused before its body is read (issue 37 #1)',
+  'R-EDGE-JSON-DEPTH':
+    'a /mcp body whose arrays and objects nest deeper than 64 levels is refused (400, -32600) by a scan of its bytes as they arrive, before any parsing (issue 37 #6)',
+  'R-EDGE-REFUSED-BODY-COUNTED':
+    'a /mcp request refused for its body (too large, too deep, not JSON) counts against its caller: the user of a valid credential, the address otherwise (issue 37 #6)',
+  'R-EDGE-SECURE-COOKIES':
+    'dashboard cookies (the session is also a /mcp bearer) are Secure unless NODE_ENV is development, HOST is loopback and no configured URL is HTTPS (issue 37 #7)',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -2,6 +2,7 @@ export type { AddressVerdict } from './addresses/address-rate-limit.js';
 export { addressLimitMessage, rateLimitUnauthenticated } from './addresses/address-rate-limit.js';
 export type { ServedRequest } from './addresses/client-addresses.js';
 export { ClientAddresses } from './addresses/client-addresses.js';
+export { HTTP_SERVER_TIMEOUTS, httpServerOptions } from './addresses/http-server-timeouts.js';
 export type { LoginFlowSettings } from './configured-login-flow.js';
 export { configuredLoginFlow } from './configured-login-flow.js';
 export { configuredEmbedder, openConfiguredStore } from './configured-parts.js';

@@ -102,6 +102,7 @@ describeEachEngine('rate limits', (engine) => {
       userPerWindow: 5,
       orgPerWindow: 100,
       ipPerWindow: 2,
+      ipv6Prefix: 64,
       toolOverrides: { memory_recall: { limit: 2, windowSeconds: 600 } },
     };
     const alice = { userId: 'alice', organizationId: 'acme' };

@@ -153,6 +153,8 @@ export interface MemsvcConfig {
     readonly userPerWindow: number;
     readonly orgPerWindow: number;
     readonly ipPerWindow: number;
+    /** RATE_LIMIT_IPV6_PREFIX: IPv6 clients are counted per network of this many leading bits (1..128). */
+    readonly ipv6Prefix: number;
     readonly toolOverrides: Readonly<Record<string, ToolRateLimit>>;
   };
   readonly metrics: {

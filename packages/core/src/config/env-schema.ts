@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { DEFAULT_IPV6_RATE_LIMIT_PREFIX } from '../domain/address-bucket.js';
 import { isIpOrCidr } from '../domain/ip-address.js';
 import { isValidTenantId } from '../domain/tenant.js';
 import { TOOL_NAMES } from '../domain/tool-names.js';
@@ -137,6 +138,7 @@ export const envSchema = {
   RATE_LIMIT_USER_RPM: numberField(120, positiveInteger),
   RATE_LIMIT_ORG_RPM: numberField(6000, positiveInteger),
   RATE_LIMIT_IP_RPM: numberField(60, positiveInteger),
+  RATE_LIMIT_IPV6_PREFIX: numberField(DEFAULT_IPV6_RATE_LIMIT_PREFIX, { min: 1, max: 128, integer: true }),
   RATE_LIMIT_TOOL_OVERRIDES: jsonField('a map of tool name to {"limit", "windowSeconds"}', checkToolOverrides),
   MCP_ADMIN_TOKEN: secretField(),
   METRICS_TOKEN: secretField(),

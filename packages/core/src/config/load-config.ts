@@ -158,6 +158,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
       userPerWindow: parsed.RATE_LIMIT_USER_RPM,
       orgPerWindow: parsed.RATE_LIMIT_ORG_RPM,
       ipPerWindow: parsed.RATE_LIMIT_IP_RPM,
+      ipv6Prefix: parsed.RATE_LIMIT_IPV6_PREFIX,
       toolOverrides: parsed.RATE_LIMIT_TOOL_OVERRIDES ?? {},
     },
     metrics: { token: parsed.METRICS_TOKEN },

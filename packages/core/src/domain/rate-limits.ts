@@ -1,5 +1,6 @@
 import type { MemsvcConfig } from '../config/config-types.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
+import { addressBucketOf } from './address-bucket.js';
 
 /** Whose calls a bucket counts: what a refusal reports, so the edge can say which limit was hit. */
 export type RateLimitBucketKind = 'user' | 'org' | 'ip' | 'tool';
@@ -11,7 +12,7 @@ export type RateLimitBucketKind = 'user' | 'org' | 'ip' | 'tool';
  */
 export interface RateLimitBucket {
   readonly kind: RateLimitBucketKind;
-  /** `user:<userId>`, `org:<orgId>`, `ip:<address>`, `tool:<tool>:user:<userId>` or `tool:<tool>:ip:<address>`. */
+  /** `user:<userId>`, `org:<orgId>`, `ip:<address or IPv6 network>`, `tool:<tool>:user:<userId>` or `tool:<tool>:ip:<address or IPv6 network>`. */
   readonly key: string;
   /** Most calls admitted per window: a positive whole number. */
   readonly limit: number;
@@ -24,7 +25,7 @@ export interface RateLimitCaller {
   /** Set when the call is authenticated. */
   readonly userId?: string | undefined;
   readonly organizationId?: string | null | undefined;
-  /** The client address; only counted for a caller that is not authenticated. */
+  /** The client address; only counted for a caller that is not authenticated, IPv6 by its network (RATE_LIMIT_IPV6_PREFIX). */
   readonly ip?: string | undefined;
 }
 
@@ -43,7 +44,7 @@ export const ADMITTED: RateLimitDecision = Object.freeze({ admitted: true, retry
 /**
  * The buckets one call counts against (spec §8). An authenticated caller is counted as its user
  * and, when it belongs to one, its organization (which aggregates all its users); anyone else by
- * IP address. A tool with an override adds a bucket of its own for the same caller: the call
+ * IP address (an IPv6 one by its network, see addressBucketOf). A tool with an override adds a bucket of its own for the same caller: the call
  * still counts against the general buckets. No buckets when the limiter is off, or for a caller
  * with neither a user nor an address (stdio), which is then not limited.
  */
@@ -63,7 +64,7 @@ export function rateLimitBuckets(
       buckets.push({ kind: 'org', key: `org:${caller.organizationId}`, limit: settings.orgPerWindow, windowSeconds: window });
     }
   } else if (caller.ip) {
-    who = `ip:${caller.ip}`;
+    who = `ip:${addressBucketOf(caller.ip, settings.ipv6Prefix)}`;
     buckets.push({ kind: 'ip', key: who, limit: settings.ipPerWindow, windowSeconds: window });
   } else {
     return [];
