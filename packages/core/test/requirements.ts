@@ -129,6 +129,10 @@ export const REQUIREMENTS = {
     'a standby whose reads keep failing while it answers its checks serves nothing for a pause that grows while the failures go on; each failed read is answered by the primary',
   'R-REPLICA-PROMOTED':
     'a DATABASE_READ_URL that is a primary, or is promoted, is refused (a boot error naming the variable, or it stops serving with a warning), never serving a stale or diverging read',
+  'R-METADATA-MERGED':
+    'an update is checked on the metadata it stores (current merged with the patch): over the 64 KiB limit it is INVALID_INPUT naming metadata, with the merged size and the limit, and writes no version and no audit row (issue 37 #5)',
+  'R-AUDIT-CHANGED-FIELDS':
+    "an audit entry's before holds only the fields the change touched, its after the memory as the change left it (the snapshot a restore reads), so a small edit of a large memory adds one copy, not two (issue 37 #5)",
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -1,3 +1,4 @@
+import { changedFieldsBefore } from '../domain/audit-change.js';
 import type { AuditEntry, JsonObject } from '../domain/memory.js';
 import type { Actor } from '../ports/memory-store.js';
 import { jsonSnapshot, type StoredMemory } from './stored-memory.js';
@@ -26,14 +27,17 @@ export class InMemoryTenant {
   /** `next` numbers audit entries across tenants, as one database sequence does. */
   constructor(private readonly nextAuditId: () => number) {}
 
-  /** Appends an audit entry; `before` and `after` are kept as a JSON column keeps them (dates as ISO strings). */
+  /**
+   * Appends an audit entry as the database store writes it: `before` only the changed fields,
+   * `after` whole, both as a JSON column keeps them (dates as ISO strings).
+   */
   writeAudit(entry: {
     memoryId: string;
     actor: Actor;
     action: string;
     version: number | null;
-    before: unknown;
-    after: unknown;
+    before: object | null;
+    after: object | null;
     at: Date;
   }): void {
     this.audit.push({
@@ -42,7 +46,7 @@ export class InMemoryTenant {
       action: entry.action,
       actor: entry.actor.id,
       version: entry.version,
-      before: entry.before === null ? null : jsonSnapshot(entry.before),
+      before: changedFieldsBefore(entry.before, entry.after),
       after: entry.after === null ? null : jsonSnapshot(entry.after),
       createdAt: new Date(entry.at),
     });

@@ -1,8 +1,11 @@
-import type { Actor, AuditEntry, JsonObject, TenantId } from '@memsvc/core';
+import { type Actor, type AuditEntry, changedFieldsBefore, type JsonObject, type TenantId } from '@memsvc/core';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { MemoryAuditTable, MemsvcDatabase } from '../schema/database-schema.js';
 
-/** Writes one audit row (actor, action, before, after) in the caller's transaction. */
+/**
+ * Writes one audit row in the caller's transaction: who, what action, the version it made, the
+ * earlier values of the fields it changed (`before`) and the memory as it left it (`after`).
+ */
 export async function writeAudit(
   trx: Transaction<MemsvcDatabase>,
   entry: {
@@ -11,8 +14,8 @@ export async function writeAudit(
     actor: Actor;
     action: string;
     version: number | null;
-    before: unknown;
-    after: unknown;
+    before: object | null;
+    after: object | null;
     at: Date;
   },
 ): Promise<void> {
@@ -24,7 +27,7 @@ export async function writeAudit(
       actor: entry.actor.id,
       action: entry.action,
       version: entry.version,
-      before: entry.before === null ? null : JSON.stringify(entry.before),
+      before: entry.before === null ? null : JSON.stringify(changedFieldsBefore(entry.before, entry.after)),
       after: entry.after === null ? null : JSON.stringify(entry.after),
       created_at: entry.at,
     })
