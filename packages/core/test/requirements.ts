@@ -133,6 +133,8 @@ export const REQUIREMENTS = {
     'an update is checked on the metadata it stores (current merged with the patch): over the 64 KiB limit it is INVALID_INPUT naming metadata, with the merged size and the limit, and writes no version and no audit row (issue 37 #5)',
   'R-AUDIT-CHANGED-FIELDS':
     "an audit entry's before holds only the fields the change touched, its after the memory as the change left it (the snapshot a restore reads), so a small edit of a large memory adds one copy, not two (issue 37 #5)",
+  'R-AUDIT-RETAINED':
+    "a memory's newest AUDIT_LIMITS.snapshotsPerMemory audit entries keep their before and after; older ones keep actor, action, version, time and the names of the fields they changed, so a memory's audit stays bounded; a version past the window no longer restores (NOT_FOUND) (issue 37 #5)",
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -1,7 +1,8 @@
-import { type CallContext, createMemoryEngine, MEMORY_LIMITS, type MemoryEngine, toTenantId } from '@memsvc/core';
+import { AUDIT_LIMITS, type CallContext, createMemoryEngine, MEMORY_LIMITS, type MemoryEngine, toTenantId } from '@memsvc/core';
 import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { beforeEach, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
+import { codeOf } from './support/code-of.js';
 import { describeEachStore } from './support/each-store.js';
 
 const alice: CallContext = { tenant: toTenantId('alice'), actor: { id: 'agent:key-1' } };
@@ -98,6 +99,37 @@ describeEachStore('bounded metadata and audit', (kind) => {
       expect(restoreEntry?.before).toMatchObject({ content: 'Release notes, v2', version: edited.version });
       expect(Object.keys(restoreEntry?.before ?? {})).not.toContain('metadata');
       expect(restoreEntry?.after).toMatchObject({ restoredFromVersion: 1, content: 'Release notes', metadata });
+    },
+  );
+  it(
+    verifies('R-AUDIT-RETAINED', "past a memory's newest entries the audit keeps who, what, which fields and when, not the values"),
+    async () => {
+      const kept = AUDIT_LIMITS.snapshotsPerMemory;
+      const metadata = { notes: incompressible(BLOB, 4) };
+      const { memory } = await memories.create(alice, { tier: 'ltm', content: 'Release notes', metadata });
+      let version = memory.version;
+      for (let toggle = 1; toggle <= kept + 2; toggle++) {
+        clock.advance(1000);
+        version = (await memories.update(alice, memory.id, { pinned: toggle % 2 === 1 }, version)).version;
+      }
+
+      const trail = await memories.audit(alice, memory.id, kept + 10);
+      expect(trail).toHaveLength(kept + 3);
+      const [whole, trimmed] = [trail.slice(0, kept), trail.slice(kept)];
+      expect(whole.every((entry) => typeof entry.after?.version === 'number' && entry.after.metadata !== undefined)).toBe(true);
+      // Oldest first: the create, then the first two toggles.
+      expect(trimmed.map((entry) => [entry.action, entry.actor, entry.version, entry.before, entry.after])).toEqual([
+        ['update', 'agent:key-1', 3, null, { trimmed: true, changed: ['importanceScore', 'pinned', 'updatedAt', 'version'] }],
+        ['update', 'agent:key-1', 2, null, { trimmed: true, changed: ['importanceScore', 'pinned', 'updatedAt', 'version'] }],
+        ['create', 'agent:key-1', 1, null, { trimmed: true, changed: null }],
+      ]);
+      expect(trimmed.every((entry) => entry.createdAt instanceof Date)).toBe(true);
+      const auditBytes = trail.reduce((sum, entry) => sum + JSON.stringify([entry.before, entry.after]).length, 0);
+      expect(auditBytes).toBeLessThan(kept * (BLOB + 1_000));
+
+      // A version inside the window still restores; one past it has no snapshot left.
+      expect(await codeOf(memories.restore(alice, memory.id, 2))).toBe('NOT_FOUND');
+      expect(await memories.restore(alice, memory.id, 4)).toMatchObject({ pinned: true, metadata, version: version + 1 });
     },
   );
 });

@@ -24,3 +24,23 @@ export function changedFieldsBefore(before: object | null, after: object | null)
 function asJson(value: object): JsonObject {
   return JSON.parse(JSON.stringify(value)) as JsonObject;
 }
+
+/** How much of a memory's audit trail keeps its values (docs/tools.md, "Limits"). */
+export const AUDIT_LIMITS = {
+  /**
+   * A memory's newest entries that keep `before` and `after`; restore_memory can bring back the
+   * versions they hold. Older entries are trimmed (trimmedAuditAfter). With every field at its
+   * limit, this bounds a memory's audit to about 100 × 150 KB, however often it is updated.
+   */
+  snapshotsPerMemory: 100,
+} as const;
+
+/**
+ * The `after` of an audit entry past a memory's AUDIT_LIMITS.snapshotsPerMemory newest ones (its
+ * `before` becomes null): the entry still says who did what (its actor, action and version), when,
+ * and which fields changed — the keys of its `before`, sorted; null for a create — but no longer
+ * their values. Without this a single write key drove a memory's audit without bound (issue 37 #5).
+ */
+export function trimmedAuditAfter(before: JsonObject | null): JsonObject {
+  return { trimmed: true, changed: before === null ? null : Object.keys(before).sort() };
+}

@@ -1,4 +1,4 @@
-import { changedFieldsBefore } from '../domain/audit-change.js';
+import { AUDIT_LIMITS, changedFieldsBefore, trimmedAuditAfter } from '../domain/audit-change.js';
 import type { AuditEntry, JsonObject } from '../domain/memory.js';
 import type { Actor } from '../ports/memory-store.js';
 import { jsonSnapshot, type StoredMemory } from './stored-memory.js';
@@ -50,6 +50,20 @@ export class InMemoryTenant {
       after: entry.after === null ? null : jsonSnapshot(entry.after),
       createdAt: new Date(entry.at),
     });
+    this.trimPastWindow(entry.memoryId);
+  }
+
+  /** Trims the memory's entries past its newest AUDIT_LIMITS.snapshotsPerMemory, as the database store does. */
+  private trimPastWindow(memoryId: string): void {
+    let newer = 0;
+    for (let i = this.audit.length - 1; i >= 0; i--) {
+      const entry = this.audit[i];
+      if (entry?.memoryId !== memoryId) continue;
+      newer += 1;
+      if (newer > AUDIT_LIMITS.snapshotsPerMemory + 4) break;
+      if (newer <= AUDIT_LIMITS.snapshotsPerMemory || entry.after === null || entry.after.trimmed === true) continue;
+      this.audit[i] = { ...entry, before: null, after: trimmedAuditAfter(entry.before) };
+    }
   }
 
   /** Records a link unless the same (source, target, relation) exists already. */

@@ -78,7 +78,8 @@ export function registerReadTools(server: McpServer, engine: MemoryEngine, pipel
       description:
         'Every change to one memory, newest first: create, update, delete, restore, promote, contradiction marks. Each entry ' +
         'has the action, the actor, the version, before (the earlier values of the fields that changed) and after (the whole ' +
-        'memory as the change left it, which restore_memory can bring back). Returns {entries}.',
+        'memory as the change left it, which restore_memory can bring back). Past the newest 100 entries of a memory, an ' +
+        'entry keeps who, what and when, with after {trimmed: true, changed: [field names]} and before null. Returns {entries}.',
       inputSchema: z
         .object({
           userId: userIdArgument,

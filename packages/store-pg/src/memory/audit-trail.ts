@@ -1,5 +1,5 @@
-import { type Actor, type AuditEntry, changedFieldsBefore, type JsonObject, type TenantId } from '@memsvc/core';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Actor, AUDIT_LIMITS, type AuditEntry, changedFieldsBefore, type JsonObject, type TenantId } from '@memsvc/core';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { MemoryAuditTable, MemsvcDatabase } from '../schema/database-schema.js';
 
 /**
@@ -32,6 +32,30 @@ export async function writeAudit(
       created_at: entry.at,
     })
     .execute();
+  await trimPastWindow(trx, entry.tenant, entry.memoryId);
+}
+
+/**
+ * Trims the memory's entries past its newest AUDIT_LIMITS.snapshotsPerMemory as core's
+ * trimmedAuditAfter says (the field names sorted by code point, as JavaScript sorts them). Each
+ * audited write pushes one entry out of the window; looking at a few past its edge also trims
+ * entries written without this (the contradiction marks of a write), at a bounded cost.
+ */
+async function trimPastWindow(trx: Transaction<MemsvcDatabase>, tenant: TenantId, memoryId: string): Promise<void> {
+  await sql`
+    UPDATE memory_audit
+    SET before = NULL,
+        after = jsonb_build_object(
+          'trimmed', true,
+          'changed', CASE WHEN jsonb_typeof(before) = 'object' THEN
+            (SELECT jsonb_agg(field ORDER BY field COLLATE "C") FROM jsonb_object_keys(before) AS field) END)
+    WHERE id IN (
+      SELECT id FROM memory_audit
+      WHERE user_id = ${tenant} AND memory_id = ${memoryId}
+      ORDER BY id DESC
+      OFFSET ${AUDIT_LIMITS.snapshotsPerMemory} LIMIT 4)
+      AND after IS NOT NULL
+      AND (after ->> 'trimmed') IS NULL`.execute(trx);
 }
 
 /** The audit trail of one memory in one tenant, newest first. */
