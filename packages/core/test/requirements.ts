@@ -135,6 +135,8 @@ export const REQUIREMENTS = {
     "an audit entry's before holds only the fields the change touched, its after the memory as the change left it (the snapshot a restore reads), so a small edit of a large memory adds one copy, not two (issue 37 #5)",
   'R-AUDIT-RETAINED':
     "a memory's newest AUDIT_LIMITS.snapshotsPerMemory audit entries keep their before and after; older ones keep actor, action, version, time and the names of the fields they changed, so a memory's audit stays bounded; a version past the window no longer restores (NOT_FOUND) (issue 37 #5)",
+  'R-METADATA-MERGED-TAGS':
+    "a corpus merge's union of its members' tags keeps at most the tag limit (50), the canonical memory's tags first (issue 37 #5)",
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
