@@ -27,6 +27,7 @@ export { assertServerMayBoot } from './config/server-boot-rules.js';
 export { addressBucketOf, DEFAULT_IPV6_RATE_LIMIT_PREFIX } from './domain/address-bucket.js';
 export { API_KEY_MAX_LIFETIME_DAYS, API_KEY_NAME_MAX_LENGTH, checkApiKeyName, keyLifetimeDays } from './domain/api-key-rules.js';
 export { ASKING_DISCOUNT, asksQuestion } from './domain/asking-turn.js';
+export { AUDIT_LIMITS, changedFieldsBefore, trimmedAuditAfter } from './domain/audit-change.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';
 export type { ContextBlock, ContextBudget } from './domain/context-block.js';
 export { EMPTY_CONTEXT, estimateTokens, packContext, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from './domain/context-block.js';
@@ -56,6 +57,7 @@ export type {
 export { MEMORY_TIERS } from './domain/memory.js';
 export {
   checkContent,
+  checkMergedMetadata,
   checkMetadata,
   checkScope,
   checkTags,

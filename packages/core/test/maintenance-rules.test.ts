@@ -6,6 +6,7 @@ import {
   compareCanonical,
   decayVerdict,
   inMergeBand,
+  MEMORY_LIMITS,
   type MemoryRecord,
   mergeClusters,
   qualifiesForPromotion,
@@ -115,6 +116,15 @@ describe('maintenance rules', () => {
       ),
     ).toEqual([]);
     expect(mergeClusters([{ a: base, b: memory(), similarity: 0.9 }], band)).toHaveLength(1);
+  });
+
+  it(verifies('R-METADATA-MERGED-TAGS', "a merge's union of tags keeps the tag limit, the canonical memory's tags first"), () => {
+    const tagged = (prefix: string, importanceScore: number) =>
+      memory({ importanceScore, tags: Array.from({ length: MEMORY_LIMITS.tagsMax }, (_, i) => `${prefix}-${i}`) });
+    const canonical = tagged('kept', 0.9);
+    const [cluster] = mergeClusters([{ a: tagged('other', 0.5), b: canonical, similarity: 0.9 }], band);
+    expect(cluster?.canonical.id).toBe(canonical.id);
+    expect(cluster?.unionedTags).toEqual(canonical.tags);
   });
 
   it(verifies('R-REINDEX-1', 'reindex options are bounded, each error naming its field'), () => {

@@ -151,6 +151,14 @@ export const REQUIREMENTS = {
     'a /mcp request refused for its body (too large, too deep, not JSON) counts against its caller: the user of a valid credential, the address otherwise (issue 37 #6)',
   'R-EDGE-SECURE-COOKIES':
     'dashboard cookies (the session is also a /mcp bearer) are Secure unless NODE_ENV is development, HOST is loopback and no configured URL is HTTPS (issue 37 #7)',
+  'R-METADATA-MERGED':
+    'an update is checked on the metadata it stores (current merged with the patch): over the 64 KiB limit it is INVALID_INPUT naming metadata, with the merged size and the limit, and writes no version and no audit row (issue 37 #5)',
+  'R-AUDIT-CHANGED-FIELDS':
+    "an audit entry's before holds only the fields the change touched, its after the memory as the change left it (the snapshot a restore reads), so a small edit of a large memory adds one copy, not two (issue 37 #5)",
+  'R-AUDIT-RETAINED':
+    "a memory's newest AUDIT_LIMITS.snapshotsPerMemory audit entries keep their before and after; older ones keep actor, action, version, time and the names of the fields they changed, so a memory's audit stays bounded; a version past the window no longer restores (NOT_FOUND) (issue 37 #5)",
+  'R-METADATA-MERGED-TAGS':
+    "a corpus merge's union of its members' tags keeps at most the tag limit (50), the canonical memory's tags first (issue 37 #5)",
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -138,8 +138,9 @@ describeEachStore('memory store', (kind) => {
       ['create', 'test', 1],
       ['delete', 'agent:k1', 2],
     ]);
-    expect(trail[1]?.before).toMatchObject({ content: 'to forget', deletedAt: null });
-    expect(trail[1]?.after).toMatchObject({ deletedAt: clock.now().toISOString() });
+    // before: what the delete changed, as it was; after: the whole memory as the delete left it.
+    expect(trail[1]?.before).toEqual({ deletedAt: null, version: 1, updatedAt: expect.any(String) });
+    expect(trail[1]?.after).toMatchObject({ content: 'to forget', deletedAt: clock.now().toISOString() });
   });
 
   it('refuses bad input and writes nothing', async () => {

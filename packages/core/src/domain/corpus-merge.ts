@@ -1,4 +1,5 @@
 import type { MemoryRecord } from './memory.js';
+import { MEMORY_LIMITS } from './memory-limits.js';
 
 /** Two long-term memories of one tenant and scope, and their cosine similarity. */
 export interface SimilarPair {
@@ -12,7 +13,7 @@ export interface MergeCluster {
   readonly canonical: MemoryRecord;
   /** The other members, with their similarity to the member that brought them in. */
   readonly losers: readonly { readonly memory: MemoryRecord; readonly similarity: number }[];
-  /** Every member's tags, deduplicated, canonical's first. */
+  /** Every member's tags, deduplicated, canonical's first, at most MEMORY_LIMITS.tagsMax. */
   readonly unionedTags: readonly string[];
 }
 
@@ -82,7 +83,8 @@ export function mergeClusters(pairs: readonly SimilarPair[], band: MergeBand): M
       return {
         canonical,
         losers: rest.map((memory) => ({ memory, similarity: linkSimilarity.get(memory.id) ?? 0 })),
-        unionedTags: [...new Set([canonical, ...rest].flatMap((memory) => memory.tags))],
+        // The merged memory holds to the tag limit like any other; the canonical's own tags come first.
+        unionedTags: [...new Set([canonical, ...rest].flatMap((memory) => memory.tags))].slice(0, MEMORY_LIMITS.tagsMax),
       };
     })
     .sort((x, y) => (x.canonical.id < y.canonical.id ? -1 : 1));

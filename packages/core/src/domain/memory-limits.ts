@@ -63,10 +63,32 @@ export function checkMetadata(metadata: unknown): JsonObject {
   }
   const unstorable = unstorableTextAt(metadata, ['metadata']);
   if (unstorable !== undefined) throw invalid(unstorable, UNSTORABLE_TEXT);
-  const size = JSON.stringify(metadata).length;
+  const size = metadataSize(metadata);
   if (size > MEMORY_LIMITS.metadataMaxBytes)
     throw invalid('metadata', `is ${size} bytes as JSON; the limit is ${MEMORY_LIMITS.metadataMaxBytes}`);
   return metadata as JsonObject;
+}
+
+/**
+ * The metadata an update stores: the current metadata merged with a checked patch, held to the
+ * same size limit as a new memory's. Checking the patch alone let a caller grow a memory far past
+ * the limit, one allowed patch at a time (issue 37 #5).
+ */
+export function checkMergedMetadata(current: JsonObject, patch: JsonObject): JsonObject {
+  const merged = mergeMetadata(current, patch);
+  const size = metadataSize(merged);
+  if (size > MEMORY_LIMITS.metadataMaxBytes) {
+    throw invalid(
+      'metadata',
+      `would be ${size} bytes as JSON once merged into the stored metadata; the limit is ${MEMORY_LIMITS.metadataMaxBytes} (set keys to null to remove them)`,
+    );
+  }
+  return merged;
+}
+
+/** The size the metadata limit counts: the length of its JSON text. */
+function metadataSize(metadata: object): number {
+  return JSON.stringify(metadata).length;
 }
 
 /** Whether objects or arrays sit more than `limit` levels inside `value`; iterative, so any depth is safe to ask about. */

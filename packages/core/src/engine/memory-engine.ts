@@ -5,11 +5,11 @@ import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, MemoryTier
 import {
   checkContent,
   checkImportance,
+  checkMergedMetadata,
   checkMetadata,
   checkScope,
   checkTags,
   checkTtlSeconds,
-  mergeMetadata,
 } from '../domain/memory-limits.js';
 import { FUSION_WEIGHTS, type FusionWeights } from '../domain/recall-ranking.js';
 import { buildSearchContext, conversationReference, isConversationTurn, NEIGHBOUR_TURNS } from '../domain/search-context.js';
@@ -264,8 +264,9 @@ export class MemoryEngine {
 
   /**
    * Edits a memory under optimistic concurrency: `expectedVersion` must be the version the
-   * caller read, or the update is refused with CONFLICT. Metadata merges; tags replace only when
-   * given; new content is re-embedded (or left without a vector when the provider is down).
+   * caller read, or the update is refused with CONFLICT. Metadata merges, and the merged object
+   * must fit the metadata limit; tags replace only when given; new content is re-embedded (or
+   * left without a vector when the provider is down). Refused input changes nothing.
    */
   async update(context: CallContext, id: string, input: UpdateMemoryInput, expectedVersion: number): Promise<MemoryRecord> {
     if (!Number.isInteger(expectedVersion) || expectedVersion < 1) {
@@ -276,12 +277,14 @@ export class MemoryEngine {
     const current = await this.options.store.findById(context.tenant, id);
     if (!current) throw notFound(id);
     const patch: { -readonly [K in keyof MemoryPatch]: MemoryPatch[K] } = {};
+    // The limit holds for what is stored, so the merge is checked, not only the patch (and before
+    // any embedding is paid for).
+    if (input.metadata !== undefined) patch.metadata = checkMergedMetadata(current.metadata, checkMetadata(input.metadata));
     if (input.content !== undefined) {
       patch.content = checkContent(input.content);
       if (patch.content !== current.content) patch.embedding = (await this.embed(patch.content)) ?? null;
     }
     if (input.tags !== undefined) patch.tags = checkTags(input.tags);
-    if (input.metadata !== undefined) patch.metadata = mergeMetadata(current.metadata, checkMetadata(input.metadata));
     if (input.importance !== undefined) patch.importance = checkImportance(input.importance);
     if (input.pinned !== undefined) patch.pinned = input.pinned;
     if (input.ttlSeconds !== undefined) {

@@ -1,3 +1,4 @@
+import { AUDIT_LIMITS, changedFieldsBefore, trimmedAuditAfter } from '../domain/audit-change.js';
 import type { AuditEntry, JsonObject } from '../domain/memory.js';
 import type { Actor } from '../ports/memory-store.js';
 import { jsonSnapshot, type StoredMemory } from './stored-memory.js';
@@ -26,14 +27,17 @@ export class InMemoryTenant {
   /** `next` numbers audit entries across tenants, as one database sequence does. */
   constructor(private readonly nextAuditId: () => number) {}
 
-  /** Appends an audit entry; `before` and `after` are kept as a JSON column keeps them (dates as ISO strings). */
+  /**
+   * Appends an audit entry as the database store writes it: `before` only the changed fields,
+   * `after` whole, both as a JSON column keeps them (dates as ISO strings).
+   */
   writeAudit(entry: {
     memoryId: string;
     actor: Actor;
     action: string;
     version: number | null;
-    before: unknown;
-    after: unknown;
+    before: object | null;
+    after: object | null;
     at: Date;
   }): void {
     this.audit.push({
@@ -42,10 +46,24 @@ export class InMemoryTenant {
       action: entry.action,
       actor: entry.actor.id,
       version: entry.version,
-      before: entry.before === null ? null : jsonSnapshot(entry.before),
+      before: changedFieldsBefore(entry.before, entry.after),
       after: entry.after === null ? null : jsonSnapshot(entry.after),
       createdAt: new Date(entry.at),
     });
+    this.trimPastWindow(entry.memoryId);
+  }
+
+  /** Trims the memory's entries past its newest AUDIT_LIMITS.snapshotsPerMemory, as the database store does. */
+  private trimPastWindow(memoryId: string): void {
+    let newer = 0;
+    for (let i = this.audit.length - 1; i >= 0; i--) {
+      const entry = this.audit[i];
+      if (entry?.memoryId !== memoryId) continue;
+      newer += 1;
+      if (newer > AUDIT_LIMITS.snapshotsPerMemory + 4) break;
+      if (newer <= AUDIT_LIMITS.snapshotsPerMemory || entry.after === null || entry.after.trimmed === true) continue;
+      this.audit[i] = { ...entry, before: null, after: trimmedAuditAfter(entry.before) };
+    }
   }
 
   /** Records a link unless the same (source, target, relation) exists already. */

@@ -1,3 +1,4 @@
+import { AUDIT_LIMITS } from '../domain/audit-change.js';
 import type { MemoryRecord } from '../domain/memory.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Actor } from '../ports/memory-store.js';
@@ -45,7 +46,11 @@ export function restoreMemory(
   }
   const snapshot = tenant.snapshotAt(id, version) as Partial<Record<keyof MemoryRecord, unknown>> | undefined;
   if (!snapshot || typeof snapshot.content !== 'string') {
-    throw new MemsvcError('NOT_FOUND', `no snapshot of version ${version} of memory ${id} exists`, { memoryId: id, version });
+    throw new MemsvcError(
+      'NOT_FOUND',
+      `no snapshot of version ${version} of memory ${id} is kept (the audit keeps the values of a memory's newest ${AUDIT_LIMITS.snapshotsPerMemory} changes)`,
+      { memoryId: id, version },
+    );
   }
   const contentChanges = snapshot.content !== before.content;
   change(row, {

@@ -31,7 +31,8 @@ export function registerLifecycleTools(server: McpServer, engine: MemoryEngine, 
       title: 'Restore a memory',
       description:
         'Undo a deletion (omit version), or bring back the content, tags and metadata a memory had at an earlier version ' +
-        '(see get_memory_audit). The restore is itself a new, audited version. Returns {restored, memory}.',
+        '(one of the versions its newest 100 audit entries hold, see get_memory_audit; an older one is NOT_FOUND). The ' +
+        'restore is itself a new, audited version. Returns {restored, memory}.',
       inputSchema: z
         .object({
           userId: userIdArgument,

@@ -77,7 +77,9 @@ export function registerReadTools(server: McpServer, engine: MemoryEngine, pipel
       title: 'Get the audit trail of a memory',
       description:
         'Every change to one memory, newest first: create, update, delete, restore, promote, contradiction marks. Each entry ' +
-        'has the action, the actor, the version and before/after snapshots (which restore_memory can bring back). Returns {entries}.',
+        'has the action, the actor, the version, before (the earlier values of the fields that changed) and after (the whole ' +
+        'memory as the change left it, which restore_memory can bring back). Past the newest 100 entries of a memory, an ' +
+        'entry keeps who, what and when, with after {trimmed: true, changed: [field names]} and before null. Returns {entries}.',
       inputSchema: z
         .object({
           userId: userIdArgument,

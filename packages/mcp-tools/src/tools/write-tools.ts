@@ -110,7 +110,8 @@ export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipe
       description:
         "Change a memory's content, tags, metadata, importance, pin or (short-term) ttl. expectedVersion must be the version " +
         'you read: if someone changed the memory since, the call fails with CONFLICT and the current version, and nothing ' +
-        'changes — read it again and retry. metadata is merged into the existing object (set a key to null to remove it); ' +
+        'changes — read it again and retry. metadata is merged into the existing object (set a key to null to remove it), and ' +
+        'the merged object must stay within the 64 KiB metadata limit; ' +
         'tags replace the list only when given. Returns {memory}.',
       inputSchema: updateMemoryInput,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },

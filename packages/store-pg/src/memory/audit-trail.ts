@@ -1,8 +1,11 @@
-import type { Actor, AuditEntry, JsonObject, TenantId } from '@memsvc/core';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Actor, AUDIT_LIMITS, type AuditEntry, changedFieldsBefore, type JsonObject, type TenantId } from '@memsvc/core';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { MemoryAuditTable, MemsvcDatabase } from '../schema/database-schema.js';
 
-/** Writes one audit row (actor, action, before, after) in the caller's transaction. */
+/**
+ * Writes one audit row in the caller's transaction: who, what action, the version it made, the
+ * earlier values of the fields it changed (`before`) and the memory as it left it (`after`).
+ */
 export async function writeAudit(
   trx: Transaction<MemsvcDatabase>,
   entry: {
@@ -11,8 +14,8 @@ export async function writeAudit(
     actor: Actor;
     action: string;
     version: number | null;
-    before: unknown;
-    after: unknown;
+    before: object | null;
+    after: object | null;
     at: Date;
   },
 ): Promise<void> {
@@ -24,11 +27,35 @@ export async function writeAudit(
       actor: entry.actor.id,
       action: entry.action,
       version: entry.version,
-      before: entry.before === null ? null : JSON.stringify(entry.before),
+      before: entry.before === null ? null : JSON.stringify(changedFieldsBefore(entry.before, entry.after)),
       after: entry.after === null ? null : JSON.stringify(entry.after),
       created_at: entry.at,
     })
     .execute();
+  await trimPastWindow(trx, entry.tenant, entry.memoryId);
+}
+
+/**
+ * Trims the memory's entries past its newest AUDIT_LIMITS.snapshotsPerMemory as core's
+ * trimmedAuditAfter says (the field names sorted by code point, as JavaScript sorts them). Each
+ * audited write pushes one entry out of the window; looking at a few past its edge also trims
+ * entries written without this (the contradiction marks of a write), at a bounded cost.
+ */
+async function trimPastWindow(trx: Transaction<MemsvcDatabase>, tenant: TenantId, memoryId: string): Promise<void> {
+  await sql`
+    UPDATE memory_audit
+    SET before = NULL,
+        after = jsonb_build_object(
+          'trimmed', true,
+          'changed', CASE WHEN jsonb_typeof(before) = 'object' THEN
+            (SELECT jsonb_agg(field ORDER BY field COLLATE "C") FROM jsonb_object_keys(before) AS field) END)
+    WHERE id IN (
+      SELECT id FROM memory_audit
+      WHERE user_id = ${tenant} AND memory_id = ${memoryId}
+      ORDER BY id DESC
+      OFFSET ${AUDIT_LIMITS.snapshotsPerMemory} LIMIT 4)
+      AND after IS NOT NULL
+      AND (after ->> 'trimmed') IS NULL`.execute(trx);
 }
 
 /** The audit trail of one memory in one tenant, newest first. */

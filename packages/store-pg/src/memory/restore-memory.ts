@@ -1,4 +1,4 @@
-import { type Actor, type MemoryRecord, MemsvcError, type TenantId } from '@memsvc/core';
+import { type Actor, AUDIT_LIMITS, type MemoryRecord, MemsvcError, type TenantId } from '@memsvc/core';
 import { sql, type Transaction } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
@@ -57,7 +57,11 @@ export async function restoreMemory(
     .executeTakeFirst();
   const snapshot = snapshotRow?.after as Partial<MemoryRecord> | null | undefined;
   if (!snapshot || typeof snapshot.content !== 'string') {
-    throw new MemsvcError('NOT_FOUND', `no snapshot of version ${version} of memory ${id} exists`, { memoryId: id, version });
+    throw new MemsvcError(
+      'NOT_FOUND',
+      `no snapshot of version ${version} of memory ${id} is kept (the audit keeps the values of a memory's newest ${AUDIT_LIMITS.snapshotsPerMemory} changes)`,
+      { memoryId: id, version },
+    );
   }
   const contentChanges = snapshot.content !== before.content;
   const after = await updateRow(

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   type Actor,
   type ContradictionEffect,
+  changedFieldsBefore,
   contentFingerprintText,
   type IdGenerator,
   type MemoryRecord,
@@ -166,7 +167,7 @@ export async function applyContradictionEffects(
           actor: context.actor.id,
           action: effect?.auditAction ?? 'contradiction-flag',
           version: after.version,
-          before: JSON.stringify(effect?.neighbour.memory ?? null),
+          before: JSON.stringify(changedFieldsBefore(effect?.neighbour.memory ?? null, after)),
           after: JSON.stringify({ ...after, relatedMemoryId: newer.id, similarity: effect?.neighbour.similarity }),
           created_at: context.now,
         };
