@@ -129,6 +129,14 @@ export const REQUIREMENTS = {
     'a standby whose reads keep failing while it answers its checks serves nothing for a pause that grows while the failures go on; each failed read is answered by the primary',
   'R-REPLICA-PROMOTED':
     'a DATABASE_READ_URL that is a primary, or is promoted, is refused (a boot error naming the variable, or it stops serving with a warning), never serving a stale or diverging read',
+  'R-IDENTITY-EMAIL':
+    "a linked GitHub or Google account logs in to its user only while its verified email is still that user's address; otherwise the login is refused (403, ask the operator) and no one is moved to another tenant's data (issue 37 #2)",
+  'R-IDENTITY-PINNED': 'an account an operator linked to a user (memsvc identities link) logs in to that user whatever its email',
+  'R-IDENTITY-BLOCKED':
+    "a blocked account cannot log in (403) until unblocked; blocking, unlinking or moving an account ends its user's live GitHub and Google sessions at once",
+  'R-IDENTITY-UNLINK': "an unlinked account's next login links it afresh by its verified email, like a first login",
+  'R-IDENTITY-SHUT-OUT':
+    'the documented steps (keys revoke --user, sessions revoke --user, identities block for each of their accounts) shut a person out: no key, session, GitHub or Google login gets in',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -1,8 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 
-/** Whose live sessions to end: every one of a user's, or those exchanged for given API keys. */
-export type SessionsToEnd = { readonly userId: string } | { readonly apiKeyIds: readonly string[] };
+/**
+ * Whose live sessions to end: every one of a user's, those exchanged for given API keys, or a
+ * user's sessions from a GitHub or Google login (those exchanged for no key: a session does not
+ * record which provider account opened it).
+ */
+export type SessionsToEnd = { readonly userId: string } | { readonly apiKeyIds: readonly string[] } | { readonly identityLoginsOf: string };
 
 /**
  * Ends live sessions: marks them revoked and puts each `jti` on the denylist until its token would
@@ -13,7 +17,9 @@ export type SessionsToEnd = { readonly userId: string } | { readonly apiKeyIds: 
 export async function endLiveSessions(trx: Kysely<MemsvcDatabase>, which: SessionsToEnd, now: Date): Promise<number> {
   if ('apiKeyIds' in which && which.apiKeyIds.length === 0) return 0;
   let live = trx.updateTable('sessions').set({ revoked_at: now }).where('expires_at', '>', now).where('revoked_at', 'is', null);
-  live = 'userId' in which ? live.where('user_id', '=', which.userId) : live.where('api_key_id', 'in', which.apiKeyIds);
+  if ('userId' in which) live = live.where('user_id', '=', which.userId);
+  else if ('apiKeyIds' in which) live = live.where('api_key_id', 'in', which.apiKeyIds);
+  else live = live.where('user_id', '=', which.identityLoginsOf).where('api_key_id', 'is', null);
   const ended = await live.returning(['jti', 'expires_at']).execute();
   if (ended.length > 0) {
     await trx

@@ -18,6 +18,7 @@ import * as markerIndexes from './0013-marker-indexes.js';
 import * as sessionsByApiKey from './0014-sessions-by-api-key.js';
 import * as stripedLexicalStatistics from './0015-striped-lexical-statistics.js';
 import * as apiKeyParents from './0016-api-key-parents.js';
+import * as identityLinkControls from './0018-identity-link-controls.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -40,6 +41,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0014-sessions-by-api-key': sessionsByApiKey,
   '0015-striped-lexical-statistics': stripedLexicalStatistics,
   '0016-api-key-parents': apiKeyParents,
+  '0018-identity-link-controls': identityLinkControls,
 };
 
 const bundledMigrations: MigrationProvider = {
