@@ -35,7 +35,12 @@ export { checkDisplayName } from './domain/display-name.js';
 export type { FollowUpRules, MatchedMemory } from './domain/follow-up-support.js';
 export { FOLLOW_UP_SUPPORT, withFollowUpSupport } from './domain/follow-up-support.js';
 export type { IdentityLinkState, IdentityLoginOutcome, IdentityLoginRefusal } from './domain/identity-link-rules.js';
-export { identityLoginOutcome } from './domain/identity-link-rules.js';
+export {
+  checkIdentityAccount,
+  IDENTITY_PROVIDERS,
+  identityLoginOutcome,
+  parseIdentityAccount,
+} from './domain/identity-link-rules.js';
 export type { ImportanceInputs } from './domain/importance.js';
 export { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceScore, isPruneEligible, isStale, PINNED_FLOOR } from './domain/importance.js';
 export { type ImportanceParts, importanceParts } from './domain/importance-parts.js';
@@ -275,6 +280,7 @@ export type {
   IdentityAccount,
   IdentityLink,
   IdentityLinkChange,
+  IdentityRelink,
   UserIdentityStore,
   VerifiedIdentity,
 } from './ports/user-identity-store.js';

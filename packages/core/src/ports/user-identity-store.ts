@@ -39,6 +39,12 @@ export interface IdentityLinkChange {
   readonly sessionsEnded: number;
 }
 
+/** An operator's link of an account: the user it left, whose sessions ended, when it moved. */
+export interface IdentityRelink extends IdentityLinkChange {
+  /** The user the account was linked to before, when that was another; its sessions are the ones ended. */
+  readonly previousUserId: TenantId | null;
+}
+
 /**
  * Which memsvc user an identity-provider account is (spec §2.4). The first login of an account
  * makes its verified email the user id, so a person reaches the same tenant through either
@@ -61,7 +67,7 @@ export interface UserIdentityStore {
    * is linked ahead of its first login. Moving it from another user ends the live GitHub and
    * Google sessions of that other user, in the same transaction.
    */
-  link(account: IdentityAccount, userId: TenantId, now: Date): Promise<IdentityLinkChange>;
+  link(account: IdentityAccount, userId: TenantId, now: Date): Promise<IdentityRelink>;
 
   /**
    * Forgets an account's link, ending its user's live GitHub and Google sessions in the same

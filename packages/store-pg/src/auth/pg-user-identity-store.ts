@@ -1,9 +1,10 @@
 import {
+  checkIdentityAccount,
   type IdentityAccount,
   type IdentityLink,
   type IdentityLinkChange,
   type IdentityLoginOutcome,
-  type IdentityProvider,
+  type IdentityRelink,
   identityLoginOutcome,
   isValidTenantId,
   MemsvcError,
@@ -17,9 +18,6 @@ import type { MemsvcDatabase, UserIdentitiesTable } from '../schema/database-sch
 import { endLiveSessions } from './end-live-sessions.js';
 import { untrustedText } from './untrusted-text.js';
 
-const PROVIDERS: readonly string[] = ['github', 'google'] satisfies IdentityProvider[];
-// Google's `sub` is at most 255 ASCII characters; GitHub's id is a number.
-const PROVIDER_USER_ID_PATTERN = /^[\x21-\x7e]{1,255}$/;
 // RFC 5321's limit on a path; no whitespace or control characters, one @ with text either side.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse them
 const EMAIL_PATTERN = /^[^\s\u0000-\u001f\u007f-\u009f@]+@[^\s\u0000-\u001f\u007f-\u009f@]+$/;
@@ -44,7 +42,7 @@ export class PgUserIdentityStore implements UserIdentityStore {
   }
 
   async recordLogin(identity: VerifiedIdentity, now: Date): Promise<IdentityLoginOutcome> {
-    const account = checkAccount(identity);
+    const account = checkIdentityAccount(identity);
     const email = identity.email.toLowerCase();
     if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) {
       throw new MemsvcError('INVALID_INPUT', 'email must be an email address', { field: 'email' });
@@ -93,8 +91,8 @@ export class PgUserIdentityStore implements UserIdentityStore {
     return rows.map(toLink);
   }
 
-  async link(account: IdentityAccount, userId: TenantId, now: Date): Promise<IdentityLinkChange> {
-    const checked = checkAccount(account);
+  async link(account: IdentityAccount, userId: TenantId, now: Date): Promise<IdentityRelink> {
+    const checked = checkIdentityAccount(account);
     const user = toTenantId(userId, 'userId');
     return this.#db.transaction().execute(async (trx) => {
       const before = await trx
@@ -113,14 +111,14 @@ export class PgUserIdentityStore implements UserIdentityStore {
         .returningAll()
         .executeTakeFirstOrThrow();
       // Sessions the account opened as the user it leaves must not outlive the move.
-      const moved = before !== undefined && before.user_id !== user;
-      const sessionsEnded = moved ? await endLiveSessions(trx, { identityLoginsOf: before.user_id }, now) : 0;
-      return { link: toLink(row), sessionsEnded };
+      const previousUserId = before !== undefined && before.user_id !== user ? (before.user_id as TenantId) : null;
+      const sessionsEnded = previousUserId === null ? 0 : await endLiveSessions(trx, { identityLoginsOf: previousUserId }, now);
+      return { link: toLink(row), sessionsEnded, previousUserId };
     });
   }
 
   async unlink(account: IdentityAccount, now: Date): Promise<IdentityLinkChange | undefined> {
-    const checked = checkAccount(account);
+    const checked = checkIdentityAccount(account);
     return this.#db.transaction().execute(async (trx) => {
       const row = await trx
         .deleteFrom('user_identities')
@@ -134,7 +132,7 @@ export class PgUserIdentityStore implements UserIdentityStore {
   }
 
   async setBlocked(account: IdentityAccount, blocked: boolean, now: Date): Promise<IdentityLinkChange | undefined> {
-    const checked = checkAccount(account);
+    const checked = checkIdentityAccount(account);
     return this.#db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('user_identities')
@@ -148,19 +146,6 @@ export class PgUserIdentityStore implements UserIdentityStore {
       return { link: toLink(row), sessionsEnded };
     });
   }
-}
-
-/** Checks an account's provider and id; INVALID_INPUT names the field. */
-function checkAccount(account: IdentityAccount): IdentityAccount {
-  if (!PROVIDERS.includes(account.provider)) {
-    throw new MemsvcError('INVALID_INPUT', `provider must be one of ${PROVIDERS.join(', ')}`, { field: 'provider' });
-  }
-  if (!PROVIDER_USER_ID_PATTERN.test(account.providerUserId)) {
-    throw new MemsvcError('INVALID_INPUT', 'providerUserId must be 1 to 255 printable ASCII characters without spaces', {
-      field: 'providerUserId',
-    });
-  }
-  return { provider: account.provider, providerUserId: account.providerUserId };
 }
 
 function accountColumns(account: IdentityAccount) {

@@ -3,6 +3,7 @@ import {
   type IdentityLink,
   type IdentityLinkChange,
   type IdentityLoginOutcome,
+  type IdentityRelink,
   identityLoginOutcome,
   type TenantId,
   toTenantId,
@@ -33,10 +34,11 @@ export class InMemoryUserIdentityStore implements UserIdentityStore {
     return [...this.#links.values()].filter((link) => filter.userId === undefined || link.userId === filter.userId);
   }
 
-  async link(account: IdentityAccount, userId: TenantId, now: Date): Promise<IdentityLinkChange> {
-    const link = { ...(this.#links.get(keyOf(account)) ?? newLink({ ...account, email: '' }, userId, now)), userId, pinnedAt: now };
+  async link(account: IdentityAccount, userId: TenantId, now: Date): Promise<IdentityRelink> {
+    const before = this.#links.get(keyOf(account));
+    const link = { ...(before ?? newLink({ ...account, email: '' }, userId, now)), userId, pinnedAt: now };
     this.#links.set(keyOf(account), link);
-    return { link, sessionsEnded: 0 };
+    return { link, sessionsEnded: 0, previousUserId: before && before.userId !== userId ? before.userId : null };
   }
 
   async unlink(account: IdentityAccount): Promise<IdentityLinkChange | undefined> {
