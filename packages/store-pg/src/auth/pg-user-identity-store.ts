@@ -59,7 +59,7 @@ export class PgUserIdentityStore implements UserIdentityStore {
           .onConflict((conflict) => conflict.columns(['provider', 'provider_user_id']).doNothing())
           .execute();
       }
-      // Locked, so an operator's block cannot slip in between the check and the login it lets in.
+      // Locked: an operator's block, unlink or move of this account waits for this check instead of racing it.
       const link = await trx
         .selectFrom('user_identities')
         .select(['user_id', 'pinned_at', 'blocked_at'])
