@@ -3,6 +3,12 @@ import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { configCheckCommand } from './commands/config-check-command.js';
 import { type ExportOptions, exportCommand } from './commands/export-command.js';
+import {
+  linkIdentityCommand,
+  listIdentitiesCommand,
+  setIdentityBlockedCommand,
+  unlinkIdentityCommand,
+} from './commands/identities-command.js';
 import { type ImportOptions, importCommand } from './commands/import-command.js';
 import { type CreateKeyOptions, createKeyCommand, listKeysCommand, revokeKeyCommand } from './commands/keys-command.js';
 import { migrateCommand } from './commands/migrate-command.js';
@@ -121,6 +127,43 @@ export async function runMemsvc(argv: readonly string[], cli: CliContext): Promi
     .description('end every live session of a user at once (their tokens are refused from the next call)')
     .requiredOption('--user <userId>', 'the user')
     .action((options: { user: string }) => runCommand(cli, () => revokeSessionsCommand(cli, options)));
+
+  const identities = program
+    .command('identities')
+    .description('GitHub and Google accounts linked to users: list, link, unlink, block, unblock');
+  const accountHelp = 'the account as <provider>:<id> (github:583231), as identities list shows it';
+
+  identities
+    .command('list')
+    .description('linked accounts by user: the email each last logged in with, and whether its next login is let in')
+    .option('--user <userId>', "only this user's accounts")
+    .option('--json', 'print a JSON array')
+    .action((options: { user?: string; json?: boolean }) => runCommand(cli, () => listIdentitiesCommand(cli, options)));
+
+  identities
+    .command('link')
+    .description("link an account to a user whatever its email (moving it ends the old user's GitHub/Google sessions)")
+    .argument('<account>', accountHelp)
+    .requiredOption('--user <userId>', 'the user (tenant) the account logs in as')
+    .action((account: string, options: { user: string }) => runCommand(cli, () => linkIdentityCommand(cli, account, options)));
+
+  identities
+    .command('unlink')
+    .description("forget an account's link and end its user's GitHub/Google sessions; its next login links it by its email")
+    .argument('<account>', accountHelp)
+    .action((account: string) => runCommand(cli, () => unlinkIdentityCommand(cli, account)));
+
+  identities
+    .command('block')
+    .description("refuse an account's logins and end its user's GitHub/Google sessions at once")
+    .argument('<account>', accountHelp)
+    .action((account: string) => runCommand(cli, () => setIdentityBlockedCommand(cli, account, true)));
+
+  identities
+    .command('unblock')
+    .description('let a blocked account log in again')
+    .argument('<account>', accountHelp)
+    .action((account: string) => runCommand(cli, () => setIdentityBlockedCommand(cli, account, false)));
 
   const orgs = program.command('orgs').description('organizations and their members');
 

@@ -39,6 +39,8 @@ describe('memsvc CLI', () => {
       ['keys', 'revoke', '--user', 'me'],
       ['orgs', 'list'],
       ['sessions', 'list', '--user', 'me'],
+      ['identities', 'list'],
+      ['identities', 'block', 'github:1'],
       ['export', '--user', 'me'],
       ['export', '--user', 'me', '--format', 'markdown', '--out', join(workDir, 'notes')],
     ];

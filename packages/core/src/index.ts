@@ -36,6 +36,13 @@ export { compareCanonical, inMergeBand, mergeClusters } from './domain/corpus-me
 export { checkDisplayName } from './domain/display-name.js';
 export type { FollowUpRules, MatchedMemory } from './domain/follow-up-support.js';
 export { FOLLOW_UP_SUPPORT, withFollowUpSupport } from './domain/follow-up-support.js';
+export type { IdentityLinkState, IdentityLoginOutcome, IdentityLoginRefusal } from './domain/identity-link-rules.js';
+export {
+  checkIdentityAccount,
+  IDENTITY_PROVIDERS,
+  identityLoginOutcome,
+  parseIdentityAccount,
+} from './domain/identity-link-rules.js';
 export type { ImportanceInputs } from './domain/importance.js';
 export { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceScore, isPruneEligible, isStale, PINNED_FLOOR } from './domain/importance.js';
 export { type ImportanceParts, importanceParts } from './domain/importance-parts.js';
@@ -273,5 +280,12 @@ export type { NewSession, SessionOrigin, SessionRecord, SessionStore } from './p
 export type { TimerHandle, Timers } from './ports/timers.js';
 export type { SpanAttributes, SpanAttributeValue, TraceIds, Tracer, TraceSpan } from './ports/tracer.js';
 export { NO_TRACING, spanErrorCode } from './ports/tracer.js';
-export type { UserIdentityStore, VerifiedIdentity } from './ports/user-identity-store.js';
+export type {
+  IdentityAccount,
+  IdentityLink,
+  IdentityLinkChange,
+  IdentityRelink,
+  UserIdentityStore,
+  VerifiedIdentity,
+} from './ports/user-identity-store.js';
 export type { VectorSpace, VectorSpaceInfo } from './ports/vector-space.js';

@@ -159,6 +159,14 @@ export const REQUIREMENTS = {
     "a memory's newest AUDIT_LIMITS.snapshotsPerMemory audit entries keep their before and after; older ones keep actor, action, version, time and the names of the fields they changed, so a memory's audit stays bounded; a version past the window no longer restores (NOT_FOUND) (issue 37 #5)",
   'R-METADATA-MERGED-TAGS':
     "a corpus merge's union of its members' tags keeps at most the tag limit (50), the canonical memory's tags first (issue 37 #5)",
+  'R-IDENTITY-EMAIL':
+    "a linked GitHub or Google account logs in to its user only while its verified email is still that user's address; otherwise the login is refused (403, ask the operator) and no one is moved to another tenant's data (issue 37 #2)",
+  'R-IDENTITY-PINNED': 'an account an operator linked to a user (memsvc identities link) logs in to that user whatever its email',
+  'R-IDENTITY-BLOCKED':
+    "a blocked account cannot log in (403) until unblocked; blocking, unlinking or moving an account ends its user's live GitHub and Google sessions at once",
+  'R-IDENTITY-UNLINK': "an unlinked account's next login links it afresh by its verified email, like a first login",
+  'R-IDENTITY-SHUT-OUT':
+    'the documented steps (keys revoke --user, sessions revoke --user, identities block for each of their accounts) shut a person out: no key, session, GitHub or Google login gets in',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { PendingLogin, VerifiedIdentity } from '@memsvc/core';
+import type { PendingLogin, TenantId, VerifiedIdentity } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';
@@ -141,7 +141,10 @@ describeEachEngine('identity-provider logins', (engine) => {
     store.connection.db.selectFrom('user_identities').selectAll().orderBy('provider').orderBy('provider_user_id').execute();
 
   it("an account's first login makes its email, lower-cased, the user id", async () => {
-    expect(await store.userIdentities.recordLogin({ ...github, email: 'Alice@Example.COM' }, clock.now())).toBe('alice@example.com');
+    expect(await store.userIdentities.recordLogin({ ...github, email: 'Alice@Example.COM' }, clock.now())).toEqual({
+      kind: 'linked',
+      userId: 'alice@example.com',
+    });
     expect(await identities()).toEqual([
       {
         provider: 'github',
@@ -151,26 +154,44 @@ describeEachEngine('identity-provider logins', (engine) => {
         display_name: 'Alice',
         created_at: new Date(START),
         last_login_at: new Date(START),
+        pinned_at: null,
+        blocked_at: null,
       },
     ]);
   });
 
-  it('a later login with a changed email keeps the user id, and updates the email, the name and the login time', async () => {
+  it('a later login with the same email updates the name and the login time', async () => {
     await store.userIdentities.recordLogin(github, clock.now());
     clock.advance(24 * 60 * MINUTE);
-    const userId = await store.userIdentities.recordLogin({ ...github, email: 'alice@new.example', displayName: undefined }, clock.now());
-    expect(userId).toBe('alice@example.com');
+    const outcome = await store.userIdentities.recordLogin({ ...github, email: 'ALICE@example.com', displayName: undefined }, clock.now());
+    expect(outcome).toEqual({ kind: 'linked', userId: 'alice@example.com' });
     expect(await identities()).toEqual([
       {
         provider: 'github',
         provider_user_id: '583231',
         user_id: 'alice@example.com',
-        email: 'alice@new.example',
+        email: 'alice@example.com',
         display_name: null,
         created_at: new Date(START),
         last_login_at: new Date('2026-05-02T09:00:00.000Z'),
+        pinned_at: null,
+        blocked_at: null,
       },
     ]);
+  });
+
+  it('R-IDENTITY-EMAIL: a later login with a changed email is refused, keeps the user id and the login time, and records the email seen', async () => {
+    await store.userIdentities.recordLogin(github, clock.now());
+    clock.advance(24 * 60 * MINUTE);
+    const outcome = await store.userIdentities.recordLogin({ ...github, email: 'alice@new.example' }, clock.now());
+    expect(outcome).toEqual({ kind: 'refused', reason: 'identity-email-changed' });
+    expect((await identities()).map((row) => [row.user_id, row.email, row.last_login_at])).toEqual([
+      ['alice@example.com', 'alice@new.example', new Date(START)],
+    ]);
+    // Still refused the next time: what the link was made by is the user id, not the email last seen.
+    expect(await store.userIdentities.recordLogin({ ...github, email: 'alice@new.example' }, clock.now())).toMatchObject({
+      kind: 'refused',
+    });
   });
 
   it('a GitHub and a Google account with the same email act as the same user', async () => {
@@ -179,14 +200,14 @@ describeEachEngine('identity-provider logins', (engine) => {
       { provider: 'google', providerUserId: '108234987123498712349', email: 'alice@example.com' },
       clock.now(),
     );
-    expect(fromGoogle).toBe(fromGithub);
+    expect(fromGoogle).toEqual(fromGithub);
     expect((await identities()).map((row) => `${row.provider}:${row.user_id}`)).toEqual([
       'github:alice@example.com',
       'google:alice@example.com',
     ]);
   });
 
-  it('an email that cannot be a user id refuses a new account, naming the email, but lets a linked account log in', async () => {
+  it('an email that cannot be a user id refuses a new account, naming the email; a linked account with it logs in only when pinned', async () => {
     const quoted = "o'brien@example.com";
     expect(await failureOf(store.userIdentities.recordLogin({ ...github, email: quoted }, clock.now()))).toEqual([
       'INVALID_INPUT',
@@ -195,7 +216,15 @@ describeEachEngine('identity-provider logins', (engine) => {
     expect(await identities()).toEqual([]);
     await store.userIdentities.recordLogin(github, clock.now());
     clock.advance(MINUTE);
-    expect(await store.userIdentities.recordLogin({ ...github, email: quoted }, clock.now())).toBe('alice@example.com');
+    expect(await store.userIdentities.recordLogin({ ...github, email: quoted }, clock.now())).toEqual({
+      kind: 'refused',
+      reason: 'identity-email-changed',
+    });
+    await store.userIdentities.link(github, 'alice@example.com' as TenantId, clock.now());
+    expect(await store.userIdentities.recordLogin({ ...github, email: quoted }, clock.now())).toEqual({
+      kind: 'linked',
+      userId: 'alice@example.com',
+    });
     expect((await identities()).map((row) => [row.email, row.last_login_at])).toEqual([[quoted, clock.now()]]);
   });
 
@@ -228,7 +257,9 @@ describeEachEngine('identity-provider logins', (engine) => {
   it('concurrent first logins of one account link it once', async () => {
     await openConnections(store, 6);
     const results = await Promise.all(Array.from({ length: 6 }, () => store.userIdentities.recordLogin(github, clock.now())));
-    expect(new Set(results)).toEqual(new Set(['alice@example.com']));
+    expect(new Set(results.map((result) => (result.kind === 'linked' ? result.userId : result.reason)))).toEqual(
+      new Set(['alice@example.com']),
+    );
     expect((await identities()).length).toBe(1);
   });
 });

@@ -34,8 +34,9 @@ export async function listSessionsCommand(cli: CliContext, options: { readonly u
 
 /**
  * `memsvc sessions revoke --user <id>`: ends every live session of a user at once, on every
- * replica from the next call (each token's jti goes on the denylist). With `memsvc keys revoke`
- * for each of their keys, this shuts a person out.
+ * replica from the next call (each token's jti goes on the denylist). With `memsvc keys revoke
+ * --user` and `memsvc identities block` for each of their GitHub and Google accounts, this shuts a
+ * person out (docs/operations.md).
  */
 export async function revokeSessionsCommand(cli: CliContext, options: { readonly user: string }): Promise<void> {
   const userId = parseUserFlag(options.user);

@@ -95,7 +95,8 @@ export class LoginFlow {
   /**
    * Completes a login from the provider's callback. The state is consumed before the provider is
    * contacted, so a failed exchange cannot be retried with the same state (nor a callback URL
-   * replayed from a browser history). The identity's verified email decides the admin scope.
+   * replayed from a browser history). The identity's verified email decides the admin scope. A
+   * blocked account, or a linked one whose verified email changed, is refused (R-IDENTITY-EMAIL).
    */
   async finish(provider: string, params: CallbackParameters, client: SessionClient): Promise<IssuedSession> {
     const providerClient = this.#client(provider);
@@ -115,7 +116,11 @@ export class LoginFlow {
       nonce: nonceForState(state),
       redirectUri: this.#redirectUri(providerClient.provider),
     });
-    const userId = await this.#identities.recordLogin(identity, this.#clock.now());
+    const outcome = await this.#identities.recordLogin(identity, this.#clock.now());
+    // Refused rather than sent elsewhere: a changed email must not open another user's tenant.
+    if (outcome.kind === 'refused')
+      throw new LoginRefused(outcome.reason, `the ${providerClient.provider} account is refused: ${outcome.reason}`);
+    const { userId } = outcome;
     const scopes = this.#adminEmails.has(identity.email.toLowerCase()) ? ADMIN_SCOPES : PERSON_SCOPES;
     return this.#issueSession({ userId, organizationId: null, scopes, origin: providerClient.provider }, client);
   }

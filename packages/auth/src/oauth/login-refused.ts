@@ -5,7 +5,9 @@ export type LoginRefusalReason =
   | 'provider-error'
   | 'email-unverified'
   | 'provider-denied'
-  | 'invalid-callback';
+  | 'invalid-callback'
+  | 'identity-blocked'
+  | 'identity-email-changed';
 
 // Fixed texts, never built from input: a callback's code and state, the provider's tokens and our
 // client secret must not reach a browser or a log line through an error message.
@@ -16,11 +18,19 @@ const MESSAGES: Readonly<Record<LoginRefusalReason, string>> = {
   'email-unverified': 'Your account at the identity provider has no verified email address. Verify one there, then log in again.',
   'provider-denied': 'The login was cancelled or refused at the identity provider.',
   'invalid-callback': 'The login callback is incomplete. Please start the login again.',
+  'identity-blocked': 'This account may not log in to this server. If you think that is a mistake, ask its operator.',
+  'identity-email-changed':
+    'The verified email of this account is no longer the one it was linked to on this server, so it cannot log in. ' +
+    'Ask the operator of this server to link your account again.',
 };
+
+/** The refusals of a person the server knows but will not let in: 403 rather than 401. */
+const FORBIDDEN: ReadonlySet<LoginRefusalReason> = new Set(['email-unverified', 'identity-blocked', 'identity-email-changed']);
 
 /**
  * A login that did not produce a session. `status` is what the server answers: 403 when the
- * person is known but may not log in (no verified email), 401 for everything else. `detail` is
+ * person is known but may not log in (no verified email, a blocked account, an account whose
+ * email no longer matches its link), 401 for everything else. `detail` is
  * for operators' logs: built only from fixed text, HTTP statuses and library error codes.
  */
 export class LoginRefused extends Error {
@@ -32,7 +42,7 @@ export class LoginRefused extends Error {
     readonly detail?: string,
   ) {
     super(MESSAGES[reason]);
-    this.status = reason === 'email-unverified' ? 403 : 401;
+    this.status = FORBIDDEN.has(reason) ? 403 : 401;
   }
 }
 

@@ -124,6 +124,44 @@ describe('LoginFlow', () => {
   });
 });
 
+describe('LoginFlow and the link of an account', () => {
+  // One GitHub account (id 9001) before and after its verified email changed, and Google's new Bob.
+  const BOB = 'bob@corp.example';
+  let harness: LoginHarness;
+  beforeEach(async () => {
+    harness = await startLoginHarness({
+      githubUsers: [
+        { id: 9001, login: 'old-bob', emails: [{ email: BOB, primary: true, verified: true }] },
+        { id: 9001, login: 'old-bob-later', emails: [{ email: 'bob@personal.example', primary: true, verified: true }] },
+      ],
+      googleUsers: [{ sub: '2002', email: BOB, email_verified: true }],
+    });
+  });
+  afterEach(() => harness.close());
+
+  it('R-IDENTITY-EMAIL: refuses a linked account whose verified email changed with 403 and a message for the person, and issues no session', async () => {
+    await harness.flow.finish('github', await harness.approvedCallback('github', 'old-bob'), BROWSER);
+    await harness.flow.finish('google', await harness.approvedCallback('google', BOB), BROWSER);
+    const refused = await rejectionOf(harness.flow.finish('github', await harness.approvedCallback('github', 'old-bob-later'), BROWSER));
+    expect(isLoginRefused(refused, 'identity-email-changed')).toBe(true);
+    expect(refused).toMatchObject({ status: 403, message: expect.stringMatching(/ask the operator/i) });
+    expect(refused.message).not.toContain(BOB);
+    expect(harness.sessions.map((call) => `${call.subject.origin}:${call.subject.userId}`)).toEqual([`github:${BOB}`, `google:${BOB}`]);
+  });
+
+  it('R-IDENTITY-BLOCKED: refuses a blocked account with 403, and lets it in again once unblocked', async () => {
+    await harness.flow.finish('github', await harness.approvedCallback('github', 'old-bob'), BROWSER);
+    await harness.identities.setBlocked({ provider: 'github', providerUserId: '9001' }, true, harness.clock.now());
+    const refused = await rejectionOf(harness.flow.finish('github', await harness.approvedCallback('github', 'old-bob'), BROWSER));
+    expect(refused).toMatchObject({ reason: 'identity-blocked', status: 403 });
+    await harness.identities.setBlocked({ provider: 'github', providerUserId: '9001' }, false, harness.clock.now());
+    await expect(harness.flow.finish('github', await harness.approvedCallback('github', 'old-bob'), BROWSER)).resolves.toMatchObject({
+      userId: BOB,
+    });
+    expect(harness.sessions).toHaveLength(2);
+  });
+});
+
 describe('LoginFlow configuration', () => {
   const base = {
     states: new InMemoryOAuthStateStore(),

@@ -11,6 +11,8 @@ describe('LoginRefused', () => {
     ['provider-denied', 401],
     ['invalid-callback', 401],
     ['email-unverified', 403],
+    ['identity-blocked', 403],
+    ['identity-email-changed', 403],
   ] as const)('answers %s with HTTP %i and a sentence for a person', (reason: LoginRefusalReason, status) => {
     const refusal = new LoginRefused(reason, 'for the log');
     expect(refusal).toMatchObject({ name: 'LoginRefused', reason, status, detail: 'for the log' });

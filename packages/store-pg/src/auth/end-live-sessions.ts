@@ -1,8 +1,16 @@
 import { type Kysely, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 
-/** Whose live sessions to end: every one of a user's, those exchanged for given API keys, or given ones. */
-export type SessionsToEnd = { readonly userId: string } | { readonly apiKeyIds: readonly string[] } | { readonly jtis: readonly string[] };
+/**
+ * Whose live sessions to end: every one of a user's, those exchanged for given API keys, given
+ * ones, or a user's sessions from a GitHub or Google login (those exchanged for no key: a session
+ * does not record which provider account opened it).
+ */
+export type SessionsToEnd =
+  | { readonly userId: string }
+  | { readonly apiKeyIds: readonly string[] }
+  | { readonly jtis: readonly string[] }
+  | { readonly identityLoginsOf: string };
 
 /**
  * Ends live sessions: marks them revoked and puts each `jti` on the denylist until its token would
@@ -17,7 +25,8 @@ export async function endLiveSessions(trx: Kysely<MemsvcDatabase>, which: Sessio
   let live = trx.updateTable('sessions').set({ revoked_at: now }).where('expires_at', '>', now).where('revoked_at', 'is', null);
   if ('userId' in which) live = live.where('user_id', '=', which.userId);
   else if ('apiKeyIds' in which) live = live.where('api_key_id', 'in', which.apiKeyIds);
-  else live = live.where('jti', 'in', which.jtis);
+  else if ('jtis' in which) live = live.where('jti', 'in', which.jtis);
+  else live = live.where('user_id', '=', which.identityLoginsOf).where('api_key_id', 'is', null);
   const ended = await live.returning(['jti', 'expires_at']).execute();
   if (ended.length > 0) {
     await trx

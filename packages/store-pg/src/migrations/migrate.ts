@@ -19,6 +19,7 @@ import * as sessionsByApiKey from './0014-sessions-by-api-key.js';
 import * as stripedLexicalStatistics from './0015-striped-lexical-statistics.js';
 import * as apiKeyParents from './0016-api-key-parents.js';
 import * as keysMadeInSessions from './0017-keys-made-in-sessions.js';
+import * as identityLinkControls from './0018-identity-link-controls.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -42,6 +43,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0015-striped-lexical-statistics': stripedLexicalStatistics,
   '0016-api-key-parents': apiKeyParents,
   '0017-keys-made-in-sessions': keysMadeInSessions,
+  '0018-identity-link-controls': identityLinkControls,
 };
 
 const bundledMigrations: MigrationProvider = {

@@ -129,6 +129,10 @@ export interface UserIdentitiesTable {
   display_name: string | null;
   created_at: Timestamp;
   last_login_at: Date | null;
+  /** When an operator linked the account to `user_id` themselves (migration 0018), or null. */
+  pinned_at: Defaulted<Date | null>;
+  /** When an operator blocked the account (migration 0018), or null. */
+  blocked_at: Defaulted<Date | null>;
 }
 
 export interface ApiKeysTable {
