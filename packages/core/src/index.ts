@@ -34,6 +34,8 @@ export { EMPTY_CONTEXT, estimateTokens, packContext, UNTRUSTED_CLOSE, UNTRUSTED_
 export type { MergeBand, MergeCluster, SimilarPair } from './domain/corpus-merge.js';
 export { compareCanonical, inMergeBand, mergeClusters } from './domain/corpus-merge.js';
 export { checkDisplayName } from './domain/display-name.js';
+export type { FactChange, FactChangeReason, FactShape } from './domain/fact-change.js';
+export { detectFactChange, factShape } from './domain/fact-change.js';
 export type { FollowUpRules, MatchedMemory } from './domain/follow-up-support.js';
 export { FOLLOW_UP_SUPPORT, withFollowUpSupport } from './domain/follow-up-support.js';
 export type { IdentityLinkState, IdentityLoginOutcome, IdentityLoginRefusal } from './domain/identity-link-rules.js';
@@ -119,11 +121,19 @@ export {
   REINDEX_JOB_STATES,
   REINDEX_MAX_MEMORIES,
 } from './domain/reindex-rules.js';
+export { orderReplacementsFirst } from './domain/replacement-order.js';
 export type { Scope } from './domain/scopes.js';
 export { checkScopes, DEFAULT_KEY_SCOPES, isScope, parseScopes, SCOPES } from './domain/scopes.js';
 export type { ConversationReference, SearchContextSources } from './domain/search-context.js';
 export { buildSearchContext, conversationReference, isConversationTurn, speakerOf } from './domain/search-context.js';
-export type { Neighbour, SimilarityRules, WriteCandidates, WriteDecision, WriteRules } from './domain/similarity-rules.js';
+export type {
+  FactChangeFinding,
+  Neighbour,
+  SimilarityRules,
+  WriteCandidates,
+  WriteDecision,
+  WriteRules,
+} from './domain/similarity-rules.js';
 export { decideWrite, writeRules } from './domain/similarity-rules.js';
 export { isStorableText, unstorableTextAt } from './domain/storable-text.js';
 export { formatSearchDate, resolveRelativeDates } from './domain/temporal-context.js';
@@ -131,7 +141,7 @@ export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
 export type { ToolName } from './domain/tool-names.js';
 export { TOOL_GROUPS, TOOL_NAMES } from './domain/tool-names.js';
-export type { ContradictionEffect, PlannedLink, PromotionPlan, WritePlan } from './domain/write-plan.js';
+export type { ContradictionEffect, PlannedLink, PromotionPlan, ReplacementEffect, WritePlan } from './domain/write-plan.js';
 export { comparedTiers, planPromotion, planWrite } from './domain/write-plan.js';
 export type { ForgetInput, ForgetResult, ReflectInput, ReflectResult, RememberInput, RememberResult } from './engine/agent-memory.js';
 export { forget, reflect, remember, resolveTier } from './engine/agent-memory.js';
@@ -167,6 +177,7 @@ export type {
   EngineSettings,
   ListInput,
   MemoryEngineOptions,
+  RelatedMemory,
   UpdateMemoryInput,
 } from './engine/memory-engine.js';
 export { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, MemoryEngine } from './engine/memory-engine.js';

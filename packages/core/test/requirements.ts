@@ -167,6 +167,14 @@ export const REQUIREMENTS = {
   'R-IDENTITY-UNLINK': "an unlinked account's next login links it afresh by its verified email, like a first login",
   'R-IDENTITY-SHUT-OUT':
     'the documented steps (keys revoke --user, sessions revoke --user, identities block for each of their accounts) shut a person out: no key, session, GitHub or Google login gets in',
+  'R-FACT-DETECT':
+    "a newer memory that keeps an older one's subject and relation (its words, or a named thing both name) and swaps a value for another is a changed fact; memories that only share words (two people's cities, two services' ports, an addition, two dated events, one template about two things) are not (issue 38 #1)",
+  'R-FACT-WRITE':
+    'a write that changes the fact of a live memory of the same tenant and scope (found among its vector and lexical neighbours) marks the older one replacedBy the new one, visible, audited as fact-change and linked supersedes/superseded-by, in the same transaction; the spec §3.2 bands are unchanged (issue 38 #1)',
+  'R-FACT-ORDER':
+    'recall puts a replacement before the memory it replaced, marked at write time or detected among the candidates, and brings it when the query did not find it; the older one is labelled replacedBy (issue 38 #1)',
+  'R-FACT-RELATED':
+    'remember and create_memory return the live memories the write may update or contradict (id, content, when, why); callers without memories:read do not see them (issue 38 #2)',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -29,6 +29,7 @@ describe('decideWrite (spec §3.2)', () => {
       kind: 'insert',
       contradictions: [],
       policy: 'flag',
+      changes: [],
     });
     expect(bound.decide({ exact: undefined, neighbours: [near(bound.plainInsertBelow, 'edge')] })).toMatchObject({
       contradictions: [{ memory: { id: 'edge' } }],

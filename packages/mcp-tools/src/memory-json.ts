@@ -1,4 +1,4 @@
-import type { AuditEntry, MemoryRecord } from '@memsvc/core';
+import type { AuditEntry, MemoryRecord, RelatedMemory } from '@memsvc/core';
 
 /**
  * A memory as tools return it: plain JSON with ISO dates, the tier both as `tier` and under the
@@ -20,6 +20,7 @@ export function memoryJson(memory: MemoryRecord) {
     stale: memory.stale,
     contradicted: memory.contradicted,
     supersededBy: memory.supersededBy,
+    replacedBy: memory.replacedBy ?? null,
     accessCount: memory.accessCount,
     lastAccessedAt: memory.lastAccessedAt?.toISOString() ?? null,
     expiresAt: memory.expiresAt?.toISOString() ?? null,
@@ -33,6 +34,21 @@ export function memoryJson(memory: MemoryRecord) {
 }
 
 export type MemoryJson = ReturnType<typeof memoryJson>;
+
+/**
+ * The live memories a write may update or contradict, as `remember` and `create_memory` return
+ * them (`related`): id, content, when it was said, and why. Content is what `memories:read`
+ * guards, so content-visibility.ts leaves the field out for callers without it.
+ */
+export function relatedJson(related: readonly RelatedMemory[]) {
+  return related.map((memory) => ({
+    id: memory.id,
+    content: memory.content,
+    createdAt: memory.createdAt.toISOString(),
+    why: memory.why,
+    ...(memory.replacedValues ? { replacedValues: [...memory.replacedValues] } : {}),
+  }));
+}
 
 /** An audit entry as tools return it. */
 export function auditJson(entry: AuditEntry) {

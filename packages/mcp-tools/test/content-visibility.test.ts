@@ -71,6 +71,23 @@ describe('visibleResult (what each scope sees)', () => {
     }
   });
 
+  it('R-FACT-RELATED: a write-only caller sees its own memory stub, never the related memories a write names', () => {
+    const related = [{ id: 'm3', content: `I live in ${MARKER}`, createdAt: '2026-05-01T10:00:00.000Z', why: 'changed-fact' }];
+    const memory = { id: 'm9', version: 1, type: 'long-term', tier: 'ltm', content: 'I moved to Berlin' };
+    const created = toolSuccess({ memory, outcome: 'created', wasDeduped: false, contradictions: [], related, embedded: true });
+    const remembered = toolSuccess({ memoryId: 'm9', resolvedType: 'long-term', wasDeduped: false, outcome: 'created', related, memory });
+    for (const [tool, result] of [
+      ['create_memory', created],
+      ['remember', remembered],
+    ] as const) {
+      const visible = visibleResult(tool, keyWith('memories:write'), result);
+      expect(visible.structuredContent).not.toHaveProperty('related');
+      expect(JSON.stringify(visible)).not.toContain(MARKER);
+      expect(JSON.stringify(visible)).not.toContain('m3');
+      expect(visibleResult(tool, keyWith('memories:read', 'memories:write'), result)).toBe(result);
+    }
+  });
+
   it('passes an error through unchanged: its message was written for any caller', () => {
     const error = toolError(new MemsvcError('NOT_FOUND', 'memory m7 was not found', { memoryId: 'm7' }));
     expect(visibleResult('promote_memory', keyWith('memories:write'), error)).toBe(error);

@@ -84,4 +84,24 @@ describe('memory tools over the in-memory store', () => {
     });
     expect((await call(client, 'list_memories', {})).structured).toMatchObject({ memories: [] });
   });
+  it('R-FACT-RELATED, R-FACT-ORDER: "I live in Paris", later "I moved to Berlin": remember names Paris, recall and prompt_context put Berlin first', async () => {
+    const clock = new ManualClock('2026-05-01T10:00:00Z');
+    const { client } = await open(clock);
+    const paris = await call(client, 'remember', { content: 'I live in Paris' });
+    await call(client, 'remember', { content: 'My favourite tea is sencha' });
+    clock.advance(30 * 86_400_000);
+    const berlin = await call(client, 'remember', { content: 'I moved to Berlin last month, so I live in Berlin now' });
+    const parisId = paris.structured.memoryId as string;
+    const berlinId = berlin.structured.memoryId as string;
+    expect(berlin.structured.related).toEqual([
+      { id: parisId, content: 'I live in Paris', createdAt: '2026-05-01T10:00:00.000Z', why: 'changed-fact', replacedValues: ['paris'] },
+    ]);
+
+    const recalled = await call(client, 'recall', { query: 'where do I live?' });
+    const results = recalled.structured.results as { memory: { id: string; replacedBy: string | null }; replacedBy?: string }[];
+    expect(results.map((result) => result.memory.id)).toEqual([berlinId, parisId]);
+    expect(results[1]).toMatchObject({ replacedBy: berlinId, memory: { replacedBy: berlinId } });
+    const block = await call(client, 'prompt_context', { query: 'where do I live?' });
+    expect(block.structured.memoryIds).toEqual([berlinId, parisId]);
+  });
 });

@@ -34,6 +34,12 @@ export interface MemoryRecord {
   readonly contradicted: boolean;
   /** Id of the newer memory that superseded this one under policy `supersede`. */
   readonly supersededBy: string | null;
+  /**
+   * Id of the newer memory that changed the fact this one states ("I live in Paris", then "I
+   * moved to Berlin"): the memory stays visible, marked as probably outdated (issue 38). Stores
+   * always set it; optional so records built elsewhere (imports, tests) need not.
+   */
+  readonly replacedBy?: string | null;
   readonly deletedAt: Date | null;
   readonly version: number;
   readonly embeddingModel: string | null;

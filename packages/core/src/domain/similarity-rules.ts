@@ -1,4 +1,5 @@
 import type { ContradictionPolicy } from '../config/config-types.js';
+import { detectFactChange, type FactChangeReason } from './fact-change.js';
 import type { MemoryRecord, MemoryTier } from './memory.js';
 import { comparedTiers, type PromotionPlan, planPromotion, planWrite, type WritePlan } from './write-plan.js';
 
@@ -22,13 +23,33 @@ export interface WriteCandidates {
   readonly exact: MemoryRecord | undefined;
   /** Nearest live, unsuperseded memories by cosine similarity, most similar first. */
   readonly neighbours: readonly Neighbour[];
+  /**
+   * Live, unsuperseded, not yet replaced memories of the same tenant and scope that share the
+   * most words with the new content (lexical neighbours, bounded): where a changed fact is found
+   * when the embedder does not put the two in the contradiction band.
+   */
+  readonly related?: readonly MemoryRecord[];
+}
+
+/** R-FACT-WRITE: an existing memory whose fact the new one changes. */
+export interface FactChangeFinding {
+  readonly memory: MemoryRecord;
+  readonly reason: FactChangeReason;
+  /** What the older memory said that the new one replaces (stored text: untrusted). */
+  readonly replacedValues: readonly string[];
 }
 
 export type WriteDecision =
   /** R-DUP: collapse into an existing row; nothing new is stored. */
   | { readonly kind: 'collapse'; readonly into: MemoryRecord; readonly similarity: number; readonly exact: boolean }
   /** Store the memory; contradicted rows get the policy's treatment. */
-  | { readonly kind: 'insert'; readonly contradictions: readonly Neighbour[]; readonly policy: ContradictionPolicy };
+  | {
+      readonly kind: 'insert';
+      readonly contradictions: readonly Neighbour[];
+      readonly policy: ContradictionPolicy;
+      /** Existing memories whose fact the new one changes: marked replaced, never hidden. */
+      readonly changes: readonly FactChangeFinding[];
+    };
 
 /**
  * Classifies a write by spec §3.2, band edges exactly as written:
@@ -38,7 +59,7 @@ export type WriteDecision =
  *   marks a contradiction (and is never also a duplicate);
  * - anything else is a plain insert.
  */
-export function decideWrite(candidates: WriteCandidates, rules: SimilarityRules): WriteDecision {
+export function decideWrite(candidates: WriteCandidates, rules: SimilarityRules, content?: string): WriteDecision {
   if (candidates.exact) return { kind: 'collapse', into: candidates.exact, similarity: 1, exact: true };
   const best = candidates.neighbours[0];
   if (best && best.similarity >= rules.duplicateThreshold) {
@@ -50,7 +71,25 @@ export function decideWrite(candidates: WriteCandidates, rules: SimilarityRules)
       neighbour.similarity < rules.contradictionThresholdMax &&
       neighbour.similarity < rules.duplicateThreshold,
   );
-  return { kind: 'insert', contradictions, policy: rules.contradictionPolicy };
+  const changes = content === undefined ? [] : factChanges(candidates, content, new Set(contradictions.map((c) => c.memory.id)));
+  return { kind: 'insert', contradictions, policy: rules.contradictionPolicy, changes };
+}
+
+/**
+ * R-FACT-WRITE: the candidates (vector and lexical neighbours) whose fact `content` changes, by
+ * detectFactChange, once each. A memory already contradicted in the band keeps that treatment
+ * only, and one already replaced is left as it is.
+ */
+function factChanges(candidates: WriteCandidates, content: string, contradicted: ReadonlySet<string>): FactChangeFinding[] {
+  const seen = new Set<string>(contradicted);
+  const findings: FactChangeFinding[] = [];
+  for (const memory of [...candidates.neighbours.map((n) => n.memory), ...(candidates.related ?? [])]) {
+    if (seen.has(memory.id) || memory.replacedBy || memory.supersededBy) continue;
+    seen.add(memory.id);
+    const change = detectFactChange(memory.content, content);
+    if (change) findings.push({ memory, reason: change.reason, replacedValues: change.replacedValues });
+  }
+  return findings;
 }
 
 /** The write rules as a store applies them: what to compare a write with, the plan, and where a plan can start to matter. */
@@ -67,16 +106,22 @@ export interface WriteRules {
    * insert: a store may then insert in the same statement that finds the candidates.
    */
   readonly plainInsertBelow: number;
+  /** Whether the plan looks for changed facts among `related` candidates (a store need not find them otherwise). */
+  readonly findsFactChanges: boolean;
 }
 
-/** decideWrite and the plans bound to one configuration, with the lowest similarity any band starts at. */
-export function writeRules(rules: SimilarityRules): WriteRules {
-  const decide = (candidates: WriteCandidates) => decideWrite(candidates, rules);
+/**
+ * decideWrite and the plans bound to one configuration, with the lowest similarity any band
+ * starts at. With the new memory's `content`, the plan also marks the memories it changes.
+ */
+export function writeRules(rules: SimilarityRules, write: { readonly content?: string } = {}): WriteRules {
+  const decide = (candidates: WriteCandidates) => decideWrite(candidates, rules, write.content);
   return {
     decide,
     plan: (candidates) => planWrite(decide(candidates)),
     planPromotion: (memory, candidates) => planPromotion(memory, decide(candidates)),
     comparedTiers,
     plainInsertBelow: Math.min(rules.duplicateThreshold, rules.contradictionThreshold),
+    findsFactChanges: write.content !== undefined,
   };
 }

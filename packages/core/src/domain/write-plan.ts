@@ -1,6 +1,6 @@
 import type { ContradictionPolicy } from '../config/config-types.js';
 import type { MemoryRecord, MemoryTier } from './memory.js';
-import type { Neighbour, WriteDecision } from './similarity-rules.js';
+import type { FactChangeFinding, Neighbour, WriteDecision } from './similarity-rules.js';
 
 /** A link a contradiction records, between the new (or promoted) memory and an existing one. */
 export interface PlannedLink {
@@ -18,6 +18,18 @@ export interface ContradictionEffect {
   readonly links: readonly PlannedLink[];
 }
 
+/**
+ * R-FACT-WRITE: what a write does to an existing memory whose fact it changes. The older memory
+ * stays visible, marked `replacedBy` the new one (a visible "probably outdated" marker, not a
+ * supersession that hides it: the detection reads words, and a wrong guess must cost a label, not
+ * a memory), audited as `fact-change`, linked both ways.
+ */
+export interface ReplacementEffect {
+  readonly finding: FactChangeFinding;
+  readonly auditAction: 'fact-change';
+  readonly links: readonly PlannedLink[];
+}
+
 /** What a rule-checked write does, decided by core; a store applies it in its transaction. */
 export type WritePlan =
   /** R-DUP-*: nothing is stored; the write reports the existing memory. */
@@ -28,6 +40,8 @@ export type WritePlan =
       readonly decision: Extract<WriteDecision, { kind: 'insert' }>;
       readonly flagNew: boolean;
       readonly effects: readonly ContradictionEffect[];
+      /** Applied after the insert; they never change the new row, so a store's one-statement insert may stand. */
+      readonly replacements: readonly ReplacementEffect[];
     };
 
 /** What a promotion does (spec §3.2 rule 4), decided by core. */
@@ -60,6 +74,11 @@ const LINKS: Readonly<Record<ContradictionPolicy, readonly PlannedLink[]>> = Obj
   ],
 });
 
+const REPLACEMENT_LINKS: readonly PlannedLink[] = Object.freeze([
+  { from: 'new', rel: 'supersedes' },
+  { from: 'existing', rel: 'superseded-by' },
+]);
+
 /**
  * R-CONTRA-FLAG / R-CONTRA-SUPERSEDE: policy `flag` marks each contradicted row and the new one
  * contradicted (both stay visible) and links them `contradicts` both ways; `supersede` hides
@@ -79,12 +98,13 @@ function contradictionEffects(decision: Extract<WriteDecision, { kind: 'insert' 
 export function planWrite(decision: WriteDecision): WritePlan {
   if (decision.kind === 'collapse') return { kind: 'collapse', decision };
   const effects = contradictionEffects(decision);
-  return { kind: 'insert', decision, flagNew: decision.policy === 'flag' && effects.length > 0, effects };
+  const replacements = decision.changes.map((finding) => ({ finding, auditAction: 'fact-change' as const, links: REPLACEMENT_LINKS }));
+  return { kind: 'insert', decision, flagNew: decision.policy === 'flag' && effects.length > 0, effects, replacements };
 }
 
 /** The plan of a promotion of `memory` from the decision its long-term candidates gave. */
 export function planPromotion(memory: Pick<MemoryRecord, 'tier'>, decision: WriteDecision): PromotionPlan {
-  if (memory.tier === 'ltm') return { kind: 'unchanged', decision: { kind: 'insert', contradictions: [], policy: 'flag' } };
+  if (memory.tier === 'ltm') return { kind: 'unchanged', decision: { kind: 'insert', contradictions: [], policy: 'flag', changes: [] } };
   if (decision.kind === 'collapse') return { kind: 'collapse', decision, auditAction: 'promote-collapse' };
   const effects = contradictionEffects(decision);
   return { kind: 'promote', decision, auditAction: 'promote', flagPromoted: decision.policy === 'flag' && effects.length > 0, effects };

@@ -89,6 +89,22 @@ export interface CreateResult {
   readonly contradictions: readonly { readonly memoryId: string; readonly similarity: number; readonly policy: ContradictionPolicy }[];
   /** False when the memory was stored without a vector (provider down or disabled). */
   readonly embedded: boolean;
+  /**
+   * Live memories this one may update or contradict, with why (R-FACT-RELATED): a changed fact
+   * (now marked `replacedBy` this memory) or a contradiction in the similarity band. The caller
+   * decides what to do with them; their content is stored text, untrusted.
+   */
+  readonly related: readonly RelatedMemory[];
+}
+
+/** A live memory a write may update or contradict. */
+export interface RelatedMemory {
+  readonly id: string;
+  readonly content: string;
+  readonly createdAt: Date;
+  readonly why: 'changed-fact' | 'contradiction';
+  /** For a changed fact: what the older memory said that the new one replaces. */
+  readonly replacedValues?: readonly string[];
 }
 
 export interface UpdateMemoryInput {
@@ -164,7 +180,7 @@ export class MemoryEngine {
           searchContext: searchContext ?? null,
         },
         context.actor,
-        writeRules(this.settings.similarity),
+        writeRules(this.settings.similarity, { content }),
       ),
     );
     const result = toCreateResult(outcome, embedding !== undefined);
@@ -425,6 +441,7 @@ function toCreateResult(outcome: WriteOutcome, embedded: boolean): CreateResult 
       duplicate: { similarity: decision.similarity, exact: decision.exact },
       contradictions: [],
       embedded,
+      related: [],
     };
   }
   return {
@@ -436,5 +453,20 @@ function toCreateResult(outcome: WriteOutcome, embedded: boolean): CreateResult 
       policy: decision.policy,
     })),
     embedded,
+    related: [
+      ...decision.changes.map(({ memory, replacedValues }) => ({
+        id: memory.id,
+        content: memory.content,
+        createdAt: memory.createdAt,
+        why: 'changed-fact' as const,
+        replacedValues,
+      })),
+      ...decision.contradictions.map(({ memory }) => ({
+        id: memory.id,
+        content: memory.content,
+        createdAt: memory.createdAt,
+        why: 'contradiction' as const,
+      })),
+    ],
   };
 }

@@ -1,8 +1,9 @@
 import { LEXICAL_RANKING } from '../domain/lexical-ranking.js';
-import type { MemoryTier } from '../domain/memory.js';
+import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
 import { checkMetadata, checkScope, checkTags } from '../domain/memory-limits.js';
 import { rankingQueryText } from '../domain/query-terms.js';
 import { FUSION_WEIGHTS, type FusionWeights, type RankedMemory, rankCandidates } from '../domain/recall-ranking.js';
+import { orderReplacementsFirst } from '../domain/replacement-order.js';
 import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
@@ -98,9 +99,11 @@ async function recallInSpan(
     }),
   );
   const weights = vector ? deps.fusion : FUSION_WEIGHTS.disabled;
-  const results = await tracer.inSpan('rank', { 'memsvc.recall.candidates': candidates.length }, async () =>
-    rankCandidates(candidates, weights, { now, limit, query }),
+  // Ranked past the limit, so a replacement found a little further down can move up before what it replaced.
+  const ranked = await tracer.inSpan('rank', { 'memsvc.recall.candidates': candidates.length }, async () =>
+    rankCandidates(candidates, weights, { now, limit: limit * 2, query }),
   );
+  const results = orderReplacementsFirst(ranked, await missingReplacements(deps, tenant, ranked, filters), limit);
   span.setAttributes({ 'memsvc.recall.results': results.length, 'memsvc.recall.semantic': vector !== undefined });
   if (results.length > 0) {
     // After the answer: its span may end after memory.recall's, which tracing allows.
@@ -112,6 +115,33 @@ async function recallInSpan(
     ).catch(deps.onBackgroundError);
   }
   return { results, semantic: vector !== undefined };
+}
+
+/**
+ * The live replacements of marked results that the query did not rank (one read each, bounded by
+ * the limit; most recalls have none), within the recall's scope, tier and dates.
+ */
+async function missingReplacements(
+  deps: RecallDependencies,
+  tenant: TenantId,
+  ranked: readonly RankedMemory[],
+  filters: RecallFilters,
+): Promise<MemoryRecord[]> {
+  const present = new Set(ranked.map((result) => result.memory.id));
+  const wanted = [...new Set(ranked.map((result) => result.memory.replacedBy).filter((id): id is string => !!id && !present.has(id)))];
+  if (wanted.length === 0) return [];
+  const found = await databaseStage(deps.tracer ?? NO_TRACING, 'replacements', () =>
+    Promise.all(wanted.map((id) => deps.store.findById(tenant, id))),
+  );
+  return found.filter(
+    (memory): memory is MemoryRecord =>
+      memory !== undefined &&
+      memory.supersededBy === null &&
+      (filters.tier === undefined || memory.tier === filters.tier) &&
+      (filters.scope === undefined || memory.scope === filters.scope) &&
+      (filters.createdFrom === undefined || memory.createdAt >= filters.createdFrom) &&
+      (filters.createdTo === undefined || memory.createdAt <= filters.createdTo),
+  );
 }
 
 function checkQuery(query: string): string {

@@ -22,7 +22,7 @@ import { cosineSimilarity, toStoredVector } from './cosine-similarity.js';
 import { recallCandidates } from './in-memory-recall-candidates.js';
 import { InMemoryTenant, type MemoryLink } from './in-memory-tenant.js';
 import { InMemoryVectorSpace } from './in-memory-vector-space.js';
-import { applyContradictionEffects, findWriteCandidates } from './in-memory-write-path.js';
+import { applyContradictionEffects, applyReplacements, findWriteCandidates } from './in-memory-write-path.js';
 import { isLiveAt, isUnexpiredAt, matchesFilters, newestFirst } from './memory-visibility.js';
 import { precedingMemories } from './preceding-memories.js';
 import { restoreMemory } from './restore-memory.js';
@@ -100,11 +100,16 @@ export class InMemoryMemoryStore implements MemoryStore {
         vector: memory.embedding ? toStoredVector(memory.embedding.vector) : null,
         tiers: rules.comparedTiers({ tier: memory.tier }),
         now,
+        ...(rules.findsFactChanges ? { content: memory.content } : {}),
       }),
     );
     if (plan.kind === 'collapse') return { memory: plan.decision.into, decision: plan.decision, affected: [] };
     const row = this.insertRow(tenant, memory, actor, { now, contradicted: plan.flagNew });
-    const affected = applyContradictionEffects(this.tenant(tenant), { actor, ids: this.#ids, now }, row, plan.effects);
+    const context = { actor, ids: this.#ids, now };
+    const affected = [
+      ...applyContradictionEffects(this.tenant(tenant), context, row, plan.effects),
+      ...applyReplacements(this.tenant(tenant), context, row, plan.replacements),
+    ];
     return { memory: toRecord(row), decision: plan.decision, affected };
   }
 

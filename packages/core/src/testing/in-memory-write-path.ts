@@ -1,6 +1,6 @@
 import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
 import type { Neighbour, WriteCandidates } from '../domain/similarity-rules.js';
-import type { ContradictionEffect } from '../domain/write-plan.js';
+import type { ContradictionEffect, ReplacementEffect } from '../domain/write-plan.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { Actor } from '../ports/memory-store.js';
 import { cosineSimilarity } from './cosine-similarity.js';
@@ -10,6 +10,8 @@ import { type StoredMemory, toRecord } from './stored-memory.js';
 
 /** How many nearest neighbours a write compares itself with (as the SQL stores do). */
 export const NEIGHBOUR_LIMIT = 5;
+/** How many lexical neighbours a write is checked against for a changed fact (as the SQL stores do). */
+export const RELATED_LIMIT = 8;
 
 /** What a write (or a promotion) is compared with. */
 export interface CandidateQuery {
@@ -19,6 +21,8 @@ export interface CandidateQuery {
   readonly tiers: readonly MemoryTier[];
   readonly now: Date;
   readonly excludeId?: string;
+  /** The new content, when the rules look for changed facts: its lexical neighbours are found too. */
+  readonly content?: string;
 }
 
 /**
@@ -45,7 +49,64 @@ export function findWriteCandidates(tenant: InMemoryTenant, query: CandidateQuer
     neighbours.sort((a, b) => b.similarity - a.similarity);
     neighbours.splice(NEIGHBOUR_LIMIT);
   }
-  return { exact: exact ? toRecord(exact) : undefined, neighbours };
+  const related = query.content === undefined ? [] : lexicalNeighbours(base, query.content);
+  return { exact: exact ? toRecord(exact) : undefined, neighbours, related };
+}
+
+const wordsOf = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []);
+
+/** The not-yet-replaced rows sharing the most words with `content`, newest first among equals. */
+function lexicalNeighbours(rows: readonly StoredMemory[], content: string): MemoryRecord[] {
+  const words = wordsOf(content);
+  return rows
+    .filter((row) => !row.replacedBy)
+    .map((row) => ({ row, shared: [...wordsOf(row.content)].filter((word) => words.has(word)).length }))
+    .filter(({ shared }) => shared > 0)
+    .sort((a, b) => b.shared - a.shared || (a.row.id < b.row.id ? 1 : -1))
+    .slice(0, RELATED_LIMIT)
+    .map(({ row }) => toRecord(row));
+}
+
+/**
+ * Applies core's replacement effects (R-FACT-WRITE): each older row that is still live, not
+ * superseded and not replaced gets `replacedBy` the new memory, an audit entry and the links.
+ * Server bookkeeping: no version bump.
+ */
+export function applyReplacements(
+  tenant: InMemoryTenant,
+  context: { actor: Actor; ids: IdGenerator; now: Date },
+  newer: StoredMemory,
+  effects: readonly ReplacementEffect[],
+): MemoryRecord[] {
+  const affected: MemoryRecord[] = [];
+  for (const effect of effects) {
+    const row = tenant.rows.get(effect.finding.memory.id);
+    if (!row || row.deletedAt !== null || row.supersededBy !== null || row.replacedBy) continue;
+    row.replacedBy = newer.id;
+    const after = toRecord(row);
+    tenant.writeAudit({
+      memoryId: row.id,
+      actor: context.actor,
+      action: effect.auditAction,
+      version: row.version,
+      before: effect.finding.memory,
+      after: { ...after, relatedMemoryId: newer.id, reason: effect.finding.reason },
+      at: context.now,
+    });
+    for (const link of effect.links) {
+      const [source, target] = link.from === 'new' ? [newer.id, row.id] : [row.id, newer.id];
+      tenant.addLink({
+        id: context.ids.next(),
+        sourceMemoryId: source,
+        targetMemoryId: target,
+        relType: link.rel,
+        score: null,
+        createdAt: new Date(context.now),
+      });
+    }
+    affected.push(after);
+  }
+  return affected;
 }
 
 /**

@@ -70,6 +70,7 @@ export function newStoredMemory(row: { id: string; tenant: TenantId; memory: New
     stale: false,
     contradicted: row.contradicted,
     supersededBy: null,
+    replacedBy: null,
     deletedAt: null,
     version: 1,
     embeddingModel: memory.embedding?.model ?? null,

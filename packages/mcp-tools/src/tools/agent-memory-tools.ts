@@ -2,7 +2,7 @@ import type { MemoryEngine } from '@memsvc/core';
 import { forget, ingestConversation, MAX_QUERY_LENGTH, MAX_TURNS, MEMORY_LIMITS, reflect, remember } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { memoryJson } from '../memory-json.js';
+import { memoryJson, relatedJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import {
   isoDateArgument,
@@ -25,7 +25,9 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
         'Store a fact, preference or note, letting memsvc pick the tier: type auto (default) keeps notes about the moment ' +
         '("currently", "today", "working on", …, or any ttl) short-term and everything else long-term. Duplicates are not ' +
         'stored twice: wasDeduped is true exactly when the memory was already there (memoryId is then the existing one). ' +
-        'Returns {memoryId, resolvedType, wasDeduped, outcome, contradictions, memory}.',
+        'Returns {memoryId, resolvedType, wasDeduped, outcome, contradictions, related, memory}. "related" lists live ' +
+        'memories this one may update or contradict ({id, content, createdAt, why}); a changed fact ("changed-fact") is ' +
+        'marked replacedBy the new memory and stays visible, after it, in recall.',
       inputSchema: z
         .object({
           userId: userIdArgument,
@@ -63,6 +65,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
             wasDeduped: result.wasDeduped,
             outcome: result.outcome,
             contradictions: result.contradictions,
+            related: relatedJson(result.related),
             memory: memoryJson(result.memory),
           }),
         };

@@ -27,7 +27,9 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
         'type is given. Matches meaning (vector search) and words (full text with stemming, names and numbers), fused into ' +
         'one score in [0, 1]; a conversation turn also counts by how well the turns after it match. Filters: type, scope (exact), tags (a memory must carry all of them), metadata (must contain ' +
         'this object), createdFrom/createdTo. Superseded memories are hidden unless includeSuperseded is true; contradicted ' +
-        'ones are returned with contradicted=true. Returns {query, count, semantic, results: [{score, memory}]}.',
+        'ones are returned with contradicted=true. When a newer memory changed a fact ("I moved to Berlin" after "I live in ' +
+        'Paris"), the newer one comes first, even if it shares no word with the query, and the older is labelled ' +
+        'replacedBy its id. Returns {query, count, semantic, results: [{score, memory, replacedBy?}]}.',
       inputSchema: z
         .object({
           userId: userIdArgument,
@@ -63,7 +65,11 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
             query: args.query,
             count: results.length,
             semantic,
-            results: results.map((result) => ({ score: Math.round(result.score * 10_000) / 10_000, memory: memoryJson(result.memory) })),
+            results: results.map((result) => ({
+              score: Math.round(result.score * 10_000) / 10_000,
+              memory: memoryJson(result.memory),
+              ...(result.replacedBy ? { replacedBy: result.replacedBy } : {}),
+            })),
           }),
         };
       }),

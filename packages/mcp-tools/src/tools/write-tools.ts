@@ -2,7 +2,7 @@ import type { MemoryEngine } from '@memsvc/core';
 import { MEMORY_LIMITS } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { memoryJson } from '../memory-json.js';
+import { memoryJson, relatedJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import {
   memoryIdArgument,
@@ -73,7 +73,9 @@ export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipe
         'Store a memory in the tier you choose. If the same fact is already stored (identical text, or near-identical by ' +
         'embedding), nothing new is written: the result has outcome "duplicate" and the existing memory. If it contradicts ' +
         'an existing memory, both are marked contradicted (or the older is superseded, per server policy) and listed in ' +
-        '"contradictions". Returns {memory, outcome, wasDeduped, contradictions, embedded}.',
+        '"contradictions". A newer statement of the same fact ("I moved to Berlin" after "I live in Paris") marks the ' +
+        'older memory replacedBy the new one. Returns {memory, outcome, wasDeduped, contradictions, related, embedded}: ' +
+        '"related" lists live memories this one may update or contradict ({id, content, createdAt, why}).',
       inputSchema: createMemoryInput,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -97,6 +99,7 @@ export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipe
             wasDeduped: result.outcome === 'duplicate',
             ...(result.duplicate ? { duplicate: result.duplicate } : {}),
             contradictions: result.contradictions,
+            related: relatedJson(result.related),
             embedded: result.embedded,
           }),
         };

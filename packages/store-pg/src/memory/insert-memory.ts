@@ -39,6 +39,7 @@ function expectedRecord(row: NewRow): MemoryRecord {
     stale: false,
     contradicted: row.contradicted,
     superseded_by: null,
+    replaced_by: null,
     deleted_at: null,
     version: 1,
     embedding_model: memory.embedding?.model ?? null,

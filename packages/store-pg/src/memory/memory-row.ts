@@ -21,6 +21,7 @@ export const MEMORY_COLUMNS = [
   'stale',
   'contradicted',
   'superseded_by',
+  'replaced_by',
   'deleted_at',
   'version',
   'embedding_model',
@@ -53,6 +54,7 @@ export interface MemoryRow {
   stale: boolean;
   contradicted: boolean;
   superseded_by: string | null;
+  replaced_by: string | null;
   deleted_at: Date | null;
   version: number;
   embedding_model: string | null;
@@ -81,6 +83,7 @@ export function toMemoryRecord(row: MemoryRow): MemoryRecord {
     stale: row.stale,
     contradicted: row.contradicted,
     supersededBy: row.superseded_by,
+    replacedBy: row.replaced_by ?? null,
     deletedAt: row.deleted_at,
     version: row.version,
     embeddingModel: row.embedding_model,

@@ -48,7 +48,15 @@ import {
 } from './memory-row.js';
 import { explainRecallCandidates, findRecallCandidates } from './recall-candidates.js';
 import { restoreMemory } from './restore-memory.js';
-import { applyContradictionEffects, candidatesSql, findCandidates, hashContent, sameScope, toWriteCandidates } from './write-path.js';
+import {
+  applyContradictionEffects,
+  applyReplacements,
+  candidatesSql,
+  findCandidates,
+  hashContent,
+  sameScope,
+  toWriteCandidates,
+} from './write-path.js';
 import { inLockedTransaction, lockInTransaction, type SearchSettings, writeLockKey } from './write-transaction.js';
 
 export interface PgMemoryStoreOptions {
@@ -120,20 +128,28 @@ export class PgMemoryStore implements MemoryStore {
         vector: memory.embedding?.vector ?? null,
         tiers: rules.comparedTiers({ tier: memory.tier }),
         now,
+        ...(rules.findsFactChanges ? { content: memory.content } : {}),
       });
       const row = { id, tenant, memory, contentHash, actor, now };
       const rows = await insertUnlessRelevantCandidates(trx, candidates, rules.plainInsertBelow, { ...row, contradicted: false });
       const plan = rules.plan(toWriteCandidates(rows));
       const inserted = rows.find((candidate) => candidate.kind === 'inserted');
+      const effects = { tenant, actor, ids: this.options.ids, now };
       if (inserted) {
         if (plan.kind !== 'insert' || plan.effects.length > 0 || plan.flagNew) {
           throw new Error('write rules and plainInsertBelow disagree: a row was inserted that the rules would not insert as it is');
         }
-        return { memory: toMemoryRecord(inserted), decision: plan.decision, affected: [] };
+        // Replacements never change the new row, so the one-statement insert stands and they follow it.
+        const stored = toMemoryRecord(inserted);
+        const affected = await applyReplacements(trx, effects, stored, plan.replacements);
+        return { memory: stored, decision: plan.decision, affected };
       }
       if (plan.kind === 'collapse') return { memory: plan.decision.into, decision: plan.decision, affected: [] };
       const stored = await insertMemory(trx, { ...row, contradicted: plan.flagNew });
-      const affected = await applyContradictionEffects(trx, { tenant, actor, ids: this.options.ids, now }, stored, plan.effects);
+      const affected = [
+        ...(await applyContradictionEffects(trx, effects, stored, plan.effects)),
+        ...(await applyReplacements(trx, effects, stored, plan.replacements)),
+      ];
       return { memory: stored, decision: plan.decision, affected };
     });
     if (outcome.decision.kind !== 'collapse') this.options.firstStatistics?.noteWritten(1);

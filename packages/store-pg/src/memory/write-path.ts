@@ -8,6 +8,7 @@ import {
   type MemoryRecord,
   type MemoryTier,
   type Neighbour,
+  type ReplacementEffect,
   type TenantId,
   type WriteCandidates,
 } from '@memsvc/core';
@@ -18,6 +19,12 @@ import { hasEmbeddingColumn, isLiveAt, MEMORY_COLUMNS, type MemoryRow, toMemoryR
 
 /** How many nearest neighbours a write compares itself with. */
 export const NEIGHBOUR_LIMIT = 5;
+/** How many lexical neighbours a write is checked against for a changed fact. */
+export const RELATED_LIMIT = 8;
+/** Of the new content's terms, the rarest in the tenant this many are looked up. */
+const RELATED_TERMS = 12;
+/** Postings read per term, best first from memory_terms_impact_idx: the bound on a common word's cost. */
+const RELATED_POSTINGS_PER_TERM = 32;
 
 /** SHA-256 of the normalised content: what makes two memories "the same" without vectors. */
 export function hashContent(content: string): string {
@@ -42,15 +49,13 @@ export interface CandidateQuery {
   readonly tiers: readonly MemoryTier[];
   readonly now: Date;
   readonly excludeId?: string;
+  /** The new content, when the rules look for changed facts: its lexical neighbours are found too (kind `related`). */
+  readonly content?: string;
 }
 
-/**
- * The rows a new write is compared with, as one query: live, unsuperseded memories of the same
- * tenant and scope among `tiers`; the exact-content match (kind `exact`, similarity 2) and the
- * nearest neighbours when a vector exists (kind `near`).
- */
-export function candidatesSql(db: Kysely<MemsvcDatabase>, query: CandidateQuery): RawBuilder<unknown> {
-  const base = db
+/** Live, unsuperseded memories of the write's tenant and scope among its tiers. */
+function baseOf(db: Kysely<MemsvcDatabase>, query: CandidateQuery) {
+  return db
     .selectFrom('memories')
     .select(MEMORY_COLUMNS)
     .select(hasEmbeddingColumn)
@@ -60,6 +65,16 @@ export function candidatesSql(db: Kysely<MemsvcDatabase>, query: CandidateQuery)
     .where('superseded_by', 'is', null)
     .where('tier', 'in', [...query.tiers])
     .$if(query.excludeId !== undefined, (select) => select.where('id', '!=', query.excludeId ?? ''));
+}
+
+/**
+ * The rows a new write is compared with, as one query: live, unsuperseded memories of the same
+ * tenant and scope among `tiers`; the exact-content match (kind `exact`, similarity 2) and the
+ * nearest neighbours when a vector exists (kind `near`).
+ */
+export function candidatesSql(db: Kysely<MemsvcDatabase>, query: CandidateQuery): RawBuilder<unknown> {
+  const base = baseOf(db, query);
+  const related = query.content === undefined ? undefined : relatedSql(base, query.tenant, query.content);
 
   // Ordered by the hash first (one value here, so the oldest match still comes first): no index
   // yields that order, so the planner cannot trade the (user_id, content_hash) index for a walk
@@ -73,7 +88,7 @@ export function candidatesSql(db: Kysely<MemsvcDatabase>, query: CandidateQuery)
     .orderBy('content_hash')
     .orderBy('id')
     .limit(1);
-  if (!query.vector) return sql`${exact}`;
+  if (!query.vector) return related ? sql`(${exact}) UNION ALL (${related})` : sql`${exact}`;
   const distance = sql<number>`embedding <=> ${vectorLiteral(query.vector)}`;
   const nearest = base
     .select(sql<number>`1 - (${distance})`.as('similarity'))
@@ -83,17 +98,49 @@ export function candidatesSql(db: Kysely<MemsvcDatabase>, query: CandidateQuery)
     .orderBy(distance)
     .limit(NEIGHBOUR_LIMIT);
   // Each branch has its own ORDER BY and LIMIT, so each is a parenthesised subquery.
-  return sql`(${exact}) UNION ALL (${nearest})`;
+  return related ? sql`(${exact}) UNION ALL (${nearest}) UNION ALL (${related})` : sql`(${exact}) UNION ALL (${nearest})`;
+}
+
+/**
+ * The lexical neighbours of a write (R-FACT-WRITE), bounded and on indexes: of the content's
+ * terms, the RELATED_TERMS rarest in the tenant (lexical_terms, by primary key), each term's best
+ * RELATED_POSTINGS_PER_TERM postings (memory_terms_impact_idx, index-only), and of the memories
+ * they name the RELATED_LIMIT sharing the most terms — among the write's candidates (same scope,
+ * live, unsuperseded) that no newer memory has replaced yet.
+ */
+function relatedSql(base: ReturnType<typeof baseOf>, tenant: TenantId, content: string) {
+  const sharing = sql<string>`(
+    SELECT posting.memory_id FROM (
+      SELECT word.term FROM unnest(tsvector_to_array(to_tsvector('english', ${content}))) AS word(term)
+      ORDER BY (SELECT coalesce(sum(documents), 0) FROM lexical_terms WHERE user_id = ${tenant} AND term = word.term), word.term
+      LIMIT ${RELATED_TERMS}
+    ) AS rare
+    CROSS JOIN LATERAL (
+      SELECT memory_id FROM memory_terms WHERE user_id = ${tenant} AND term = rare.term
+      ORDER BY impact DESC LIMIT ${RELATED_POSTINGS_PER_TERM}
+    ) AS posting
+    GROUP BY posting.memory_id
+    ORDER BY count(*) DESC, posting.memory_id DESC
+    LIMIT ${RELATED_LIMIT * 2}
+  )`;
+  return base
+    .select(sql<number>`NULL::double precision`.as('similarity'))
+    .select(sql<string>`'related'`.as('kind'))
+    .where('replaced_by', 'is', null)
+    .where(sql<boolean>`id IN ${sharing}`)
+    .orderBy('id', 'desc')
+    .limit(RELATED_LIMIT);
 }
 
 /** Candidate rows as the decision's input. */
 export function toWriteCandidates(rows: readonly (MemoryRow & { kind: string; similarity: number | null })[]): WriteCandidates {
   const exactRow = rows.find((row) => row.kind === 'exact');
+  const related = rows.filter((row) => row.kind === 'related').map((row) => toMemoryRecord(row));
   const neighbours: Neighbour[] = rows
     .filter((row) => row.kind === 'near')
     .map((row) => ({ memory: toMemoryRecord(row), similarity: Number(row.similarity) }))
     .sort((a, b) => b.similarity - a.similarity);
-  return { exact: exactRow ? toMemoryRecord(exactRow) : undefined, neighbours };
+  return { exact: exactRow ? toMemoryRecord(exactRow) : undefined, neighbours, related };
 }
 
 /** The candidates of a write, read in the caller's transaction (which holds the write lock). */
@@ -200,5 +247,74 @@ export async function applyContradictionEffects(
       .onConflict((conflict) => conflict.columns(['source_memory_id', 'target_locator', 'rel_type']).doNothing())
       .execute();
   }
+  return affected;
+}
+
+/**
+ * Applies core's replacement effects of a write (R-FACT-WRITE): each older row still live,
+ * unsuperseded and not replaced under its lock gets `replaced_by` the new memory, an audit row
+ * (`fact-change`) and the links. Server bookkeeping: no version bump.
+ */
+export async function applyReplacements(
+  trx: Kysely<MemsvcDatabase>,
+  context: { tenant: TenantId; actor: Actor; ids: IdGenerator; now: Date },
+  newer: MemoryRecord,
+  effects: readonly ReplacementEffect[],
+): Promise<MemoryRecord[]> {
+  if (effects.length === 0) return [];
+  const effectOf = new Map(effects.map((effect) => [effect.finding.memory.id, effect]));
+  const holding = await lockLiveRowsInIdOrder(trx, context.tenant, [...effectOf.keys()]);
+  if (holding.length === 0) return [];
+  const rows = await trx
+    .updateTable('memories')
+    .set({ replaced_by: newer.id })
+    .where('user_id', '=', context.tenant)
+    .where('id', 'in', holding)
+    .where('replaced_by', 'is', null)
+    .returning(MEMORY_COLUMNS)
+    .returning(hasEmbeddingColumn)
+    .execute();
+  const affected = rows.map((row) => toMemoryRecord(row as MemoryRow));
+  if (affected.length === 0) return [];
+  await trx
+    .insertInto('memory_audit')
+    .values(
+      affected.map((after) => {
+        const effect = effectOf.get(after.id);
+        return {
+          memory_id: after.id,
+          user_id: context.tenant,
+          actor: context.actor.id,
+          action: 'fact-change',
+          version: after.version,
+          before: JSON.stringify(changedFieldsBefore(effect?.finding.memory ?? null, after)),
+          after: JSON.stringify({ ...after, relatedMemoryId: newer.id, reason: effect?.finding.reason }),
+          created_at: context.now,
+        };
+      }),
+    )
+    .execute();
+  const links = affected.flatMap((existing) =>
+    (effectOf.get(existing.id)?.links ?? []).map((link) => {
+      const [source, target] = link.from === 'new' ? [newer.id, existing.id] : [existing.id, newer.id];
+      return {
+        id: context.ids.next(),
+        user_id: context.tenant,
+        source_memory_id: source,
+        target_memory_id: target,
+        target_locator: `id:${target}`,
+        rel_type: link.rel,
+        origin: 'derived' as const,
+        score: null,
+        metadata: '{}',
+        created_at: context.now,
+      };
+    }),
+  );
+  await trx
+    .insertInto('memory_links')
+    .values(links)
+    .onConflict((conflict) => conflict.columns(['source_memory_id', 'target_locator', 'rel_type']).doNothing())
+    .execute();
   return affected;
 }

@@ -25,6 +25,8 @@ export interface MemoriesTable {
   stale: Defaulted<boolean>;
   contradicted: Defaulted<boolean>;
   superseded_by: string | null;
+  /** The newer memory that changed this fact (issue 38); the row stays visible, marked. */
+  replaced_by: string | null;
   deleted_at: Date | null;
   version: Defaulted<number>;
   /** pgvector text form `[1,2,3]`; never selected into results. */

@@ -1,0 +1,98 @@
+import { type CallContext, createMemoryEngine, type MemoryEngine, toTenantId } from '@memsvc/core';
+import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+import { beforeEach, expect, it } from 'vitest';
+import { describeEachStore } from './support/each-store.js';
+
+const DAY = 86_400_000;
+const context = (tenant: string): CallContext => ({ tenant: toTenantId(tenant), actor: { id: `user:${tenant}` } });
+const ana = context('ana');
+
+/**
+ * Issue 38 #1 on every store: a changed fact is found among the write's lexical neighbours (no
+ * vectors here, so the contradiction band cannot see it), the older memory is marked, and recall
+ * puts the replacement first.
+ */
+describeEachStore('changed facts', (kind) => {
+  const clock = new ManualClock('2026-04-01T09:00:00.000Z');
+  const store = kind.use({ clock, dimensions: 3 });
+  const embedder = new StaticEmbedder({}, 'static-test');
+  let memories: MemoryEngine;
+
+  beforeEach(async () => {
+    clock.set('2026-04-01T09:00:00.000Z');
+    embedder.available = false;
+    await store.reset();
+    memories = createMemoryEngine({ store: store.memories, embedder, clock });
+  });
+
+  const remember = async (content: string, tenant = ana) => (await memories.create(tenant, { tier: 'ltm', content })).memory;
+  const distractors = async () => {
+    for (const content of ['I like green tea', 'Our standup is at 9:30', 'My sister lives in Lyon', 'The API runs on Node 22']) {
+      await remember(content);
+      clock.advance(60_000);
+    }
+  };
+
+  it('R-FACT-WRITE: a changed fact marks the older memory replacedBy the new one, visible, audited and linked', async () => {
+    await distractors();
+    const paris = await remember('I live in Paris');
+    clock.advance(30 * DAY);
+    const berlin = await memories.create(ana, { tier: 'ltm', content: 'I moved to Berlin last month, so I live in Berlin now' });
+
+    expect(berlin.related).toEqual([expect.objectContaining({ id: paris.id, content: 'I live in Paris', why: 'changed-fact' })]);
+    const older = await memories.peek(ana, paris.id);
+    expect(older).toMatchObject({ replacedBy: berlin.memory.id, supersededBy: null, contradicted: false, version: 1 });
+    const listed = await memories.list(ana, { limit: 20 });
+    expect(listed.items.map((item) => item.id)).toContain(paris.id);
+    expect((await memories.audit(ana, paris.id)).map((entry) => entry.action)).toEqual(['fact-change', 'create']);
+    const links = (await store.links()).filter((link) => [link.source, link.target].includes(paris.id));
+    expect(links).toEqual(
+      expect.arrayContaining([
+        { source: berlin.memory.id, target: paris.id, rel: 'supersedes' },
+        { source: paris.id, target: berlin.memory.id, rel: 'superseded-by' },
+      ]),
+    );
+    // Nothing else of the tenant was touched.
+    const marked = listed.items.filter((item) => item.replacedBy);
+    expect(marked.map((item) => item.id)).toEqual([paris.id]);
+  });
+
+  it('R-FACT-ORDER: recall puts the replacement first, even when it shares no word with the question', async () => {
+    await distractors();
+    const civic = await remember('I drive a 2015 Honda Civic');
+    const paris = await remember('I live in Paris');
+    clock.advance(30 * DAY);
+    const tesla = await remember('I sold the Civic and bought a Tesla Model 3');
+    const berlin = await remember('I moved to Berlin last month, so I live in Berlin now');
+    clock.advance(DAY);
+
+    const car = (await memories.recall(ana, { query: 'what car do I drive?' })).results;
+    expect(car.slice(0, 2).map((result) => [result.memory.id, result.replacedBy])).toEqual([
+      [tesla.id, undefined],
+      [civic.id, tesla.id],
+    ]);
+    const home = (await memories.recall(ana, { query: 'where do I live?' })).results;
+    expect(home.slice(0, 2).map((result) => [result.memory.id, result.replacedBy])).toEqual([
+      [berlin.id, undefined],
+      [paris.id, berlin.id],
+    ]);
+  });
+
+  it('R-FACT-WRITE: look-alikes of the same tenant and another tenant’s fact are left alone', async () => {
+    const alice = await remember('Alice lives in Paris');
+    const auth = await remember('The auth service listens on port 8080');
+    const elsewhere = await remember('I live in Paris', context('bea'));
+    clock.advance(30 * DAY);
+    const bob = await memories.create(ana, { tier: 'ltm', content: 'Bob lives in Berlin' });
+    const billing = await memories.create(ana, { tier: 'ltm', content: 'The billing service listens on port 9090' });
+    await remember('I moved to Berlin last month, so I live in Berlin now');
+
+    expect(bob.related).toEqual([]);
+    expect(billing.related).toEqual([]);
+    for (const id of [alice.id, auth.id]) expect((await memories.peek(ana, id)).replacedBy).toBeNull();
+    expect((await memories.peek(context('bea'), elsewhere.id)).replacedBy).toBeNull();
+    const results = (await memories.recall(ana, { query: 'where does Alice live?' })).results;
+    expect(results[0]?.memory.id).toBe(alice.id);
+    expect(results.every((result) => result.replacedBy === undefined || result.memory.id !== alice.id)).toBe(true);
+  });
+});
