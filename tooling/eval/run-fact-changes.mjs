@@ -20,10 +20,14 @@ import { openStore } from '@memsvc/store-pg';
 import { buildFactChangeSuite } from './fact-change-suite.mjs';
 import { startFakeSemanticOllama } from './fake-semantic-ollama.mjs';
 
-/** What the suite must reach, per embedder (set to what the detection achieves; see docs/benchmarks.md). */
+/**
+ * What the suite must reach, per embedder: what the word-based detection achieves today (below the
+ * issue's targets of 0.95 / 0.90 / 0.95 for newest first, older hidden or marked and prompt order;
+ * see docs/benchmarks.md), and the issue's ceiling of 0.02 for false supersessions, which it meets.
+ */
 const FLOORS = {
-  local: { newestFirst: 0, olderHiddenOrMarked: 0, falseSupersessions: 1, promptNewestFirst: 0 },
-  'ollama-fake': { newestFirst: 0, olderHiddenOrMarked: 0, falseSupersessions: 1, promptNewestFirst: 0 },
+  local: { newestFirst: 0.71, olderHiddenOrMarked: 0.75, falseSupersessions: 0.02, promptNewestFirst: 0.71 },
+  'ollama-fake': { newestFirst: 0.71, olderHiddenOrMarked: 0.77, falseSupersessions: 0.02, promptNewestFirst: 0.71 },
 };
 const DAY = 86_400_000;
 const START = Date.parse('2026-03-02T09:00:00Z');

@@ -46,7 +46,7 @@ export interface FactShape {
   readonly sequence: readonly string[];
   /** Whether it says it adds to what is known ("also", "too"). */
   readonly adds: boolean;
-  /** Terms written in the past tense ("slipped", "moved"): what happened, not what a thing is. */
+  /** Terms that say something changed: the past tense ("slipped", "moved"), and "now". */
   readonly pastTense: ReadonlySet<string>;
 }
 
@@ -121,7 +121,9 @@ export function factShape(content: string): FactShape {
     if (i === 0 && /^\p{Lu}/u.test(token.raw)) opening = token.lower;
     const word = isValue(token) ? token.lower.replace(/[$,]/g, '') : stemWord(token.lower);
     (isValue(token) ? values : terms).add(word);
-    if (!isValue(token) && token.lower.endsWith('ed')) pastTense.add(word);
+    // "is monitored", "are hosted": a present passive describes a state, not a change.
+    const describes = ['is', 'are', 'am'].includes(words[i - 1]?.lower ?? '');
+    if (!isValue(token) && ((token.lower.endsWith('ed') && !describes) || token.lower === 'now')) pastTense.add(word);
     sequence.push(word);
   });
   return { person, possessed, values, opening, terms, sequence, adds, pastTense };
@@ -152,7 +154,10 @@ const sameSet = <T>(a: ReadonlySet<T>, b: ReadonlySet<T>) => a.size === b.size &
  */
 export function detectFactChange(older: string, newer: string): FactChange | undefined {
   const [a, b] = withNamedOpenings(factShape(older), factShape(newer));
-  if (b.adds || !samePerson(a, b)) return undefined;
+  // What happened stays what happened ("Atlas launched on 2 September 2024"): a later event does
+  // not replace it, only a later statement of a state does.
+  const olderIsEvent = [...a.pastTense].some((term) => term !== 'now');
+  if (b.adds || olderIsEvent || !samePerson(a, b)) return undefined;
   const replacedValues = difference(a.values, b.values).filter((value) => !b.terms.has(stemWord(value)));
   const newValues = difference(b.values, a.values).filter((value) => !a.terms.has(stemWord(value)));
   const sharedValues = [...a.values].filter((value) => b.values.has(value));
@@ -163,10 +168,18 @@ export function detectFactChange(older: string, newer: string): FactChange | und
   const addedTerms = difference(b.terms, a.terms);
   const termsKept = a.terms.size > 0 && droppedTerms.length === 0 && samePossessions(a, b);
   // A named thing both name anchors the subject ("the Civic", "Lena"); a month or a weekday never does.
+  // Through a named thing alone, the newer must also say something happened to it (a verb in the
+  // past tense the older did not use, "relocated", "switched", "handed", or "now"): "Atlas is monitored with
+  // X" and "pages for Atlas go to Dana" name one project and say two different things of it.
+  // A speaker restating their own named thing ("I drive a Civic" / "I sold the Civic and bought a
+  // Tesla") says what happened to it in the same breath.
+  const happened = [...b.pastTense].some((term) => !a.terms.has(term)) || (a.person !== '' && a.person === b.person);
   const namedShared =
-    (compatiblePossessions(a, b) && sharedValues.some((value) => !/^\p{N}/u.test(value) && !DATE_WORDS.has(value))) ||
-    (a.opening !== undefined && a.opening === b.opening);
-  if (newValues.length > 0 && replacedValues.length > 0) {
+    happened &&
+    compatiblePossessions(a, b) &&
+    (sharedValues.some((value) => !/^\p{N}/u.test(value) && !DATE_WORDS.has(value)) ||
+      (a.opening !== undefined && a.opening === b.opening));
+  if (newValues.length > 0 && replacedValues.length > 0 && likeForLike(replacedValues, newValues)) {
     if (termsKept) return { reason: 'same-terms', replacedValues };
     if (namedShared && droppedTerms.length <= 1) return { reason: 'same-named-thing', replacedValues };
     return undefined;
@@ -194,6 +207,17 @@ export function detectFactChange(older: string, newer: string): FactChange | und
 function compatiblePossessions(a: FactShape, b: FactShape): boolean {
   if (a.possessed.size > 0 && b.possessed.size > 0) return sameSet(a.possessed, b.possessed);
   return a.possessed.size > 0 || [...b.possessed].every((item) => !item.includes('>'));
+}
+
+/**
+ * A change swaps a value for one of its kind: a name for a name, a number for a number, a date
+ * for a date. A dated event naming a project ("On 9 December Atlas crossed…") does not replace
+ * what the project is monitored with.
+ */
+function likeForLike(replaced: readonly string[], added: readonly string[]): boolean {
+  const kind = (value: string) => (DATE_WORDS.has(value) ? 'date' : /\p{N}/u.test(value) ? 'number' : 'name');
+  const kinds = new Set(replaced.map(kind));
+  return added.some((value) => kinds.has(kind(value)));
 }
 
 /**
@@ -231,7 +255,11 @@ function withNamedOpenings(a: FactShape, b: FactShape): [FactShape, FactShape] {
 function parallelAboutAnother(a: FactShape, b: FactShape): boolean {
   if (a.sequence.length !== b.sequence.length) return false;
   const differing = a.sequence.map((word, i) => [word, b.sequence[i] ?? ''] as const).filter(([x, y]) => x !== y);
-  return differing.length >= 2 && differing.some(([x, y]) => a.terms.has(x) && b.terms.has(y) && !b.pastTense.has(y));
+  const named = (value: string, shape: FactShape) => shape.values.has(value) && !DATE_WORDS.has(value) && !/\p{N}/u.test(value);
+  return (
+    differing.length >= 2 &&
+    differing.some(([x, y]) => (a.terms.has(x) && b.terms.has(y) && !b.pastTense.has(y)) || (named(x, a) && named(y, b)))
+  );
 }
 
 /**
