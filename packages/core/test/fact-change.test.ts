@@ -54,6 +54,7 @@ const memory = (id: string, content: string, fields: Partial<MemoryRecord> = {})
     id,
     content,
     scope: null,
+    metadata: {},
     createdAt: new Date(Date.parse('2026-03-01T00:00:00Z') + day * 86_400_000),
     replacedBy: null,
     supersededBy: null,
@@ -98,5 +99,14 @@ describe('orderReplacementsFirst', () => {
     const ordered = orderReplacementsFirst([ranked(alice, 0.9), ranked(bob, 0.8), ranked(work, 0.7), ranked(home, 0.6)], [], 10);
     expect(ordered.map((result) => result.memory.id)).toEqual(['alice', 'bob', 'work', 'home']);
     expect(ordered.every((result) => result.replacedBy === undefined)).toBe(true);
+  });
+  it(verifies('R-FACT-ORDER', 'conversation turns are what was said then: never reordered or labelled as replaced'), () => {
+    const before = memory('t1', 'Caroline: I live in Paris');
+    const after = memory('t2', 'Caroline: I moved to Berlin, so I live in Berlin now');
+    const ordered = orderReplacementsFirst([ranked(before, 0.9), ranked(after, 0.5)], [], 10);
+    expect(ordered.map((result) => [result.memory.id, result.replacedBy])).toEqual([
+      ['t1', undefined],
+      ['t2', undefined],
+    ]);
   });
 });

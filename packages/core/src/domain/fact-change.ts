@@ -143,7 +143,8 @@ const difference = <T>(a: ReadonlySet<T>, b: ReadonlySet<T>): T[] => [...a].filt
 const sameSet = <T>(a: ReadonlySet<T>, b: ReadonlySet<T>) => a.size === b.size && difference(a, b).length === 0;
 
 /**
- * R-FACT-DETECT: whether `newer` states a changed value of the fact `older` states, or undefined.
+ * R-FACT-DETECT: whether `newer` states a changed value of the fact `older` states, or undefined
+ * (either may be given as its factShape, read once when many pairs are compared).
  * Both must be about the same one: the same person (or one leaves it unsaid: "Switched to
  * 1Password"; "we" is the team acting on a thing, not a subject of its own) and the same "my X"
  * / "Lena's X". The newer must keep the older one's relation — every content word of the older,
@@ -152,8 +153,11 @@ const sameSet = <T>(a: ReadonlySet<T>, b: ReadonlySet<T>) => a.size === b.size &
  * statements with two or more values each and none in common are about different things (two
  * projects' deadlines, two runs on two days), never a change; "also" and "too" add, never replace.
  */
-export function detectFactChange(older: string, newer: string): FactChange | undefined {
-  const [a, b] = withNamedOpenings(factShape(older), factShape(newer));
+export function detectFactChange(older: string | FactShape, newer: string | FactShape): FactChange | undefined {
+  const [a, b] = withNamedOpenings(
+    typeof older === 'string' ? factShape(older) : older,
+    typeof newer === 'string' ? factShape(newer) : newer,
+  );
   // What happened stays what happened ("Atlas launched on 2 September 2024"): a later event does
   // not replace it, only a later statement of a state does.
   const olderIsEvent = [...a.pastTense].some((term) => term !== 'now');

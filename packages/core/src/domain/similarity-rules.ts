@@ -1,6 +1,7 @@
 import type { ContradictionPolicy } from '../config/config-types.js';
 import { detectFactChange, type FactChangeReason } from './fact-change.js';
 import type { MemoryRecord, MemoryTier } from './memory.js';
+import { isConversationMemory } from './search-context.js';
 import { comparedTiers, type PromotionPlan, planPromotion, planWrite, type WritePlan } from './write-plan.js';
 
 /** The similarity bands of spec §3.2, from configuration. */
@@ -84,7 +85,7 @@ function factChanges(candidates: WriteCandidates, content: string, contradicted:
   const seen = new Set<string>(contradicted);
   const findings: FactChangeFinding[] = [];
   for (const memory of [...candidates.neighbours.map((n) => n.memory), ...(candidates.related ?? [])]) {
-    if (seen.has(memory.id) || memory.replacedBy || memory.supersededBy) continue;
+    if (seen.has(memory.id) || memory.replacedBy || memory.supersededBy || isConversationMemory(memory)) continue;
     seen.add(memory.id);
     const change = detectFactChange(memory.content, content);
     if (change) findings.push({ memory, reason: change.reason, replacedValues: change.replacedValues });

@@ -12,7 +12,13 @@ import {
   checkTtlSeconds,
 } from '../domain/memory-limits.js';
 import { FUSION_WEIGHTS, type FusionWeights } from '../domain/recall-ranking.js';
-import { buildSearchContext, conversationReference, isConversationTurn, NEIGHBOUR_TURNS } from '../domain/search-context.js';
+import {
+  buildSearchContext,
+  conversationReference,
+  isConversationMemory,
+  isConversationTurn,
+  NEIGHBOUR_TURNS,
+} from '../domain/search-context.js';
 import { type SimilarityRules, type WriteDecision, writeRules } from '../domain/similarity-rules.js';
 import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
@@ -180,7 +186,8 @@ export class MemoryEngine {
           searchContext: searchContext ?? null,
         },
         context.actor,
-        writeRules(this.settings.similarity, { content }),
+        // A conversation turn is what was said then, not a standing fact: no changed-fact detection.
+        writeRules(this.settings.similarity, isConversationMemory({ content, metadata }) ? {} : { content }),
       ),
     );
     const result = toCreateResult(outcome, embedding !== undefined);
