@@ -14,6 +14,8 @@ const CHANGES: readonly (readonly [string, string])[] = [
   ['Our CI runs on CircleCI', 'CI was migrated to GitHub Actions'],
   ['Sara is a senior engineer', 'Sara got promoted to staff engineer'],
   ['The Atlas 2.0 release is planned for March 14', 'The Atlas 2.0 release slipped to April 2'],
+  ['The grant proposal is due on 15 May', 'The grant proposal deadline moved to 29 May'],
+  ['My landlord is Mr. Haddad', 'The flat was sold; my landlord is now Greenfield Estates'],
 ];
 
 /** [first, later]: look alike, but the later one does not replace the first. */
@@ -30,6 +32,9 @@ const LOOK_ALIKES: readonly (readonly [string, string])[] = [
   ['I ran 10 km on Saturday', 'I ran 12 km on Sunday'],
   ['The Q3 marketing budget is 40,000 euros', 'The Q3 hiring budget is 120,000 euros'],
   ['Our office is at 12 Baker Street', 'Our warehouse is at 48 Canal Road'],
+  ['The auth service was written by Dana', 'The auth service was reviewed by Eli'],
+  ['Atlas launched on 2 September 2024', 'On 9 December 2025 Atlas crossed one million invoices processed'],
+  ['Marco has a new phone number: +39 320 555 7781', 'Caroline: I moved to Berlin'],
 ];
 
 describe('detectFactChange', () => {

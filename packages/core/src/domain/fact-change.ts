@@ -123,7 +123,9 @@ export function factShape(content: string): FactShape {
     (isValue(token) ? values : terms).add(word);
     // "is monitored", "are hosted": a present passive describes a state, not a change.
     const describes = ['is', 'are', 'am'].includes(words[i - 1]?.lower ?? '');
-    if (!isValue(token) && ((token.lower.endsWith('ed') && !describes) || token.lower === 'now')) pastTense.add(word);
+    // "was written", "were sold": a past passive says what happened, whatever the verb's form.
+    const happenedTo = ['was', 'were'].includes(words[i - 1]?.lower ?? '');
+    if (!isValue(token) && ((token.lower.endsWith('ed') && !describes) || happenedTo || token.lower === 'now')) pastTense.add(word);
     sequence.push(word);
   });
   return { person, possessed, values, opening, terms, sequence, adds, pastTense };
@@ -165,7 +167,10 @@ export function detectFactChange(older: string | FactShape, newer: string | Fact
   const replacedValues = difference(a.values, b.values).filter((value) => !b.terms.has(stemWord(value)));
   const newValues = difference(b.values, a.values).filter((value) => !a.terms.has(stemWord(value)));
   const sharedValues = [...a.values].filter((value) => b.values.has(value));
-  if (a.values.size >= 2 && b.values.size >= 2 && sharedValues.length === 0) return undefined;
+  // Unless both say it of the same "my X" ("my landlord is Mr. Haddad" / "…my landlord is now
+  // Greenfield Estates"), which names the subject for them.
+  const sameOwnThing = a.possessed.size > 0 && sameSet(a.possessed, b.possessed);
+  if (a.values.size >= 2 && b.values.size >= 2 && sharedValues.length === 0 && !sameOwnThing) return undefined;
   if (differentSubjects(a, b) || parallelAboutAnother(a, b)) return undefined;
   const wordsOfB = new Set([...b.terms, ...[...b.values].map(stemWord)]);
   const droppedTerms = [...a.terms].filter((term) => !wordsOfB.has(term));
@@ -186,6 +191,10 @@ export function detectFactChange(older: string | FactShape, newer: string | Fact
   if (newValues.length > 0 && replacedValues.length > 0 && likeForLike(replacedValues, newValues)) {
     if (termsKept) return { reason: 'same-terms', replacedValues };
     if (namedShared && droppedTerms.length <= 1) return { reason: 'same-named-thing', replacedValues };
+    // Most of the older's words kept, one reworded, and the newer says it changed ("the grant
+    // proposal is due on 15 May" / "the grant proposal deadline moved to 29 May").
+    const keptTerms = a.terms.size - droppedTerms.length;
+    if (happened && droppedTerms.length === 1 && keptTerms >= 2 && samePossessions(a, b)) return { reason: 'same-terms', replacedValues };
     return undefined;
   }
   // "from A to B": the older value is still named, next to a new one, and the relation words changed.
