@@ -13,6 +13,7 @@ export type {
 } from './config/config-types.js';
 export type { DatabaseTarget, DatabaseUrlResult } from './config/database-url.js';
 export { describeDatabaseTarget, parseDatabaseUrl, redactDatabaseUrl } from './config/database-url.js';
+export { LITE_DEFAULT_USER_ID } from './config/default-user.js';
 export { parseDurationSeconds } from './config/duration.js';
 export type { EnvVariable } from './config/env-schema.js';
 export { ENV_VARIABLES, envSchema, HNSW_MAX_DIMENSIONS } from './config/env-schema.js';

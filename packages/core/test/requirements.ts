@@ -167,6 +167,10 @@ export const REQUIREMENTS = {
   'R-IDENTITY-UNLINK': "an unlinked account's next login links it afresh by its verified email, like a first login",
   'R-IDENTITY-SHUT-OUT':
     'the documented steps (keys revoke --user, sessions revoke --user, identities block for each of their accounts) shut a person out: no key, session, GitHub or Google login gets in',
+  // Issue 38, Deliver 5 (a default user on lite) and Deliver 3 (time in everything an agent reads).
+  'R-LITE-USER-DEFAULT':
+    'on lite, a call without userId acts as MEMSVC_DEFAULT_USER_ID, or "me" when it is unset; standard keeps no default (spec §5.1)',
+  'R-LITE-USER-CALL': 'on lite, a memory tool called without userId stores and recalls for the default user, in process and over stdio',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
