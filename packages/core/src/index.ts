@@ -13,6 +13,7 @@ export type {
 } from './config/config-types.js';
 export type { DatabaseTarget, DatabaseUrlResult } from './config/database-url.js';
 export { describeDatabaseTarget, parseDatabaseUrl, redactDatabaseUrl } from './config/database-url.js';
+export { LITE_DEFAULT_USER_ID } from './config/default-user.js';
 export { parseDurationSeconds } from './config/duration.js';
 export type { EnvVariable } from './config/env-schema.js';
 export { ENV_VARIABLES, envSchema, HNSW_MAX_DIMENSIONS } from './config/env-schema.js';
@@ -29,7 +30,7 @@ export { API_KEY_MAX_LIFETIME_DAYS, API_KEY_NAME_MAX_LENGTH, checkApiKeyName, ke
 export { ASKING_DISCOUNT, asksQuestion } from './domain/asking-turn.js';
 export { AUDIT_LIMITS, changedFieldsBefore, trimmedAuditAfter } from './domain/audit-change.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';
-export type { ContextBlock, ContextBudget } from './domain/context-block.js';
+export type { ContextBlock, ContextBudget, PackOptions } from './domain/context-block.js';
 export { EMPTY_CONTEXT, estimateTokens, packContext, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from './domain/context-block.js';
 export type { MergeBand, MergeCluster, SimilarPair } from './domain/corpus-merge.js';
 export { compareCanonical, inMergeBand, mergeClusters } from './domain/corpus-merge.js';
@@ -62,6 +63,7 @@ export type {
   NewMemory,
 } from './domain/memory.js';
 export { MEMORY_TIERS } from './domain/memory.js';
+export { describeAge, formatInstant } from './domain/memory-age.js';
 export {
   checkContent,
   checkMergedMetadata,
@@ -119,6 +121,8 @@ export {
   REINDEX_JOB_STATES,
   REINDEX_MAX_MEMORIES,
 } from './domain/reindex-rules.js';
+export type { ContextEntry, ReplacementLink } from './domain/replacement-order.js';
+export { currentFirst, replacementOf } from './domain/replacement-order.js';
 export type { Scope } from './domain/scopes.js';
 export { checkScopes, DEFAULT_KEY_SCOPES, isScope, parseScopes, SCOPES } from './domain/scopes.js';
 export type { ConversationReference, SearchContextSources } from './domain/search-context.js';
@@ -144,6 +148,8 @@ export type {
 export { APPROVED_CLUSTERS_MAX, approveConsolidation } from './engine/approve-consolidation.js';
 export type { LoadContextInput, QueryContextResult } from './engine/context-builders.js';
 export { CHAR_BUDGET, compressContext, loadContext, promptContext, TOKEN_BUDGET } from './engine/context-builders.js';
+export type { Admit } from './engine/current-first.js';
+export { admitFilters, currentFirstEntries } from './engine/current-first.js';
 export type { FadingMemoriesDependencies, FadingMemory, FadingMemoryPage } from './engine/fading-memories.js';
 export { FADING_PAGE_MAX, listFadingMemories } from './engine/fading-memories.js';
 export type { ConversationTurn, IngestInput, IngestResult } from './engine/ingest-conversation.js';
@@ -172,6 +178,8 @@ export type {
 export { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, MemoryEngine } from './engine/memory-engine.js';
 export type { RecallInput, RecallResult } from './engine/recall.js';
 export { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from './engine/recall.js';
+export type { RecallHit } from './engine/recall-hits.js';
+export { recallHits } from './engine/recall-hits.js';
 export type { ReindexControl, ReindexDependencies, ReindexRunResult, ReindexStop } from './engine/reindex.js';
 export { runReindex } from './engine/reindex.js';
 export type {

@@ -167,6 +167,18 @@ export const REQUIREMENTS = {
   'R-IDENTITY-UNLINK': "an unlinked account's next login links it afresh by its verified email, like a first login",
   'R-IDENTITY-SHUT-OUT':
     'the documented steps (keys revoke --user, sessions revoke --user, identities block for each of their accounts) shut a person out: no key, session, GitHub or Google login gets in',
+  // Issue 38, Deliver 5 (a default user on lite) and Deliver 3 (time in everything an agent reads).
+  'R-LITE-USER-DEFAULT':
+    'on lite, a call without userId acts as MEMSVC_DEFAULT_USER_ID, or "me" when it is unset; standard keeps no default (spec §5.1)',
+  'R-LITE-USER-CALL': 'on lite, a memory tool called without userId stores and recalls for the default user, in process and over stdio',
+  'R-TIME-AGO':
+    'how long ago is counted from the server clock\'s now in the largest whole unit (just now, minutes, hours, days to two weeks, weeks to two months, months, years); a later instant reads "in …"',
+  'R-TIME-SAID':
+    "recall hits, prompt_context, load_context, compress_context and reflect show when each memory was said (ISO 8601 to the minute, UTC) and how long ago; context blocks give the server's now",
+  'R-TIME-REPLACED':
+    'a memory is outdated when a live memory replaced it: its supersededBy, a supersedes/superseded-by link, or a later memory it is linked to by contradicts; a deleted or expired replacement replaces nothing',
+  'R-TIME-CURRENT-FIRST':
+    'what an agent reads puts the memory that replaced another right before it (moved up, or added when the list lacks it and its filters admit it), labels both with their ids, and keeps rank order otherwise',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -16,7 +16,7 @@ export function wholeNumber(min: number, max: number, description: string) {
 export const userIdArgument = z
   .string()
   .describe(
-    "Whose memories: the tenant. Optional when the server sets MEMSVC_DEFAULT_USER_ID. Ignored when the call carries an API key or session: the tenant is then the credential's (an operator credential with the admin scope may name a tenant the server allows in MEMSVC_OPERATOR_TENANTS).",
+    'Whose memories: the tenant. Optional on the lite profile (its one user, "me" unless MEMSVC_DEFAULT_USER_ID says otherwise) and when the server sets MEMSVC_DEFAULT_USER_ID. Ignored when the call carries an API key or session: the tenant is then the credential\'s (an operator credential with the admin scope may name a tenant the server allows in MEMSVC_OPERATOR_TENANTS).',
   )
   .optional();
 

@@ -385,6 +385,11 @@ export class MemoryEngine {
     return this.options.store.links(context.tenant, id, limit);
   }
 
+  /** The engine clock's now: what "how long ago" in a context block counts from. */
+  now(): Date {
+    return this.options.clock.now();
+  }
+
   private get settings(): EngineSettings {
     return this.options.settings ?? DEFAULT_ENGINE_SETTINGS;
   }

@@ -105,7 +105,8 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
     {
       title: 'Reflect on what is known about a topic',
       description:
-        'A deterministic digest (no model involved) of the memories relevant to a query: the memories as a framed block, ' +
+        'A deterministic digest (no model involved) of the memories relevant to a query: the memories as a framed block ' +
+        '(as prompt_context frames them: when each was said and how long ago, the current memory before the one it replaced), ' +
         'up to five themes (their most frequent tags, then words), their ids and the dates they span. ' +
         'Returns {query, summary, themes, sourceIds, memoryCount, dateRange}.',
       inputSchema: z

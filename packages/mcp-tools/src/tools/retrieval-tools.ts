@@ -1,5 +1,5 @@
 import type { MemoryEngine } from '@memsvc/core';
-import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from '@memsvc/core';
+import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT, recallHits } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
@@ -27,7 +27,10 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
         'type is given. Matches meaning (vector search) and words (full text with stemming, names and numbers), fused into ' +
         'one score in [0, 1]; a conversation turn also counts by how well the turns after it match. Filters: type, scope (exact), tags (a memory must carry all of them), metadata (must contain ' +
         'this object), createdFrom/createdTo. Superseded memories are hidden unless includeSuperseded is true; contradicted ' +
-        'ones are returned with contradicted=true. Returns {query, count, semantic, results: [{score, memory}]}.',
+        'ones are returned with contradicted=true. Each hit says when it was said (said: UTC to the minute, ago: relative to ' +
+        "the server's clock). A memory that replaced a hit comes right before it (added with that hit's score if the search " +
+        'missed it), with replaces: [ids]; the replaced hit has replacedBy: id and is probably outdated. ' +
+        'Returns {query, count, semantic, results: [{score, said, ago, replacedBy?, replaces?, memory}]}.',
       inputSchema: z
         .object({
           userId: userIdArgument,
@@ -46,7 +49,7 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'recall', op: 'recall', userId: args.userId }, async (context) => {
-        const { results, semantic } = await engine.recall(context, {
+        const input = {
           query: args.query,
           limit: args.limit,
           tier: args.type ? toTier(args.type) : undefined,
@@ -56,14 +59,23 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
           createdFrom: args.createdFrom,
           createdTo: args.createdTo,
           includeSuperseded: args.includeSuperseded,
-        });
+        };
+        const { results, semantic } = await engine.recall(context, input);
+        const hits = await recallHits(engine, context, results, input);
         return {
-          tier: args.type ? toTier(args.type) : undefined,
+          tier: input.tier,
           result: toolSuccess({
             query: args.query,
-            count: results.length,
+            count: hits.length,
             semantic,
-            results: results.map((result) => ({ score: Math.round(result.score * 10_000) / 10_000, memory: memoryJson(result.memory) })),
+            results: hits.map((hit) => ({
+              score: Math.round(hit.score * 10_000) / 10_000,
+              said: hit.said,
+              ago: hit.ago,
+              ...(hit.replacedBy !== undefined ? { replacedBy: hit.replacedBy } : {}),
+              ...(hit.replaces !== undefined ? { replaces: hit.replaces } : {}),
+              memory: memoryJson(hit.memory),
+            })),
           }),
         };
       }),
