@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import {
+  asOfArgument,
+  asOfJson,
   isoDateArgument,
   metadataArgument,
   scopeArgument,
@@ -27,7 +29,8 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
         'type is given. Matches meaning (vector search) and words (full text with stemming, names and numbers), fused into ' +
         'one score in [0, 1]; a conversation turn also counts by how well the turns after it match. Filters: type, scope (exact), tags (a memory must carry all of them), metadata (must contain ' +
         'this object), createdFrom/createdTo. Superseded memories are hidden unless includeSuperseded is true; contradicted ' +
-        'ones are returned with contradicted=true. Returns {query, count, semantic, results: [{score, memory}]}.',
+        'ones are returned with contradicted=true. asOf answers as your memory stood at a past moment (full text only). ' +
+        'Returns {query, count, semantic, results: [{score, memory}]} (and asOf {at, unavailable, truncated} with asOf).',
       inputSchema: z
         .object({
           userId: userIdArgument,
@@ -40,13 +43,14 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
           createdFrom: isoDateArgument.optional(),
           createdTo: isoDateArgument.optional(),
           includeSuperseded: z.boolean().optional(),
+          asOf: asOfArgument.optional(),
         })
         .strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'recall', op: 'recall', userId: args.userId }, async (context) => {
-        const { results, semantic } = await engine.recall(context, {
+        const { results, semantic, asOf } = await engine.recall(context, {
           query: args.query,
           limit: args.limit,
           tier: args.type ? toTier(args.type) : undefined,
@@ -56,6 +60,7 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
           createdFrom: args.createdFrom,
           createdTo: args.createdTo,
           includeSuperseded: args.includeSuperseded,
+          asOf: args.asOf,
         });
         return {
           tier: args.type ? toTier(args.type) : undefined,
@@ -64,6 +69,7 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
             count: results.length,
             semantic,
             results: results.map((result) => ({ score: Math.round(result.score * 10_000) / 10_000, memory: memoryJson(result.memory) })),
+            ...asOfJson(asOf),
           }),
         };
       }),
