@@ -89,7 +89,10 @@ async function recallInSpan(
   const filters = checkFilters(input);
   const rankingText = rankingQueryText(query);
   const { tracer } = deps;
+  // A memory can be far down one list and first in the other; three times the limit (at least
+  // 30) gives fusion room without paying for long lists.
   const perList = Math.min(150, Math.max(30, limit * 3));
+  // As of a moment: the versions of then, ranked in core (as-of-reads.ts); no access is counted.
   if (input.asOf !== undefined) {
     const { results, ...asOf } = await databaseStage(tracer, 'recall-as-of', () =>
       recallAsOf(deps, tenant, { asOf: input.asOf as Date, query, rankingText, limit, perList, filters }),
@@ -103,8 +106,6 @@ async function recallInSpan(
     deps.store.recallCandidates(tenant, {
       text: rankingText,
       vector: vector ?? null,
-      // A memory can be far down one list and first in the other; three times the limit (at least
-      // 30) gives fusion room without paying for long lists.
       perList,
       minSimilarity: deps.fusion.minVectorSimilarity,
       lexical: LEXICAL_RANKING,
