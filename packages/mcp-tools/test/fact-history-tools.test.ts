@@ -103,5 +103,8 @@ describe('supersedes and asOf through the tools', () => {
         expect(refused).toMatchObject({ isError: true, structured: { error: { code: 'INVALID_INPUT', data: { field: 'asOf' } } } });
       }
     }
+    // The moment of the first memory itself is a valid asOf: the refusals above are about the moment, not the argument.
+    const valid = await call('list_memories', { asOf: '2026-05-01T10:00:00Z' });
+    expect(valid).toMatchObject({ isError: false, structured: { memories: [{ content: 'Standup is at 10:00' }] } });
   });
 });
