@@ -19,7 +19,9 @@ export async function readVersionsAsOf(db: Kysely<MemsvcDatabase>, tenant: Tenan
       : await db
           .selectFrom('memory_audit')
           .distinctOn('memory_id')
-          .selectAll()
+          // `after` is the version; `before` (the fields the change altered) is not needed, so not read.
+          .select(['id', 'memory_id', 'user_id', 'actor', 'action', 'version', 'after', 'created_at'])
+          .select(sql<null>`NULL::jsonb`.as('before'))
           .where('user_id', '=', tenant)
           .where('created_at', '<=', query.at)
           .$if(ids !== undefined, (select) => select.where('memory_id', 'in', ids ?? []))
