@@ -130,11 +130,15 @@ export { buildSearchContext, conversationReference, isConversationTurn, speakerO
 export type { Neighbour, SimilarityRules, WriteCandidates, WriteDecision, WriteRules } from './domain/similarity-rules.js';
 export { decideWrite, writeRules } from './domain/similarity-rules.js';
 export { isStorableText, unstorableTextAt } from './domain/storable-text.js';
+export type { SupersessionEffect, SupersessionRequest } from './domain/supersession-plan.js';
+export { MAX_SUPERSEDES, supersessionRequest, withoutRetired } from './domain/supersession-plan.js';
 export { formatSearchDate, resolveRelativeDates } from './domain/temporal-context.js';
 export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
 export type { ToolName } from './domain/tool-names.js';
 export { TOOL_GROUPS, TOOL_NAMES } from './domain/tool-names.js';
+export type { MemoriesAsOf } from './domain/versions-as-of.js';
+export { AS_OF_MAX_MEMORIES } from './domain/versions-as-of.js';
 export type { ContradictionEffect, PlannedLink, PromotionPlan, WritePlan } from './domain/write-plan.js';
 export { comparedTiers, planPromotion, planWrite } from './domain/write-plan.js';
 export type { ForgetInput, ForgetResult, ReflectInput, ReflectResult, RememberInput, RememberResult } from './engine/agent-memory.js';
@@ -146,6 +150,7 @@ export type {
   SeenCluster,
 } from './engine/approve-consolidation.js';
 export { APPROVED_CLUSTERS_MAX, approveConsolidation } from './engine/approve-consolidation.js';
+export type { AsOfGaps } from './engine/as-of-reads.js';
 export type { LoadContextInput, QueryContextResult } from './engine/context-builders.js';
 export { CHAR_BUDGET, compressContext, loadContext, promptContext, TOKEN_BUDGET } from './engine/context-builders.js';
 export type { Admit } from './engine/current-first.js';
@@ -173,7 +178,9 @@ export type {
   EngineSettings,
   ListInput,
   MemoryEngineOptions,
+  SupersededMemory,
   UpdateMemoryInput,
+  UpdateResult,
 } from './engine/memory-engine.js';
 export { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, MemoryEngine } from './engine/memory-engine.js';
 export type { RecallInput, RecallResult } from './engine/recall.js';
@@ -269,6 +276,9 @@ export type {
   RecallCandidateQuery,
   RecallFilters,
   UpdateOptions,
+  VersionsAsOf,
+  VersionsAsOfQuery,
+  WriteOptions,
   WriteOutcome,
 } from './ports/memory-store.js';
 export { MEMORY_MARKERS } from './ports/memory-store.js';

@@ -179,6 +179,20 @@ export const REQUIREMENTS = {
     'a memory is outdated when a live memory replaced it: its supersededBy, a supersedes/superseded-by link, or a later memory it is linked to by contradicts; a deleted or expired replacement replaces nothing',
   'R-TIME-CURRENT-FIRST':
     'what an agent reads puts the memory that replaced another right before it (moved up, or added when the list lacks it and its filters admit it), labels both with their ids, and keeps rank order otherwise',
+  'R-SUPERSEDES-RETIRE':
+    'supersedes on remember, create_memory and update_memory retires the named memories in the same transaction: hidden from default reads, a new version, audited as supersede, linked supersedes / superseded-by, reported in the result, restorable',
+  'R-SUPERSEDES-FOUND':
+    "supersedes naming an unknown id, another tenant's memory, a deleted or an already superseded one is INVALID_INPUT naming supersedes, the same answer for each, and nothing is written",
+  'R-SUPERSEDES-SELF':
+    'a memory cannot supersede itself (update_memory naming its own id): INVALID_INPUT naming supersedes, nothing changed',
+  'R-SUPERSEDES-LIMIT': 'supersedes names at most MAX_SUPERSEDES (20) memories; more is INVALID_INPUT naming supersedes, nothing changed',
+  'R-SUPERSEDES-CYCLE':
+    'superseding a memory that already supersedes this one (directly or through others) is INVALID_INPUT naming supersedes, nothing changed',
+  'R-ASOF-VERSIONS':
+    'recall, get_memory and list_memories with asOf answer from the versions current then: later edits, deletions and supersessions undone, later memories absent; the same on every store',
+  'R-ASOF-INPUT': "asOf malformed, in the future or before the tenant's first memory is INVALID_INPUT naming asOf, nothing changed",
+  'R-ASOF-TRIMMED':
+    'a memory whose version of then was trimmed from the audit is left out of an asOf answer (never shown with later values) and counted as unavailable',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -19,6 +19,8 @@ export interface RememberInput {
   readonly metadata?: unknown;
   readonly importance?: number | null | undefined;
   readonly ttlSeconds?: number | undefined;
+  /** Ids of memories this one replaces (CreateMemoryInput.supersedes). */
+  readonly supersedes?: readonly string[] | undefined;
 }
 
 export interface RememberResult extends CreateResult {
@@ -44,6 +46,7 @@ export async function remember(engine: MemoryEngine, context: CallContext, input
     tags: input.tags,
     metadata: input.metadata,
     importance: input.importance,
+    supersedes: input.supersedes,
     ...(tier === 'stm' && input.ttlSeconds !== undefined ? { ttlSeconds: input.ttlSeconds } : {}),
   });
   return { ...created, resolvedType: tier, wasDeduped: created.outcome === 'duplicate' };

@@ -25,15 +25,26 @@ export async function recallHits(
   context: CallContext,
   results: readonly RankedMemory[],
   filters: Pick<RecallInput, 'scope' | 'tags' | 'tier' | 'createdFrom' | 'createdTo'>,
+  options: { readonly replacements?: boolean } = {},
 ): Promise<RecallHit[]> {
   const scoreOf = new Map(results.map((result) => [result.memory.id, result.score]));
+  const now = engine.now();
+  // Without replacements (a recall as of a past moment, where what replaced a hit later had not
+  // been said yet), the hits are as ranked, each with when it was said.
+  if (options.replacements === false) {
+    return results.map((result) => ({
+      memory: result.memory,
+      score: result.score,
+      said: formatInstant(result.memory.createdAt),
+      ago: describeAge(result.memory.createdAt, now),
+    }));
+  }
   const entries = await currentFirstEntries(
     engine,
     context,
     results.map((result) => result.memory),
     admitFilters(filters),
   );
-  const now = engine.now();
   return entries.map((entry) => ({
     ...entry,
     score: scoreOf.get(entry.memory.id) ?? Math.max(0, ...(entry.replaces ?? []).map((id) => scoreOf.get(id) ?? 0)),

@@ -9,6 +9,7 @@ import {
   memoryIdArgument,
   metadataArgument,
   scopeArgument,
+  supersedesArgument,
   tagsArgument,
   userIdArgument,
   wholeNumber,
@@ -25,7 +26,9 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
         'Store a fact, preference or note, letting memsvc pick the tier: type auto (default) keeps notes about the moment ' +
         '("currently", "today", "working on", …, or any ttl) short-term and everything else long-term. Duplicates are not ' +
         'stored twice: wasDeduped is true exactly when the memory was already there (memoryId is then the existing one). ' +
-        'Returns {memoryId, resolvedType, wasDeduped, outcome, contradictions, memory}.',
+        'If you are recording a change of a fact you already stored (a move, a new manager, a new price), pass the old ' +
+        "memories' ids as supersedes: they are retired in the same call and listed in superseded. " +
+        'Returns {memoryId, resolvedType, wasDeduped, outcome, contradictions, superseded, memory}.',
       inputSchema: z
         .object({
           userId: userIdArgument,
@@ -40,6 +43,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
             MEMORY_LIMITS.ttlMaxSeconds,
             'Short-term lifetime in seconds; implies short-term.',
           ).optional(),
+          supersedes: supersedesArgument.optional(),
         })
         .strict(),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -54,6 +58,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
           metadata: args.metadata,
           importance: args.importance,
           ttlSeconds: args.ttl,
+          supersedes: args.supersedes,
         });
         return {
           tier: result.resolvedType,
@@ -63,6 +68,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
             wasDeduped: result.wasDeduped,
             outcome: result.outcome,
             contradictions: result.contradictions,
+            superseded: result.superseded,
             memory: memoryJson(result.memory),
           }),
         };

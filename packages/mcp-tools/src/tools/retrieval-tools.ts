@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import {
+  asOfArgument,
+  asOfJson,
   isoDateArgument,
   metadataArgument,
   scopeArgument,
@@ -27,10 +29,10 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
         'type is given. Matches meaning (vector search) and words (full text with stemming, names and numbers), fused into ' +
         'one score in [0, 1]; a conversation turn also counts by how well the turns after it match. Filters: type, scope (exact), tags (a memory must carry all of them), metadata (must contain ' +
         'this object), createdFrom/createdTo. Superseded memories are hidden unless includeSuperseded is true; contradicted ' +
-        'ones are returned with contradicted=true. Each hit says when it was said (said: UTC to the minute, ago: relative to ' +
+        'ones are returned with contradicted=true. asOf answers as your memory stood at a past moment (full text only). Each hit says when it was said (said: UTC to the minute, ago: relative to ' +
         "the server's clock). A memory that replaced a hit comes right before it (added with that hit's score if the search " +
         'missed it), with replaces: [ids]; the replaced hit has replacedBy: id and is probably outdated. ' +
-        'Returns {query, count, semantic, results: [{score, said, ago, replacedBy?, replaces?, memory}]}.',
+        'Returns {query, count, semantic, results: [{score, said, ago, replacedBy?, replaces?, memory}]} (and asOf {at, unavailable, truncated} with asOf).',
       inputSchema: z
         .object({
           userId: userIdArgument,
@@ -43,6 +45,7 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
           createdFrom: isoDateArgument.optional(),
           createdTo: isoDateArgument.optional(),
           includeSuperseded: z.boolean().optional(),
+          asOf: asOfArgument.optional(),
         })
         .strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -59,9 +62,11 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
           createdFrom: args.createdFrom,
           createdTo: args.createdTo,
           includeSuperseded: args.includeSuperseded,
+          asOf: args.asOf,
         };
-        const { results, semantic } = await engine.recall(context, input);
-        const hits = await recallHits(engine, context, results, input);
+        const { results, semantic, asOf } = await engine.recall(context, input);
+        // As of a past moment, what replaced a hit later is the future: the hits stay as ranked then.
+        const hits = await recallHits(engine, context, results, input, { replacements: asOf === undefined });
         return {
           tier: input.tier,
           result: toolSuccess({
@@ -76,6 +81,7 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
               ...(hit.replaces !== undefined ? { replaces: hit.replaces } : {}),
               memory: memoryJson(hit.memory),
             })),
+            ...asOfJson(asOf),
           }),
         };
       }),
