@@ -2,6 +2,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import {
   type ApiKeyAuthenticator,
   bearerToken,
+  issueKeySession,
   LOGIN_STATE_COOKIE,
   type LoginFlow,
   LoginRefused,
@@ -9,7 +10,7 @@ import {
   type SessionTokens,
   startedInThisBrowser,
 } from '@memsvc/auth';
-import { type Clock, type IdentityProvider, isMemsvcError, isScope, SCOPES, type Scope } from '@memsvc/core';
+import { type Clock, type IdentityProvider, isScope, SCOPES, type Scope } from '@memsvc/core';
 import type { Logger } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -109,23 +110,8 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
     if (!key) return refused();
     const asked = requestedScopes(body, key.scopes);
     if ('problem' in asked) return refuse(c, 400, 'INVALID_INPUT', asked.problem);
-    let session: Awaited<ReturnType<SessionTokens['issue']>>;
-    try {
-      session = await sessions.issue(
-        {
-          userId: key.userId,
-          organizationId: key.organizationId,
-          scopes: asked.scopes,
-          origin: 'api-key',
-          keyId: key.id,
-          notAfter: key.expiresAt,
-        },
-        clientOf(c),
-      );
-    } catch (error) {
-      if (isMemsvcError(error, 'UNAUTHENTICATED')) return refused();
-      throw error;
-    }
+    const session = await issueKeySession(sessions, key, asked.scopes, clientOf(c));
+    if (!session) return refused();
     logger.info({ event: 'session_issued', keyId: key.id, via: 'api-key' }, 'session issued');
     return c.json(sessionJson(session, clock.now()), 201, { 'Cache-Control': 'no-store' });
   });

@@ -18,7 +18,7 @@ const logger = createLogger(config.logLevel);
 for (const warning of warnings) logger.warn(warning);
 if (config.mcp.transport === 'streamable-http' && config.auth.required && config.auth.apiKey && config.auth.defaultUserId === undefined) {
   // The pre-shared key acts for MEMSVC_DEFAULT_USER_ID alone (docs/security.md); without it, it reaches no memories.
-  // (On lite this does not boot: the key is its only credential.)
+  // (Standard only: lite always has a default user.)
   logger.warn(
     'MEMSVC_API_KEY is set without MEMSVC_DEFAULT_USER_ID: calls with it are refused for memory tools; give each agent its own key (memsvc keys create)',
   );

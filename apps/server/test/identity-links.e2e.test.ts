@@ -1,12 +1,12 @@
 import { Writable } from 'node:stream';
-import { githubClient, googleClient } from '@memsvc/auth';
 import { type FakeGitHub, type FakeGoogle, startFakeGitHub, startFakeGoogle } from '@memsvc/auth/testing';
-import { Secret, type TenantId } from '@memsvc/core';
+import type { TenantId } from '@memsvc/core';
 import { createLogger } from '@memsvc/runtime';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, readServerConfig, startServer } from '../src/index.js';
+import { loopbackIdentityProviders } from './support/loopback-logins.js';
 import { call, e2eEngines, type Structured } from './support/tool-calls.js';
 
 const GITHUB_APP = { clientId: 'Iv1.links-app', clientSecret: 'gh-links-secret-4e8a' };
@@ -59,23 +59,8 @@ describe.each(e2eEngines('memsvc_identity_links'))('a reassigned email address a
         done();
       },
     });
-    const loopback = { allowInsecureRequests: true };
     server = await startServer(config, createLogger('info', sink), {
-      identityProviders: [
-        githubClient({
-          clientId: GITHUB_APP.clientId,
-          clientSecret: new Secret(GITHUB_APP.clientSecret),
-          endpoints: { authorizeUrl: github.authorizeUrl, tokenUrl: github.tokenUrl, apiBaseUrl: github.apiBaseUrl },
-          ...loopback,
-        }),
-        googleClient({
-          clientId: GOOGLE_APP.clientId,
-          clientSecret: new Secret(GOOGLE_APP.clientSecret),
-          issuer: google.issuer,
-          clock: { now: () => new Date() },
-          ...loopback,
-        }),
-      ],
+      identityProviders: loopbackIdentityProviders(github, google, { github: GITHUB_APP, google: GOOGLE_APP }),
     });
   });
   afterAll(async () => {

@@ -173,8 +173,10 @@ describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect 
     expect(missing).toMatchObject({ isError: true, body: { error: { code: 'INVALID_INPUT', data: { field: 'content' } } } });
     expect(await errorCode(client, 'no_such_tool', {})).toBe('NOT_FOUND');
     // Text PostgreSQL cannot store, and nesting past the limit: typed, named, and nothing written.
+    // 40 levels: past metadata's 32, within the 64 that HTTP reads at all (deeper bodies are
+    // refused before parsing, mcp-edge.test.ts), so both transports reach the tool's own check.
     let deep: unknown = 1;
-    for (let i = 0; i < 200; i++) deep = { a: deep };
+    for (let i = 0; i < 40; i++) deep = { a: deep };
     for (const [tool, args, field] of [
       ['create_memory', { userId: 'strict', content: 'a\u0000b', type: 'long-term' }, 'content'],
       ['create_memory', { userId: 'strict', content: 'x', type: 'long-term', metadata: { note: '\ud800' } }, 'metadata.note'],

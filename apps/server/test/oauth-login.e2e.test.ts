@@ -1,12 +1,11 @@
 import { Writable } from 'node:stream';
-import { githubClient, googleClient } from '@memsvc/auth';
 import { DEFAULT_GITHUB_USER, type FakeGitHub, type FakeGoogle, startFakeGitHub, startFakeGoogle } from '@memsvc/auth/testing';
-import { Secret } from '@memsvc/core';
 import { createLogger } from '@memsvc/runtime';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, readServerConfig, startServer } from '../src/index.js';
+import { loopbackIdentityProviders } from './support/loopback-logins.js';
 import { call, e2eEngines, type Structured } from './support/tool-calls.js';
 
 const GITHUB_APP = { clientId: 'Iv1.e2e-app', clientSecret: 'gh-e2e-secret-7a1c9f' };
@@ -63,23 +62,8 @@ describe.each(e2eEngines('memsvc_oauth'))('GitHub and Google login through the s
         done();
       },
     });
-    const loopback = { allowInsecureRequests: true };
     server = await startServer(config, createLogger('info', sink), {
-      identityProviders: [
-        githubClient({
-          clientId: GITHUB_APP.clientId,
-          clientSecret: new Secret(GITHUB_APP.clientSecret),
-          endpoints: { authorizeUrl: github.authorizeUrl, tokenUrl: github.tokenUrl, apiBaseUrl: github.apiBaseUrl },
-          ...loopback,
-        }),
-        googleClient({
-          clientId: GOOGLE_APP.clientId,
-          clientSecret: new Secret(GOOGLE_APP.clientSecret),
-          issuer: google.issuer,
-          clock: { now: () => new Date() },
-          ...loopback,
-        }),
-      ],
+      identityProviders: loopbackIdentityProviders(github, google, { github: GITHUB_APP, google: GOOGLE_APP }),
     });
   });
   afterAll(async () => {

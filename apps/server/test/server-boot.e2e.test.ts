@@ -18,7 +18,7 @@ describe('memsvc-server boot rules (spec §7)', () => {
     }
   });
 
-  it('refuses a lite streamable-HTTP server with AUTH_REQUIRED=true but no key or no user for it, with exit code 2', async () => {
+  it("refuses a lite streamable-HTTP server with AUTH_REQUIRED=true but no key, with exit code 2 (the key acts as lite's default user)", async () => {
     const run = await runUntilExit({
       DATABASE_URL: 'pglite://memory',
       DEPLOYMENT_PROFILE: 'lite',
@@ -28,7 +28,7 @@ describe('memsvc-server boot rules (spec §7)', () => {
     });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/MEMSVC_API_KEY: is required with AUTH_REQUIRED=true on the lite profile/);
-    expect(run.stderr).toMatch(/MEMSVC_DEFAULT_USER_ID: is required with AUTH_REQUIRED=true on the lite profile/);
+    expect(run.stderr).not.toMatch(/MEMSVC_DEFAULT_USER_ID/);
   });
 
   it('refuses the removed memory profile and a missing DATABASE_URL, naming both', async () => {

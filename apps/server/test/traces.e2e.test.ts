@@ -193,12 +193,19 @@ describe('a failing collector never slows or fails a tool call [pglite]', () => 
     const server = await startHttpServer(serverEnv('pglite://memory', collector.endpoint));
     try {
       const client = await connect(server);
-      const started = performance.now();
+      // A call that waited on the exporter would take its 5 s timeout (or the collector's 10 s):
+      // each call is held well under that, whatever else the machine is running.
+      const timed = async (tool: string, args: Record<string, unknown>) => {
+        const started = performance.now();
+        expect((await call(client, tool, args)).isError).toBe(false);
+        return performance.now() - started;
+      };
+      const durations: number[] = [];
       for (let round = 0; round < 3; round++) {
-        expect((await call(client, 'create_memory', { content: `fact number ${round}`, type: 'long-term' })).isError).toBe(false);
-        expect((await call(client, 'recall', { query: `fact ${round}` })).isError).toBe(false);
+        durations.push(await timed('create_memory', { content: `fact number ${round}`, type: 'long-term' }));
+        durations.push(await timed('recall', { query: `fact ${round}` }));
       }
-      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(Math.max(...durations)).toBeLessThan(3_000);
       await client.close();
 
       // The exporter gives up after its 5 s timeout at the latest; the drops are then counted.

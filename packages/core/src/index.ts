@@ -13,6 +13,7 @@ export type {
 } from './config/config-types.js';
 export type { DatabaseTarget, DatabaseUrlResult } from './config/database-url.js';
 export { describeDatabaseTarget, parseDatabaseUrl, redactDatabaseUrl } from './config/database-url.js';
+export { LITE_DEFAULT_USER_ID } from './config/default-user.js';
 export { parseDurationSeconds } from './config/duration.js';
 export type { EnvVariable } from './config/env-schema.js';
 export { ENV_VARIABLES, envSchema, HNSW_MAX_DIMENSIONS } from './config/env-schema.js';
@@ -29,13 +30,14 @@ export { API_KEY_MAX_LIFETIME_DAYS, API_KEY_NAME_MAX_LENGTH, checkApiKeyName, ke
 export { ASKING_DISCOUNT, asksQuestion } from './domain/asking-turn.js';
 export { AUDIT_LIMITS, changedFieldsBefore, trimmedAuditAfter } from './domain/audit-change.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';
-export type { ContextBlock, ContextBudget } from './domain/context-block.js';
+export type { ContextBlock, ContextBudget, PackOptions } from './domain/context-block.js';
 export { EMPTY_CONTEXT, estimateTokens, packContext, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from './domain/context-block.js';
 export type { MergeBand, MergeCluster, SimilarPair } from './domain/corpus-merge.js';
 export { compareCanonical, inMergeBand, mergeClusters } from './domain/corpus-merge.js';
 export { checkDisplayName } from './domain/display-name.js';
 export type { FactChange, FactChangeReason, FactShape } from './domain/fact-change.js';
 export { detectFactChange, factShape } from './domain/fact-change.js';
+export { orderReplacementsFirst } from './domain/fact-replacement-order.js';
 export type { FollowUpRules, MatchedMemory } from './domain/follow-up-support.js';
 export { FOLLOW_UP_SUPPORT, withFollowUpSupport } from './domain/follow-up-support.js';
 export type { IdentityLinkState, IdentityLoginOutcome, IdentityLoginRefusal } from './domain/identity-link-rules.js';
@@ -64,6 +66,7 @@ export type {
   NewMemory,
 } from './domain/memory.js';
 export { MEMORY_TIERS } from './domain/memory.js';
+export { describeAge, formatInstant } from './domain/memory-age.js';
 export {
   checkContent,
   checkMergedMetadata,
@@ -121,7 +124,8 @@ export {
   REINDEX_JOB_STATES,
   REINDEX_MAX_MEMORIES,
 } from './domain/reindex-rules.js';
-export { orderReplacementsFirst } from './domain/replacement-order.js';
+export type { ContextEntry, ReplacementLink } from './domain/replacement-order.js';
+export { currentFirst, replacementOf } from './domain/replacement-order.js';
 export type { Scope } from './domain/scopes.js';
 export { checkScopes, DEFAULT_KEY_SCOPES, isScope, parseScopes, SCOPES } from './domain/scopes.js';
 export type { ConversationReference, SearchContextSources } from './domain/search-context.js';
@@ -136,11 +140,15 @@ export type {
 } from './domain/similarity-rules.js';
 export { decideWrite, writeRules } from './domain/similarity-rules.js';
 export { isStorableText, unstorableTextAt } from './domain/storable-text.js';
+export type { SupersessionEffect, SupersessionRequest } from './domain/supersession-plan.js';
+export { MAX_SUPERSEDES, supersessionRequest, withoutRetired } from './domain/supersession-plan.js';
 export { formatSearchDate, resolveRelativeDates } from './domain/temporal-context.js';
 export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
 export type { ToolName } from './domain/tool-names.js';
 export { TOOL_GROUPS, TOOL_NAMES } from './domain/tool-names.js';
+export type { MemoriesAsOf } from './domain/versions-as-of.js';
+export { AS_OF_MAX_MEMORIES } from './domain/versions-as-of.js';
 export type { ContradictionEffect, PlannedLink, PromotionPlan, ReplacementEffect, WritePlan } from './domain/write-plan.js';
 export { comparedTiers, planPromotion, planWrite } from './domain/write-plan.js';
 export type { ForgetInput, ForgetResult, ReflectInput, ReflectResult, RememberInput, RememberResult } from './engine/agent-memory.js';
@@ -152,8 +160,11 @@ export type {
   SeenCluster,
 } from './engine/approve-consolidation.js';
 export { APPROVED_CLUSTERS_MAX, approveConsolidation } from './engine/approve-consolidation.js';
+export type { AsOfGaps } from './engine/as-of-reads.js';
 export type { LoadContextInput, QueryContextResult } from './engine/context-builders.js';
 export { CHAR_BUDGET, compressContext, loadContext, promptContext, TOKEN_BUDGET } from './engine/context-builders.js';
+export type { Admit } from './engine/current-first.js';
+export { admitFilters, currentFirstEntries } from './engine/current-first.js';
 export type { FadingMemoriesDependencies, FadingMemory, FadingMemoryPage } from './engine/fading-memories.js';
 export { FADING_PAGE_MAX, listFadingMemories } from './engine/fading-memories.js';
 export type { ConversationTurn, IngestInput, IngestResult } from './engine/ingest-conversation.js';
@@ -178,11 +189,15 @@ export type {
   ListInput,
   MemoryEngineOptions,
   RelatedMemory,
+  SupersededMemory,
   UpdateMemoryInput,
+  UpdateResult,
 } from './engine/memory-engine.js';
 export { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, MemoryEngine } from './engine/memory-engine.js';
 export type { RecallInput, RecallResult } from './engine/recall.js';
 export { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from './engine/recall.js';
+export type { RecallHit } from './engine/recall-hits.js';
+export { recallHits } from './engine/recall-hits.js';
 export type { ReindexControl, ReindexDependencies, ReindexRunResult, ReindexStop } from './engine/reindex.js';
 export { runReindex } from './engine/reindex.js';
 export type {
@@ -272,6 +287,9 @@ export type {
   RecallCandidateQuery,
   RecallFilters,
   UpdateOptions,
+  VersionsAsOf,
+  VersionsAsOfQuery,
+  WriteOptions,
   WriteOutcome,
 } from './ports/memory-store.js';
 export { MEMORY_MARKERS } from './ports/memory-store.js';

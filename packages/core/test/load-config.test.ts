@@ -1,7 +1,16 @@
 /// <reference types="node" />
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { assertServerMayBoot, ConfigError, ENV_VARIABLES, loadConfig, type MemsvcConfig, Secret } from '../src/index.js';
+import {
+  assertServerMayBoot,
+  ConfigError,
+  ENV_VARIABLES,
+  isValidTenantId,
+  LITE_DEFAULT_USER_ID,
+  loadConfig,
+  type MemsvcConfig,
+  Secret,
+} from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const context = { homeDir: '/home/agent' };
@@ -456,6 +465,18 @@ describe('auth settings', () => {
     ]);
   });
 
+  it(verifies('R-LITE-USER-DEFAULT', 'acts as "me" on lite without MEMSVC_DEFAULT_USER_ID, and as no one on standard'), () => {
+    expect(LITE_DEFAULT_USER_ID).toBe('me');
+    expect(isValidTenantId(LITE_DEFAULT_USER_ID)).toBe(true);
+    expect(load({ DEPLOYMENT_PROFILE: 'lite' }).config.auth.defaultUserId).toBe('me');
+    expect(load({ DEPLOYMENT_PROFILE: 'lite', MEMSVC_DEFAULT_USER_ID: 'alice' }).config.auth.defaultUserId).toBe('alice');
+    // A blank value is unset, so lite falls back to its default rather than to an empty tenant.
+    expect(load({ DEPLOYMENT_PROFILE: 'lite', MEMSVC_DEFAULT_USER_ID: '  ' }).config.auth.defaultUserId).toBe('me');
+    expect(load({}).config.auth.defaultUserId).toBeUndefined();
+    expect(load({ DEPLOYMENT_PROFILE: 'standard', AUTH_REQUIRED: 'false' }).config.auth.defaultUserId).toBeUndefined();
+    expect(load({ DEPLOYMENT_PROFILE: 'standard', MEMSVC_DEFAULT_USER_ID: 'alice' }).config.auth.defaultUserId).toBe('alice');
+  });
+
   it(verifies('CFG-HTTP-GATE', 'refuses a standard streamable-http server without auth unless explicitly allowed'), () => {
     const http = { MCP_TRANSPORT: 'streamable-http' };
     expect(() => assertServerMayBoot(load(http).config)).toThrow(/will not serve MCP over streamable-http without authentication/);
@@ -473,10 +494,10 @@ describe('auth settings', () => {
         return (error as ConfigError).issues.map((issue) => issue.variable);
       }
     };
-    // Lite accepts one credential, the pre-shared key acting as the default user: without either, nothing could be called.
-    expect(liteIssues(liteAuth)).toEqual(['MEMSVC_API_KEY', 'MEMSVC_DEFAULT_USER_ID']);
-    expect(liteIssues({ ...liteAuth, MEMSVC_API_KEY: 'k'.repeat(24) })).toEqual(['MEMSVC_DEFAULT_USER_ID']);
-    expect(liteIssues({ ...liteAuth, MEMSVC_API_KEY: 'k'.repeat(24), MEMSVC_DEFAULT_USER_ID: 'me' })).toEqual([]);
+    // Lite accepts one credential, the pre-shared key acting as the default user (lite always has one): without it, nothing could be called.
+    expect(liteIssues(liteAuth)).toEqual(['MEMSVC_API_KEY']);
+    expect(liteIssues({ ...liteAuth, MEMSVC_API_KEY: 'k'.repeat(24) })).toEqual([]);
+    expect(liteIssues({ ...liteAuth, MEMSVC_API_KEY: 'k'.repeat(24), MEMSVC_DEFAULT_USER_ID: 'alice' })).toEqual([]);
     expect(liteIssues({ ...liteAuth, MCP_TRANSPORT: 'stdio' })).toEqual([]);
     for (const env of ['development', 'production', 'test']) {
       expect(() => assertServerMayBoot(load({ ...http, NODE_ENV: env }).config)).toThrow(ConfigError);

@@ -175,6 +175,32 @@ export const REQUIREMENTS = {
     'recall puts a replacement before the memory it replaced, marked at write time or detected among the candidates, and brings it when the query did not find it; the older one is labelled replacedBy (issue 38 #1)',
   'R-FACT-RELATED':
     'remember and create_memory return the live memories the write may update or contradict (id, content, when, why); callers without memories:read do not see them (issue 38 #2)',
+  // Issue 38, Deliver 5 (a default user on lite) and Deliver 3 (time in everything an agent reads).
+  'R-LITE-USER-DEFAULT':
+    'on lite, a call without userId acts as MEMSVC_DEFAULT_USER_ID, or "me" when it is unset; standard keeps no default (spec §5.1)',
+  'R-LITE-USER-CALL': 'on lite, a memory tool called without userId stores and recalls for the default user, in process and over stdio',
+  'R-TIME-AGO':
+    'how long ago is counted from the server clock\'s now in the largest whole unit (just now, minutes, hours, days to two weeks, weeks to two months, months, years); a later instant reads "in …"',
+  'R-TIME-SAID':
+    "recall hits, prompt_context, load_context, compress_context and reflect show when each memory was said (ISO 8601 to the minute, UTC) and how long ago; context blocks give the server's now",
+  'R-TIME-REPLACED':
+    'a memory is outdated when a live memory replaced it: its supersededBy, a supersedes/superseded-by link, or a later memory it is linked to by contradicts; a deleted or expired replacement replaces nothing',
+  'R-TIME-CURRENT-FIRST':
+    'what an agent reads puts the memory that replaced another right before it (moved up, or added when the list lacks it and its filters admit it), labels both with their ids, and keeps rank order otherwise',
+  'R-SUPERSEDES-RETIRE':
+    'supersedes on remember, create_memory and update_memory retires the named memories in the same transaction: hidden from default reads, a new version, audited as supersede, linked supersedes / superseded-by, reported in the result, restorable',
+  'R-SUPERSEDES-FOUND':
+    "supersedes naming an unknown id, another tenant's memory, a deleted or an already superseded one is INVALID_INPUT naming supersedes, the same answer for each, and nothing is written",
+  'R-SUPERSEDES-SELF':
+    'a memory cannot supersede itself (update_memory naming its own id): INVALID_INPUT naming supersedes, nothing changed',
+  'R-SUPERSEDES-LIMIT': 'supersedes names at most MAX_SUPERSEDES (20) memories; more is INVALID_INPUT naming supersedes, nothing changed',
+  'R-SUPERSEDES-CYCLE':
+    'superseding a memory that already supersedes this one (directly or through others) is INVALID_INPUT naming supersedes, nothing changed',
+  'R-ASOF-VERSIONS':
+    'recall, get_memory and list_memories with asOf answer from the versions current then: later edits, deletions and supersessions undone, later memories absent; the same on every store',
+  'R-ASOF-INPUT': "asOf malformed, in the future or before the tenant's first memory is INVALID_INPUT naming asOf, nothing changed",
+  'R-ASOF-TRIMMED':
+    'a memory whose version of then was trimmed from the audit is left out of an asOf answer (never shown with later values) and counted as unavailable',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -3,6 +3,7 @@ import { githubClient, mintApiKey } from '@memsvc/auth';
 import { DEFAULT_GITHUB_USER, type FakeGitHub, startFakeGitHub } from '@memsvc/auth/testing';
 import { Secret, toTenantId } from '@memsvc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifies } from '../../core/test/requirements.js';
 import { dashboardEngines, JWT_SECRET, startTestDashboard, type TestDashboard } from './support/dashboard-harness.js';
 import { csrfOf, type Visitor, visitor } from './support/http-visitor.js';
 
@@ -193,6 +194,28 @@ describe.each(dashboardEngines('memsvc_dashboard_sign_in'))('dashboard sign-in [
 });
 
 describe('dashboard dev auth', () => {
+  it(
+    verifies('R-LITE-USER-DEFAULT', 'on lite without MEMSVC_DEFAULT_USER_ID, signs the visitor in as "me", the user tool calls act as'),
+    async () => {
+      // An empty value is unset: the harness's own default user is taken away.
+      const dashboard = await startTestDashboard('pglite://memory', { env: { DEPLOYMENT_PROFILE: 'lite', MEMSVC_DEFAULT_USER_ID: '' } });
+      try {
+        expect(dashboard.runtime.config.auth.defaultUserId).toBe('me');
+        const engine = dashboard.runtime.engine;
+        await engine.create({ tenant: toTenantId('me'), actor: { id: 'local' } }, { tier: 'ltm', content: 'My editor is Helix' });
+        await engine.create(
+          { tenant: toTenantId('someone-else'), actor: { id: 'local' } },
+          { tier: 'ltm', content: 'Their editor is Emacs' },
+        );
+        const page = await (await fetch(`${dashboard.url}/memories`)).text();
+        expect(page).toContain('My editor is Helix');
+        expect(page).not.toContain('Their editor is Emacs');
+      } finally {
+        await dashboard.close();
+      }
+    },
+  );
+
   it('is refused under NODE_ENV=production: the dashboard does not start', async () => {
     await expect(startTestDashboard('pglite://memory', { env: { NODE_ENV: 'production' } })).rejects.toThrow(/MEMSVC_DASHBOARD_DEV_AUTH/);
   });

@@ -1,4 +1,4 @@
-import { MEMORY_LIMITS, type MemoryTier } from '@memsvc/core';
+import { MAX_SUPERSEDES, MEMORY_LIMITS, type MemoryTier } from '@memsvc/core';
 import { z } from 'zod';
 
 /**
@@ -16,7 +16,7 @@ export function wholeNumber(min: number, max: number, description: string) {
 export const userIdArgument = z
   .string()
   .describe(
-    "Whose memories: the tenant. Optional when the server sets MEMSVC_DEFAULT_USER_ID. Ignored when the call carries an API key or session: the tenant is then the credential's (an operator credential with the admin scope may name a tenant the server allows in MEMSVC_OPERATOR_TENANTS).",
+    'Whose memories: the tenant. Optional on the lite profile (its one user, "me" unless MEMSVC_DEFAULT_USER_ID says otherwise) and when the server sets MEMSVC_DEFAULT_USER_ID. Ignored when the call carries an API key or session: the tenant is then the credential\'s (an operator credential with the admin scope may name a tenant the server allows in MEMSVC_OPERATOR_TENANTS).',
   )
   .optional();
 
@@ -43,11 +43,36 @@ export function toTier(type: 'short-term' | 'long-term' | 'stm' | 'ltm'): Memory
   return type === 'short-term' || type === 'stm' ? 'stm' : 'ltm';
 }
 
+/**
+ * `supersedes` of the write tools. The tool description says when to use it; the engine checks
+ * the ids against the tenant's memories (supersession-plan.ts).
+ */
+export const supersedesArgument = z
+  .array(z.string().min(1).max(128))
+  .max(MAX_SUPERSEDES)
+  .describe(
+    `Ids of memories this one replaces, when you know you are recording a change of a fact (a move, a new manager, a changed port or date). ` +
+      `Each is retired in the same call: hidden from recall and lists, kept as a version (restore_memory at its previous version undoes it), ` +
+      `and listed in "superseded". Up to ${MAX_SUPERSEDES} of your own current memories; an unknown, deleted or already superseded id ` +
+      'fails the whole call with INVALID_INPUT (field supersedes) and nothing is stored.',
+  );
+
 /** One date format for every date filter: ISO 8601, a date (2026-05-01) or a date-time with Z or an offset. */
 export const isoDateArgument = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })])
   .transform((text) => new Date(text))
   .describe('ISO 8601: 2026-05-01, or 2026-05-01T09:30:00Z, or with an offset.');
+
+/** `asOf` of the read tools: a past moment to answer for (as-of-reads.ts in core). */
+export const asOfArgument = isoDateArgument.describe(
+  'Answer as your memory stood at this past moment (ISO 8601, not before your first memory): the versions current then, ' +
+    'including what was edited, deleted or superseded since; nothing written later. Slower than a live read; counts no access.',
+);
+
+/** An `asOf` answer's note of the moment and of what it could not rebuild (versions trimmed from the audit, or past the read's bound). */
+export function asOfJson(asOf: { asOf: Date; unavailable: number; truncated: boolean } | undefined) {
+  return asOf === undefined ? {} : { asOf: { at: asOf.asOf.toISOString(), unavailable: asOf.unavailable, truncated: asOf.truncated } };
+}
 
 // Required in the advertised schema (spec §4.3), so a client knows to send it; a call without it
 // is refused by the schema check as INVALID_INPUT naming `adminToken`, and still logged as

@@ -175,6 +175,7 @@ describeEachEngine('migrations', (engine) => {
       '0016-api-key-parents',
       '0017-keys-made-in-sessions',
       '0018-identity-link-controls',
+      '0019-audit-by-time',
     ]);
     const indexes = await sql<{ indexname: string; indexdef: string }>`
       SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'memories_embedding_hnsw%' ORDER BY indexname`.execute(db);

@@ -144,6 +144,7 @@ export interface MemsvcConfig {
     readonly adminEmails: readonly string[];
     readonly adminToken: Secret | undefined;
     readonly apiKey: Secret | undefined;
+    /** MEMSVC_DEFAULT_USER_ID; on lite LITE_DEFAULT_USER_ID when unset, on standard undefined when unset. */
     readonly defaultUserId: string | undefined;
     readonly operatorTenants: readonly string[];
   };

@@ -3,6 +3,7 @@ import { isValidTenantId } from '../domain/tenant.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { LogLevel, MemsvcConfig, NodeEnv, OAuthClient } from './config-types.js';
 import { parseDatabaseUrl, redactDatabaseUrl } from './database-url.js';
+import { defaultUserIdFor } from './default-user.js';
 import { ENV_VARIABLES, type EnvVariable, envSchema, HNSW_MAX_DIMENSIONS, type ParsedEnv } from './env-schema.js';
 import { DEFAULT_EMBEDDING_MODEL, knownModelDimensions } from './known-models.js';
 import { resolveProfile } from './profile.js';
@@ -149,7 +150,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
       adminEmails: parsed.MEMSVC_ADMIN_EMAILS.map((email) => email.toLowerCase()),
       adminToken: parsed.MCP_ADMIN_TOKEN,
       apiKey: parsed.MEMSVC_API_KEY,
-      defaultUserId: parsed.MEMSVC_DEFAULT_USER_ID,
+      defaultUserId: defaultUserIdFor(profile, parsed.MEMSVC_DEFAULT_USER_ID),
       operatorTenants: parsed.MEMSVC_OPERATOR_TENANTS,
     },
     rateLimit: {

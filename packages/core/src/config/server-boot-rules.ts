@@ -8,9 +8,9 @@ import type { MemsvcConfig } from './config-types.js';
  * only by the process that spawned it.
  *
  * Ours, where the spec is silent: a `lite` server on streamable HTTP with AUTH_REQUIRED=true
- * accepts one credential, MEMSVC_API_KEY, acting as MEMSVC_DEFAULT_USER_ID (lite has no per-agent
- * keys or sessions). Without either it could refuse every memory call and nothing else, so it
- * does not start.
+ * accepts one credential, MEMSVC_API_KEY, acting as the default user (MEMSVC_DEFAULT_USER_ID, or
+ * lite's own default; lite has no per-agent keys or sessions). Without the key it could refuse
+ * every memory call and nothing else, so it does not start.
  */
 export function assertServerMayBoot(config: MemsvcConfig): void {
   if (config.mcp.transport !== 'streamable-http') return;
@@ -32,21 +32,13 @@ function standardGate(config: MemsvcConfig): ConfigIssue[] {
 }
 
 function liteCredential(config: MemsvcConfig): ConfigIssue[] {
-  if (!config.auth.required) return [];
-  const issues: ConfigIssue[] = [];
-  if (config.auth.apiKey === undefined) {
-    issues.push({
+  if (!config.auth.required || config.auth.apiKey !== undefined) return [];
+  return [
+    {
       variable: 'MEMSVC_API_KEY',
       message:
         'is required with AUTH_REQUIRED=true on the lite profile over streamable-http: it is the one credential lite accepts ' +
         "(per-agent keys and sessions are the standard profile's)",
-    });
-  }
-  if (config.auth.defaultUserId === undefined) {
-    issues.push({
-      variable: 'MEMSVC_DEFAULT_USER_ID',
-      message: 'is required with AUTH_REQUIRED=true on the lite profile over streamable-http: it is the user MEMSVC_API_KEY acts as',
-    });
-  }
-  return issues;
+    },
+  ];
 }

@@ -77,7 +77,7 @@ export interface RankedMemory {
   readonly lexicalRank: number | undefined;
   readonly lexicalScore?: number | undefined;
   readonly similarity: number | undefined;
-  /** Set when a newer memory ranked just before this one changes its fact (replacement-order.ts): probably outdated. */
+  /** Set when a newer memory ranked just before this one changes its fact (fact-replacement-order.ts): probably outdated. */
   readonly replacedBy?: string;
 }
 

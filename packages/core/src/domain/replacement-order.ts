@@ -1,75 +1,94 @@
-import { detectFactChange, type FactShape, factShape } from './fact-change.js';
 import type { MemoryRecord } from './memory.js';
-import type { RankedMemory } from './recall-ranking.js';
-import { isConversationMemory } from './search-context.js';
-
-/** How many of the best hits are checked for a newer candidate that changes them. */
-export const READ_TIME_DETECTED = 20;
 
 /**
- * R-FACT-ORDER: what is current before what it replaced. A ranked memory is replaced when it
- * carries the marker a write left (`replacedBy`) or when a newer memory among the same results
- * changes its fact (detectFactChange, same scope). Its replacement is put just before it — taken
- * from the results, or from `fetched` when the query did not find it (a replacement may share no
- * word with the question: "what car do I drive?" / "I sold the Civic and bought a Tesla") — with
- * at least its score, and it is labelled `replacedBy`. Nothing is dropped but what `limit` cuts.
+ * What replaced what, as memsvc already records it (spec §3.2 rule 2): a superseded memory names
+ * its replacement in `supersededBy`; `supersedes` / `superseded-by` links say the same from either
+ * end; and of two memories linked `contradicts`, the one said later is taken as the current one.
+ * Any rule that marks an older memory through these markers and links is shown the same way.
  */
-export function orderReplacementsFirst(ranked: readonly RankedMemory[], fetched: readonly MemoryRecord[], limit: number): RankedMemory[] {
-  const byId = new Map<string, RankedMemory | MemoryRecord>();
-  for (const memory of fetched) byId.set(memory.id, memory);
-  for (const result of ranked) byId.set(result.memory.id, result);
-  const replacementOf = new Map<string, string>();
-  for (const result of ranked) {
-    const marked = result.memory.replacedBy;
-    if (marked && byId.has(marked)) replacementOf.set(result.memory.id, marked);
-  }
-  // Each candidate read once: the pairs are compared on their shapes.
-  const shapes = new Map<string, FactShape>();
-  const shapeOf = (memory: MemoryRecord) => {
-    let shape = shapes.get(memory.id);
-    if (!shape) {
-      shape = factShape(memory.content);
-      shapes.set(memory.id, shape);
-    }
-    return shape;
-  };
-  // Detected for the best READ_TIME_DETECTED hits only: every pair costs a comparison, and 50
-  // hits against 100 candidates took 18 ms where 20 take about 1.
-  for (const older of ranked.slice(0, READ_TIME_DETECTED)) {
-    if (replacementOf.has(older.memory.id) || isConversationMemory(older.memory)) continue;
-    const newer = ranked.find(
-      (candidate) =>
-        candidate.memory.createdAt > older.memory.createdAt &&
-        !isConversationMemory(candidate.memory) &&
-        candidate.memory.scope === older.memory.scope &&
-        detectFactChange(shapeOf(older.memory), shapeOf(candidate.memory)) !== undefined,
-    );
-    if (newer) replacementOf.set(older.memory.id, newer.memory.id);
-  }
-  if (replacementOf.size === 0) return ranked.slice(0, limit);
 
-  const ordered: RankedMemory[] = [];
-  const placed = new Set<string>();
-  const place = (id: string, score: number, path: ReadonlySet<string>): void => {
-    if (placed.has(id) || path.has(id)) return;
-    const replacement = replacementOf.get(id);
-    // A replacement that was itself replaced goes after its own replacement (a chain, newest first).
-    if (replacement) place(replacement, score, new Set([...path, id]));
-    const entry = byId.get(id);
-    if (!entry) return;
-    const result = 'memory' in entry ? entry : fetchedResult(entry, score);
-    placed.add(id);
-    ordered.push({
-      ...result,
-      score: Math.max(result.score, score),
-      ...(replacement && placed.has(replacement) ? { replacedBy: replacement } : {}),
-    });
-  };
-  for (const result of ranked) place(result.memory.id, result.score, new Set());
-  return ordered.slice(0, limit);
+/** A link of one memory, as far as the order needs it (a MemoryLinkRecord fits). */
+export interface ReplacementLink {
+  readonly sourceMemoryId: string;
+  readonly targetMemoryId: string | null;
+  readonly rel: string;
 }
 
-/** A replacement the query did not find: ranked at the score of the memory it replaced. */
-function fetchedResult(memory: MemoryRecord, score: number): RankedMemory {
-  return { memory, score, matchScore: 0, vectorRank: undefined, lexicalRank: undefined, similarity: undefined };
+/** A memory in the order an agent reads it, with what it replaced and what replaced it. */
+export interface ContextEntry {
+  readonly memory: MemoryRecord;
+  /** The live memory that replaced this one: this one is outdated. */
+  readonly replacedBy?: string | undefined;
+  /** The memories of the same list this one replaced. */
+  readonly replaces?: readonly string[] | undefined;
+}
+
+/** The memories a memory's links point to, the other end of each link naming it. */
+export function linkedMemoryIds(memoryId: string, links: readonly ReplacementLink[]): string[] {
+  return links.flatMap((link) => {
+    const other = link.sourceMemoryId === memoryId ? link.targetMemoryId : link.sourceMemoryId;
+    return other === null || other === memoryId ? [] : [other];
+  });
+}
+
+/**
+ * R-TIME-REPLACED: the live memory that replaced `memory`, or undefined. `live` holds the memories
+ * known to exist (deleted and expired ones are absent): a replacement that is gone replaces
+ * nothing. Among several, the one said last wins.
+ */
+export function replacementOf(
+  memory: MemoryRecord,
+  links: readonly ReplacementLink[],
+  live: ReadonlyMap<string, Pick<MemoryRecord, 'id' | 'createdAt'>>,
+): string | undefined {
+  const candidates: string[] = memory.supersededBy ? [memory.supersededBy] : [];
+  for (const link of links) {
+    const outgoing = link.sourceMemoryId === memory.id;
+    const other = outgoing ? link.targetMemoryId : link.sourceMemoryId;
+    if (other === null || other === memory.id) continue;
+    const said = (outgoing && link.rel === 'superseded-by') || (!outgoing && link.rel === 'supersedes');
+    const later = link.rel === 'contradicts' && (live.get(other)?.createdAt.getTime() ?? 0) > memory.createdAt.getTime();
+    if (said || later) candidates.push(other);
+  }
+  const present = candidates.map((id) => live.get(id)).filter((found) => found !== undefined);
+  present.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  return present[0]?.id;
+}
+
+/**
+ * R-TIME-CURRENT-FIRST: the memories in their given order (rank, recency, importance), except
+ * that a memory that replaced another comes before it — moved up from further down the list, or
+ * taken from `replacements` (live replacements found outside the list). A chain (Paris, then
+ * Berlin, then Munich) reads newest first; a cycle of links cannot loop.
+ */
+export function currentFirst(
+  memories: readonly MemoryRecord[],
+  replacedBy: ReadonlyMap<string, string>,
+  replacements: readonly MemoryRecord[] = [],
+): ContextEntry[] {
+  const byId = new Map([...replacements, ...memories].map((memory) => [memory.id, memory]));
+  const placed: MemoryRecord[] = [];
+  const seen = new Set<string>();
+  const place = (memory: MemoryRecord, path: ReadonlySet<string>): void => {
+    if (seen.has(memory.id)) return;
+    const newer = byId.get(replacedBy.get(memory.id) ?? '');
+    if (newer && !path.has(newer.id)) place(newer, new Set([...path, memory.id]));
+    if (seen.has(memory.id)) return;
+    seen.add(memory.id);
+    placed.push(memory);
+  };
+  for (const memory of memories) place(memory, new Set());
+  const replaces = new Map<string, string[]>();
+  for (const memory of placed) {
+    const newer = replacedBy.get(memory.id);
+    if (newer !== undefined && seen.has(newer)) replaces.set(newer, [...(replaces.get(newer) ?? []), memory.id]);
+  }
+  return placed.map((memory) => {
+    const newer = replacedBy.get(memory.id);
+    return {
+      memory,
+      ...(newer !== undefined ? { replacedBy: newer } : {}),
+      ...(replaces.has(memory.id) ? { replaces: replaces.get(memory.id) } : {}),
+    };
+  });
 }

@@ -1,6 +1,7 @@
 import { packContext } from '../domain/context-block.js';
 import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
+import { admitFilters, currentFirstEntries } from './current-first.js';
 import type { CallContext, CreateResult, MemoryEngine } from './memory-engine.js';
 
 /**
@@ -18,6 +19,8 @@ export interface RememberInput {
   readonly metadata?: unknown;
   readonly importance?: number | null | undefined;
   readonly ttlSeconds?: number | undefined;
+  /** Ids of memories this one replaces (CreateMemoryInput.supersedes). */
+  readonly supersedes?: readonly string[] | undefined;
 }
 
 export interface RememberResult extends CreateResult {
@@ -43,6 +46,7 @@ export async function remember(engine: MemoryEngine, context: CallContext, input
     tags: input.tags,
     metadata: input.metadata,
     importance: input.importance,
+    supersedes: input.supersedes,
     ...(tier === 'stm' && input.ttlSeconds !== undefined ? { ttlSeconds: input.ttlSeconds } : {}),
   });
   return { ...created, resolvedType: tier, wasDeduped: created.outcome === 'duplicate' };
@@ -145,12 +149,15 @@ export async function reflect(engine: MemoryEngine, context: CallContext, input:
   if (memories.length === 0) {
     return { summary: `Nothing stored is relevant to "${input.query}".`, themes: [], sourceIds: [], memoryCount: 0, dateRange: null };
   }
-  const times = memories.map((memory) => memory.createdAt.getTime());
+  // The digest reads as the context tools do: when each was said, the current one before the one it replaced.
+  const entries = await currentFirstEntries(engine, context, memories, admitFilters(input));
+  const shown = entries.map((entry) => entry.memory);
+  const times = shown.map((memory) => memory.createdAt.getTime());
   return {
-    summary: packContext(memories, { maxChars: 4000 }).text,
-    themes: themesOf(memories),
-    sourceIds: memories.map((memory) => memory.id),
-    memoryCount: memories.length,
+    summary: packContext(entries, { maxChars: 4000 }, { now: engine.now() }).text,
+    themes: themesOf(shown),
+    sourceIds: shown.map((memory) => memory.id),
+    memoryCount: shown.length,
     dateRange: { earliest: new Date(Math.min(...times)).toISOString(), latest: new Date(Math.max(...times)).toISOString() },
   };
 }

@@ -2,6 +2,7 @@ import { type ContextBlock, packContext } from '../domain/context-block.js';
 import type { MemoryRecord } from '../domain/memory.js';
 import type { RankedMemory } from '../domain/recall-ranking.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
+import { admitFilters, currentFirstEntries } from './current-first.js';
 import type { CallContext, MemoryEngine } from './memory-engine.js';
 import type { RecallInput } from './recall.js';
 
@@ -27,7 +28,10 @@ export interface QueryContextResult extends ContextBlock {
   readonly candidatesFound: number;
 }
 
-/** Recall, keep hits at or above minScore, pack them in rank order. */
+/**
+ * Recall, keep hits at or above minScore, pack them in rank order — each replacement before what
+ * it replaced (R-TIME-CURRENT-FIRST) — dated against the engine's clock.
+ */
 async function rankedContext(
   engine: MemoryEngine,
   context: CallContext,
@@ -37,7 +41,8 @@ async function rankedContext(
   const minScore = checkScore(input.minScore);
   const { results } = await engine.recall(context, input);
   const kept = results.filter((result: RankedMemory) => result.score >= minScore).map((result) => result.memory);
-  return { ...packContext(kept, budget), candidatesFound: results.length };
+  const entries = await currentFirstEntries(engine, context, kept, admitFilters(input));
+  return { ...packContext(entries, budget, { now: engine.now() }), candidatesFound: results.length };
 }
 
 /** `prompt_context`: the memories most relevant to a query, packed within a token budget. */
@@ -71,7 +76,7 @@ export interface LoadContextInput {
 /**
  * `load_context`: no query, for the start of a session: the most recent memories of both tiers
  * (what was going on), then the most important ones (what matters), without repeats or
- * superseded rows, packed within a character budget.
+ * superseded rows, each replacement before what it replaced, packed within a character budget.
  */
 export async function loadContext(engine: MemoryEngine, context: CallContext, input: LoadContextInput): Promise<ContextBlock> {
   const maxChars = checkRange(input.maxChars ?? 6000, CHAR_BUDGET, 'maxChars');
@@ -89,5 +94,6 @@ export async function loadContext(engine: MemoryEngine, context: CallContext, in
       chosen.push(memory);
     }
   }
-  return packContext(chosen, { maxChars });
+  const entries = await currentFirstEntries(engine, context, chosen, admitFilters(filters));
+  return packContext(entries, { maxChars }, { now: engine.now() });
 }

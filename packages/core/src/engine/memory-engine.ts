@@ -20,12 +20,14 @@ import {
   NEIGHBOUR_TURNS,
 } from '../domain/search-context.js';
 import { type SimilarityRules, type WriteDecision, writeRules } from '../domain/similarity-rules.js';
+import { type SupersessionRequest, supersessionRequest } from '../domain/supersession-plan.js';
 import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Actor, MemoryLinkRecord, MemoryMarker, MemoryPage, MemoryStore, WriteOutcome } from '../ports/memory-store.js';
 import { NO_TRACING, type Tracer, type TraceSpan } from '../ports/tracer.js';
+import { type AsOfGaps, getAsOf, listAsOf } from './as-of-reads.js';
 import { type RecallInput, type RecallResult, recall } from './recall.js';
 import { databaseStage, embedInSpan } from './traced-stages.js';
 
@@ -83,6 +85,18 @@ export interface CreateMemoryInput {
   readonly ttlSeconds?: number;
   /** Words the memory should also be found by, embedded and indexed with it but never returned. */
   readonly searchContext?: string;
+  /**
+   * Ids of memories this one replaces (a changed fact the caller knows of): retired in the same
+   * transaction, versioned, audited as `supersede`, restorable (supersession-plan.ts).
+   */
+  readonly supersedes?: readonly string[] | undefined;
+}
+
+/** A memory a write retired at its caller's request (`supersedes`), and its version that did it. */
+export interface SupersededMemory {
+  readonly memoryId: string;
+  /** The version that carries the mark; restore_memory with `version - 1` undoes it. */
+  readonly version: number;
 }
 
 /** What a create did: stored a new memory, or found it already remembered. */
@@ -101,6 +115,8 @@ export interface CreateResult {
    * decides what to do with them; their content is stored text, untrusted.
    */
   readonly related: readonly RelatedMemory[];
+  /** The memories named in `supersedes`, now retired behind `memory`. */
+  readonly superseded: readonly SupersededMemory[];
 }
 
 /** A live memory a write may update or contradict. */
@@ -122,6 +138,14 @@ export interface UpdateMemoryInput {
   readonly pinned?: boolean;
   /** Short-term only: the memory now expires this many seconds from now. */
   readonly ttlSeconds?: number;
+  /** Ids of memories the updated one replaces (as CreateMemoryInput.supersedes); never its own id. */
+  readonly supersedes?: readonly string[] | undefined;
+}
+
+/** What an update did: the memory as it is now, and the memories it retired. */
+export interface UpdateResult {
+  readonly memory: MemoryRecord;
+  readonly superseded: readonly SupersededMemory[];
 }
 
 export interface ListInput {
@@ -134,6 +158,8 @@ export interface ListInput {
   readonly marker?: MemoryMarker;
   readonly createdFrom?: Date;
   readonly createdTo?: Date;
+  /** List as the memories were at this moment (as-of-reads.ts). */
+  readonly asOf?: Date;
 }
 
 /**
@@ -159,6 +185,7 @@ export class MemoryEngine {
     const pinned = input.pinned ?? false;
     const now = this.options.clock.now();
     const ttlSeconds = input.tier === 'stm' ? checkTtlSeconds(input.ttlSeconds) : undefined;
+    const supersede = supersessionRequest(input.supersedes);
     const searchContext =
       input.searchContext?.trim() || (await this.contextFromCaller(context.tenant, { content, scope, tags, metadata }, now));
     // The vector is the content's alone: the write rules compare what memories say, and two turns
@@ -188,6 +215,7 @@ export class MemoryEngine {
         context.actor,
         // A conversation turn is what was said then, not a standing fact: no changed-fact detection.
         writeRules(this.settings.similarity, isConversationMemory({ content, metadata }) ? {} : { content }),
+        supersede ? { supersede } : undefined,
       ),
     );
     const result = toCreateResult(outcome, embedding !== undefined);
@@ -230,8 +258,12 @@ export class MemoryEngine {
     return buildSearchContext({ ...memory, ...conversation, previous: previous.map((earlier) => earlier.content) });
   }
 
-  /** One memory; reading counts as an access (spec §2.1). NOT_FOUND for absent or foreign ids. */
-  async get(context: CallContext, id: string): Promise<MemoryRecord> {
+  /**
+   * One memory; reading counts as an access (spec §2.1). NOT_FOUND for absent or foreign ids.
+   * With `asOf`, the memory as it was then (no access counted; as-of-reads.ts).
+   */
+  async get(context: CallContext, id: string, options: { asOf?: Date | undefined } = {}): Promise<MemoryRecord> {
+    if (options.asOf !== undefined) return getAsOf(this.options, context.tenant, id, options.asOf);
     const memory = await this.options.store.readCountingAccess(context.tenant, id);
     if (!memory) throw notFound(id);
     return memory;
@@ -270,8 +302,24 @@ export class MemoryEngine {
     });
   }
 
-  /** A page of memories, newest first, across both tiers unless one is asked for. */
-  async list(context: CallContext, input: ListInput): Promise<MemoryPage> {
+  /** A page of memories, newest first, across both tiers unless one is asked for; with `asOf`, as they were then. */
+  async list(context: CallContext, input: ListInput): Promise<MemoryPage & { readonly asOf?: AsOfGaps }> {
+    if (input.asOf !== undefined) {
+      return listAsOf(this.options, context.tenant, {
+        asOf: input.asOf,
+        limit: input.limit,
+        cursor: input.cursor,
+        filters: {
+          tier: input.tier,
+          scope: input.scope === undefined ? undefined : checkScope(input.scope),
+          tags: input.tags && input.tags.length > 0 ? checkTags(input.tags) : undefined,
+          includeSuperseded: input.includeSuperseded,
+          marker: input.marker,
+          createdFrom: input.createdFrom,
+          createdTo: input.createdTo,
+        },
+      });
+    }
     return this.options.store.list(context.tenant, {
       limit: input.limit,
       ...(input.tier ? { tier: input.tier } : {}),
@@ -292,6 +340,12 @@ export class MemoryEngine {
    * left without a vector when the provider is down). Refused input changes nothing.
    */
   async update(context: CallContext, id: string, input: UpdateMemoryInput, expectedVersion: number): Promise<MemoryRecord> {
+    return (await this.revise(context, id, input, expectedVersion)).memory;
+  }
+
+  /** update, reporting the memories it retired (`supersedes`) too: what update_memory returns. */
+  async revise(context: CallContext, id: string, input: UpdateMemoryInput, expectedVersion: number): Promise<UpdateResult> {
+    const supersede = supersessionRequest(input.supersedes, id);
     if (!Number.isInteger(expectedVersion) || expectedVersion < 1) {
       throw new MemsvcError('INVALID_INPUT', 'expectedVersion must be the version you read (a whole number ≥ 1)', {
         field: 'expectedVersion',
@@ -325,7 +379,20 @@ export class MemoryEngine {
       this.options.clock.now(),
       this.settings.importanceHalfLifeDays,
     );
-    return this.options.store.update(context.tenant, id, patch, { expectedVersion, actor: context.actor, action: 'update' });
+    const memory = await this.options.store.update(context.tenant, id, patch, {
+      expectedVersion,
+      actor: context.actor,
+      action: 'update',
+      ...(supersede ? { supersede } : {}),
+    });
+    return { memory, superseded: await this.supersededNow(context, supersede) };
+  }
+
+  /** The memories an update retired, as they are now (read after its transaction: only when `supersedes` was given). */
+  private async supersededNow(context: CallContext, supersede: SupersessionRequest | undefined): Promise<SupersededMemory[]> {
+    if (!supersede) return [];
+    const found = await Promise.all(supersede.ids.map((id) => this.options.store.findById(context.tenant, id)));
+    return found.filter((memory) => memory !== undefined).map((memory) => ({ memoryId: memory.id, version: memory.version }));
   }
 
   /** Deletes a memory (restorable). False when there was no such memory. */
@@ -408,6 +475,11 @@ export class MemoryEngine {
     return this.options.store.links(context.tenant, id, limit);
   }
 
+  /** The engine clock's now: what "how long ago" in a context block counts from. */
+  now(): Date {
+    return this.options.clock.now();
+  }
+
   private get settings(): EngineSettings {
     return this.options.settings ?? DEFAULT_ENGINE_SETTINGS;
   }
@@ -441,6 +513,7 @@ function notFound(id: string): MemsvcError {
 
 function toCreateResult(outcome: WriteOutcome, embedded: boolean): CreateResult {
   const decision: WriteDecision = outcome.decision;
+  const superseded = (outcome.superseded ?? []).map((memory) => ({ memoryId: memory.id, version: memory.version }));
   if (decision.kind === 'collapse') {
     return {
       memory: outcome.memory,
@@ -449,6 +522,7 @@ function toCreateResult(outcome: WriteOutcome, embedded: boolean): CreateResult 
       contradictions: [],
       embedded,
       related: [],
+      superseded,
     };
   }
   return {
@@ -475,5 +549,6 @@ function toCreateResult(outcome: WriteOutcome, embedded: boolean): CreateResult 
         why: 'contradiction' as const,
       })),
     ],
+    superseded,
   };
 }

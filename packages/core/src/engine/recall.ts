@@ -1,15 +1,16 @@
+import { orderReplacementsFirst } from '../domain/fact-replacement-order.js';
 import { LEXICAL_RANKING } from '../domain/lexical-ranking.js';
 import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
 import { checkMetadata, checkScope, checkTags } from '../domain/memory-limits.js';
 import { rankingQueryText } from '../domain/query-terms.js';
 import { FUSION_WEIGHTS, type FusionWeights, type RankedMemory, rankCandidates } from '../domain/recall-ranking.js';
-import { orderReplacementsFirst } from '../domain/replacement-order.js';
 import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { MemoryStore, RecallFilters } from '../ports/memory-store.js';
 import { NO_TRACING, type Tracer, type TraceSpan } from '../ports/tracer.js';
+import { type AsOfGaps, recallAsOf } from './as-of-reads.js';
 import { databaseStage, embedInSpan } from './traced-stages.js';
 
 /** Longest query recall accepts, in characters. */
@@ -36,12 +37,19 @@ export interface RecallInput {
    * finds): a store with a read replica reads them on the primary, never a standby that may lag.
    */
   readonly current?: boolean | undefined;
+  /**
+   * Answer as the tenant's memory would have then (as-of-reads.ts): the versions current at that
+   * moment, ranked by full text alone. Slower than a live recall; counts no access.
+   */
+  readonly asOf?: Date | undefined;
 }
 
 export interface RecallResult {
   readonly results: readonly RankedMemory[];
   /** Whether the query had a vector; without one only full text ranked. */
   readonly semantic: boolean;
+  /** For an `asOf` recall: the moment, and what could not be rebuilt. */
+  readonly asOf?: AsOfGaps;
 }
 
 export interface RecallDependencies {
@@ -82,15 +90,24 @@ async function recallInSpan(
   const filters = checkFilters(input);
   const rankingText = rankingQueryText(query);
   const { tracer } = deps;
+  // A memory can be far down one list and first in the other; three times the limit (at least
+  // 30) gives fusion room without paying for long lists.
+  const perList = Math.min(150, Math.max(30, limit * 3));
+  // As of a moment: the versions of then, ranked in core (as-of-reads.ts); no access is counted.
+  if (input.asOf !== undefined) {
+    const { results, ...asOf } = await databaseStage(tracer, 'recall-as-of', () =>
+      recallAsOf(deps, tenant, { asOf: input.asOf as Date, query, rankingText, limit, perList, filters }),
+    );
+    span.setAttributes({ 'memsvc.recall.results': results.length, 'memsvc.recall.semantic': false });
+    return { results, semantic: false, asOf };
+  }
   const vector = deps.fusion.vector > 0 ? (await embedInSpan(tracer, deps.embedder, [rankingText], 'query'))?.[0] : undefined;
   const now = deps.clock.now();
   const candidates = await databaseStage(tracer, 'recall-candidates', () =>
     deps.store.recallCandidates(tenant, {
       text: rankingText,
       vector: vector ?? null,
-      // A memory can be far down one list and first in the other; three times the limit (at least
-      // 30) gives fusion room without paying for long lists.
-      perList: Math.min(150, Math.max(30, limit * 3)),
+      perList,
       minSimilarity: deps.fusion.minVectorSimilarity,
       lexical: LEXICAL_RANKING,
       filters,

@@ -2,6 +2,7 @@ import type { LexicalRanking } from '../domain/lexical-ranking.js';
 import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, MemoryTier, NewMemory } from '../domain/memory.js';
 import type { RecallCandidate } from '../domain/recall-ranking.js';
 import type { Neighbour, WriteDecision, WriteRules } from '../domain/similarity-rules.js';
+import type { SupersessionRequest } from '../domain/supersession-plan.js';
 import type { TenantId } from '../domain/tenant.js';
 
 /** Who did something, for the audit trail. */
@@ -113,6 +114,33 @@ export interface WriteOutcome {
   readonly decision: WriteDecision;
   /** Existing rows marked contradicted or superseded by this write, as they are now. */
   readonly affected: readonly MemoryRecord[];
+  /** The memories the caller named in `supersedes`, retired by this write, as they are now. */
+  readonly superseded?: readonly MemoryRecord[];
+}
+
+/** What a rule-checked write does besides the write rules (MemoryStore.write). */
+export interface WriteOptions {
+  /** The memories the caller retires behind this one (`supersedes`), and core's plan for them. */
+  readonly supersede?: SupersessionRequest | undefined;
+}
+
+/** Which audit entries give a tenant's memories as they were at a moment (MemoryStore.versionsAsOf). */
+export interface VersionsAsOfQuery {
+  readonly at: Date;
+  /** Only these memories; every memory of the tenant when undefined. */
+  readonly ids?: readonly string[] | undefined;
+  /** At most this many memories, the newest (by id) first. */
+  readonly limit: number;
+}
+
+/** The newest audit entry of each memory at a moment, as one read. */
+export interface VersionsAsOf {
+  /** For each memory with an audit entry at or before `at`, its newest such entry; newest memory first. */
+  readonly entries: readonly AuditEntry[];
+  /** More memories than `limit` had entries by then: the oldest were left out. */
+  readonly truncated: boolean;
+  /** Whether the tenant had any audited change at or before `at` (any memory, whatever `ids` says). */
+  readonly tenantHadMemories: boolean;
 }
 
 export interface UpdateOptions {
@@ -123,6 +151,8 @@ export interface UpdateOptions {
   readonly action: string;
   /** Content and tags changes bump the version; server bookkeeping passes false. */
   readonly bumpVersion?: boolean;
+  /** The memories the caller retires behind the updated one (`supersedes`), in the same transaction. */
+  readonly supersede?: SupersessionRequest | undefined;
 }
 
 /**
@@ -140,9 +170,11 @@ export interface MemoryStore {
    * exact-content match and the nearest neighbours in the same scope among
    * `rules.comparedTiers`, asks `rules.plan`, and applies core's plan (collapse, or insert with
    * the marks, audit actions and links it names) to the rows that still hold under their locks.
-   * Two concurrent identical writes leave one row.
+   * Two concurrent identical writes leave one row. With `options.supersede`, the named rows are
+   * left out of the candidates, read under their locks and retired as its plan says, behind the
+   * stored memory (or the one the write collapsed into); when the plan throws, nothing is written.
    */
-  write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules): Promise<WriteOutcome>;
+  write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules, options?: WriteOptions): Promise<WriteOutcome>;
 
   /**
    * Moves a short-term memory to long-term under the same rules, applying `rules.planPromotion`:
@@ -169,7 +201,12 @@ export interface MemoryStore {
   /** A page of memories, newest first, stable under concurrent inserts. */
   list(tenant: TenantId, query: ListMemoriesQuery): Promise<MemoryPage>;
 
-  /** Applies a patch; NOT_FOUND when absent, CONFLICT (with `currentVersion`) on a stale version. */
+  /**
+   * Applies a patch; NOT_FOUND when absent, CONFLICT (with `currentVersion`) on a stale version.
+   * With `options.supersede`, retires the named rows behind this memory in the same transaction
+   * (the plan is given the ids that supersede this memory, transitively); when the plan throws,
+   * nothing changes.
+   */
   update(tenant: TenantId, id: string, patch: MemoryPatch, options: UpdateOptions): Promise<MemoryRecord>;
 
   /** Marks a memory deleted; false when there was no live memory with that id in this tenant. */
@@ -180,6 +217,13 @@ export interface MemoryStore {
    * earlier `version`, as a new version. NOT_FOUND when there is nothing to restore.
    */
   restore(tenant: TenantId, id: string, actor: Actor, options?: { version?: number }): Promise<MemoryRecord>;
+
+  /**
+   * The tenant's memories as the audit says they were at `query.at`: for each memory (or each of
+   * `query.ids`), its newest audit entry at or before then, in one bounded read (at most
+   * `query.limit` memories). Core turns the entries into versions (versions-as-of.ts).
+   */
+  versionsAsOf(tenant: TenantId, query: VersionsAsOfQuery): Promise<VersionsAsOf>;
 
   /** The audit trail of one memory, newest first. */
   auditTrail(tenant: TenantId, id: string, limit: number): Promise<readonly AuditEntry[]>;

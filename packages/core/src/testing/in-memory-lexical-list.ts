@@ -1,4 +1,5 @@
 import { bm25Score, bm25TermScore, type LexicalCorpusStatistics, type LexicalPosting } from '../domain/lexical-ranking.js';
+import { lexicalTerms } from '../domain/plain-terms.js';
 import type { RecallCandidateQuery, RecallFilters } from '../ports/memory-store.js';
 import type { StoredMemory } from './stored-memory.js';
 
@@ -9,23 +10,7 @@ export interface LexicalHit {
   readonly rank: number;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
-/** As in the SQL index: a "word" this long is a blob (a key, a hash, a URL), never what a question asks with. */
-const MAX_TERM_LENGTH = 100;
-
-/**
- * The terms of a text and how often each occurs: lowercase runs of letters and digits. Unlike the
- * SQL stores' English configuration there is no stemming ("deploys" and "deploying" are two
- * terms) and no stop-word list ("the" is a term): core has neither, and a rough copy would
- * disagree with PostgreSQL in ways harder to see than a plain tokenizer does.
- */
-export function lexicalTerms(text: string): Map<string, number> {
-  const terms = new Map<string, number>();
-  for (const [word] of text.normalize('NFC').toLowerCase().matchAll(WORD)) {
-    if (word.length <= MAX_TERM_LENGTH) terms.set(word, (terms.get(word) ?? 0) + 1);
-  }
-  return terms;
-}
+export { lexicalTerms };
 
 /** The postings of one memory, kept until its content or search context changes. */
 interface Document {

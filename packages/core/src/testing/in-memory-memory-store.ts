@@ -2,6 +2,7 @@ import { contentFingerprintText } from '../domain/content-fingerprint.js';
 import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, NewMemory } from '../domain/memory.js';
 import type { RecallCandidate } from '../domain/recall-ranking.js';
 import type { WriteRules } from '../domain/similarity-rules.js';
+import { withoutRetired } from '../domain/supersession-plan.js';
 import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
@@ -16,13 +17,23 @@ import type {
   PrecedingMemoryQuery,
   RecallCandidateQuery,
   UpdateOptions,
+  VersionsAsOf,
+  VersionsAsOfQuery,
+  WriteOptions,
   WriteOutcome,
 } from '../ports/memory-store.js';
 import { cosineSimilarity, toStoredVector } from './cosine-similarity.js';
 import { recallCandidates } from './in-memory-recall-candidates.js';
 import { InMemoryTenant, type MemoryLink } from './in-memory-tenant.js';
 import { InMemoryVectorSpace } from './in-memory-vector-space.js';
-import { applyContradictionEffects, applyReplacements, findWriteCandidates } from './in-memory-write-path.js';
+import {
+  applyContradictionEffects,
+  applyReplacements,
+  applySupersessionEffects,
+  findWriteCandidates,
+  namedRows,
+  supersessionChain,
+} from './in-memory-write-path.js';
 import { isLiveAt, isUnexpiredAt, matchesFilters, newestFirst } from './memory-visibility.js';
 import { precedingMemories } from './preceding-memories.js';
 import { restoreMemory } from './restore-memory.js';
@@ -89,28 +100,40 @@ export class InMemoryMemoryStore implements MemoryStore {
     return toRecord(this.insertRow(tenant, memory, actor, { now: this.#clock.now(), contradicted: false }));
   }
 
-  async write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
+  async write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules, options: WriteOptions = {}): Promise<WriteOutcome> {
     checkNewMemory(memory);
     if (memory.embedding) this.checkEmbedding(memory.embedding);
     const now = this.#clock.now();
+    const { supersede } = options;
+    const held = this.tenant(tenant);
     const plan = rules.plan(
-      findWriteCandidates(this.tenant(tenant), {
-        scope: memory.scope ?? null,
-        contentKey: contentFingerprintText(memory.content),
-        vector: memory.embedding ? toStoredVector(memory.embedding.vector) : null,
-        tiers: rules.comparedTiers({ tier: memory.tier }),
-        now,
-        ...(rules.findsFactChanges ? { content: memory.content } : {}),
-      }),
+      withoutRetired(
+        findWriteCandidates(held, {
+          scope: memory.scope ?? null,
+          contentKey: contentFingerprintText(memory.content),
+          vector: memory.embedding ? toStoredVector(memory.embedding.vector) : null,
+          tiers: rules.comparedTiers({ tier: memory.tier }),
+          now,
+          ...(rules.findsFactChanges ? { content: memory.content } : {}),
+        }),
+        supersede,
+      ),
     );
-    if (plan.kind === 'collapse') return { memory: plan.decision.into, decision: plan.decision, affected: [] };
-    const row = this.insertRow(tenant, memory, actor, { now, contradicted: plan.flagNew });
+    // The supersession is planned before anything changes: a refused `supersedes` leaves no trace.
+    const successorId = plan.kind === 'collapse' ? plan.decision.into.id : this.#ids.next();
+    const retiring = supersede?.plan(namedRows(held, supersede.ids, now), successorId, supersessionChain(held, successorId)) ?? [];
     const context = { actor, ids: this.#ids, now };
+    if (plan.kind === 'collapse') {
+      const superseded = applySupersessionEffects(held, context, successorId, retiring);
+      return { memory: plan.decision.into, decision: plan.decision, affected: [], superseded };
+    }
+    const row = this.insertRow(tenant, memory, actor, { now, contradicted: plan.flagNew, id: successorId });
     const affected = [
-      ...applyContradictionEffects(this.tenant(tenant), context, row, plan.effects),
-      ...applyReplacements(this.tenant(tenant), context, row, plan.replacements),
+      ...applyContradictionEffects(held, context, row, plan.effects),
+      ...applyReplacements(held, context, row, plan.replacements),
     ];
-    return { memory: toRecord(row), decision: plan.decision, affected };
+    const superseded = applySupersessionEffects(held, context, row.id, retiring);
+    return { memory: toRecord(row), decision: plan.decision, affected, superseded };
   }
 
   async promote(tenant: TenantId, id: string, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
@@ -200,10 +223,14 @@ export class InMemoryMemoryStore implements MemoryStore {
         { memoryId: id, currentVersion: row.version, expectedVersion: options.expectedVersion },
       );
     }
+    const held = this.tenant(tenant);
+    const { supersede } = options;
+    // Planned before anything changes: a refused `supersedes` leaves the memory as it was.
+    const retiring = supersede?.plan(namedRows(held, supersede.ids, now), id, supersessionChain(held, id)) ?? [];
     const before = toRecord(row);
     this.change(row, patchFields(patch), options.bumpVersion ?? true, now);
     const after = toRecord(row);
-    this.tenant(tenant).writeAudit({
+    held.writeAudit({
       memoryId: id,
       actor: options.actor,
       action: options.action,
@@ -212,6 +239,7 @@ export class InMemoryMemoryStore implements MemoryStore {
       after,
       at: now,
     });
+    applySupersessionEffects(held, { actor: options.actor, ids: this.#ids, now }, id, retiring);
     return after;
   }
 
@@ -234,6 +262,21 @@ export class InMemoryMemoryStore implements MemoryStore {
     );
   }
 
+  async versionsAsOf(tenant: TenantId, query: VersionsAsOfQuery): Promise<VersionsAsOf> {
+    const at = query.at.getTime();
+    const then = (this.#tenants.get(tenant)?.audit ?? []).filter((entry) => entry.createdAt.getTime() <= at);
+    const wanted = query.ids === undefined ? undefined : new Set(query.ids);
+    // Entries are appended in id order, so the last one of a memory is its newest.
+    const newest = new Map<string, AuditEntry>();
+    for (const entry of then) if (!wanted || wanted.has(entry.memoryId)) newest.set(entry.memoryId, entry);
+    const entries = [...newest.values()].sort((a, b) => newestFirst({ id: a.memoryId }, { id: b.memoryId }));
+    return {
+      entries: entries.slice(0, query.limit).map(copyAuditEntry),
+      truncated: entries.length > query.limit,
+      tenantHadMemories: then.length > 0,
+    };
+  }
+
   async auditTrail(tenant: TenantId, id: string, limit: number): Promise<readonly AuditEntry[]> {
     checkLimit(limit);
     const entries = (this.#tenants.get(tenant)?.audit ?? []).filter((entry) => entry.memoryId === id);
@@ -253,8 +296,8 @@ export class InMemoryMemoryStore implements MemoryStore {
         targetMemoryId: link.targetMemoryId,
         targetLocator: `id:${link.targetMemoryId}`,
         rel: link.relType,
-        // Only writes make links here (contradictions and supersessions): all derived.
-        origin: 'derived',
+        // Write rules make derived links; a caller's `supersedes` makes authored ones.
+        origin: link.origin ?? 'derived',
         score: link.score,
         note: null,
         createdAt: new Date(link.createdAt),
@@ -331,9 +374,9 @@ export class InMemoryMemoryStore implements MemoryStore {
     tenant: TenantId,
     memory: NewMemory,
     actor: Actor,
-    { now, contradicted }: { now: Date; contradicted: boolean },
+    { now, contradicted, id }: { now: Date; contradicted: boolean; id?: string },
   ): StoredMemory {
-    const row = newStoredMemory({ id: this.#ids.next(), tenant, memory, now, contradicted });
+    const row = newStoredMemory({ id: id ?? this.#ids.next(), tenant, memory, now, contradicted });
     const held = this.tenant(tenant);
     held.rows.set(row.id, row);
     held.writeAudit({ memoryId: row.id, actor, action: 'create', version: 1, before: null, after: toRecord(row), at: now });

@@ -11,6 +11,8 @@ export interface MemoryLink {
   readonly relType: string;
   /** The similarity that made the link. */
   readonly score: number | null;
+  /** `authored` when a caller stated it (`supersedes`); derived (by a write rule) when absent. */
+  readonly origin?: 'authored' | 'derived';
   readonly createdAt: Date;
 }
 

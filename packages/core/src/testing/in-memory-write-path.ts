@@ -1,5 +1,6 @@
 import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
 import type { Neighbour, WriteCandidates } from '../domain/similarity-rules.js';
+import type { SupersessionEffect } from '../domain/supersession-plan.js';
 import type { ContradictionEffect, ReplacementEffect } from '../domain/write-plan.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { Actor } from '../ports/memory-store.js';
@@ -159,4 +160,74 @@ export function applyContradictionEffects(
     }
   }
   return affected.map(({ row }) => toRecord(row));
+}
+
+/**
+ * The ids of the memories that supersede `id`, transitively (its superseder, that one's, …),
+ * as the SQL stores' recursive read finds them; bounded, and safe on a loop.
+ */
+export function supersessionChain(tenant: InMemoryTenant, id: string): string[] {
+  const chain: string[] = [];
+  let next = tenant.rows.get(id)?.supersededBy ?? null;
+  while (next !== null && !chain.includes(next) && chain.length < SUPERSESSION_CHAIN_LIMIT) {
+    chain.push(next);
+    next = tenant.rows.get(next)?.supersededBy ?? null;
+  }
+  return chain;
+}
+
+/** How far a supersession chain is followed (as the SQL stores' recursive read). */
+export const SUPERSESSION_CHAIN_LIMIT = 100;
+
+/** The rows `ids` names, as records (the plan checks which are live and current). */
+export function namedRows(tenant: InMemoryTenant, ids: readonly string[], now: Date): MemoryRecord[] {
+  return ids
+    .map((id) => tenant.rows.get(id))
+    .filter((row): row is StoredMemory => row !== undefined && isLiveAt(row, now))
+    .map(toRecord);
+}
+
+/**
+ * Applies core's supersession effects (a caller's `supersedes`): each named row is superseded by
+ * `newer` as a new version, with a `supersede` audit entry and `authored` links both ways.
+ */
+export function applySupersessionEffects(
+  tenant: InMemoryTenant,
+  context: { actor: Actor; ids: IdGenerator; now: Date },
+  newerId: string,
+  effects: readonly SupersessionEffect[],
+): MemoryRecord[] {
+  const retired: MemoryRecord[] = [];
+  for (const effect of [...effects].sort((a, b) => (a.memory.id < b.memory.id ? -1 : 1))) {
+    const row = tenant.rows.get(effect.memory.id);
+    if (!row) continue;
+    const before = toRecord(row);
+    row.supersededBy = newerId;
+    row.version += 1;
+    row.updatedAt = new Date(context.now);
+    const after = toRecord(row);
+    tenant.writeAudit({
+      memoryId: row.id,
+      actor: context.actor,
+      action: effect.auditAction,
+      version: row.version,
+      before,
+      after: { ...after, relatedMemoryId: newerId },
+      at: context.now,
+    });
+    for (const link of effect.links) {
+      const [source, target] = link.from === 'new' ? [newerId, row.id] : [row.id, newerId];
+      tenant.addLink({
+        id: context.ids.next(),
+        sourceMemoryId: source,
+        targetMemoryId: target,
+        relType: link.rel,
+        score: null,
+        origin: 'authored',
+        createdAt: new Date(context.now),
+      });
+    }
+    retired.push(after);
+  }
+  return retired;
 }

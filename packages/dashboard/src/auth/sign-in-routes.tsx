@@ -1,5 +1,4 @@
-import { type IssuedSession, isLoginRefused, LoginRefused, looksLikeApiKey, startedInThisBrowser } from '@memsvc/auth';
-import { isMemsvcError } from '@memsvc/core';
+import { type IssuedSession, isLoginRefused, issueKeySession, LoginRefused, looksLikeApiKey, startedInThisBrowser } from '@memsvc/auth';
 import type { Context, Hono } from 'hono';
 import type { DashboardDependencies, DashboardOptions } from '../dashboard-dependencies.js';
 import type { DashboardEnv } from '../dashboard-env.js';
@@ -70,24 +69,9 @@ export function registerSignInRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     const key = looksLikeApiKey(presented) ? await apiKeys.authenticate(presented) : undefined;
     const invalid = () => signInPage(c, 401, 'That key is not valid (unknown, revoked or expired).');
     if (!key) return invalid();
-    let session: IssuedSession;
-    try {
-      // The store reads the key again as it records the session: one revoked meanwhile opens nothing.
-      session = await sessions.issue(
-        {
-          userId: key.userId,
-          organizationId: key.organizationId,
-          scopes: key.scopes,
-          origin: 'api-key',
-          keyId: key.id,
-          notAfter: key.expiresAt,
-        },
-        clientOf(c),
-      );
-    } catch (error) {
-      if (isMemsvcError(error, 'UNAUTHENTICATED')) return invalid();
-      throw error;
-    }
+    // The store reads the key again as it records the session: one revoked meanwhile opens nothing.
+    const session = await issueKeySession(sessions, key, key.scopes, clientOf(c));
+    if (!session) return invalid();
     logger.info({ event: 'session_issued', keyId: key.id, via: 'dashboard-api-key' }, 'session issued');
     return signedIn(c, session);
   });

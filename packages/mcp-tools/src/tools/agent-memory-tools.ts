@@ -9,6 +9,7 @@ import {
   memoryIdArgument,
   metadataArgument,
   scopeArgument,
+  supersedesArgument,
   tagsArgument,
   userIdArgument,
   wholeNumber,
@@ -25,7 +26,9 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
         'Store a fact, preference or note, letting memsvc pick the tier: type auto (default) keeps notes about the moment ' +
         '("currently", "today", "working on", …, or any ttl) short-term and everything else long-term. Duplicates are not ' +
         'stored twice: wasDeduped is true exactly when the memory was already there (memoryId is then the existing one). ' +
-        'Returns {memoryId, resolvedType, wasDeduped, outcome, contradictions, related, memory}. "related" lists live ' +
+        'If you are recording a change of a fact you already stored (a move, a new manager, a new price), pass the old ' +
+        "memories' ids as supersedes: they are retired in the same call and listed in superseded. " +
+        'Returns {memoryId, resolvedType, wasDeduped, outcome, contradictions, related, superseded, memory}. "related" lists live ' +
         'memories this one may update or contradict ({id, content, createdAt, why}); a changed fact ("changed-fact") is ' +
         'marked replacedBy the new memory and stays visible, after it, in recall.',
       inputSchema: z
@@ -42,6 +45,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
             MEMORY_LIMITS.ttlMaxSeconds,
             'Short-term lifetime in seconds; implies short-term.',
           ).optional(),
+          supersedes: supersedesArgument.optional(),
         })
         .strict(),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -56,6 +60,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
           metadata: args.metadata,
           importance: args.importance,
           ttlSeconds: args.ttl,
+          supersedes: args.supersedes,
         });
         return {
           tier: result.resolvedType,
@@ -66,6 +71,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
             outcome: result.outcome,
             contradictions: result.contradictions,
             related: relatedJson(result.related),
+            superseded: result.superseded,
             memory: memoryJson(result.memory),
           }),
         };
@@ -108,7 +114,8 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
     {
       title: 'Reflect on what is known about a topic',
       description:
-        'A deterministic digest (no model involved) of the memories relevant to a query: the memories as a framed block, ' +
+        'A deterministic digest (no model involved) of the memories relevant to a query: the memories as a framed block ' +
+        '(as prompt_context frames them: when each was said and how long ago, the current memory before the one it replaced), ' +
         'up to five themes (their most frequent tags, then words), their ids and the dates they span. ' +
         'Returns {query, summary, themes, sourceIds, memoryCount, dateRange}.',
       inputSchema: z

@@ -28,8 +28,10 @@ function contextResult(block: ContextBlock, extra: Record<string, unknown>): Cal
 const queryArgument = z.string().min(1).max(MAX_QUERY_LENGTH).describe('What the context is for, in natural language or keywords.');
 const minScoreArgument = z.number().min(0).max(1).describe('Leave out memories scoring below this (recall score, 0 to 1; default 0).');
 const FRAMING =
-  'The block frames memories as untrusted data between <<untrusted-memory>> markers; each entry has its date, tags and ' +
-  'markers (short-term, contradicted). An empty result is "(no memories)".';
+  "The block frames memories as untrusted data between <<untrusted-memory>> markers and gives the server's now; each entry " +
+  'says when it was said (UTC to the minute) and how long ago, its tags and markers (short-term, contradicted). A memory ' +
+  'that replaced another comes before it ("current, replaces <id>"); the replaced one is marked "outdated, replaced by <id>". ' +
+  'An empty result is "(no memories)".';
 
 /** `load_context`, `prompt_context` and `compress_context`. */
 export function registerContextTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {

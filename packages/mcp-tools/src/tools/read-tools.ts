@@ -4,7 +4,17 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { auditJson, memoryJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
-import { memoryIdArgument, scopeArgument, tagsArgument, tierArgument, toTier, userIdArgument, wholeNumber } from '../tool-arguments.js';
+import {
+  asOfArgument,
+  asOfJson,
+  memoryIdArgument,
+  scopeArgument,
+  tagsArgument,
+  tierArgument,
+  toTier,
+  userIdArgument,
+  wholeNumber,
+} from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
 
 /** `get_memory`, `list_memories` and `get_memory_audit`. */
@@ -15,17 +25,23 @@ export function registerReadTools(server: McpServer, engine: MemoryEngine, pipel
       title: 'Get a memory',
       description:
         'Read one memory by id (either tier). Reading counts as an access, which feeds promotion and importance. ' +
-        "An unknown id, an expired or deleted memory, or another tenant's id fails with NOT_FOUND. Returns {found, memory}.",
-      inputSchema: z.object({ userId: userIdArgument, memoryId: memoryIdArgument, scope: scopeArgument.optional() }).strict(),
+        "An unknown id, an expired or deleted memory, or another tenant's id fails with NOT_FOUND. With asOf, the memory as it " +
+        'was at that moment (NOT_FOUND if it did not exist then or was deleted by then). Returns {found, memory}.',
+      inputSchema: z
+        .object({ userId: userIdArgument, memoryId: memoryIdArgument, scope: scopeArgument.optional(), asOf: asOfArgument.optional() })
+        .strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'get_memory', op: 'get', userId: args.userId }, async (context) => {
-        const memory = await engine.get(context, args.memoryId);
+        const memory = await engine.get(context, args.memoryId, { asOf: args.asOf });
         if (args.scope !== undefined && memory.scope !== args.scope) {
           throw new MemsvcError('NOT_FOUND', `memory ${args.memoryId} was not found in scope ${args.scope}`, { memoryId: args.memoryId });
         }
-        return { tier: memory.tier, result: toolSuccess({ found: true, memory: memoryJson(memory) }) };
+        return {
+          tier: memory.tier,
+          result: toolSuccess({ found: true, memory: memoryJson(memory), ...(args.asOf ? { asOf: args.asOf.toISOString() } : {}) }),
+        };
       }),
   );
 
@@ -36,7 +52,8 @@ export function registerReadTools(server: McpServer, engine: MemoryEngine, pipel
       description:
         'Page through memories newest first, across both tiers unless type is given. Filters: scope (exact), tags (a memory ' +
         'must carry all of them). Superseded memories are hidden unless includeSuperseded is true. Pass the returned ' +
-        'nextCursor as cursor for the next page. Returns {memories, nextCursor, pagination}.',
+        'nextCursor as cursor for the next page. asOf lists the memories as they stood at a past moment. ' +
+        'Returns {memories, nextCursor, pagination} (and asOf {at, unavailable, truncated} with asOf).',
       inputSchema: z
         .object({
           userId: userIdArgument,
@@ -46,6 +63,7 @@ export function registerReadTools(server: McpServer, engine: MemoryEngine, pipel
           scope: scopeArgument.optional(),
           tags: tagsArgument.optional(),
           includeSuperseded: z.boolean().optional(),
+          asOf: asOfArgument.optional(),
         })
         .strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -59,6 +77,7 @@ export function registerReadTools(server: McpServer, engine: MemoryEngine, pipel
           ...(args.scope !== undefined ? { scope: args.scope } : {}),
           ...(args.tags ? { tags: args.tags } : {}),
           ...(args.includeSuperseded ? { includeSuperseded: true } : {}),
+          ...(args.asOf ? { asOf: args.asOf } : {}),
         });
         return {
           ...(args.type ? { tier: toTier(args.type) } : {}),
@@ -66,6 +85,7 @@ export function registerReadTools(server: McpServer, engine: MemoryEngine, pipel
             memories: page.items.map(memoryJson),
             nextCursor: page.nextCursor ?? null,
             pagination: { hasNextPage: page.nextCursor !== undefined, endCursor: page.nextCursor ?? null },
+            ...asOfJson(page.asOf),
           }),
         };
       }),

@@ -1,10 +1,12 @@
 import type { MemoryEngine } from '@memsvc/core';
-import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from '@memsvc/core';
+import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT, recallHits } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import {
+  asOfArgument,
+  asOfJson,
   isoDateArgument,
   metadataArgument,
   scopeArgument,
@@ -27,9 +29,10 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
         'type is given. Matches meaning (vector search) and words (full text with stemming, names and numbers), fused into ' +
         'one score in [0, 1]; a conversation turn also counts by how well the turns after it match. Filters: type, scope (exact), tags (a memory must carry all of them), metadata (must contain ' +
         'this object), createdFrom/createdTo. Superseded memories are hidden unless includeSuperseded is true; contradicted ' +
-        'ones are returned with contradicted=true. When a newer memory changed a fact ("I moved to Berlin" after "I live in ' +
-        'Paris"), the newer one comes first, even if it shares no word with the query, and the older is labelled ' +
-        'replacedBy its id. Returns {query, count, semantic, results: [{score, memory, replacedBy?}]}.',
+        'ones are returned with contradicted=true. A newer statement of the same fact ("I moved to Berlin" after "I live in Paris") counts as a replacement even when nothing marked it. asOf answers as your memory stood at a past moment (full text only). Each hit says when it was said (said: UTC to the minute, ago: relative to ' +
+        "the server's clock). A memory that replaced a hit comes right before it (added with that hit's score if the search " +
+        'missed it), with replaces: [ids]; the replaced hit has replacedBy: id and is probably outdated. ' +
+        'Returns {query, count, semantic, results: [{score, said, ago, replacedBy?, replaces?, memory}]} (and asOf {at, unavailable, truncated} with asOf).',
       inputSchema: z
         .object({
           userId: userIdArgument,
@@ -42,13 +45,14 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
           createdFrom: isoDateArgument.optional(),
           createdTo: isoDateArgument.optional(),
           includeSuperseded: z.boolean().optional(),
+          asOf: asOfArgument.optional(),
         })
         .strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'recall', op: 'recall', userId: args.userId }, async (context) => {
-        const { results, semantic } = await engine.recall(context, {
+        const input = {
           query: args.query,
           limit: args.limit,
           tier: args.type ? toTier(args.type) : undefined,
@@ -58,18 +62,29 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
           createdFrom: args.createdFrom,
           createdTo: args.createdTo,
           includeSuperseded: args.includeSuperseded,
-        });
+          asOf: args.asOf,
+        };
+        const { results, semantic, asOf } = await engine.recall(context, input);
+        // As of a past moment, what replaced a hit later is the future: the hits stay as ranked then.
+        const hits = await recallHits(engine, context, results, input, { replacements: asOf === undefined });
+        // A replacement recall found among its candidates (not marked by any write) is named too.
+        const detected = new Map(results.flatMap((result) => (result.replacedBy ? [[result.memory.id, result.replacedBy] as const] : [])));
+        const replacedByOf = (hit: (typeof hits)[number]) => hit.replacedBy ?? detected.get(hit.memory.id);
         return {
-          tier: args.type ? toTier(args.type) : undefined,
+          tier: input.tier,
           result: toolSuccess({
             query: args.query,
-            count: results.length,
+            count: hits.length,
             semantic,
-            results: results.map((result) => ({
-              score: Math.round(result.score * 10_000) / 10_000,
-              memory: memoryJson(result.memory),
-              ...(result.replacedBy ? { replacedBy: result.replacedBy } : {}),
+            results: hits.map((hit) => ({
+              score: Math.round(hit.score * 10_000) / 10_000,
+              said: hit.said,
+              ago: hit.ago,
+              ...(replacedByOf(hit) !== undefined ? { replacedBy: replacedByOf(hit) } : {}),
+              ...(hit.replaces !== undefined ? { replaces: hit.replaces } : {}),
+              memory: memoryJson(hit.memory),
             })),
+            ...asOfJson(asOf),
           }),
         };
       }),

@@ -8,6 +8,7 @@ import {
   memoryIdArgument,
   metadataArgument,
   scopeArgument,
+  supersedesArgument,
   tagsArgument,
   tierArgument,
   toTier,
@@ -44,6 +45,7 @@ const createMemoryInput = z
     importance: importanceArgument.optional(),
     pinned: z.boolean().describe('Pinned memories are never pruned.').optional(),
     ttl: ttlArgument.optional(),
+    supersedes: supersedesArgument.optional(),
   })
   .strict();
 
@@ -58,6 +60,7 @@ const updateMemoryInput = z
     importance: importanceArgument.nullable().optional(),
     pinned: z.boolean().optional(),
     ttl: ttlArgument.optional(),
+    supersedes: supersedesArgument.optional(),
     scope: scopeArgument.describe("Ignored (kept for compatibility): a memory's scope does not change.").optional(),
     actorLabel: z.string().max(256).describe('Ignored (kept for compatibility).').optional(),
   })
@@ -73,8 +76,10 @@ export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipe
         'Store a memory in the tier you choose. If the same fact is already stored (identical text, or near-identical by ' +
         'embedding), nothing new is written: the result has outcome "duplicate" and the existing memory. If it contradicts ' +
         'an existing memory, both are marked contradicted (or the older is superseded, per server policy) and listed in ' +
+        '"contradictions". When you know this memory replaces others (a fact changed: a move, a new port, a new date), name them ' +
+        'in supersedes: they are retired in the same call and listed in "superseded" ({memoryId, version}). ' +
         '"contradictions". A newer statement of the same fact ("I moved to Berlin" after "I live in Paris") marks the ' +
-        'older memory replacedBy the new one. Returns {memory, outcome, wasDeduped, contradictions, related, embedded}: ' +
+        'older memory replacedBy the new one. Returns {memory, outcome, wasDeduped, contradictions, related, superseded, embedded}: ' +
         '"related" lists live memories this one may update or contradict ({id, content, createdAt, why}).',
       inputSchema: createMemoryInput,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -90,6 +95,7 @@ export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipe
           importance: args.importance,
           pinned: args.pinned,
           ttlSeconds: args.ttl,
+          supersedes: args.supersedes,
         });
         return {
           tier: result.memory.tier,
@@ -100,6 +106,7 @@ export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipe
             ...(result.duplicate ? { duplicate: result.duplicate } : {}),
             contradictions: result.contradictions,
             related: relatedJson(result.related),
+            superseded: result.superseded,
             embedded: result.embedded,
           }),
         };
@@ -115,13 +122,15 @@ export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipe
         'you read: if someone changed the memory since, the call fails with CONFLICT and the current version, and nothing ' +
         'changes — read it again and retry. metadata is merged into the existing object (set a key to null to remove it), and ' +
         'the merged object must stay within the 64 KiB metadata limit; ' +
-        'tags replace the list only when given. Returns {memory}.',
+        'tags replace the list only when given. When the updated memory now replaces others (the fact changed and older ' +
+        'memories still state the old value), name them in supersedes: retired in the same call, or nothing changes at all. ' +
+        'Returns {memory, superseded}.',
       inputSchema: updateMemoryInput,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'update_memory', op: 'update', userId: args.userId }, async (context) => {
-        const memory = await engine.update(
+        const { memory, superseded } = await engine.revise(
           context,
           args.memoryId,
           {
@@ -131,10 +140,11 @@ export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipe
             importance: args.importance,
             pinned: args.pinned,
             ttlSeconds: args.ttl,
+            supersedes: args.supersedes,
           },
           args.expectedVersion,
         );
-        return { tier: memory.tier, result: toolSuccess({ memory: memoryJson(memory) }) };
+        return { tier: memory.tier, result: toolSuccess({ memory: memoryJson(memory), superseded }) };
       }),
   );
 }

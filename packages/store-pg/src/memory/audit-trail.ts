@@ -1,5 +1,5 @@
 import { type Actor, AUDIT_LIMITS, type AuditEntry, changedFieldsBefore, type JsonObject, type TenantId } from '@memsvc/core';
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { MemoryAuditTable, MemsvcDatabase } from '../schema/database-schema.js';
 
 /**
@@ -7,7 +7,7 @@ import type { MemoryAuditTable, MemsvcDatabase } from '../schema/database-schema
  * earlier values of the fields it changed (`before`) and the memory as it left it (`after`).
  */
 export async function writeAudit(
-  trx: Transaction<MemsvcDatabase>,
+  trx: Kysely<MemsvcDatabase>,
   entry: {
     tenant: TenantId;
     memoryId: string;
@@ -41,7 +41,7 @@ export async function writeAudit(
  * audited write pushes one entry out of the window; looking at a few past its edge also trims
  * entries written without this (the contradiction marks of a write), at a bounded cost.
  */
-async function trimPastWindow(trx: Transaction<MemsvcDatabase>, tenant: TenantId, memoryId: string): Promise<void> {
+async function trimPastWindow(trx: Kysely<MemsvcDatabase>, tenant: TenantId, memoryId: string): Promise<void> {
   await sql`
     UPDATE memory_audit
     SET before = NULL,

@@ -132,7 +132,7 @@ export function memoryByIdQuery(
  * change bumps the version and `updated_at`, server bookkeeping passes `bumpVersion: false`.
  */
 export async function updateMemoryRow(
-  trx: Transaction<MemsvcDatabase>,
+  trx: Kysely<MemsvcDatabase>,
   tenant: TenantId,
   id: string,
   change: Record<string, unknown>,

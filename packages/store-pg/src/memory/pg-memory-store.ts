@@ -18,8 +18,12 @@ import {
   type RecallCandidateQuery,
   type TenantId,
   type UpdateOptions,
+  type VersionsAsOf,
+  type VersionsAsOfQuery,
+  type WriteOptions,
   type WriteOutcome,
   type WriteRules,
+  withoutRetired,
 } from '@memsvc/core';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { FirstStatistics } from '../connection/first-statistics.js';
@@ -48,6 +52,8 @@ import {
 } from './memory-row.js';
 import { explainRecallCandidates, findRecallCandidates } from './recall-candidates.js';
 import { restoreMemory } from './restore-memory.js';
+import { retireNamed } from './retire-named.js';
+import { readVersionsAsOf } from './versions-as-of.js';
 import {
   applyContradictionEffects,
   applyReplacements,
@@ -110,7 +116,8 @@ export class PgMemoryStore implements MemoryStore {
     return inserted;
   }
 
-  async write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
+  async write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules, options: WriteOptions = {}): Promise<WriteOutcome> {
+    const { supersede } = options;
     checkNewMemory(memory);
     const id = this.options.ids.next();
     if (memory.embedding) await this.checkVector(memory.embedding);
@@ -132,25 +139,31 @@ export class PgMemoryStore implements MemoryStore {
       });
       const row = { id, tenant, memory, contentHash, actor, now };
       const rows = await insertUnlessRelevantCandidates(trx, candidates, rules.plainInsertBelow, { ...row, contradicted: false });
-      const plan = rules.plan(toWriteCandidates(rows));
+      // A memory the caller retires is neither the write's duplicate nor its contradiction.
+      const plan = rules.plan(withoutRetired(toWriteCandidates(rows), supersede));
+      const context = { tenant, actor, ids: this.options.ids, now };
+      // The caller's `supersedes`, retired behind what the write resolved to; a refusal throws and rolls back the write.
+      const retire = async (successorId: string) =>
+        supersede ? { superseded: await retireNamed(trx, context, successorId, supersede) } : {};
       const inserted = rows.find((candidate) => candidate.kind === 'inserted');
-      const effects = { tenant, actor, ids: this.options.ids, now };
       if (inserted) {
         if (plan.kind !== 'insert' || plan.effects.length > 0 || plan.flagNew) {
           throw new Error('write rules and plainInsertBelow disagree: a row was inserted that the rules would not insert as it is');
         }
         // Replacements never change the new row, so the one-statement insert stands and they follow it.
         const stored = toMemoryRecord(inserted);
-        const affected = await applyReplacements(trx, effects, stored, plan.replacements);
-        return { memory: stored, decision: plan.decision, affected };
+        const affected = await applyReplacements(trx, context, stored, plan.replacements);
+        return { memory: stored, decision: plan.decision, affected, ...(await retire(inserted.id)) };
       }
-      if (plan.kind === 'collapse') return { memory: plan.decision.into, decision: plan.decision, affected: [] };
+      if (plan.kind === 'collapse') {
+        return { memory: plan.decision.into, decision: plan.decision, affected: [], ...(await retire(plan.decision.into.id)) };
+      }
       const stored = await insertMemory(trx, { ...row, contradicted: plan.flagNew });
       const affected = [
-        ...(await applyContradictionEffects(trx, effects, stored, plan.effects)),
-        ...(await applyReplacements(trx, effects, stored, plan.replacements)),
+        ...(await applyContradictionEffects(trx, context, stored, plan.effects)),
+        ...(await applyReplacements(trx, context, stored, plan.replacements)),
       ];
-      return { memory: stored, decision: plan.decision, affected };
+      return { memory: stored, decision: plan.decision, affected, ...(await retire(stored.id)) };
     });
     if (outcome.decision.kind !== 'collapse') this.options.firstStatistics?.noteWritten(1);
     return outcome;
@@ -306,6 +319,8 @@ export class PgMemoryStore implements MemoryStore {
         after,
         at: now,
       });
+      // A refused `supersedes` throws here and the update rolls back with it.
+      if (options.supersede) await retireNamed(trx, { tenant, actor: options.actor, ids: this.options.ids, now }, id, options.supersede);
       return after;
     });
   }
@@ -335,6 +350,10 @@ export class PgMemoryStore implements MemoryStore {
           updateMemoryRow(trx, tenant, id, change, bump, now),
         ),
       );
+  }
+
+  async versionsAsOf(tenant: TenantId, query: VersionsAsOfQuery): Promise<VersionsAsOf> {
+    return readVersionsAsOf(this.db, tenant, query);
   }
 
   async auditTrail(tenant: TenantId, id: string, limit: number): Promise<readonly AuditEntry[]> {

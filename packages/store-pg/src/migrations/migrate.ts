@@ -20,6 +20,7 @@ import * as stripedLexicalStatistics from './0015-striped-lexical-statistics.js'
 import * as apiKeyParents from './0016-api-key-parents.js';
 import * as keysMadeInSessions from './0017-keys-made-in-sessions.js';
 import * as identityLinkControls from './0018-identity-link-controls.js';
+import * as auditByTime from './0019-audit-by-time.js';
 import * as replacedBy from './0020-replaced-by.js';
 
 /**
@@ -45,6 +46,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0016-api-key-parents': apiKeyParents,
   '0017-keys-made-in-sessions': keysMadeInSessions,
   '0018-identity-link-controls': identityLinkControls,
+  '0019-audit-by-time': auditByTime,
   '0020-replaced-by': replacedBy,
 };
 

@@ -16,6 +16,9 @@ import {
   type RecallCandidateQuery,
   type TenantId,
   type UpdateOptions,
+  type VersionsAsOf,
+  type VersionsAsOfQuery,
+  type WriteOptions,
   type WriteOutcome,
   type WriteRules,
 } from '@memsvc/core';
@@ -63,8 +66,8 @@ export class ReplicaRoutedMemoryStore implements MemoryStore {
     return this.writing(tenant, () => this.primary.insert(tenant, memory, actor));
   }
 
-  write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
-    return this.writing(tenant, () => this.primary.write(tenant, memory, actor, rules));
+  write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules, options?: WriteOptions): Promise<WriteOutcome> {
+    return this.writing(tenant, () => this.primary.write(tenant, memory, actor, rules, options));
   }
 
   promote(tenant: TenantId, id: string, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
@@ -119,6 +122,10 @@ export class ReplicaRoutedMemoryStore implements MemoryStore {
 
   mostImportant(tenant: TenantId, query: { limit: number; scope?: string; tags?: readonly string[] }): Promise<readonly MemoryRecord[]> {
     return this.reading(tenant, (store) => store.mostImportant(tenant, query));
+  }
+
+  versionsAsOf(tenant: TenantId, query: VersionsAsOfQuery): Promise<VersionsAsOf> {
+    return this.reading(tenant, (store) => store.versionsAsOf(tenant, query));
   }
 
   auditTrail(tenant: TenantId, id: string, limit: number): Promise<readonly AuditEntry[]> {
