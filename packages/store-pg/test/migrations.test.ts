@@ -176,6 +176,7 @@ describeEachEngine('migrations', (engine) => {
       '0017-keys-made-in-sessions',
       '0018-identity-link-controls',
       '0019-audit-by-time',
+      '0020-replaced-by',
     ]);
     const indexes = await sql<{ indexname: string; indexdef: string }>`
       SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'memories_embedding_hnsw%' ORDER BY indexname`.execute(db);

@@ -91,9 +91,9 @@ describeEachStore('time and replacements in what an agent reads', (kind) => {
     async () => {
       const memories = engineWith('flag');
       const { paris, berlin } = await writeTheMove(memories);
-      // Full text ranks the shorter "I live in Paris" first; the reader gets Berlin first anyway.
+      // Recall itself already puts the changed fact first (R-FACT-ORDER); the reader gets Berlin first too.
       const ranked = (await memories.recall(alice, { query: 'where do I live' })).results.map((hit) => hit.memory.id);
-      expect(ranked.slice(0, 2)).toEqual([paris.id, berlin.id]);
+      expect(ranked.slice(0, 2)).toEqual([berlin.id, paris.id]);
       const prompt = await promptContext(memories, alice, { query: 'where do I live' });
       expect(prompt.memoryIds.slice(0, 2)).toEqual([berlin.id, paris.id]);
       expect(prompt.text).toContain(`(id ${berlin.id}, current, replaces ${paris.id})\n${BERLIN}`);

@@ -94,7 +94,11 @@ function planSupersession(
 
 /** The ids a write's candidates must not contain: a memory being retired is neither its duplicate nor its contradiction. */
 export function withoutRetired<
-  T extends { readonly exact: MemoryRecord | undefined; readonly neighbours: readonly { memory: MemoryRecord }[] },
+  T extends {
+    readonly exact: MemoryRecord | undefined;
+    readonly neighbours: readonly { memory: MemoryRecord }[];
+    readonly related?: readonly MemoryRecord[];
+  },
 >(candidates: T, request: SupersessionRequest | undefined): T {
   if (!request) return candidates;
   const retired = new Set(request.ids);
@@ -102,6 +106,8 @@ export function withoutRetired<
     ...candidates,
     exact: candidates.exact && retired.has(candidates.exact.id) ? undefined : candidates.exact,
     neighbours: candidates.neighbours.filter((neighbour) => !retired.has(neighbour.memory.id)),
+    // Nor a changed fact the write would detect: the caller already said what it replaces.
+    ...(candidates.related ? { related: candidates.related.filter((memory) => !retired.has(memory.id)) } : {}),
   };
 }
 
