@@ -47,6 +47,12 @@ describe('what replaced what', () => {
     },
   );
 
+  it(verifies('R-TIME-REPLACED', 'a changed fact found at write time (replacedBy) names its replacement, with no link read'), () => {
+    const changed = memory('old', '2026-11-01T00:00:00Z', { replacedBy: 'berlin' });
+    expect(replacementOf(changed, [], liveOf(changed, berlin))).toBe('berlin');
+    expect(replacementOf(memory('old', '2026-11-01T00:00:00Z', { replacedBy: 'gone' }), [], liveOf())).toBeUndefined();
+  });
+
   it(verifies('R-TIME-REPLACED', 'a replacement that is no longer live (deleted, expired, purged) replaces nothing'), () => {
     const links = [link('paris', 'contradicts', 'berlin'), link('paris', 'contradicts', null)];
     expect(replacementOf(paris, links, liveOf(paris))).toBeUndefined();

@@ -41,7 +41,8 @@ export function replacementOf(
   links: readonly ReplacementLink[],
   live: ReadonlyMap<string, Pick<MemoryRecord, 'id' | 'createdAt'>>,
 ): string | undefined {
-  const candidates: string[] = memory.supersededBy ? [memory.supersededBy] : [];
+  // Hidden behind its replacement (`supersededBy`), or marked as changed by a newer fact (`replacedBy`).
+  const candidates: string[] = [memory.supersededBy, memory.replacedBy].filter((id): id is string => typeof id === 'string');
   for (const link of links) {
     const outgoing = link.sourceMemoryId === memory.id;
     const other = outgoing ? link.targetMemoryId : link.sourceMemoryId;

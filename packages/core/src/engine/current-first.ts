@@ -59,6 +59,7 @@ export async function currentFirstEntries(
     }
     const named = frontier.flatMap((memory) => [
       ...(memory.supersededBy ? [memory.supersededBy] : []),
+      ...(memory.replacedBy ? [memory.replacedBy] : []),
       ...linkedMemoryIds(memory.id, linksOf.get(memory.id) ?? []),
     ]);
     const found: MemoryRecord[] = [];
