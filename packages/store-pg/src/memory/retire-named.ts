@@ -4,6 +4,7 @@ import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { writeAudit } from './audit-trail.js';
 import { hasEmbeddingColumn, isLiveAt, MEMORY_COLUMNS, type MemoryRow, toMemoryRecord, updateMemoryRow } from './memory-row.js';
+import { insertPlannedLinks } from './planned-links.js';
 
 /** How far a supersession chain is followed (as core's in-memory store does). */
 const SUPERSESSION_CHAIN_LIMIT = 100;
@@ -53,30 +54,13 @@ export async function retireNamed(
     });
     retired.push(after);
   }
-  const links = effects.flatMap((effect) =>
-    effect.links.map((link) => {
-      const [source, target] = link.from === 'new' ? [successorId, effect.memory.id] : [effect.memory.id, successorId];
-      return {
-        id: context.ids.next(),
-        user_id: tenant,
-        source_memory_id: source,
-        target_memory_id: target,
-        target_locator: `id:${target}`,
-        rel_type: link.rel,
-        origin: 'authored' as const,
-        score: null,
-        metadata: '{}',
-        created_at: now,
-      };
-    }),
+  await insertPlannedLinks(
+    trx,
+    context,
+    successorId,
+    effects.map((effect) => ({ existingId: effect.memory.id, links: effect.links })),
+    'authored',
   );
-  if (links.length > 0) {
-    await trx
-      .insertInto('memory_links')
-      .values(links)
-      .onConflict((conflict) => conflict.columns(['source_memory_id', 'target_locator', 'rel_type']).doNothing())
-      .execute();
-  }
   return retired;
 }
 

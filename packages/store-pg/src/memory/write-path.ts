@@ -16,6 +16,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { inVectorShardOf } from '../vector/vector-shards.js';
 import { hasEmbeddingColumn, isLiveAt, MEMORY_COLUMNS, type MemoryRow, toMemoryRecord, vectorLiteral } from './memory-row.js';
+import { insertPlannedLinks } from './planned-links.js';
 
 /** How many nearest neighbours a write compares itself with. */
 export const NEIGHBOUR_LIMIT = 5;
@@ -222,31 +223,16 @@ export async function applyContradictionEffects(
     )
     .execute();
 
-  const links = affected.flatMap((existing) => {
-    const effect = effectOf.get(existing.id);
-    return (effect?.links ?? []).map((link) => {
-      const [source, target] = link.from === 'new' ? [newer.id, existing.id] : [existing.id, newer.id];
-      return {
-        id: context.ids.next(),
-        user_id: context.tenant,
-        source_memory_id: source,
-        target_memory_id: target,
-        target_locator: `id:${target}`,
-        rel_type: link.rel,
-        origin: 'derived' as const,
-        score: effect?.neighbour.similarity ?? null,
-        metadata: '{}',
-        created_at: context.now,
-      };
-    });
-  });
-  if (links.length > 0) {
-    await trx
-      .insertInto('memory_links')
-      .values(links)
-      .onConflict((conflict) => conflict.columns(['source_memory_id', 'target_locator', 'rel_type']).doNothing())
-      .execute();
-  }
+  await insertPlannedLinks(
+    trx,
+    context,
+    newer.id,
+    affected.map((existing) => {
+      const effect = effectOf.get(existing.id);
+      return { existingId: existing.id, links: effect?.links ?? [], score: effect?.neighbour.similarity };
+    }),
+    'derived',
+  );
   return affected;
 }
 
@@ -294,27 +280,12 @@ export async function applyReplacements(
       }),
     )
     .execute();
-  const links = affected.flatMap((existing) =>
-    (effectOf.get(existing.id)?.links ?? []).map((link) => {
-      const [source, target] = link.from === 'new' ? [newer.id, existing.id] : [existing.id, newer.id];
-      return {
-        id: context.ids.next(),
-        user_id: context.tenant,
-        source_memory_id: source,
-        target_memory_id: target,
-        target_locator: `id:${target}`,
-        rel_type: link.rel,
-        origin: 'derived' as const,
-        score: null,
-        metadata: '{}',
-        created_at: context.now,
-      };
-    }),
+  await insertPlannedLinks(
+    trx,
+    context,
+    newer.id,
+    affected.map((existing) => ({ existingId: existing.id, links: effectOf.get(existing.id)?.links ?? [] })),
+    'derived',
   );
-  await trx
-    .insertInto('memory_links')
-    .values(links)
-    .onConflict((conflict) => conflict.columns(['source_memory_id', 'target_locator', 'rel_type']).doNothing())
-    .execute();
   return affected;
 }
