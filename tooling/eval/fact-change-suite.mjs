@@ -166,6 +166,72 @@ const CHANGES = [
     'what Kubernetes version is the cluster on?',
   ],
   ['me:manager', 'My manager is Elena', 'I have a new manager, Rafael', 'who is my manager?'],
+  ['more:01', 'My partner and I live in a flat in Leeds', 'We bought a house in York and moved out of Leeds', 'where do we live?'],
+  ['more:02', 'The staging server is at 10.0.3.12', 'Staging got a new IP: 10.0.7.40', 'what is the staging server IP?'],
+  ['more:03', 'I run 3 times a week', 'I cut down to running twice a week after the knee injury', 'how often do I run?'],
+  [
+    'more:04',
+    'Our monthly active users are around 12,000',
+    'Monthly active users reached 18,500 in October',
+    'how many monthly active users do we have?',
+  ],
+  ['more:05', 'The release branch is called release/2024.09', 'The release branch is now release/2024.11', 'what is the release branch?'],
+  ['more:06', "Dad's birthday dinner is at Luigi's", "We moved Dad's birthday dinner to The Ivy", "where is dad's birthday dinner?"],
+  [
+    'more:07',
+    'I am allergic to penicillin',
+    'Turns out I am not allergic to penicillin after all; the test was negative',
+    'am I allergic to penicillin?',
+  ],
+  ['more:08', 'The team lead for mobile is Farah', 'Farah left; the new mobile team lead is Peter', 'who leads the mobile team?'],
+  ['more:09', 'Deploys happen every Wednesday', 'Deploys now happen every day', 'how often do we deploy?'],
+  ['more:10', 'The company logo is blue', 'The company logo was changed to green in the rebrand', 'what colour is the logo?'],
+  ['more:11', 'My daily step goal is 8,000', 'I raised my daily step goal to 10,000', "what's my step goal?"],
+  [
+    'more:12',
+    'The wifi password at home is sunflower22',
+    'I changed the home wifi password to bluebird91',
+    'what is the home wifi password?',
+  ],
+  [
+    'more:13',
+    'The API rate limit is 100 requests per minute',
+    'We raised the API rate limit to 500 requests per minute',
+    'what is the API rate limit?',
+  ],
+  ['more:14', 'I prefer window seats on flights', 'I prefer aisle seats on flights these days', 'which seat do I prefer on flights?'],
+  ['more:15', 'Zoe is my accountant', 'My accountant is now Harriet Cole; Zoe retired', 'who is my accountant?'],
+  ['more:16', 'The kids go to bed at 8pm', 'The kids go to bed at 8:30pm since the summer', 'when do the kids go to bed?'],
+  ['more:17', 'Our main competitor is Basecamp', 'Our main competitor these days is Linear', 'who is our main competitor?'],
+  ['more:18', 'The default branch is master', 'We renamed the default branch from master to main', 'what is the default branch?'],
+  ['more:19', 'I am reading Dune', 'I finished Dune and started reading Piranesi', 'what book am I reading?'],
+  ['more:20', 'The Slack workspace is acme-eng', 'We merged into the acme-hq Slack workspace', 'which Slack workspace do we use?'],
+  ['more:21', 'Max is 4 years old', 'Max turned 5 last week', 'how old is Max?'],
+  [
+    'more:22',
+    'The session timeout is 30 minutes',
+    'Session timeout was reduced to 15 minutes for security',
+    'what is the session timeout?',
+  ],
+  ['more:23', 'I pay 60 dollars a month for internet', 'My internet bill dropped to 45 dollars a month', 'how much do I pay for internet?'],
+  ['more:24', 'Invoices are approved by Greta', 'Invoice approval moved from Greta to the finance lead, Omar', 'who approves invoices?'],
+  ['more:25', 'The build takes about 12 minutes', 'After caching, the build takes about 4 minutes', 'how long does the build take?'],
+  ['more:26', 'I have a Subaru Outback', 'I got rid of the Subaru; I drive a Volvo XC40 now', 'what car do I have?'],
+  [
+    'more:27',
+    'The quarterly planning offsite is in Lisbon',
+    'The planning offsite moved to Porto this quarter',
+    'where is the planning offsite?',
+  ],
+  ['more:28', 'My favourite coffee shop is Blue Bottle', 'My new favourite coffee shop is Monmouth', 'what is my favourite coffee shop?'],
+  ['more:29', 'The service is written in Python', 'We rewrote the service in Go', 'what language is the service written in?'],
+  ['more:30', 'Our on-call rotation is weekly', 'The on-call rotation changed to every two weeks', 'how long is an on-call shift?'],
+  ['more:31', "Hannah's surname is Fischer", 'Hannah got married and her surname is now Okoye', "what is Hannah's surname?"],
+  ['more:32', 'We store backups in S3', 'Backups now go to Backblaze B2 instead of S3', 'where are backups stored?'],
+  ['more:33', 'The minimum password length is 8', 'The minimum password length was raised to 14', 'what is the minimum password length?'],
+  ['more:34', 'I commute 40 minutes each way', 'Since moving, my commute is 15 minutes each way', 'how long is my commute?'],
+  ['more:35', 'The newsletter goes out on Fridays', 'The newsletter goes out on Tuesdays now', 'when does the newsletter go out?'],
+  ['more:36', 'I sleep about 6 hours a night', 'I get about 8 hours of sleep a night now', 'how much do I sleep?'],
 ];
 
 /**
@@ -242,6 +308,82 @@ const LOOK_ALIKES = [
   ['The London team meets on Tuesdays', 'The Paris team meets on Thursdays', 'when does the London team meet?'],
   ["Hugo's favourite food is ramen", "Hugo's favourite drink is matcha", "what is Hugo's favourite food?"],
   ['The password policy requires 12 characters', 'API keys are rotated every 90 days', 'how long must passwords be?'],
+  ['My partner lives in Leeds', 'My sister lives in York', 'where does my partner live?'],
+  ['The staging server is at 10.0.3.12', 'The production server is at 10.0.9.8', 'what is the staging server IP?'],
+  ['I run 3 times a week', 'I swim twice a week', 'how often do I run?'],
+  ['Our monthly active users are around 12,000', 'Our paying customers are around 900', 'how many monthly active users do we have?'],
+  ["Dad's birthday dinner is at Luigi's", "Mum's birthday lunch is at The Ivy", "where is dad's birthday dinner?"],
+  ['I am allergic to penicillin', 'I am allergic to cats', 'what am I allergic to?'],
+  ['The team lead for mobile is Farah', 'The team lead for web is Peter', 'who leads the mobile team?'],
+  ['Deploys happen every Wednesday', 'Retros happen every other Friday', 'when do deploys happen?'],
+  ['The company logo is blue', 'The company website is green', 'what colour is the logo?'],
+  ['My daily step goal is 8,000', 'My daily calorie goal is 2,200', "what's my step goal?"],
+  ['The API rate limit is 100 requests per minute', 'The webhook retry limit is 5 attempts', 'what is the API rate limit?'],
+  ['Zoe is my accountant', 'Zoe is also my neighbour', 'who is my accountant?'],
+  ['The kids go to bed at 8pm', 'The kids get up at 7am', 'when do the kids go to bed?'],
+  ['The default branch is main', 'The docs branch is gh-pages', 'what is the default branch?'],
+  ['I finished reading Dune', 'I finished reading Piranesi', 'what books did I finish?'],
+  ['Max is 4 years old', 'Ella is 7 years old', 'how old is Max?'],
+  ['The session timeout is 30 minutes', 'The lock timeout is 5 seconds', 'what is the session timeout?'],
+  ['I pay 60 dollars a month for internet', 'I pay 20 dollars a month for music streaming', 'how much do I pay for internet?'],
+  ['Invoices are approved by Greta', 'Expenses are approved by Omar', 'who approves invoices?'],
+  ['The build takes about 12 minutes', 'The test suite takes about 20 minutes', 'how long does the build take?'],
+  ['I have a Subaru Outback', 'I have a Trek road bike', 'what car do I have?'],
+  ['The planning offsite is in Lisbon', 'The sales kickoff is in Madrid', 'where is the planning offsite?'],
+  ['The service is written in Python', 'The CLI is written in Rust', 'what language is the service written in?'],
+  ["Hannah's surname is Fischer", "Hannah's middle name is Rose", "what is Hannah's surname?"],
+  ['We store backups in S3', 'We store logs in Loki', 'where are backups stored?'],
+  ['The minimum password length is 8', 'The maximum upload size is 50 MB', 'what is the minimum password length?'],
+  ['The newsletter goes out on Fridays', 'The changelog goes out on Mondays', 'when does the newsletter go out?'],
+  ['I met Sofia in Rome in 2018', 'I met Luca in Milan in 2021', 'where did I meet Sofia?'],
+  ['Ticket 4411 is assigned to Ben', 'Ticket 4412 is assigned to Ana', 'who has ticket 4411?'],
+  ['The v1 API is deprecated', 'The v2 API is stable', 'is the v1 API deprecated?'],
+  ['I called the bank on Monday', 'I called the landlord on Tuesday', 'when did I call the bank?'],
+  ['Our Berlin customers pay in euros', 'Our London customers pay in pounds', 'what currency do Berlin customers pay in?'],
+  ['The frontend uses Tailwind', 'The frontend also uses Radix for components', 'what CSS framework does the frontend use?'],
+  ['My brother lives in Canada', 'My brother works for a bank', 'where does my brother live?'],
+  ['The cat eats at 7am', 'The dog eats at 6pm', 'when does the cat eat?'],
+  ['Alex prefers email', 'Sam prefers Slack', 'how does Alex prefer to be contacted?'],
+  ['I live in Paris', 'My parents moved to Lyon', 'where do I live?'],
+  ['The auth service listens on port 8080', 'We moved the billing service to port 9090', 'which port does the auth service use?'],
+  ['Kenji owns the billing service', 'Kenji now also owns search', 'who owns billing?'],
+  ['I drive a Honda Civic', 'My wife sold her Tesla', 'what car do I drive?'],
+  ['Our office is in Berlin', 'Our competitor moved its office to Munich', 'where is our office?'],
+  ['The API runs on Node 18', 'We upgraded the worker to Node 22', 'what Node version does the API run on?'],
+  ['The staging database is PostgreSQL 14', 'The analytics database was upgraded to ClickHouse 24', 'what database does staging use?'],
+  ['I use VS Code at work', 'I switched to Vim for writing prose at home', 'which editor do I use at work?'],
+  ['Tom is the release manager', 'Anna is now the QA lead', 'who is the release manager?'],
+  ['I am reading Dune', 'My book club switched to reading Piranesi', 'what book am I reading?'],
+  ['The meeting is on Monday', 'The retro moved to Friday', 'when is the meeting?'],
+  ['My rent is $1,450', 'My parking spot now costs $120', 'how much is my rent?'],
+  ['The blog is hosted on Netlify', 'We moved the docs from Netlify to Vercel', 'where is the blog hosted?'],
+  ['Sara works on the payments team', 'Omar transferred to the payments team', 'which team is Sara on?'],
+  ['I have a cat named Luna', 'We now have a dog named Pepper', 'what is my cat called?'],
+  ['Priya reports to Tom', 'Tom now reports to Sandra', 'who does Priya report to?'],
+  ['The Q3 budget is 40,000 euros', 'The Q4 budget was raised to 55,000 euros', 'how big is the Q3 budget?'],
+  ['Release 2.3 is planned for March', 'Release 2.4 slipped to May', 'when is release 2.3 planned?'],
+  ['I weigh 82 kg', 'My bike now weighs 9 kg', 'how much do I weigh?'],
+  ['The cluster has 12 nodes', 'The staging cluster grew to 20 nodes', 'how many nodes does the cluster have?'],
+  ['Jules is on call this week', 'Mei took over the pager from Ravi', 'who is on call this week?'],
+  ['My dentist is Dr. Okafor', 'My GP is now Dr. Lindqvist', 'who is my dentist?'],
+  ['We deploy on Wednesdays', 'We now release the mobile app on Fridays', 'when do we deploy?'],
+  ['I take the train to work', 'My partner now takes the bus to work', 'how do I get to work?'],
+  ['The London office opens at 8', 'The Paris office now opens at 9', 'when does the London office open?'],
+  ['Ana leads design', 'Ana now also mentors two juniors', 'who leads design?'],
+  ['The iOS app uses Swift', 'We rewrote the Android app in Kotlin', 'what language is the iOS app in?'],
+  ['I bank with Barclays', 'My sister moved her accounts to Monzo', 'which bank do I use?'],
+  ['Our CI runs on CircleCI', 'Our CD now runs on Argo', 'what CI do we use?'],
+  ['The product launch is on 3 June', 'The press briefing moved to 1 June', 'when is the product launch?'],
+  ['My manager is Elena', 'Elena got promoted to director', 'who is my manager?'],
+  ['Ravi lives in Leeds', 'Ravi bought a car', 'where does Ravi live?'],
+  ['I work at Shopify', 'I now work remotely on Fridays', 'where do I work?'],
+  ['The app supports English', 'The app now supports Spanish too', 'which languages does the app support?'],
+  ['We use Postgres for billing', 'We moved analytics to BigQuery', 'what database does billing use?'],
+  ['Dana wrote the parser', 'Dana now maintains the CLI', 'who wrote the parser?'],
+  ['My flight is on Tuesday', 'My return flight moved to Sunday', 'when is my flight?'],
+  ['The printer is on floor 2', 'The coffee machine moved to floor 3', 'where is the printer?'],
+  ['Our sprint starts on Monday', 'Our quarterly planning moved to Thursday', 'when does our sprint start?'],
+  ['Lena lives in Munich', "Lena's brother moved to Vienna", 'where does Lena live?'],
 ];
 
 /** Distractors per change scenario: the first facts of other scenarios, none about its own topic. */
@@ -257,11 +399,16 @@ const LOOK_ALIKE_DISTRACTORS = 4;
  */
 export function buildFactChangeSuite() {
   const firstFacts = CHANGES.map(([topic, old]) => ({ topic, content: old }));
-  const pick = (index, count, excludedTopic) => {
+  // Two statements that share two longer words may be about one thing ("The cluster runs
+  // Kubernetes 1.27" beside a look-alike about the cluster's version): never each other's distractor.
+  const longWords = (text) => new Set(text.toLowerCase().match(/[a-z0-9.]{4,}/g) ?? []);
+  const overlaps = (text, others) => others.some((other) => [...longWords(text)].filter((word) => longWords(other).has(word)).length >= 2);
+  const pick = (index, count, excludedTopic, pairTexts = []) => {
     const picked = [];
     for (let step = 1; picked.length < count && step < firstFacts.length; step++) {
       const candidate = firstFacts[(index + step * 7) % firstFacts.length];
-      if (candidate.topic !== excludedTopic && !picked.includes(candidate.content)) picked.push(candidate.content);
+      if (candidate.topic === excludedTopic || picked.includes(candidate.content) || overlaps(candidate.content, pairTexts)) continue;
+      picked.push(candidate.content);
     }
     return picked;
   };
@@ -278,7 +425,7 @@ export function buildFactChangeSuite() {
     first,
     second,
     question,
-    distractors: pick(i * 3, LOOK_ALIKE_DISTRACTORS, undefined),
+    distractors: pick(i * 3, LOOK_ALIKE_DISTRACTORS, undefined, [first, second]),
   }));
   return { changes, lookAlikes };
 }

@@ -21,13 +21,15 @@ import { buildFactChangeSuite } from './fact-change-suite.mjs';
 import { startFakeSemanticOllama } from './fake-semantic-ollama.mjs';
 
 /**
- * What the suite must reach, per embedder: what the word-based detection achieves today (below the
- * issue's targets of 0.95 / 0.90 / 0.95 for newest first, older hidden or marked and prompt order;
- * see docs/benchmarks.md), and the issue's ceiling of 0.02 for false supersessions, which it meets.
+ * What the suite must reach, per embedder: what the word-based detection achieves today, a little
+ * under (see docs/benchmarks.md; the issue's targets are 0.95 / 0.90 / 0.95 for newest first,
+ * older hidden or marked and prompt order), and the issue's ceiling of 0.02 for false
+ * supersessions. Newest first stays under 0.95 where the question shares no word with either
+ * memory ("what diet do I follow?" / "I'm vegetarian"): the `local` embedder cannot find them.
  */
 const FLOORS = {
-  local: { newestFirst: 0.74, olderHiddenOrMarked: 0.78, falseSupersessions: 0.02, promptNewestFirst: 0.74 },
-  'ollama-fake': { newestFirst: 0.74, olderHiddenOrMarked: 0.8, falseSupersessions: 0.02, promptNewestFirst: 0.74 },
+  local: { newestFirst: 0.86, olderHiddenOrMarked: 0.93, falseSupersessions: 0.02, promptNewestFirst: 0.86 },
+  'ollama-fake': { newestFirst: 0.85, olderHiddenOrMarked: 0.93, falseSupersessions: 0.02, promptNewestFirst: 0.85 },
 };
 const DAY = 86_400_000;
 const START = Date.parse('2026-03-02T09:00:00Z');

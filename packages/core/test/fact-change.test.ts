@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectFactChange, type MemoryRecord, orderReplacementsFirst, type RankedMemory } from '../src/index.js';
+import { detectFactChange, factShape, type MemoryRecord, orderReplacementsFirst, type RankedMemory } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 /** [older, newer]: the newer states a changed value of the older's fact. */
@@ -16,6 +16,18 @@ const CHANGES: readonly (readonly [string, string])[] = [
   ['The Atlas 2.0 release is planned for March 14', 'The Atlas 2.0 release slipped to April 2'],
   ['The grant proposal is due on 15 May', 'The grant proposal deadline moved to 29 May'],
   ['My landlord is Mr. Haddad', 'The flat was sold; my landlord is now Greenfield Estates'],
+  ['The office is at 12 Baker Street', 'We moved the office to 48 Canal Road'],
+  ['I take my coffee with oat milk', 'I no longer take oat milk; I drink my coffee black now'],
+  ['Jules is the on-call lead this quarter', 'Mei took over as on-call lead from Jules'],
+  ['Kim lives at 5 Elm Court', "Kim's new address is 17 Harbour Lane"],
+  ['The company logo is blue', 'The company logo was changed to green in the rebrand'],
+  ['The default branch is master', 'We renamed the default branch from master to main'],
+  ['Our sprints are two weeks long', 'We switched to one-week sprints'],
+  ['I use LastPass as my password manager', 'Switched from LastPass to 1Password'],
+  ['Zoe is my accountant', 'My accountant is now Harriet Cole; Zoe retired'],
+  ['I prefer window seats on flights', 'I prefer aisle seats on flights these days'],
+  ['The API runs on Node 18', 'We upgraded the API to Node 22'],
+  ["Marco's phone number is +39 347 555 0192", 'Marco has a new phone number: +39 320 555 7781'],
 ];
 
 /** [first, later]: look alike, but the later one does not replace the first. */
@@ -35,6 +47,25 @@ const LOOK_ALIKES: readonly (readonly [string, string])[] = [
   ['The auth service was written by Dana', 'The auth service was reviewed by Eli'],
   ['Atlas launched on 2 September 2024', 'On 9 December 2025 Atlas crossed one million invoices processed'],
   ['Marco has a new phone number: +39 320 555 7781', 'Caroline: I moved to Berlin'],
+  // Another subject named against the older's ("the staging cluster", "the API servers", "the London office").
+  ['The cluster has 12 nodes', 'The staging cluster grew to 20 nodes'],
+  ['The API runs on Node 18', 'The API servers run in us-east-1'],
+  ['The office is at 12 Baker Street', 'Chen works from the London office'],
+  // Another person: someone's relative, someone the older names, a title that is not a name.
+  ['Lena lives in Munich', "Lena's brother moved to Vienna"],
+  ['My dentist is Dr. Okafor', 'My GP is now Dr. Lindqvist'],
+  ['I drive a Honda Civic', 'My wife sold her Tesla'],
+  ['Priya supports Omar and believes in him', "Omar thanked Priya for Priya's support"],
+  // Two things differ (which release, and when), or the newer is a record of what happened.
+  ['Release 2.3 is planned for March', 'Release 2.4 slipped to May'],
+  ['The invoice for March was 1,200 euros', 'The invoice for April was 1,350 euros'],
+  // A verb of the speaker's with another value is news, not a change, unless time is said to have passed.
+  ['I use VS Code for everything', 'I use LastPass as my password manager'],
+  ['I am allergic to penicillin', 'I am allergic to cats'],
+  // The same name inside another one ("the Leeds 10K"), and a statement that says mostly other things.
+  ['My partner and I live in a flat in Leeds', 'I dropped the Leeds 10K and signed up for the Bath Half Marathon'],
+  ['Sam has been married for 5 years', 'Sam went camping with the family in the hills last week and roasted marshmallows by the lake'],
+  ['Ines is working on her studies', 'Ines got accepted into an exchange programme in Ireland'],
 ];
 
 describe('detectFactChange', () => {
@@ -48,6 +79,26 @@ describe('detectFactChange', () => {
 
   it(verifies('R-FACT-DETECT', 'names what the older memory said that the newer one replaced'), () => {
     expect(detectFactChange('I live in Paris', 'I moved to Berlin, so I live in Berlin now')?.replacedValues).toEqual(['paris']);
+    expect(detectFactChange('The office is at 12 Baker Street', 'We moved the office to 48 Canal Road')?.replacedValues).toEqual([
+      '12',
+      'baker',
+      'street',
+    ]);
+    expect(detectFactChange('I use VS Code for everything', 'I switched from VS Code to Neovim')).toMatchObject({
+      reason: 'named-thing-moved',
+      replacedValues: ['vs', 'code'],
+    });
+    expect(detectFactChange('I take my coffee with oat milk', 'I no longer take oat milk; I drink my coffee black now')?.reason).toBe(
+      'denied',
+    );
+  });
+
+  it(verifies('R-FACT-DETECT', 'a newer statement is read once and compared with many (the same answer from a shape as from text)'), () => {
+    const newer = factShape('We moved the office to 48 Canal Road');
+    expect(detectFactChange(factShape('The office is at 12 Baker Street'), newer)).toEqual(
+      detectFactChange('The office is at 12 Baker Street', 'We moved the office to 48 Canal Road'),
+    );
+    expect(detectFactChange(factShape('Our warehouse is at 9 Dock Lane'), newer)).toBeUndefined();
   });
 });
 

@@ -1,236 +1,153 @@
 /**
  * "Same subject, changed value" between two memories, from their words alone (no model, no list
- * of change phrases): a statement is read as who it is about (first person, "my X", "Lena's X"),
- * its named things and values (numbers, dates, versions, capitalised names and places, addresses)
- * and its other content words (the relation). A newer memory updates an older one when it keeps
- * the older one's subject and relation — its content words, or a named thing they share — and
- * drops one of its values for another. Memories that merely share words (two people's cities,
- * two services' ports, an addition, two dated events of one kind) are left alone: measured by
- * the fact-change suite of `pnpm eval` (tooling/eval/fact-change-suite.mjs).
+ * of change phrases). Each statement is read by factShape (fact-shape.ts) as who it is about and
+ * its content words in order. The newer one's words are aligned with the older one's: what the
+ * older said that the newer no longer says is what was replaced, and it must be one stretch of
+ * the older statement (its value: "12 Baker Street", "Tom Becker", "blue") — two stretches are two
+ * things that differ ("Alice lives in Paris" / "Bob lives in Berlin": the person and the city).
+ * The subject must stay: the older's first word, or a name both say when the newer also says that
+ * time has passed (a past tense, "now", "new", "these days"). Memories that merely share words —
+ * two people's cities, two services' ports, an addition, two dated events of one kind — are left
+ * alone: measured by the fact-change suite of `pnpm eval` (tooling/eval/fact-change-suite.mjs).
  */
+import { align, isValue, sameWord } from './fact-alignment.js';
+import { type FactShape, type FactToken, factShape } from './fact-shape.js';
 
-/** The words that carry no subject, relation or value. */
-const FUNCTION_WORDS = new Set(
-  (
-    'a an the and or but so of to in on at by for from with into onto as is are was were be been being am has have had do does ' +
-    'did it its this that these those there here than then also too very just still not no yes all any some each every both ' +
-    'which who whom whose what when where why how can could will would shall should may might must up out over under about ' +
-    'after before since until again once per via he she they them their his her him hers theirs you your yours one'
-  ).split(' '),
-);
-/** First-person words: who a statement is about when it names no one. */
-const FIRST_SINGULAR = new Set(['i', 'me', 'my', 'mine', 'myself', "i'm", "i've", "i'd", "i'll"]);
-const FIRST_PLURAL = new Set(['we', 'us', 'our', 'ours', 'ourselves', "we're", "we've"]);
-/** Words that add to what is known rather than replace it ("I also speak German"). */
-const ADDING_WORDS = new Set(['also', 'too', 'another', 'additionally']);
-/** Parts of a date: a value, but never the named thing a statement is about. */
-const DATE_WORDS = new Set(
-  'january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays'.split(
-    ' ',
-  ),
-);
+export type { FactShape } from './fact-shape.js';
+export { factShape } from './fact-shape.js';
 
-/** One statement as the rule reads it. */
-export interface FactShape {
-  /** `i`, `we` or `` (third person). */
-  readonly person: string;
-  /** What the statement says belongs to someone: "my rent" → `rent`, "Lena's sister" → `lena>sister`. */
-  readonly possessed: ReadonlySet<string>;
-  /** Numbers, dates, versions, addresses and capitalised names, normalised. */
-  readonly values: ReadonlySet<string>;
-  /** A capitalised first word, which may be a name or just the start of the sentence. */
-  readonly opening: string | undefined;
-  /** The other content words, stemmed. */
-  readonly terms: ReadonlySet<string>;
-  /** Content words (values, and terms stemmed) in the order written. */
-  readonly sequence: readonly string[];
-  /** Whether it says it adds to what is known ("also", "too"). */
-  readonly adds: boolean;
-  /** Terms that say something changed: the past tense ("slipped", "moved"), and "now". */
-  readonly pastTense: ReadonlySet<string>;
-}
-
-interface Token {
-  readonly raw: string;
-  readonly lower: string;
-  readonly first: boolean;
-}
-
-function tokens(content: string): Token[] {
-  const found: Token[] = [];
-  let sentenceStart = true;
-  for (const match of content.matchAll(/[\p{L}\p{N}$+#@][\p{L}\p{N}'’.,:@$+#/-]*|[.!?;]/gu)) {
-    const raw = match[0].replace(/[.,:'’-]+$/u, '');
-    if (/^[.!?;]$/.test(raw)) {
-      sentenceStart = true;
-      continue;
-    }
-    if (raw.length === 0) continue;
-    found.push({ raw, lower: raw.toLowerCase().replaceAll('’', "'"), first: sentenceStart });
-    sentenceStart = false;
-  }
-  return found;
-}
-
-/** A light stem so "lives"/"live", "listens"/"listen", "moved"/"move" meet. */
-export function stemWord(word: string): string {
-  let stem = word.replace(/'s$/, '');
-  if (stem.length > 4 && stem.endsWith('ing')) stem = stem.slice(0, -3);
-  else if (stem.length > 4 && stem.endsWith('ed')) stem = stem.slice(0, -2);
-  else if (stem.length > 3 && stem.endsWith('es') && !stem.endsWith('ses')) stem = stem.slice(0, -1);
-  if (stem.length > 3 && stem.endsWith('s') && !stem.endsWith('ss')) stem = stem.slice(0, -1);
-  if (stem.length > 3 && stem.endsWith('e')) stem = stem.slice(0, -1);
-  return stem;
-}
-
-function isValue(token: Token): boolean {
-  if (/\p{N}/u.test(token.raw) || token.raw.includes('@')) return true;
-  return !token.first && /^\p{Lu}/u.test(token.raw) && token.lower !== 'i' && !FIRST_SINGULAR.has(token.lower);
-}
-
-/** How the rule reads one statement. */
-export function factShape(content: string): FactShape {
-  const words = tokens(content);
-  let person = '';
-  const possessed = new Set<string>();
-  const values = new Set<string>();
-  const terms = new Set<string>();
-  let opening: string | undefined;
-  const sequence: string[] = [];
-  const pastTense = new Set<string>();
-  let adds = false;
-  words.forEach((token, i) => {
-    if (ADDING_WORDS.has(token.lower)) adds = true;
-    const next = words[i + 1];
-    const nextContent = next && !FUNCTION_WORDS.has(next.lower) ? stemWord(next.lower) : undefined;
-    // "US" and "ME" written in capitals are names (a region, a state), not pronouns.
-    const acronym = token.raw.length > 1 && token.raw === token.raw.toUpperCase();
-    if (!acronym && (FIRST_SINGULAR.has(token.lower) || FIRST_PLURAL.has(token.lower))) {
-      if (person === '') person = FIRST_SINGULAR.has(token.lower) ? 'i' : 'we';
-      if ((token.lower === 'my' || token.lower === 'our') && nextContent) possessed.add(nextContent);
-      return;
-    }
-    if (token.lower.endsWith("'s") && nextContent) {
-      const owner = token.lower.slice(0, -2);
-      possessed.add(`${owner}>${nextContent}`);
-      values.add(owner);
-      sequence.push(owner);
-      return;
-    }
-    if (FUNCTION_WORDS.has(token.lower)) return;
-    if (i === 0 && /^\p{Lu}/u.test(token.raw)) opening = token.lower;
-    const word = isValue(token) ? token.lower.replace(/[$,]/g, '') : stemWord(token.lower);
-    (isValue(token) ? values : terms).add(word);
-    // "is monitored", "are hosted": a present passive describes a state, not a change.
-    const describes = ['is', 'are', 'am'].includes(words[i - 1]?.lower ?? '');
-    // "was written", "were sold": a past passive says what happened, whatever the verb's form.
-    const happenedTo = ['was', 'were'].includes(words[i - 1]?.lower ?? '');
-    if (!isValue(token) && ((token.lower.endsWith('ed') && !describes) || happenedTo || token.lower === 'now')) pastTense.add(word);
-    sequence.push(word);
-  });
-  return { person, possessed, values, opening, terms, sequence, adds, pastTense };
-}
-
-/** Why a newer memory is taken to update an older one. */
-export type FactChangeReason = 'same-terms' | 'same-named-thing';
+/**
+ * Why a newer memory is taken to update an older one: it says another value of the same thing
+ * (`changed-value`), moves a named thing from one value to another (`named-thing-moved`), says
+ * the same thing with another word (`reworded`), or denies it (`denied`).
+ */
+export type FactChangeReason = 'changed-value' | 'named-thing-moved' | 'reworded' | 'denied';
 
 /** A detected change: the values the older memory said that the newer one replaced. */
 export interface FactChange {
   readonly reason: FactChangeReason;
-  /** The older memory's values the newer one no longer says (untrusted text: shown, never run). */
+  /** The older memory's words the newer one replaced (untrusted text: shown, never run). */
   readonly replacedValues: readonly string[];
 }
 
-const difference = <T>(a: ReadonlySet<T>, b: ReadonlySet<T>): T[] => [...a].filter((item) => !b.has(item));
-const sameSet = <T>(a: ReadonlySet<T>, b: ReadonlySet<T>) => a.size === b.size && difference(a, b).length === 0;
+/** A name or a plain word can be what a statement is about; a number or a date cannot. */
+const canBeSubject = (token: FactToken) => token.kind === 'name' || token.kind === 'word';
 
 /**
  * R-FACT-DETECT: whether `newer` states a changed value of the fact `older` states, or undefined
- * (either may be given as its factShape, read once when many pairs are compared).
- * Both must be about the same one: the same person (or one leaves it unsaid: "Switched to
- * 1Password"; "we" is the team acting on a thing, not a subject of its own) and the same "my X"
- * / "Lena's X". The newer must keep the older one's relation — every content word of the older,
- * or a named thing both name — and drop a value of the older while saying a new one, or name the
- * older value next to a new one with a changed relation word ("from VS Code to Neovim"). Two
- * statements with two or more values each and none in common are about different things (two
- * projects' deadlines, two runs on two days), never a change; "also" and "too" add, never replace.
+ * (either may be given as its factShape, read once when many pairs are compared). See the
+ * module's comment for the rule; each branch below is one way a change is said.
  */
 export function detectFactChange(older: string | FactShape, newer: string | FactShape): FactChange | undefined {
-  const [a, b] = withNamedOpenings(
+  const [a, b] = withConfirmedNames(
     typeof older === 'string' ? factShape(older) : older,
     typeof newer === 'string' ? factShape(newer) : newer,
   );
-  // What happened stays what happened ("Atlas launched on 2 September 2024"): a later event does
-  // not replace it, only a later statement of a state does.
-  const olderIsEvent = [...a.pastTense].some((term) => term !== 'now');
-  if (b.adds || olderIsEvent || !samePerson(a, b)) return undefined;
-  const replacedValues = difference(a.values, b.values).filter((value) => !b.terms.has(stemWord(value)));
-  const newValues = difference(b.values, a.values).filter((value) => !a.terms.has(stemWord(value)));
-  const sharedValues = [...a.values].filter((value) => b.values.has(value));
-  // Unless both say it of the same "my X" ("my landlord is Mr. Haddad" / "…my landlord is now
-  // Greenfield Estates"), which names the subject for them.
-  const sameOwnThing = a.possessed.size > 0 && sameSet(a.possessed, b.possessed);
-  if (a.values.size >= 2 && b.values.size >= 2 && sharedValues.length === 0 && !sameOwnThing) return undefined;
-  if (differentSubjects(a, b) || parallelAboutAnother(a, b)) return undefined;
-  const wordsOfB = new Set([...b.terms, ...[...b.values].map(stemWord)]);
-  const droppedTerms = [...a.terms].filter((term) => !wordsOfB.has(term));
-  const addedTerms = difference(b.terms, a.terms);
-  const termsKept = a.terms.size > 0 && droppedTerms.length === 0 && samePossessions(a, b);
-  // A named thing both name anchors the subject ("the Civic", "Lena"); a month or a weekday never does.
-  // Through a named thing alone, the newer must also say something happened to it (a verb in the
-  // past tense the older did not use, "relocated", "switched", "handed", or "now"): "Atlas is monitored with
-  // X" and "pages for Atlas go to Dana" name one project and say two different things of it.
-  // A speaker restating their own named thing ("I drive a Civic" / "I sold the Civic and bought a
-  // Tesla") says what happened to it in the same breath.
-  const happened = [...b.pastTense].some((term) => !a.terms.has(term)) || (a.person !== '' && a.person === b.person);
-  const namedShared =
-    happened &&
-    compatiblePossessions(a, b) &&
-    (sharedValues.some((value) => !/^\p{N}/u.test(value) && !DATE_WORDS.has(value)) ||
-      (a.opening !== undefined && a.opening === b.opening));
-  if (newValues.length > 0 && replacedValues.length > 0 && likeForLike(replacedValues, newValues)) {
-    if (termsKept) return { reason: 'same-terms', replacedValues };
-    if (namedShared && droppedTerms.length <= 1) return { reason: 'same-named-thing', replacedValues };
-    // Most of the older's words kept, one reworded, and the newer says it changed ("the grant
-    // proposal is due on 15 May" / "the grant proposal deadline moved to 29 May").
-    const keptTerms = a.terms.size - droppedTerms.length;
-    if (happened && droppedTerms.length === 1 && keptTerms >= 2 && samePossessions(a, b)) return { reason: 'same-terms', replacedValues };
-    return undefined;
+  if (b.adds || a.tokens.length === 0 || !samePerson(a, b)) return undefined;
+  // What happened stays what happened ("Atlas launched on 2 September 2024", "the March invoice
+  // was 1,200 euros"): a later event does not replace it, only a later statement of a state does.
+  if (a.told && !a.timed) return undefined;
+  // Nor does a dated event replace a state that has no date ("Harvest is monitored with Datadog" /
+  // "On 30 March 2026 Harvest onboarded its hundredth farm"): it says what happened that day.
+  const hasDate = (shape: FactShape) => shape.tokens.some((token) => token.kind === 'date');
+  if (b.told && !b.timed && hasDate(b) && !hasDate(a)) return undefined;
+  const alignment = align(a, b);
+  const { kept, dropped, added, changed } = alignment;
+  if (!compatibleOwners(a, b, dropped) || alignment.droppedStretches > 1) return undefined;
+  // A change restates the fact; a newer statement that says mostly other things ("Melanie went
+  // camping with her family in the mountains…" after "Melanie has been married for 5 years") is news.
+  if (added.filter((token) => !isValue(token)).length > kept.length + 1) return undefined;
+  const droppedWords = dropped.filter((token) => !isValue(token));
+  const droppedValues = dropped.filter(isValue);
+  const addedValues = added.filter(isValue);
+  const subject = a.tokens.find(canBeSubject);
+  // Said by "I" or "we", the first word is a verb ("I use…") unless it is one's own thing ("my
+  // rent"): another value of a verb is news ("I use LastPass" after "I use VS Code") unless the
+  // newer says that time has passed.
+  const subjectKept = subject !== undefined && kept.includes(subject) && (a.person === '' || changed || a.possessed.has(subject.word));
+  const namesKept = kept.filter((token) => token.kind === 'name' && !partOfAnotherName(token, a, b));
+  // "The cluster has 12 nodes" / "The staging cluster grew to 20 nodes": a new word before the
+  // subject makes it another one.
+  const subjectIsAThing = a.person === '' || (subject !== undefined && a.possessed.has(subject.word));
+  if (subject !== undefined && subjectIsAThing && qualifiedAnew(subject, b, a)) return undefined;
+  // "We" and "we", "I" and "I", the newer saying that time has passed: the speaker anchors the subject.
+  const speakerKept = a.person !== '' && a.person === b.person && changed && kept.length > 0;
+
+  // "I no longer take oat milk": every word of the older, denied.
+  if (b.negated && !a.negated && dropped.length === 0) return { reason: 'denied', replacedValues: words(a.tokens) };
+  // "The office is at 12 Baker Street" / "We moved the office to 48 Canal Road": a value swapped
+  // for one of its kind, the relation kept (or one word of it reworded, when the newer says so).
+  if (droppedValues.length > 0 && likeForLike(droppedValues, addedValues) && droppedWords.length <= (changed ? 1 : 0)) {
+    if (subjectKept || (namesKept.length > 0 && changed) || speakerKept)
+      return { reason: 'changed-value', replacedValues: words(droppedValues) };
   }
-  // "from A to B": the older value is still named, next to a new one, and the relation words changed.
-  if (newValues.length > 0 && replacedValues.length === 0 && namedShared && (droppedTerms.length > 0 || addedTerms.length > 0)) {
-    const replaced = sharedValues.filter((value) => !DATE_WORDS.has(value) && !/^\p{N}/u.test(value));
-    if (replaced.length > 0) return { reason: 'same-named-thing', replacedValues: replaced };
+  // "I use VS Code" / "I switched from VS Code to Neovim"; "Kenji owns billing" / "…passed from
+  // Kenji to Amara": a named thing both say, a new value, and the newer says it changed.
+  const subjectLost = a.person === '' && dropped[0] === a.tokens[0];
+  // The name moved is not what both statements are about: "Tim is working on his studies" / "Tim
+  // got accepted into a program in Ireland" says something new of Tim, it moves nothing from him.
+  const movedNames = namesKept.filter((token) => !(token === a.tokens[0] && sameWord(token, b.tokens[0] as FactToken)));
+  const namedValueAdded = addedValues.some((token) => token.kind === 'name' || (token.kind === 'number' && /\p{L}/u.test(token.word)));
+  if (droppedValues.length === 0 && movedNames.length > 0 && changed && namedValueAdded && !subjectLost) {
+    const nameIsTheValue = namesKept.some((token) => token !== a.tokens[0]) && added.every(isValue);
+    if (droppedWords.length <= 1 || nameIsTheValue) return { reason: 'named-thing-moved', replacedValues: words(namesKept) };
   }
-  // Without values ("I'm vegetarian" → "I went vegan"; "Tomás is on the payments team" → "Tomás
-  // transferred to the search team"): one content word of the older is replaced and the rest kept,
-  // by the same person, possessed thing or named subject.
-  const anchored = a.person !== '' || a.possessed.size > 0 || (a.opening !== undefined && a.opening === b.opening);
-  if (replacedValues.length === 0 && newValues.length === 0 && anchored && samePossessions(a, b)) {
-    if (droppedTerms.length === 1 && a.terms.size >= 2 && addedTerms.length > 0)
-      return { reason: 'same-terms', replacedValues: droppedTerms };
+  if (droppedValues.length === 0 && addedValues.length === 0 && changed && subjectKept) {
+    // "The company logo is blue" / "…was changed to green": one word swapped, the rest kept.
+    const swap = dropped.length > 0 && dropped.length <= 2 && added.length > 0 && added.length <= dropped.length + 1;
+    if (swap && kept.length >= Math.max(2, dropped.length + 1) && !opensWithAnother(a, b))
+      return { reason: 'reworded', replacedValues: words(droppedWords) };
+    // "The default branch is master" / "We renamed the default branch from master to main":
+    // all of the older said again, and one new word for its value.
+    if (dropped.length === 0 && added.length === 1 && kept.length >= 2)
+      return { reason: 'reworded', replacedValues: words(a.tokens.slice(-1)) };
   }
   return undefined;
 }
 
 /**
- * For a named thing both name: the same possessions when both say some, and no one else's thing
- * in the newer ("Lena lives in Munich" / "Lena's sister lives in Vienna" are two people).
+ * Whether the newer puts a word of its own right against the older's subject — before it ("the
+ * staging cluster", "the London office") or after it ("the API servers"): then it speaks of
+ * another thing that has the subject's name in it.
  */
-function compatiblePossessions(a: FactShape, b: FactShape): boolean {
-  if (a.possessed.size > 0 && b.possessed.size > 0) return sameSet(a.possessed, b.possessed);
-  return a.possessed.size > 0 || [...b.possessed].every((item) => !item.includes('>'));
+function qualifiedAnew(subject: FactToken, b: FactShape, a: FactShape): boolean {
+  const at = b.tokens.findIndex((token) => sameWord(token, subject));
+  if (at < 0) return false;
+  // A word, a name or an identifier ("the Q4 budget", "the v2 API"); not a count or a date.
+  const qualifies = (token: FactToken) =>
+    token.kind === 'word' || token.kind === 'name' || (token.kind === 'number' && /\p{L}/u.test(token.word));
+  const isNew = (token: FactToken | undefined) =>
+    token !== undefined && qualifies(token) && !token.past && !a.tokens.some((other) => sameWord(other, token));
+  const before = b.tokens[at]?.joined ? b.tokens[at - 1] : undefined;
+  const after = b.tokens[at + 1]?.joined ? b.tokens[at + 1] : undefined;
+  return isNew(before) || isNew(after);
 }
 
 /**
- * A change swaps a value for one of its kind: a name for a name, a number for a number, a date
- * for a date. A dated event naming a project ("On 9 December Atlas crossed…") does not replace
- * what the project is monitored with.
+ * "Leeds" in "a flat in Leeds" and in "the Leeds 10K" name two things: a name the newer writes
+ * against a value the older does not have is part of another name.
  */
-function likeForLike(replaced: readonly string[], added: readonly string[]): boolean {
-  const kind = (value: string) => (DATE_WORDS.has(value) ? 'date' : /\p{N}/u.test(value) ? 'number' : 'name');
-  const kinds = new Set(replaced.map(kind));
-  return added.some((value) => kinds.has(kind(value)));
+function partOfAnotherName(name: FactToken, a: FactShape, b: FactShape): boolean {
+  const at = b.tokens.findIndex((token) => sameWord(token, name));
+  const inA = (token: FactToken | undefined) => token !== undefined && a.tokens.some((other) => sameWord(other, token));
+  const before = b.tokens[at]?.joined ? b.tokens[at - 1] : undefined;
+  const after = b.tokens[at + 1]?.joined ? b.tokens[at + 1] : undefined;
+  return [before, after].some((token) => token !== undefined && isValue(token) && !inA(token));
+}
+
+/** "Gina supports Jon" / "Jon expressed gratitude for Gina's support": the newer is about another one the older names. */
+function opensWithAnother(a: FactShape, b: FactShape): boolean {
+  const opening = b.tokens[0];
+  if (a.person !== '' || opening === undefined || opening.kind !== 'name') return false;
+  return !sameWord(opening, a.tokens[0] as FactToken) && a.tokens.some((token) => sameWord(token, opening));
+}
+
+const words = (tokens: readonly FactToken[]) => [...new Set(tokens.map((token) => token.word))];
+
+/** A change swaps a value for one of its kind: a name for a name, a number for a number, a date for a date. */
+function likeForLike(replaced: readonly FactToken[], added: readonly FactToken[]): boolean {
+  const kinds = new Set(replaced.map((token) => token.kind));
+  return added.some((token) => kinds.has(token.kind));
 }
 
 /**
@@ -242,61 +159,58 @@ function samePerson(a: FactShape, b: FactShape): boolean {
   if (a.person === b.person) return true;
   const [said, unsaid] = a.person === '' ? [b, a] : [a, b];
   if (unsaid.person !== '') return false;
-  return said.person === 'we' || unsaid.opening === undefined;
+  // "Switched from LastPass to 1Password": an opening verb names no one.
+  const first = unsaid.tokens[0];
+  const opensWithSomeone = unsaid.opening !== undefined && first !== undefined && !first.past && canBeSubject(first);
+  return said.person === 'we' || !opensWithSomeone;
 }
 
 /**
- * A capitalised first word is a name when the other statement writes it capitalised mid-sentence
- * ("Kenji owns…" / "…passed from Kenji to Amara"): then it is a value in both.
+ * "Lena's sister" is another person than Lena, "my wife" another than me: what one statement
+ * says belongs to someone ("Priya's manager"), the other must say of the same owner, or name both
+ * the owner and the thing ("The Acme contract" / "Acme's contract"), or say the older's relation
+ * in other words ("Kim lives at…" / "Kim's new address is…"). A newer statement about "my X"
+ * ("My wife drives a Tesla") is about X unless the older names X or a thing both name.
  */
-function withNamedOpenings(a: FactShape, b: FactShape): [FactShape, FactShape] {
+function compatibleOwners(a: FactShape, b: FactShape, dropped: readonly FactToken[]): boolean {
+  const owned = (shape: FactShape) => [...shape.possessed].filter((item) => item.includes('>'));
+  const [ownedA, ownedB] = [owned(a), owned(b)];
+  if (ownedA.length > 0 && ownedB.length > 0) return ownedA.some((item) => ownedB.includes(item));
+  const names = (part: string, shape: FactShape) =>
+    shape.tokens.some((token) => sameWord(token, { word: part, kind: 'word', past: false }));
+  // "Kim lives at…" / "Kim's new address is…" (a state said in other words), not "Lena's brother moved…".
+  const relationReworded = dropped.some((token) => !isValue(token)) && !b.told;
+  if (ownedB.length > 0) {
+    return ownedB.every((item) => {
+      const [owner = '', thing = ''] = item.split('>');
+      return names(owner, a) && (names(thing, a) || relationReworded);
+    });
+  }
+  // The newer may leave the older's "whose" unsaid ("Priya's manager is Tom" / "Priya now reports to…").
+  if (!ownedA.every((item) => names(item.slice(0, item.indexOf('>')), b))) return false;
+  const first = b.tokens[0];
+  const aboutOwnThing = first !== undefined && b.possessed.has(first.word);
+  const shareName = a.tokens.some((token) => token.kind === 'name' && b.tokens.some((other) => other.word === token.word));
+  return !aboutOwnThing || names(first.word, a) || shareName;
+}
+
+/**
+ * A capitalised word at the start of a sentence is a name when the other statement writes it
+ * capitalised too ("Kenji owns…" / "…passed from Kenji to Amara"; "Tomás is…" / "Tomás
+ * transferred…"; "…; Zoe retired"): then it is a name in both.
+ */
+function withConfirmedNames(a: FactShape, b: FactShape): [FactShape, FactShape] {
+  const capitalised = (shape: FactShape) =>
+    new Set(shape.tokens.filter((token) => token.capitalised && !token.past).map((token) => token.lower));
   const promote = (shape: FactShape, other: FactShape): FactShape => {
-    if (shape.opening === undefined || !other.values.has(shape.opening)) return shape;
-    const terms = new Set(shape.terms);
-    terms.delete(stemWord(shape.opening));
-    return { ...shape, terms, values: new Set([...shape.values, shape.opening]) };
+    const confirmed = capitalised(other);
+    const isConfirmed = (token: FactToken) =>
+      token.kind === 'word' && token.capitalised === true && !token.past && confirmed.has(token.lower);
+    if (!shape.tokens.some(isConfirmed)) return shape;
+    const tokens = shape.tokens.map((token) =>
+      isConfirmed(token) ? { ...token, kind: 'name' as const, word: token.lower ?? token.word } : token,
+    );
+    return { ...shape, tokens };
   };
   return [promote(a, b), promote(b, a)];
-}
-
-/**
- * Two statements of one template with a word and a value swapped ("Ada wrote the parser in Rust"
- * / "Ada wrote the CLI in Go"; "the Q3 marketing budget…" / "the Q3 hiring budget…") say the
- * same thing of two different things. A word swapped for a past tense ("is planned" / "slipped")
- * or for a value is a reworded relation, not another thing.
- */
-function parallelAboutAnother(a: FactShape, b: FactShape): boolean {
-  if (a.sequence.length !== b.sequence.length) return false;
-  const differing = a.sequence.map((word, i) => [word, b.sequence[i] ?? ''] as const).filter(([x, y]) => x !== y);
-  const named = (value: string, shape: FactShape) => shape.values.has(value) && !DATE_WORDS.has(value) && !/\p{N}/u.test(value);
-  return (
-    differing.length >= 2 &&
-    differing.some(([x, y]) => (a.terms.has(x) && b.terms.has(y) && !b.pastTense.has(y)) || (named(x, a) && named(y, b)))
-  );
-}
-
-/**
- * "My rent" and "my rent", or "our blog" and "the blog": what one statement says belongs to
- * someone, the other names too (a possessed noun without a possessor counts). "My wife drives…"
- * and "I drive…" are about two people.
- */
-function samePossessions(a: FactShape, b: FactShape): boolean {
-  if (a.possessed.size > 0 && b.possessed.size > 0) return sameSet(a.possessed, b.possessed);
-  const [owned, other] = a.possessed.size > 0 ? [a, b] : [b, a];
-  return [...owned.possessed].every((item) => other.terms.has(item.slice(item.indexOf('>') + 1)));
-}
-
-/**
- * The words before the first word both statements share are who or what each is about ("the
- * API runs…" / "the worker runs…"): when both have some and none in common, two subjects.
- */
-function differentSubjects(a: FactShape, b: FactShape): boolean {
-  const shared = new Set(a.sequence.filter((word) => b.sequence.includes(word)));
-  const before = (sequence: readonly string[]) => {
-    const first = sequence.findIndex((word) => shared.has(word));
-    return sequence.slice(0, first < 0 ? sequence.length : first);
-  };
-  const subjectA = before(a.sequence);
-  const subjectB = new Set(before(b.sequence));
-  return subjectA.length > 0 && subjectB.size > 0 && !subjectA.some((word) => subjectB.has(word)) && shared.size > 0 && a.person === '';
 }
