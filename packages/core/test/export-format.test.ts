@@ -89,6 +89,7 @@ describe('the JSONL export format', () => {
       'stale',
       'contradicted',
       'supersededBy',
+      'replacedBy',
       'accessCount',
       'lastAccessedAt',
       'expiresAt',

@@ -20,6 +20,9 @@ const VECTORS: Record<string, number[]> = {
   'The deploy target is us-east-1': [0.9, Math.sqrt(1 - 0.81), 0],
   'Alice prefers tea': [0, 0, 1],
   'Alice prefers green tea': [0, Math.sqrt(1 - 0.81), 0.9],
+  // Far apart as vectors: the change is found from the words.
+  'Nora sits at desk 4B': [Math.SQRT1_2, 0, Math.SQRT1_2],
+  'Nora moved to desk 7A': [-Math.SQRT1_2, 0, Math.SQRT1_2],
 };
 /** Memories seeded in bulk beside the few written through the engine: "a few thousand". */
 const BULK = 2500;
@@ -106,6 +109,11 @@ describeEachEngine('import store: the memsvc JSONL round trip', (engine) => {
     tick();
     await memories('supersede').create(alice, { content: 'The deploy target is us-east-1', tier: 'ltm' });
     tick();
+    // A changed fact: the older one is marked replaced by the newer one, later in the file.
+    await memories('flag').create(alice, { content: 'Nora sits at desk 4B', tier: 'ltm' });
+    tick();
+    await memories('flag').create(alice, { content: 'Nora moved to desk 7A', tier: 'ltm' });
+    tick();
     // Contradiction markers and links.
     await memories('flag').create(alice, { content: 'Alice prefers tea', tier: 'ltm', scope: 'personal' });
     tick();
@@ -169,6 +177,7 @@ describeEachEngine('import store: the memsvc JSONL round trip', (engine) => {
     // The file really exercises every field.
     expect(parsed.some((line) => line.pinned && line.version === 3 && (line.history as unknown[]).length === 3)).toBe(true);
     expect(parsed.some((line) => line.supersededBy !== null)).toBe(true);
+    expect(parsed.some((line) => line.replacedBy !== null && line.content === 'Nora sits at desk 4B')).toBe(true);
     expect(parsed.some((line) => line.contradicted && (line.links as unknown[]).length > 0)).toBe(true);
     expect(parsed.some((line) => line.deletedAt !== null)).toBe(true);
     expect(parsed.some((line) => line.stale && (line.accessCount as number) > 0)).toBe(true);

@@ -76,6 +76,7 @@ export function memoryLine(parts: MemoryLineParts): string {
     stale: memory.stale,
     contradicted: memory.contradicted,
     supersededBy: memory.supersededBy,
+    replacedBy: memory.replacedBy ?? null,
     accessCount: memory.accessCount,
     lastAccessedAt: iso(memory.lastAccessedAt),
     expiresAt: iso(memory.expiresAt),

@@ -50,6 +50,7 @@ export function markdownNote(parts: MarkdownNoteParts): MarkdownNote {
     stale: memory.stale,
     contradicted: memory.contradicted,
     supersededBy: memory.supersededBy,
+    replacedBy: memory.replacedBy ?? null,
     createdAt: memory.createdAt.toISOString(),
     updatedAt: memory.updatedAt.toISOString(),
     expiresAt: memory.expiresAt?.toISOString() ?? null,

@@ -43,6 +43,8 @@ export interface ImportedMemory {
   readonly stale: boolean;
   readonly contradicted: boolean;
   readonly supersededBy: string | null;
+  /** The newer memory that changed this one's fact (a visible marker; absent in files from before it existed). */
+  readonly replacedBy: string | null;
   readonly accessCount: number;
   readonly lastAccessedAt: Date | null;
   readonly expiresAt: Date | null;

@@ -18,7 +18,7 @@ const MEMORY_COLUMNS = sql.raw(
 
 /**
  * Inserts memories as they were stored elsewhere: ids, versions, timestamps, markers and counts
- * unchanged. `superseded_by` is left for `linkSuperseded` (its target may come later in the file).
+ * unchanged. `superseded_by` and `replaced_by` are left for `linkSuperseded` (their targets may come later in the file).
  * The derived columns are the database's: the content hash by the write path's own function, the
  * vector shard a generated column, and the lexical postings written by the trigger (migration
  * 0008) or, under `withoutLexicalTrigger`, by `indexLexicalTerms` for all the rows at once.
@@ -65,20 +65,31 @@ export async function insertMemoryRows(
 }
 
 /**
- * Sets `superseded_by` once every memory of the file is in. A target the tenant does not hold
- * (filtered out of the export, or an expired short-term memory the export never carries) is left
- * null: the state a hard delete of the target leaves (ON DELETE SET NULL).
+ * Sets `superseded_by` and `replaced_by` once every memory of the file is in. A target the tenant
+ * does not hold (filtered out of the export, or an expired short-term memory the export never
+ * carries) is left null: the state a hard delete of the target leaves (ON DELETE SET NULL).
  */
 export async function linkSuperseded(
   trx: Transaction<MemsvcDatabase>,
   tenant: TenantId,
   memories: readonly ImportedMemory[],
 ): Promise<void> {
-  const superseded = memories.filter((memory) => memory.supersededBy !== null);
-  for (const batch of batches(superseded)) {
-    const pairs = batch.map((memory) => sql`(${memory.id}::uuid, ${memory.supersededBy}::uuid)`);
+  await linkColumn(trx, tenant, memories, 'superseded_by', (memory) => memory.supersededBy);
+  await linkColumn(trx, tenant, memories, 'replaced_by', (memory) => memory.replacedBy);
+}
+
+async function linkColumn(
+  trx: Transaction<MemsvcDatabase>,
+  tenant: TenantId,
+  memories: readonly ImportedMemory[],
+  column: 'superseded_by' | 'replaced_by',
+  targetOf: (memory: ImportedMemory) => string | null,
+): Promise<void> {
+  const linked = memories.filter((memory) => targetOf(memory) !== null);
+  for (const batch of batches(linked)) {
+    const pairs = batch.map((memory) => sql`(${memory.id}::uuid, ${targetOf(memory)}::uuid)`);
     await sql`
-      UPDATE memories SET superseded_by = pair.target
+      UPDATE memories SET ${sql.ref(column)} = pair.target
       FROM (VALUES ${sql.join(pairs)}) AS pair (id, target)
       WHERE memories.id = pair.id AND memories.user_id = ${tenant}
         AND EXISTS (SELECT 1 FROM memories AS target WHERE target.id = pair.target AND target.user_id = ${tenant})`.execute(trx);

@@ -20,6 +20,7 @@ export function importedMemory(
     stale: false,
     contradicted: false,
     supersededBy: null,
+    replacedBy: null,
     accessCount: 0,
     lastAccessedAt: null,
     expiresAt: null,

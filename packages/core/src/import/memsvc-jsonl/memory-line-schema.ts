@@ -84,6 +84,8 @@ export const memoryLineSchema = z
     stale: z.boolean(),
     contradicted: z.boolean(),
     supersededBy: id.nullable(),
+    // Files written before changed facts were marked have no `replacedBy`.
+    replacedBy: id.nullable().optional(),
     accessCount: z.number().int().min(0).max(2_147_483_647),
     lastAccessedAt: instant.nullable(),
     expiresAt: instant.nullable(),

@@ -85,6 +85,7 @@ function toImportedMemory(line: MemoryLine): ImportedMemory {
     stale: line.stale,
     contradicted: line.contradicted,
     supersededBy: line.supersededBy?.toLowerCase() ?? null,
+    replacedBy: line.replacedBy?.toLowerCase() ?? null,
     accessCount: line.accessCount,
     lastAccessedAt: line.lastAccessedAt,
     expiresAt: line.expiresAt,
