@@ -1,5 +1,6 @@
 import { type CallContext, toTenantId } from '@memsvc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifies } from '../../core/test/requirements.js';
 import { dashboardEngines, startTestDashboard, type TestDashboard } from './support/dashboard-harness.js';
 
 /** The origin app.request() serves under: hono/csrf compares a POST's Origin with it. */
@@ -97,6 +98,24 @@ for (const engine of dashboardEngines('memory_page')) {
       expect(html).toContain('<ins>');
       expect(html).toContain('unchanged characters');
     });
+
+    it(
+      verifies(
+        'R-FACT-WRITE',
+        'marks a memory whose fact a newer one changed as probably outdated, linking to the newer one, on its page and in the list',
+      ),
+      async () => {
+        const older = await create(dev, 'The staging server is at 10.0.3.12');
+        const newer = await create(dev, 'Staging got a new IP: 10.0.7.40');
+        const page = await (await get(`/memories/${older.id}`)).text();
+        expect(page).toContain('probably outdated');
+        expect(page).toContain(`href="/memories/${newer.id}"`);
+        const newerPage = await (await get(`/memories/${newer.id}`)).text();
+        expect(newerPage).not.toContain('probably outdated');
+        const list = await (await get('/memories?q=staging%20server')).text();
+        expect(list).toContain('probably outdated');
+      },
+    );
 
     it('answers an unknown id, and a path that is not a memory id, with 404', async () => {
       const unknown = await get(`/memories/${UNKNOWN_ID}`);

@@ -26,6 +26,8 @@ export function markersOf(memory: MemoryRecord): string[] {
     ...(memory.stale ? ['stale'] : []),
     ...(memory.contradicted ? ['contradicted'] : []),
     ...(memory.supersededBy ? ['superseded'] : []),
+    // A newer memory changed its fact (R-FACT-WRITE): kept and visible, labelled as agents see it.
+    ...(memory.replacedBy ? ['probably outdated'] : []),
   ];
 }
 

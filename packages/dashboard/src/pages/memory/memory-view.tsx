@@ -100,6 +100,7 @@ function Details(props: { basePath: string; memory: MemoryRecord }) {
   const { memory } = props;
   const markers = markersOf(memory);
   const supersededBy = memory.supersededBy;
+  const replacedBy = memory.replacedBy;
   return (
     <dl class="facts">
       <dt>Id</dt>
@@ -129,6 +130,12 @@ function Details(props: { basePath: string; memory: MemoryRecord }) {
           <>
             {' '}
             (by <a href={memoryPath(props.basePath, supersededBy)}>memory {supersededBy}</a>)
+          </>
+        ) : null}
+        {replacedBy && isMemoryId(replacedBy) ? (
+          <>
+            {' '}
+            (a newer memory changed its fact: <a href={memoryPath(props.basePath, replacedBy)}>memory {replacedBy}</a>)
           </>
         ) : null}
       </dd>
