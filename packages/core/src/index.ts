@@ -209,6 +209,7 @@ export type {
   SeenMemory,
 } from './engine/resolve-contradiction.js';
 export { CONTRADICTION_OUTCOMES, CONTRADICTION_RESOLVE_ACTION, resolveContradiction } from './engine/resolve-contradiction.js';
+export { updateMemory } from './engine/update-memory.js';
 export { writeMemory } from './engine/write-memory.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
@@ -326,5 +327,7 @@ export type {
   NewMemoryUnit,
   PromotionUnit,
   SupersessionInputs,
+  SupersessionUnit,
+  UpdateUnit,
   WriteCandidateQuery,
 } from './ports/write-unit.js';

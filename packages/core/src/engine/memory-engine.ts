@@ -31,6 +31,7 @@ import { type AsOfGaps, getAsOf, listAsOf } from './as-of-reads.js';
 import { promoteMemory } from './promote-memory.js';
 import { type RecallInput, type RecallResult, recall } from './recall.js';
 import { databaseStage, embedInSpan } from './traced-stages.js';
+import { updateMemory } from './update-memory.js';
 import { writeMemory } from './write-memory.js';
 
 /** How many of a tenant's most recent memories are searched for the turn before a new one. */
@@ -382,7 +383,7 @@ export class MemoryEngine {
       this.options.clock.now(),
       this.settings.importanceHalfLifeDays,
     );
-    const memory = await this.options.store.update(context.tenant, id, patch, {
+    const memory = await updateMemory(this.options.store, context.tenant, id, patch, {
       expectedVersion,
       actor: context.actor,
       action: 'update',

@@ -11,7 +11,7 @@ import type { PromotionUnit } from '../ports/write-unit.js';
  * its id, and its contradictions are flagged or superseded as on a write. NOT_FOUND when there is
  * no live memory with that id.
  */
-export function promoteMemory(
+export async function promoteMemory(
   store: Pick<MemoryStore, 'promotionUnit'>,
   tenant: TenantId,
   id: string,

@@ -15,7 +15,7 @@ import type { NewMemoryUnit } from '../ports/write-unit.js';
  * contradiction; it is retired behind what the write resolved to, and a refusal (core's
  * supersession plan throws) leaves nothing written.
  */
-export function writeMemory(
+export async function writeMemory(
   store: Pick<MemoryStore, 'writeUnit'>,
   tenant: TenantId,
   memory: NewMemory,

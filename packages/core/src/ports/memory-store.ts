@@ -4,7 +4,7 @@ import type { RecallCandidate } from '../domain/recall-ranking.js';
 import type { Neighbour, WriteDecision } from '../domain/similarity-rules.js';
 import type { SupersessionRequest } from '../domain/supersession-plan.js';
 import type { TenantId } from '../domain/tenant.js';
-import type { NewMemoryUnit, PromotionUnit } from './write-unit.js';
+import type { NewMemoryUnit, PromotionUnit, UpdateUnit } from './write-unit.js';
 
 /** Who did something, for the audit trail. */
 export interface Actor {
@@ -152,7 +152,7 @@ export interface UpdateOptions {
   readonly action: string;
   /** Content and tags changes bump the version; server bookkeeping passes false. */
   readonly bumpVersion?: boolean;
-  /** The memories the caller retires behind the updated one (`supersedes`), in the same transaction. */
+  /** The memories the caller retires behind the updated one (`supersedes`), in the same unit of work. */
   readonly supersede?: SupersessionRequest | undefined;
 }
 
@@ -200,12 +200,12 @@ export interface MemoryStore {
   list(tenant: TenantId, query: ListMemoriesQuery): Promise<MemoryPage>;
 
   /**
-   * Applies a patch; NOT_FOUND when absent, CONFLICT (with `currentVersion`) on a stale version.
-   * With `options.supersede`, retires the named rows behind this memory in the same transaction
-   * (the plan is given the ids that supersede this memory, transitively); when the plan throws,
-   * nothing changes.
+   * Runs `work`, core's update use case (engine/update-memory.ts), as the unit of work of applying
+   * `patch` to memory `id`: one transaction holding its row. NOT_FOUND when there is no live
+   * memory with that id in `tenant`; the patch's vector is checked before anything runs. When
+   * `work` throws, nothing stays.
    */
-  update(tenant: TenantId, id: string, patch: MemoryPatch, options: UpdateOptions): Promise<MemoryRecord>;
+  updateUnit<T>(tenant: TenantId, actor: Actor, id: string, patch: MemoryPatch, work: (unit: UpdateUnit) => Promise<T>): Promise<T>;
 
   /** Marks a memory deleted; false when there was no live memory with that id in this tenant. */
   softDelete(tenant: TenantId, id: string, actor: Actor): Promise<boolean>;

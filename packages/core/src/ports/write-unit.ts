@@ -43,11 +43,20 @@ export interface CandidateUnit {
   applyContradictions(newer: MemoryRecord, effects: readonly ContradictionEffect[]): Promise<readonly MemoryRecord[]>;
 }
 
+/** What a unit of work offers for a caller's `supersedes` (R-SUPERSEDES-*): core plans, the unit reads and retires. */
+export interface SupersessionUnit {
+  /** The rows a caller's `supersedes` names, locked in id order, and the chain of `successorId` (for core's supersession plan). */
+  supersessionInputs(ids: readonly string[], successorId: string): Promise<SupersessionInputs>;
+
+  /** Retires each named row behind `successorId` as a new version, with its `supersede` audit entry and `authored` links. */
+  applySupersessions(successorId: string, effects: readonly SupersessionEffect[]): Promise<readonly MemoryRecord[]>;
+}
+
 /**
  * The unit of work of one new memory (MemoryStore.writeUnit): a transaction holding the write
  * lock of its content in its tenant. Core decides; the unit finds, stores and marks.
  */
-export interface NewMemoryUnit extends CandidateUnit {
+export interface NewMemoryUnit extends CandidateUnit, SupersessionUnit {
   /**
    * The fast path a store may offer: finds the candidates and, in the same step, stores the
    * memory when none of them can change the decision (no exact match, no neighbour at or above
@@ -64,12 +73,6 @@ export interface NewMemoryUnit extends CandidateUnit {
 
   /** Marks each older row whose fact `newer` changes as replaced by it (R-FACT-WRITE), with its audit entry and links. */
   applyReplacements(newer: MemoryRecord, effects: readonly ReplacementEffect[]): Promise<readonly MemoryRecord[]>;
-
-  /** The rows a caller's `supersedes` names, locked in id order, and the chain of `successorId` (for core's supersession plan). */
-  supersessionInputs(ids: readonly string[], successorId: string): Promise<SupersessionInputs>;
-
-  /** Retires each named row behind `successorId` as a new version, with its `supersede` audit entry and `authored` links. */
-  applySupersessions(successorId: string, effects: readonly SupersessionEffect[]): Promise<readonly MemoryRecord[]>;
 }
 
 /**
@@ -88,4 +91,16 @@ export interface PromotionUnit extends CandidateUnit {
 
   /** Marks the promoted memory contradicted (server bookkeeping: no new version). */
   markContradicted(): Promise<MemoryRecord>;
+}
+
+/**
+ * The unit of work of an edit (MemoryStore.updateUnit): a transaction holding the memory's row,
+ * for core's update use case (optimistic concurrency, then the patch, then any `supersedes`).
+ */
+export interface UpdateUnit extends SupersessionUnit {
+  /** The memory as read under its lock, before the edit. */
+  readonly memory: MemoryRecord;
+
+  /** Applies the unit's patch with its audit entry (`action`); a client's edit bumps the version, server bookkeeping does not. */
+  apply(change: { readonly action: string; readonly bumpVersion: boolean }): Promise<MemoryRecord>;
 }

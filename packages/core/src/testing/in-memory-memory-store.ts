@@ -17,13 +17,12 @@ import type {
   VersionsAsOf,
   VersionsAsOfQuery,
 } from '../ports/memory-store.js';
-import type { NewMemoryUnit, PromotionUnit } from '../ports/write-unit.js';
+import type { NewMemoryUnit, PromotionUnit, UpdateUnit } from '../ports/write-unit.js';
 import { cosineSimilarity, toStoredVector } from './cosine-similarity.js';
 import { recallCandidates } from './in-memory-recall-candidates.js';
 import { InMemoryTenant, type MemoryLink } from './in-memory-tenant.js';
 import { InMemoryVectorSpace } from './in-memory-vector-space.js';
-import { applySupersessionEffects, namedRows, supersessionChain } from './in-memory-write-path.js';
-import { InMemoryNewMemoryUnit, InMemoryPromotionUnit, type InMemoryUnitContext } from './in-memory-write-unit.js';
+import { InMemoryNewMemoryUnit, InMemoryPromotionUnit, type InMemoryUnitContext, InMemoryUpdateUnit } from './in-memory-write-unit.js';
 import { isLiveAt, isUnexpiredAt, matchesFilters, newestFirst } from './memory-visibility.js';
 import { precedingMemories } from './preceding-memories.js';
 import { restoreMemory } from './restore-memory.js';
@@ -96,13 +95,13 @@ export class InMemoryMemoryStore implements MemoryStore {
     return toRecord(row);
   }
 
-  writeUnit<T>(tenant: TenantId, actor: Actor, memory: NewMemory, work: (unit: NewMemoryUnit) => Promise<T>): Promise<T> {
+  async writeUnit<T>(tenant: TenantId, actor: Actor, memory: NewMemory, work: (unit: NewMemoryUnit) => Promise<T>): Promise<T> {
     checkNewMemory(memory);
     if (memory.embedding) this.checkEmbedding(memory.embedding);
     return this.#writes.run(() => work(new InMemoryNewMemoryUnit(this.unitContext(tenant, actor), tenant, memory)));
   }
 
-  promotionUnit<T>(tenant: TenantId, actor: Actor, id: string, work: (unit: PromotionUnit) => Promise<T>): Promise<T> {
+  async promotionUnit<T>(tenant: TenantId, actor: Actor, id: string, work: (unit: PromotionUnit) => Promise<T>): Promise<T> {
     return this.#writes.run(async () => {
       const context = this.unitContext(tenant, actor);
       return work(new InMemoryPromotionUnit(context, this.liveRow(tenant, id, context.now)));
@@ -156,35 +155,12 @@ export class InMemoryMemoryStore implements MemoryStore {
     return { items, nextCursor: rows.length > query.limit ? items.at(-1)?.id : undefined };
   }
 
-  async update(tenant: TenantId, id: string, patch: MemoryPatch, options: UpdateOptions): Promise<MemoryRecord> {
+  async updateUnit<T>(tenant: TenantId, actor: Actor, id: string, patch: MemoryPatch, work: (unit: UpdateUnit) => Promise<T>): Promise<T> {
     if (patch.embedding) this.checkEmbedding(patch.embedding);
-    const now = this.#clock.now();
-    const row = this.liveRow(tenant, id, now);
-    if (options.expectedVersion !== undefined && row.version !== options.expectedVersion) {
-      throw new MemsvcError(
-        'CONFLICT',
-        `memory ${id} was modified: it is at version ${row.version}, not ${options.expectedVersion}; read it again and retry`,
-        { memoryId: id, currentVersion: row.version, expectedVersion: options.expectedVersion },
-      );
-    }
-    const held = this.tenant(tenant);
-    const { supersede } = options;
-    // Planned before anything changes: a refused `supersedes` leaves the memory as it was.
-    const retiring = supersede?.plan(namedRows(held, supersede.ids, now), id, supersessionChain(held, id)) ?? [];
-    const before = toRecord(row);
-    changeRow(row, patchFields(patch), options.bumpVersion ?? true, now);
-    const after = toRecord(row);
-    held.writeAudit({
-      memoryId: id,
-      actor: options.actor,
-      action: options.action,
-      version: row.version,
-      before,
-      after,
-      at: now,
+    return this.#writes.run(async () => {
+      const context = this.unitContext(tenant, actor);
+      return work(new InMemoryUpdateUnit(context, this.liveRow(tenant, id, context.now), patch));
     });
-    applySupersessionEffects(held, { actor: options.actor, ids: this.#ids, now }, id, retiring);
-    return after;
   }
 
   async softDelete(tenant: TenantId, id: string, actor: Actor): Promise<boolean> {

@@ -1,10 +1,10 @@
-import type { MemoryRecord, NewMemory } from '../domain/memory.js';
+import type { MemoryPatch, MemoryRecord, NewMemory } from '../domain/memory.js';
 import type { WriteCandidates } from '../domain/similarity-rules.js';
 import type { SupersessionEffect } from '../domain/supersession-plan.js';
 import type { ContradictionEffect, ReplacementEffect } from '../domain/write-plan.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { Actor } from '../ports/memory-store.js';
-import type { NewMemoryUnit, PromotionUnit, SupersessionInputs, WriteCandidateQuery } from '../ports/write-unit.js';
+import type { NewMemoryUnit, PromotionUnit, SupersessionInputs, UpdateUnit, WriteCandidateQuery } from '../ports/write-unit.js';
 import type { InMemoryTenant } from './in-memory-tenant.js';
 import {
   applyContradictionEffects,
@@ -14,7 +14,7 @@ import {
   namedRows,
   supersessionChain,
 } from './in-memory-write-path.js';
-import { changeRow, newStoredMemory, type StoredMemory, toRecord } from './stored-memory.js';
+import { changeRow, newStoredMemory, patchFields, type StoredMemory, toRecord } from './stored-memory.js';
 
 /** What a unit works with: the tenant's rows, who writes, the ids, and the moment of the write. */
 export interface InMemoryUnitContext {
@@ -33,10 +33,22 @@ interface Compared {
   readonly excludeId?: string;
 }
 
-/** Candidates and contradiction effects, shared by the units of a write and of a promotion. */
-abstract class InMemoryCandidateUnit {
+/** A caller's `supersedes`, read and applied: shared by the units of a write and of an edit. */
+abstract class InMemoryUnit {
   constructor(protected readonly context: InMemoryUnitContext) {}
 
+  async supersessionInputs(ids: readonly string[], successorId: string): Promise<SupersessionInputs> {
+    const { tenant, now } = this.context;
+    return { found: namedRows(tenant, ids, now), successorChain: supersessionChain(tenant, successorId) };
+  }
+
+  async applySupersessions(successorId: string, effects: readonly SupersessionEffect[]): Promise<readonly MemoryRecord[]> {
+    return applySupersessionEffects(this.context.tenant, this.context, successorId, effects);
+  }
+}
+
+/** Candidates and contradiction effects, shared by the units of a write and of a promotion. */
+abstract class InMemoryCandidateUnit extends InMemoryUnit {
   protected abstract get compared(): Compared;
 
   async candidates(query: WriteCandidateQuery): Promise<WriteCandidates> {
@@ -88,15 +100,6 @@ export class InMemoryNewMemoryUnit extends InMemoryCandidateUnit implements NewM
   async applyReplacements(newer: MemoryRecord, effects: readonly ReplacementEffect[]): Promise<readonly MemoryRecord[]> {
     return applyReplacements(this.context.tenant, this.context, newer, effects);
   }
-
-  async supersessionInputs(ids: readonly string[], successorId: string): Promise<SupersessionInputs> {
-    const { tenant, now } = this.context;
-    return { found: namedRows(tenant, ids, now), successorChain: supersessionChain(tenant, successorId) };
-  }
-
-  async applySupersessions(successorId: string, effects: readonly SupersessionEffect[]): Promise<readonly MemoryRecord[]> {
-    return applySupersessionEffects(this.context.tenant, this.context, successorId, effects);
-  }
 }
 
 /** The unit of work of promoting one live memory in process memory. */
@@ -136,5 +139,35 @@ export class InMemoryPromotionUnit extends InMemoryCandidateUnit implements Prom
   private audit(action: string, after: object): void {
     const { tenant, actor, now } = this.context;
     tenant.writeAudit({ memoryId: this.row.id, actor, action, version: this.row.version, before: this.memory, after, at: now });
+  }
+}
+
+/** The unit of work of an edit in process memory: the patch, applied to the live row. */
+export class InMemoryUpdateUnit extends InMemoryUnit implements UpdateUnit {
+  readonly memory: MemoryRecord;
+
+  constructor(
+    context: InMemoryUnitContext,
+    private readonly row: StoredMemory,
+    private readonly patch: MemoryPatch,
+  ) {
+    super(context);
+    this.memory = toRecord(row);
+  }
+
+  async apply(change: { readonly action: string; readonly bumpVersion: boolean }): Promise<MemoryRecord> {
+    const { tenant, actor, now } = this.context;
+    changeRow(this.row, patchFields(this.patch), change.bumpVersion, now);
+    const after = toRecord(this.row);
+    tenant.writeAudit({
+      memoryId: this.row.id,
+      actor,
+      action: change.action,
+      version: this.row.version,
+      before: this.memory,
+      after,
+      at: now,
+    });
+    return after;
   }
 }

@@ -19,7 +19,7 @@ import {
   type RecallCandidate,
   type RecallCandidateQuery,
   type TenantId,
-  type UpdateOptions,
+  type UpdateUnit,
   type VersionsAsOf,
   type VersionsAsOfQuery,
 } from '@memsvc/core';
@@ -49,10 +49,10 @@ import {
   vectorLiteral,
 } from './memory-row.js';
 import { holdForPromotion, PgPromotionUnit } from './pg-promotion-unit.js';
+import { PgUpdateUnit } from './pg-update-unit.js';
 import { PgNewMemoryUnit } from './pg-write-unit.js';
 import { explainRecallCandidates, findRecallCandidates } from './recall-candidates.js';
 import { restoreMemory } from './restore-memory.js';
-import { retireNamed } from './retire-named.js';
 import { readVersionsAsOf } from './versions-as-of.js';
 import { hashContent, sameScope } from './write-path.js';
 import { inLockedTransaction, lockInTransaction, type SearchSettings, writeLockKey } from './write-transaction.js';
@@ -127,7 +127,7 @@ export class PgMemoryStore implements MemoryStore {
     return result;
   }
 
-  promotionUnit<T>(tenant: TenantId, actor: Actor, id: string, work: (unit: PromotionUnit) => Promise<T>): Promise<T> {
+  async promotionUnit<T>(tenant: TenantId, actor: Actor, id: string, work: (unit: PromotionUnit) => Promise<T>): Promise<T> {
     const context = { tenant, actor, ids: this.options.ids, now: this.options.clock.now() };
     // It holds its own row before it takes the content lock and locks the neighbours it
     // contradicts, an order a write locking the same rows may cross: a deadlock reruns it.
@@ -205,32 +205,13 @@ export class PgMemoryStore implements MemoryStore {
     return { items, nextCursor: rows.length > query.limit ? items.at(-1)?.id : undefined };
   }
 
-  async update(tenant: TenantId, id: string, patch: MemoryPatch, options: UpdateOptions): Promise<MemoryRecord> {
+  async updateUnit<T>(tenant: TenantId, actor: Actor, id: string, patch: MemoryPatch, work: (unit: UpdateUnit) => Promise<T>): Promise<T> {
     if (patch.embedding) await this.checkVector(patch.embedding);
     const now = this.options.clock.now();
+    const context = { tenant, actor, ids: this.options.ids, now };
     return this.db.transaction().execute(async (trx) => {
       const before = await this.lockLiveRow(trx, tenant, id, now);
-      if (options.expectedVersion !== undefined && before.version !== options.expectedVersion) {
-        throw new MemsvcError(
-          'CONFLICT',
-          `memory ${id} was modified: it is at version ${before.version}, not ${options.expectedVersion}; read it again and retry`,
-          { memoryId: id, currentVersion: before.version, expectedVersion: options.expectedVersion },
-        );
-      }
-      const after = await updateMemoryRow(trx, tenant, id, toColumns(patch, now), options.bumpVersion ?? true, now);
-      await writeAudit(trx, {
-        tenant,
-        memoryId: id,
-        actor: options.actor,
-        action: options.action,
-        version: after.version,
-        before,
-        after,
-        at: now,
-      });
-      // A refused `supersedes` throws here and the update rolls back with it.
-      if (options.supersede) await retireNamed(trx, { tenant, actor: options.actor, ids: this.options.ids, now }, id, options.supersede);
-      return after;
+      return work(new PgUpdateUnit(trx, context, before, toColumns(patch, now)));
     });
   }
 

@@ -1,4 +1,4 @@
-import type { Actor, IdGenerator, MemoryRecord, SupersessionEffect, SupersessionInputs, SupersessionRequest, TenantId } from '@memsvc/core';
+import type { Actor, IdGenerator, MemoryRecord, SupersessionEffect, SupersessionInputs, TenantId } from '@memsvc/core';
 import { type Kysely, sql } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
@@ -15,21 +15,6 @@ export interface WriteContext {
   readonly actor: Actor;
   readonly ids: IdGenerator;
   readonly now: Date;
-}
-
-/**
- * Applies a caller's `supersedes` in the update's transaction: reads the named rows, asks core's
- * plan (which throws, rolling the whole update back, when a named id is not a live, current
- * memory of this tenant or would form a cycle), then retires them behind `successorId`.
- */
-export async function retireNamed(
-  trx: Kysely<MemsvcDatabase>,
-  context: WriteContext,
-  successorId: string,
-  request: SupersessionRequest,
-): Promise<MemoryRecord[]> {
-  const { found, successorChain } = await supersessionInputs(trx, context, request.ids, successorId);
-  return applySupersessions(trx, context, successorId, request.plan(found, successorId, successorChain));
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   type RecallCandidate,
   type RecallCandidateQuery,
   type TenantId,
-  type UpdateOptions,
+  type UpdateUnit,
   type VersionsAsOf,
   type VersionsAsOfQuery,
 } from '@memsvc/core';
@@ -73,8 +73,8 @@ export class ReplicaRoutedMemoryStore implements MemoryStore {
     return this.writing(tenant, () => this.primary.promotionUnit(tenant, actor, id, work));
   }
 
-  update(tenant: TenantId, id: string, patch: MemoryPatch, options: UpdateOptions): Promise<MemoryRecord> {
-    return this.writing(tenant, () => this.primary.update(tenant, id, patch, options));
+  updateUnit<T>(tenant: TenantId, actor: Actor, id: string, patch: MemoryPatch, work: (unit: UpdateUnit) => Promise<T>): Promise<T> {
+    return this.writing(tenant, () => this.primary.updateUnit(tenant, actor, id, patch, work));
   }
 
   softDelete(tenant: TenantId, id: string, actor: Actor): Promise<boolean> {
