@@ -54,7 +54,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * The MemoryStore port in process memory, for tests of the engine, the tools and your own agent:
  * `createMemoryEngine({ store: new InMemoryMemoryStore({ clock }), … })` needs no database. It
  * passes the store contract suite that PGlite and PostgreSQL pass (store-pg's `describeEachStore`
- * suites), with the same write plans from core, versions, audit entries, links, expiry by the
+ * suites), with core's write use cases run over its units of work, versions, audit entries, links, expiry by the
  * injected clock, cursors, errors (`INVALID_INPUT` naming `data.field`, `NOT_FOUND`, `CONFLICT`,
  * `DIMENSION_MISMATCH`) and strict tenant separation (each tenant's rows live in their own map).
  *
@@ -64,7 +64,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  *   and no stop words (see in-memory-lexical-list.ts). Question words are still dropped from the
  *   query by the engine (rankingQueryText).
  * - Nearest neighbours are exact (every vector compared), where HNSW is approximate.
- * - One process: calls run one at a time between awaits, so writes never race; nothing persists.
+ * - One process: units of work (writes, promotions, edits) run one at a time (WriteQueue), so
+ *   writes never race; nothing persists.
  * - Nothing is ever purged: the lifecycle jobs' port (LifecycleStore) has no in-memory version.
  */
 export class InMemoryMemoryStore implements MemoryStore {
@@ -83,8 +84,9 @@ export class InMemoryMemoryStore implements MemoryStore {
     this.vectorSpace = options.vectorSpace ?? new InMemoryVectorSpace();
   }
 
-  // Every method below does its work without an await in between, so a call sees and leaves the
-  // rows in one consistent state: the in-memory form of the SQL stores' transactions and locks.
+  // Every other method does its work without an await in between, so a call sees and leaves the
+  // rows in one consistent state; a unit of work, which core's use case awaits step by step, runs
+  // in the queue, and each of its steps checks the rows as they are (as under the SQL locks).
 
   async insert(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord> {
     checkNewMemory(memory);
