@@ -54,7 +54,11 @@ function shape(outcome: WriteOutcome) {
   return {
     decision: outcome.decision.kind,
     contradicted: outcome.memory.contradicted,
-    affected: outcome.affected.map((memory) => ({ content: memory.content, contradicted: memory.contradicted, replaced: !!memory.replacedBy })),
+    affected: outcome.affected.map((memory) => ({
+      content: memory.content,
+      contradicted: memory.contradicted,
+      replaced: !!memory.replacedBy,
+    })),
   };
 }
 

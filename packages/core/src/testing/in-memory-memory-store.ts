@@ -13,7 +13,6 @@ import type {
   NearestMemory,
   PrecedingMemoryQuery,
   RecallCandidateQuery,
-  UpdateOptions,
   VersionsAsOf,
   VersionsAsOfQuery,
 } from '../ports/memory-store.js';
@@ -28,7 +27,7 @@ import { precedingMemories } from './preceding-memories.js';
 import { restoreMemory } from './restore-memory.js';
 import { SequentialIdGenerator } from './sequential-id-generator.js';
 import { checkFinite, checkLimit, checkNewMemory } from './store-input-checks.js';
-import { changeRow, copyJson, newStoredMemory, patchFields, type StoredMemory, toRecord } from './stored-memory.js';
+import { changeRow, copyJson, newStoredMemory, type StoredMemory, toRecord } from './stored-memory.js';
 import { WriteQueue } from './write-queue.js';
 
 export interface InMemoryMemoryStoreOptions {
