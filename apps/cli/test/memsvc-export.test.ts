@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toTenantId } from '@memsvc/core';
+import { toTenantId, updateMemory } from '@memsvc/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { cliWorkspace, openTestStore } from './support/cli-engines.js';
@@ -53,7 +53,13 @@ for (const engine of engines) {
           );
           ids.push(memory.id);
         }
-        await store.memories.update(alice, ids[0] ?? '', { content: 'fact 0, edited' }, { actor, action: 'update', expectedVersion: 1 });
+        await updateMemory(
+          store.memories,
+          alice,
+          ids[0] ?? '',
+          { content: 'fact 0, edited' },
+          { actor, action: 'update', expectedVersion: 1 },
+        );
         await store.memories.softDelete(alice, ids[1] ?? '', actor);
         await store.memories.insert(toTenantId('bob'), { tier: 'ltm', content: "bob's fact" }, { id: 'user:bob' });
       } finally {

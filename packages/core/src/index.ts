@@ -194,6 +194,7 @@ export type {
   UpdateResult,
 } from './engine/memory-engine.js';
 export { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, MemoryEngine } from './engine/memory-engine.js';
+export { promoteMemory } from './engine/promote-memory.js';
 export type { RecallInput, RecallResult } from './engine/recall.js';
 export { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from './engine/recall.js';
 export type { RecallHit } from './engine/recall-hits.js';
@@ -208,6 +209,8 @@ export type {
   SeenMemory,
 } from './engine/resolve-contradiction.js';
 export { CONTRADICTION_OUTCOMES, CONTRADICTION_RESOLVE_ACTION, resolveContradiction } from './engine/resolve-contradiction.js';
+export { updateMemory } from './engine/update-memory.js';
+export { writeMemory } from './engine/write-memory.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
 export { canonicalJson, utf8Length } from './export/canonical-json.js';
@@ -318,3 +321,13 @@ export type {
   VerifiedIdentity,
 } from './ports/user-identity-store.js';
 export type { VectorSpace, VectorSpaceInfo } from './ports/vector-space.js';
+export type {
+  CandidateUnit,
+  InsertUnlessRelevantResult,
+  NewMemoryUnit,
+  PromotionUnit,
+  SupersessionInputs,
+  SupersessionUnit,
+  UpdateUnit,
+  WriteCandidateQuery,
+} from './ports/write-unit.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bm25Score, LEXICAL_RANKING, type RecallCandidateQuery, toTenantId, writeRules } from '../src/index.js';
+import { bm25Score, LEXICAL_RANKING, type RecallCandidateQuery, toTenantId, writeMemory, writeRules } from '../src/index.js';
 import { InMemoryMemoryStore, InMemoryVectorSpace, ManualClock, SequentialIdGenerator } from '../src/testing/index.js';
 
 // The store contract suite (store-pg's describeEachStore suites) runs on this store beside PGlite
@@ -89,7 +89,7 @@ describe('InMemoryMemoryStore', () => {
     expect(await ids({ createdFrom: scoped.createdAt })).toEqual([scoped.id]);
     expect(await ids({ createdTo: unscoped.createdAt })).toEqual([unscoped.id]);
 
-    const again = await store.write(alice, { tier: 'ltm', content: 'Deploy  notes' }, actor, rules);
+    const again = await writeMemory(store, alice, { tier: 'ltm', content: 'Deploy  notes' }, actor, rules);
     expect(again).toMatchObject({ decision: { kind: 'collapse', exact: true }, memory: { id: unscoped.id } });
     const superseding = writeRules({
       duplicateThreshold: 0.97,
@@ -98,7 +98,8 @@ describe('InMemoryMemoryStore', () => {
       contradictionPolicy: 'supersede',
     });
     await store.setEmbedding(alice, unscoped.id, { vector: [1, 0], model: 'm' });
-    const replacing = await store.write(
+    const replacing = await writeMemory(
+      store,
       alice,
       { tier: 'ltm', content: 'deploy notes, updated', embedding: { vector: [1, 1], model: 'm' } },
       actor,

@@ -1,4 +1,4 @@
-import { DEFAULT_ENGINE_SETTINGS, toTenantId, writeRules } from '@memsvc/core';
+import { DEFAULT_ENGINE_SETTINGS, toTenantId, writeMemory, writeRules } from '@memsvc/core';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { FIRST_STATISTICS_ROWS } from '../src/connection/first-statistics.js';
@@ -43,7 +43,8 @@ describeEachEngine('first statistics of a new database', (engine) => {
     // The write that reaches the count goes through the write rules, as create_memory does; eight at once.
     await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        open.memories.write(
+        writeMemory(
+          open.memories,
           alice,
           { tier: 'ltm', content: `lighthouse keeper entry ${i}` },
           actor,

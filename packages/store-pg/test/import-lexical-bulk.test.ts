@@ -1,4 +1,4 @@
-import { type ImportedMemory, isMemsvcError, type TenantId, toTenantId } from '@memsvc/core';
+import { type ImportedMemory, isMemsvcError, type TenantId, toTenantId, updateMemory } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -188,7 +188,8 @@ describeEachEngine('import store: the lexical index written in bulk (migration 0
     // The second memory has no search context: its terms after the update are the new content's alone.
     const [second, first, third] = file;
     if (!first || !second || !third || first.searchContext !== null) throw new Error('three memories, the second without context');
-    await store.memories.update(
+    await updateMemory(
+      store.memories,
       tenant,
       first.id,
       { content: 'an entirely different lighthouse' },

@@ -9,6 +9,7 @@ import {
   type ReindexJob,
   runReindex,
   toTenantId,
+  writeMemory,
   writeRules,
 } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
@@ -346,7 +347,8 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
       const [best] = await store.memories.nearest(alice, vector, 1);
       expect(best?.memory.id).toBe(ids[2]);
       // A write with the same vector and other words is a duplicate of it.
-      const outcome = await store.memories.write(
+      const outcome = await writeMemory(
+        store.memories,
         alice,
         { tier: 'ltm', content: 'the second fact, said again', embedding: { vector, model: local.model } },
         actor,

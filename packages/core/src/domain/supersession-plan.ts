@@ -30,9 +30,10 @@ export interface SupersessionEffect {
 
 /**
  * The caller's `supersedes`, checked, with the plan that turns the rows a store finds into
- * effects. Handed to MemoryStore.write and update, which read the named rows under their locks
- * in the write's transaction and apply what `plan` returns; `plan` throws when the write must
- * not happen, and the store then rolls everything back.
+ * effects. Core's write and update use cases (writeMemory, updateMemory) read the named rows
+ * through the store's unit of work, under their locks, call `plan` before the unit changes
+ * anything, and have the unit apply what it returns; `plan` throws when the write must not
+ * happen, and then nothing is written.
  */
 export interface SupersessionRequest {
   /** The named ids, each once, in the caller's order. */

@@ -8,6 +8,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { DecayChange, LifecycleStore } from '../ports/lifecycle-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import { promoteMemory } from './promote-memory.js';
 
 /** The settings the scheduled jobs use (slices of MemsvcConfig). */
 export interface LifecycleSettings {
@@ -67,7 +68,7 @@ export async function promoteQualified(deps: LifecycleDependencies, options: { t
       counts.scanned++;
       try {
         await embedIfMissing(deps, candidate);
-        const outcome = await deps.memories.promote(candidate.userId, candidate.id, actor, rules);
+        const outcome = await promoteMemory(deps.memories, candidate.userId, candidate.id, actor, rules);
         if (outcome.decision.kind === 'collapse') counts.collapsed++;
         else {
           counts.promoted++;

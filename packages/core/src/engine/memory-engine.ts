@@ -28,8 +28,11 @@ import type { Embedder } from '../ports/embedder.js';
 import type { Actor, MemoryLinkRecord, MemoryMarker, MemoryPage, MemoryStore, WriteOutcome } from '../ports/memory-store.js';
 import { NO_TRACING, type Tracer, type TraceSpan } from '../ports/tracer.js';
 import { type AsOfGaps, getAsOf, listAsOf } from './as-of-reads.js';
+import { promoteMemory } from './promote-memory.js';
 import { type RecallInput, type RecallResult, recall } from './recall.js';
 import { databaseStage, embedInSpan } from './traced-stages.js';
+import { updateMemory } from './update-memory.js';
+import { writeMemory } from './write-memory.js';
 
 /** How many of a tenant's most recent memories are searched for the turn before a new one. */
 const PRECEDING_MEMORY_WINDOW = 200;
@@ -193,7 +196,8 @@ export class MemoryEngine {
     // context reaches recall through the lexical index.
     const embedding = await this.embed(content);
     const outcome = await databaseStage(this.tracer, 'write', () =>
-      this.options.store.write(
+      writeMemory(
+        this.options.store,
         context.tenant,
         {
           tier: input.tier,
@@ -379,7 +383,7 @@ export class MemoryEngine {
       this.options.clock.now(),
       this.settings.importanceHalfLifeDays,
     );
-    const memory = await this.options.store.update(context.tenant, id, patch, {
+    const memory = await updateMemory(this.options.store, context.tenant, id, patch, {
       expectedVersion,
       actor: context.actor,
       action: 'update',
@@ -427,7 +431,7 @@ export class MemoryEngine {
       const vector = await this.embed(current.content);
       if (vector) await this.options.store.setEmbedding(context.tenant, id, vector);
     }
-    const outcome = await this.options.store.promote(context.tenant, id, context.actor, writeRules(this.settings.similarity));
+    const outcome = await promoteMemory(this.options.store, context.tenant, id, context.actor, writeRules(this.settings.similarity));
     return { memory: outcome.memory, outcome: outcome.decision.kind === 'collapse' ? 'duplicate' : 'promoted' };
   }
 

@@ -1,9 +1,10 @@
 import type { LexicalRanking } from '../domain/lexical-ranking.js';
 import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, MemoryTier, NewMemory } from '../domain/memory.js';
 import type { RecallCandidate } from '../domain/recall-ranking.js';
-import type { Neighbour, WriteDecision, WriteRules } from '../domain/similarity-rules.js';
+import type { Neighbour, WriteDecision } from '../domain/similarity-rules.js';
 import type { SupersessionRequest } from '../domain/supersession-plan.js';
 import type { TenantId } from '../domain/tenant.js';
+import type { NewMemoryUnit, PromotionUnit, UpdateUnit } from './write-unit.js';
 
 /** Who did something, for the audit trail. */
 export interface Actor {
@@ -118,7 +119,7 @@ export interface WriteOutcome {
   readonly superseded?: readonly MemoryRecord[];
 }
 
-/** What a rule-checked write does besides the write rules (MemoryStore.write). */
+/** What a rule-checked write does besides the write rules (writeMemory). */
 export interface WriteOptions {
   /** The memories the caller retires behind this one (`supersedes`), and core's plan for them. */
   readonly supersede?: SupersessionRequest | undefined;
@@ -151,7 +152,7 @@ export interface UpdateOptions {
   readonly action: string;
   /** Content and tags changes bump the version; server bookkeeping passes false. */
   readonly bumpVersion?: boolean;
-  /** The memories the caller retires behind the updated one (`supersedes`), in the same transaction. */
+  /** The memories the caller retires behind the updated one (`supersedes`), in the same unit of work. */
   readonly supersede?: SupersessionRequest | undefined;
 }
 
@@ -166,23 +167,20 @@ export interface MemoryStore {
   insert(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord>;
 
   /**
-   * The rule-checked write of spec §3.2: under the tenant's lock, in one transaction, finds the
-   * exact-content match and the nearest neighbours in the same scope among
-   * `rules.comparedTiers`, asks `rules.plan`, and applies core's plan (collapse, or insert with
-   * the marks, audit actions and links it names) to the rows that still hold under their locks.
-   * Two concurrent identical writes leave one row. With `options.supersede`, the named rows are
-   * left out of the candidates, read under their locks and retired as its plan says, behind the
-   * stored memory (or the one the write collapsed into); when the plan throws, nothing is written.
+   * Runs `work`, core's write use case (engine/write-memory.ts), as the unit of work of writing
+   * `memory`: one transaction holding the write lock of its content in `tenant`, so two
+   * concurrent identical writes leave one row. The memory is checked (tier and expiry, vector)
+   * before anything runs. When `work` throws, nothing it did stays. A store may run `work` again
+   * after a lock conflict its database broke, so `work` decides from what the unit reads.
    */
-  write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules, options?: WriteOptions): Promise<WriteOutcome>;
+  writeUnit<T>(tenant: TenantId, actor: Actor, memory: NewMemory, work: (unit: NewMemoryUnit) => Promise<T>): Promise<T>;
 
   /**
-   * Moves a short-term memory to long-term under the same rules, applying `rules.planPromotion`:
-   * a duplicate of an existing long-term memory collapses into it (the short-term row is
-   * deleted), otherwise the row flips tier in place, keeping its id. NOT_FOUND when there is no
-   * live memory with that id.
+   * Runs `work`, core's promotion use case (spec §3.2 rule 4), as the unit of work of promoting
+   * memory `id`: one transaction holding its row, then the write lock of its content. NOT_FOUND
+   * when there is no live memory with that id in `tenant`. When `work` throws, nothing stays.
    */
-  promote(tenant: TenantId, id: string, actor: Actor, rules: WriteRules): Promise<WriteOutcome>;
+  promotionUnit<T>(tenant: TenantId, actor: Actor, id: string, work: (unit: PromotionUnit) => Promise<T>): Promise<T>;
 
   /** The memory with this id in this tenant, or undefined (also for another tenant's id). */
   findById(tenant: TenantId, id: string, options?: { includeDeleted?: boolean }): Promise<MemoryRecord | undefined>;
@@ -202,12 +200,12 @@ export interface MemoryStore {
   list(tenant: TenantId, query: ListMemoriesQuery): Promise<MemoryPage>;
 
   /**
-   * Applies a patch; NOT_FOUND when absent, CONFLICT (with `currentVersion`) on a stale version.
-   * With `options.supersede`, retires the named rows behind this memory in the same transaction
-   * (the plan is given the ids that supersede this memory, transitively); when the plan throws,
-   * nothing changes.
+   * Runs `work`, core's update use case (engine/update-memory.ts), as the unit of work of applying
+   * `patch` to memory `id`: one transaction holding its row. NOT_FOUND when there is no live
+   * memory with that id in `tenant`; the patch's vector is checked before anything runs. When
+   * `work` throws, nothing stays.
    */
-  update(tenant: TenantId, id: string, patch: MemoryPatch, options: UpdateOptions): Promise<MemoryRecord>;
+  updateUnit<T>(tenant: TenantId, actor: Actor, id: string, patch: MemoryPatch, work: (unit: UpdateUnit) => Promise<T>): Promise<T>;
 
   /** Marks a memory deleted; false when there was no live memory with that id in this tenant. */
   softDelete(tenant: TenantId, id: string, actor: Actor): Promise<boolean>;

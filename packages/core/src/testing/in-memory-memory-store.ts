@@ -1,8 +1,5 @@
-import { contentFingerprintText } from '../domain/content-fingerprint.js';
 import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, NewMemory } from '../domain/memory.js';
 import type { RecallCandidate } from '../domain/recall-ranking.js';
-import type { WriteRules } from '../domain/similarity-rules.js';
-import { withoutRetired } from '../domain/supersession-plan.js';
 import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
@@ -16,30 +13,22 @@ import type {
   NearestMemory,
   PrecedingMemoryQuery,
   RecallCandidateQuery,
-  UpdateOptions,
   VersionsAsOf,
   VersionsAsOfQuery,
-  WriteOptions,
-  WriteOutcome,
 } from '../ports/memory-store.js';
+import type { NewMemoryUnit, PromotionUnit, UpdateUnit } from '../ports/write-unit.js';
 import { cosineSimilarity, toStoredVector } from './cosine-similarity.js';
 import { recallCandidates } from './in-memory-recall-candidates.js';
 import { InMemoryTenant, type MemoryLink } from './in-memory-tenant.js';
 import { InMemoryVectorSpace } from './in-memory-vector-space.js';
-import {
-  applyContradictionEffects,
-  applyReplacements,
-  applySupersessionEffects,
-  findWriteCandidates,
-  namedRows,
-  supersessionChain,
-} from './in-memory-write-path.js';
+import { InMemoryNewMemoryUnit, InMemoryPromotionUnit, type InMemoryUnitContext, InMemoryUpdateUnit } from './in-memory-write-unit.js';
 import { isLiveAt, isUnexpiredAt, matchesFilters, newestFirst } from './memory-visibility.js';
 import { precedingMemories } from './preceding-memories.js';
 import { restoreMemory } from './restore-memory.js';
 import { SequentialIdGenerator } from './sequential-id-generator.js';
 import { checkFinite, checkLimit, checkNewMemory } from './store-input-checks.js';
-import { copyJson, newStoredMemory, patchFields, type StoredMemory, toRecord } from './stored-memory.js';
+import { changeRow, copyJson, newStoredMemory, type StoredMemory, toRecord } from './stored-memory.js';
+import { WriteQueue } from './write-queue.js';
 
 export interface InMemoryMemoryStoreOptions {
   /** "Now" for timestamps and expiry: a ManualClock in tests, so expiry is exact. */
@@ -64,7 +53,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * The MemoryStore port in process memory, for tests of the engine, the tools and your own agent:
  * `createMemoryEngine({ store: new InMemoryMemoryStore({ clock }), … })` needs no database. It
  * passes the store contract suite that PGlite and PostgreSQL pass (store-pg's `describeEachStore`
- * suites), with the same write plans from core, versions, audit entries, links, expiry by the
+ * suites), with core's write use cases run over its units of work, versions, audit entries, links, expiry by the
  * injected clock, cursors, errors (`INVALID_INPUT` naming `data.field`, `NOT_FOUND`, `CONFLICT`,
  * `DIMENSION_MISMATCH`) and strict tenant separation (each tenant's rows live in their own map).
  *
@@ -74,13 +63,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  *   and no stop words (see in-memory-lexical-list.ts). Question words are still dropped from the
  *   query by the engine (rankingQueryText).
  * - Nearest neighbours are exact (every vector compared), where HNSW is approximate.
- * - One process: calls run one at a time between awaits, so writes never race; nothing persists.
+ * - One process: units of work (writes, promotions, edits) run one at a time (WriteQueue), so
+ *   writes never race; nothing persists.
  * - Nothing is ever purged: the lifecycle jobs' port (LifecycleStore) has no in-memory version.
  */
 export class InMemoryMemoryStore implements MemoryStore {
   readonly #tenants = new Map<TenantId, InMemoryTenant>();
   readonly #clock: Clock;
   readonly #ids: IdGenerator;
+  /** Units of work run one at a time, as under the SQL stores' write locks. */
+  readonly #writes = new WriteQueue();
   #auditSequence = 0;
   /** The vector dimensionality every stored vector shares. */
   readonly vectorSpace: InMemoryVectorSpace;
@@ -91,78 +83,30 @@ export class InMemoryMemoryStore implements MemoryStore {
     this.vectorSpace = options.vectorSpace ?? new InMemoryVectorSpace();
   }
 
-  // Every method below does its work without an await in between, so a call sees and leaves the
-  // rows in one consistent state: the in-memory form of the SQL stores' transactions and locks.
+  // Every other method does its work without an await in between, so a call sees and leaves the
+  // rows in one consistent state; a unit of work, which core's use case awaits step by step, runs
+  // in the queue, and each of its steps checks the rows as they are (as under the SQL locks).
 
   async insert(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord> {
     checkNewMemory(memory);
     if (memory.embedding) this.checkEmbedding(memory.embedding);
-    return toRecord(this.insertRow(tenant, memory, actor, { now: this.#clock.now(), contradicted: false }));
+    const now = this.#clock.now();
+    const row = newStoredMemory({ id: this.#ids.next(), tenant, memory, now, contradicted: false });
+    this.tenant(tenant).addRow(row, actor, now);
+    return toRecord(row);
   }
 
-  async write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules, options: WriteOptions = {}): Promise<WriteOutcome> {
+  async writeUnit<T>(tenant: TenantId, actor: Actor, memory: NewMemory, work: (unit: NewMemoryUnit) => Promise<T>): Promise<T> {
     checkNewMemory(memory);
     if (memory.embedding) this.checkEmbedding(memory.embedding);
-    const now = this.#clock.now();
-    const { supersede } = options;
-    const held = this.tenant(tenant);
-    const plan = rules.plan(
-      withoutRetired(
-        findWriteCandidates(held, {
-          scope: memory.scope ?? null,
-          contentKey: contentFingerprintText(memory.content),
-          vector: memory.embedding ? toStoredVector(memory.embedding.vector) : null,
-          tiers: rules.comparedTiers({ tier: memory.tier }),
-          now,
-          ...(rules.findsFactChanges ? { content: memory.content } : {}),
-        }),
-        supersede,
-      ),
-    );
-    // The supersession is planned before anything changes: a refused `supersedes` leaves no trace.
-    const successorId = plan.kind === 'collapse' ? plan.decision.into.id : this.#ids.next();
-    const retiring = supersede?.plan(namedRows(held, supersede.ids, now), successorId, supersessionChain(held, successorId)) ?? [];
-    const context = { actor, ids: this.#ids, now };
-    if (plan.kind === 'collapse') {
-      const superseded = applySupersessionEffects(held, context, successorId, retiring);
-      return { memory: plan.decision.into, decision: plan.decision, affected: [], superseded };
-    }
-    const row = this.insertRow(tenant, memory, actor, { now, contradicted: plan.flagNew, id: successorId });
-    const affected = [
-      ...applyContradictionEffects(held, context, row, plan.effects),
-      ...applyReplacements(held, context, row, plan.replacements),
-    ];
-    const superseded = applySupersessionEffects(held, context, row.id, retiring);
-    return { memory: toRecord(row), decision: plan.decision, affected, superseded };
+    return this.#writes.run(() => work(new InMemoryNewMemoryUnit(this.unitContext(tenant, actor), tenant, memory)));
   }
 
-  async promote(tenant: TenantId, id: string, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
-    const now = this.#clock.now();
-    const row = this.liveRow(tenant, id, now);
-    const before = toRecord(row);
-    const plan = rules.planPromotion(
-      before,
-      findWriteCandidates(this.tenant(tenant), {
-        scope: row.scope,
-        contentKey: row.contentKey,
-        vector: row.vector,
-        tiers: rules.comparedTiers({ tier: row.tier, promotion: true }),
-        now,
-        excludeId: id,
-      }),
-    );
-    if (plan.kind === 'unchanged') return { memory: before, decision: plan.decision, affected: [] };
-    const audit = { memoryId: id, actor, action: plan.auditAction, before, at: now };
-    if (plan.kind === 'collapse') {
-      this.change(row, { deletedAt: now }, true, now);
-      this.tenant(tenant).writeAudit({ ...audit, version: row.version, after: { ...toRecord(row), collapsedInto: plan.decision.into.id } });
-      return { memory: plan.decision.into, decision: plan.decision, affected: [] };
-    }
-    this.change(row, { tier: 'ltm', expiresAt: null }, true, now);
-    this.tenant(tenant).writeAudit({ ...audit, version: row.version, after: toRecord(row) });
-    const affected = applyContradictionEffects(this.tenant(tenant), { actor, ids: this.#ids, now }, row, plan.effects);
-    if (plan.flagPromoted) row.contradicted = true;
-    return { memory: toRecord(row), decision: plan.decision, affected };
+  async promotionUnit<T>(tenant: TenantId, actor: Actor, id: string, work: (unit: PromotionUnit) => Promise<T>): Promise<T> {
+    return this.#writes.run(async () => {
+      const context = this.unitContext(tenant, actor);
+      return work(new InMemoryPromotionUnit(context, this.liveRow(tenant, id, context.now)));
+    });
   }
 
   async findById(tenant: TenantId, id: string, options: { includeDeleted?: boolean } = {}): Promise<MemoryRecord | undefined> {
@@ -212,35 +156,12 @@ export class InMemoryMemoryStore implements MemoryStore {
     return { items, nextCursor: rows.length > query.limit ? items.at(-1)?.id : undefined };
   }
 
-  async update(tenant: TenantId, id: string, patch: MemoryPatch, options: UpdateOptions): Promise<MemoryRecord> {
+  async updateUnit<T>(tenant: TenantId, actor: Actor, id: string, patch: MemoryPatch, work: (unit: UpdateUnit) => Promise<T>): Promise<T> {
     if (patch.embedding) this.checkEmbedding(patch.embedding);
-    const now = this.#clock.now();
-    const row = this.liveRow(tenant, id, now);
-    if (options.expectedVersion !== undefined && row.version !== options.expectedVersion) {
-      throw new MemsvcError(
-        'CONFLICT',
-        `memory ${id} was modified: it is at version ${row.version}, not ${options.expectedVersion}; read it again and retry`,
-        { memoryId: id, currentVersion: row.version, expectedVersion: options.expectedVersion },
-      );
-    }
-    const held = this.tenant(tenant);
-    const { supersede } = options;
-    // Planned before anything changes: a refused `supersedes` leaves the memory as it was.
-    const retiring = supersede?.plan(namedRows(held, supersede.ids, now), id, supersessionChain(held, id)) ?? [];
-    const before = toRecord(row);
-    this.change(row, patchFields(patch), options.bumpVersion ?? true, now);
-    const after = toRecord(row);
-    held.writeAudit({
-      memoryId: id,
-      actor: options.actor,
-      action: options.action,
-      version: row.version,
-      before,
-      after,
-      at: now,
+    return this.#writes.run(async () => {
+      const context = this.unitContext(tenant, actor);
+      return work(new InMemoryUpdateUnit(context, this.liveRow(tenant, id, context.now), patch));
     });
-    applySupersessionEffects(held, { actor: options.actor, ids: this.#ids, now }, id, retiring);
-    return after;
   }
 
   async softDelete(tenant: TenantId, id: string, actor: Actor): Promise<boolean> {
@@ -248,7 +169,7 @@ export class InMemoryMemoryStore implements MemoryStore {
     const row = this.#tenants.get(tenant)?.rows.get(id);
     if (!row || !isLiveAt(row, now)) return false;
     const before = toRecord(row);
-    this.change(row, { deletedAt: now }, true, now);
+    changeRow(row, { deletedAt: now }, true, now);
     this.tenant(tenant).writeAudit({ memoryId: id, actor, action: 'delete', version: row.version, before, after: toRecord(row), at: now });
     return true;
   }
@@ -258,7 +179,7 @@ export class InMemoryMemoryStore implements MemoryStore {
     const found = this.#tenants.get(tenant)?.rows.get(id);
     const row = found && isUnexpiredAt(found, now) ? found : undefined;
     return restoreMemory(this.tenant(tenant), row, { id, actor, now, version: options.version }, (restored, change) =>
-      this.change(restored, change, true, now),
+      changeRow(restored, change, true, now),
     );
   }
 
@@ -369,28 +290,9 @@ export class InMemoryMemoryStore implements MemoryStore {
     };
   }
 
-  /** Stores a new row with its `create` audit entry, whose snapshot is the row as stored. */
-  private insertRow(
-    tenant: TenantId,
-    memory: NewMemory,
-    actor: Actor,
-    { now, contradicted, id }: { now: Date; contradicted: boolean; id?: string },
-  ): StoredMemory {
-    const row = newStoredMemory({ id: id ?? this.#ids.next(), tenant, memory, now, contradicted });
-    const held = this.tenant(tenant);
-    held.rows.set(row.id, row);
-    held.writeAudit({ memoryId: row.id, actor, action: 'create', version: 1, before: null, after: toRecord(row), at: now });
-    return row;
-  }
-
-  /** Applies a change; a client-visible one bumps the version and `updatedAt`. */
-  private change(row: StoredMemory, change: Partial<StoredMemory>, bumpVersion: boolean, now: Date): void {
-    Object.assign(row, change);
-    if (change.content !== undefined) row.contentKey = contentFingerprintText(change.content);
-    if (bumpVersion) {
-      row.version++;
-      row.updatedAt = now;
-    }
+  /** What a unit of work of `tenant` works with, at this moment. */
+  private unitContext(tenant: TenantId, actor: Actor): InMemoryUnitContext {
+    return { tenant: this.tenant(tenant), actor, ids: this.#ids, now: this.#clock.now() };
   }
 
   private liveRow(tenant: TenantId, id: string, now: Date): StoredMemory {

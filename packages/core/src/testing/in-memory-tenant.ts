@@ -1,7 +1,7 @@
 import { AUDIT_LIMITS, changedFieldsBefore, trimmedAuditAfter } from '../domain/audit-change.js';
 import type { AuditEntry, JsonObject } from '../domain/memory.js';
 import type { Actor } from '../ports/memory-store.js';
-import { jsonSnapshot, type StoredMemory } from './stored-memory.js';
+import { jsonSnapshot, type StoredMemory, toRecord } from './stored-memory.js';
 
 /** A link between two memories that a write recorded (`contradicts`, `supersedes`, `superseded-by`). */
 export interface MemoryLink {
@@ -28,6 +28,12 @@ export class InMemoryTenant {
 
   /** `next` numbers audit entries across tenants, as one database sequence does. */
   constructor(private readonly nextAuditId: () => number) {}
+
+  /** Stores a new row with its `create` audit entry, whose snapshot is the row as stored. */
+  addRow(row: StoredMemory, actor: Actor, now: Date): void {
+    this.rows.set(row.id, row);
+    this.writeAudit({ memoryId: row.id, actor, action: 'create', version: 1, before: null, after: toRecord(row), at: now });
+  }
 
   /**
    * Appends an audit entry as the database store writes it: `before` only the changed fields,

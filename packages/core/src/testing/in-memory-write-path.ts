@@ -76,7 +76,7 @@ function lexicalNeighbours(rows: readonly StoredMemory[], content: string): Memo
 export function applyReplacements(
   tenant: InMemoryTenant,
   context: { actor: Actor; ids: IdGenerator; now: Date },
-  newer: StoredMemory,
+  newer: { readonly id: string },
   effects: readonly ReplacementEffect[],
 ): MemoryRecord[] {
   const affected: MemoryRecord[] = [];
@@ -118,7 +118,7 @@ export function applyReplacements(
 export function applyContradictionEffects(
   tenant: InMemoryTenant,
   context: { actor: Actor; ids: IdGenerator; now: Date },
-  newer: StoredMemory,
+  newer: { readonly id: string },
   effects: readonly ContradictionEffect[],
 ): MemoryRecord[] {
   const affected: { row: StoredMemory; effect: ContradictionEffect }[] = [];

@@ -97,3 +97,13 @@ export function patchFields(patch: MemoryPatch): Partial<StoredMemory> {
     Object.assign(change, { vector: toStoredVector(patch.embedding.vector), embeddingModel: patch.embedding.model });
   return change;
 }
+
+/** Applies a change to a row; a client-visible one bumps the version and `updatedAt`. */
+export function changeRow(row: StoredMemory, change: Partial<StoredMemory>, bumpVersion: boolean, now: Date): void {
+  Object.assign(row, change);
+  if (change.content !== undefined) row.contentKey = contentFingerprintText(change.content);
+  if (bumpVersion) {
+    row.version++;
+    row.updatedAt = now;
+  }
+}

@@ -13,17 +13,15 @@ import {
   MemsvcError,
   type NearestMemory,
   type NewMemory,
+  type NewMemoryUnit,
   type PrecedingMemoryQuery,
+  type PromotionUnit,
   type RecallCandidate,
   type RecallCandidateQuery,
   type TenantId,
-  type UpdateOptions,
+  type UpdateUnit,
   type VersionsAsOf,
   type VersionsAsOfQuery,
-  type WriteOptions,
-  type WriteOutcome,
-  type WriteRules,
-  withoutRetired,
 } from '@memsvc/core';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { FirstStatistics } from '../connection/first-statistics.js';
@@ -35,7 +33,7 @@ import type { VectorFeatures } from '../vector/vector-features.js';
 import { inVectorShardOf } from '../vector/vector-shards.js';
 import { AccessCounter } from './access-counter.js';
 import { readAuditTrail, writeAudit } from './audit-trail.js';
-import { insertMemory, insertUnlessRelevantCandidates } from './insert-memory.js';
+import { insertMemory } from './insert-memory.js';
 import { filterMemories, type MemoriesQuery } from './memory-filters.js';
 import { readMemoryLinks } from './memory-links.js';
 import {
@@ -50,19 +48,13 @@ import {
   updateMemoryRow,
   vectorLiteral,
 } from './memory-row.js';
+import { holdForPromotion, PgPromotionUnit } from './pg-promotion-unit.js';
+import { PgUpdateUnit } from './pg-update-unit.js';
+import { PgNewMemoryUnit } from './pg-write-unit.js';
 import { explainRecallCandidates, findRecallCandidates } from './recall-candidates.js';
 import { restoreMemory } from './restore-memory.js';
-import { retireNamed } from './retire-named.js';
 import { readVersionsAsOf } from './versions-as-of.js';
-import {
-  applyContradictionEffects,
-  applyReplacements,
-  candidatesSql,
-  findCandidates,
-  hashContent,
-  sameScope,
-  toWriteCandidates,
-} from './write-path.js';
+import { hashContent, sameScope } from './write-path.js';
 import { inLockedTransaction, lockInTransaction, type SearchSettings, writeLockKey } from './write-transaction.js';
 
 export interface PgMemoryStoreOptions {
@@ -116,120 +108,37 @@ export class PgMemoryStore implements MemoryStore {
     return inserted;
   }
 
-  async write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules, options: WriteOptions = {}): Promise<WriteOutcome> {
-    const { supersede } = options;
+  async writeUnit<T>(tenant: TenantId, actor: Actor, memory: NewMemory, work: (unit: NewMemoryUnit) => Promise<T>): Promise<T> {
     checkNewMemory(memory);
+    // Minted when the call arrives, as for insert.
     const id = this.options.ids.next();
     if (memory.embedding) await this.checkVector(memory.embedding);
     const now = this.options.clock.now();
     const contentHash = hashContent(memory.content);
-    const key = writeLockKey(tenant, contentHash);
-    // Three round trips in the common case: BEGIN with the lock, one statement that finds the
-    // candidates and inserts when none of them matters, COMMIT. Only a write that meets a
-    // duplicate or a contradiction gets core's plan applied in further statements.
-    const outcome = await inLockedTransaction(this.db, key, this.searchSettings, async (trx) => {
-      const candidates = candidatesSql(trx, {
-        tenant,
-        scope: memory.scope ?? null,
-        contentHash,
-        vector: memory.embedding?.vector ?? null,
-        tiers: rules.comparedTiers({ tier: memory.tier }),
-        now,
-        ...(rules.findsFactChanges ? { content: memory.content } : {}),
-      });
-      const row = { id, tenant, memory, contentHash, actor, now };
-      const rows = await insertUnlessRelevantCandidates(trx, candidates, rules.plainInsertBelow, { ...row, contradicted: false });
-      // A memory the caller retires is neither the write's duplicate nor its contradiction.
-      const plan = rules.plan(withoutRetired(toWriteCandidates(rows), supersede));
-      const context = { tenant, actor, ids: this.options.ids, now };
-      // The caller's `supersedes`, retired behind what the write resolved to; a refusal throws and rolls back the write.
-      const retire = async (successorId: string) =>
-        supersede ? { superseded: await retireNamed(trx, context, successorId, supersede) } : {};
-      const inserted = rows.find((candidate) => candidate.kind === 'inserted');
-      if (inserted) {
-        if (plan.kind !== 'insert' || plan.effects.length > 0 || plan.flagNew) {
-          throw new Error('write rules and plainInsertBelow disagree: a row was inserted that the rules would not insert as it is');
-        }
-        // Replacements never change the new row, so the one-statement insert stands and they follow it.
-        const stored = toMemoryRecord(inserted);
-        const affected = await applyReplacements(trx, context, stored, plan.replacements);
-        return { memory: stored, decision: plan.decision, affected, ...(await retire(inserted.id)) };
-      }
-      if (plan.kind === 'collapse') {
-        return { memory: plan.decision.into, decision: plan.decision, affected: [], ...(await retire(plan.decision.into.id)) };
-      }
-      const stored = await insertMemory(trx, { ...row, contradicted: plan.flagNew });
-      const affected = [
-        ...(await applyContradictionEffects(trx, context, stored, plan.effects)),
-        ...(await applyReplacements(trx, context, stored, plan.replacements)),
-      ];
-      return { memory: stored, decision: plan.decision, affected, ...(await retire(stored.id)) };
+    const context = { tenant, actor, ids: this.options.ids, now };
+    // BEGIN with the lock and the search settings is one round trip; in the common case core's
+    // use case then asks for the one-statement insert (the unit's fast path), then COMMIT.
+    let unit: PgNewMemoryUnit | undefined;
+    const result = await inLockedTransaction(this.db, writeLockKey(tenant, contentHash), this.searchSettings, (trx) => {
+      unit = new PgNewMemoryUnit(trx, context, { id, memory, contentHash });
+      return work(unit);
     });
-    if (outcome.decision.kind !== 'collapse') this.options.firstStatistics?.noteWritten(1);
-    return outcome;
+    if (unit?.stored) this.options.firstStatistics?.noteWritten(1);
+    return result;
   }
 
-  async promote(tenant: TenantId, id: string, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
-    const now = this.options.clock.now();
-    // It holds its own row before it locks the neighbours it contradicts, an order a write
-    // locking the same rows may cross: a deadlock reruns it.
-    return retryingLockConflicts(() => this.db.transaction().execute((trx) => this.promoteIn(trx, { tenant, id, actor, rules, now })));
-  }
-
-  /** One attempt at a promotion, in its transaction: core's promotion plan, applied. */
-  private async promoteIn(
-    trx: Transaction<MemsvcDatabase>,
-    { tenant, id, actor, rules, now }: { tenant: TenantId; id: string; actor: Actor; rules: WriteRules; now: Date },
-  ): Promise<WriteOutcome> {
-    const row = isUuid(id)
-      ? await memoryByIdQuery(trx, tenant, id, isLiveAt(now))
-          .select(['content_hash', sql<string | null>`embedding::text`.as('embedding_text')])
-          .forUpdate()
-          .executeTakeFirst()
-      : undefined;
-    if (!row) throw new MemsvcError('NOT_FOUND', `memory ${id} was not found`, { memoryId: id });
-    // Promotion writes under the same content lock as a new write of this content.
-    await lockInTransaction(trx, writeLockKey(tenant, row.content_hash), this.searchSettings);
-    const before = toMemoryRecord(row as MemoryRow);
-    const candidates = await findCandidates(trx, {
-      tenant,
-      scope: before.scope,
-      contentHash: row.content_hash,
-      vector: row.embedding_text ? (JSON.parse(row.embedding_text) as number[]) : null,
-      tiers: rules.comparedTiers({ tier: before.tier, promotion: true }),
-      now,
-      excludeId: id,
-    });
-    const plan = rules.planPromotion(before, candidates);
-    if (plan.kind === 'unchanged') return { memory: before, decision: plan.decision, affected: [] };
-    if (plan.kind === 'collapse') {
-      const deleted = await this.markDeleted(trx, tenant, before, now);
-      await writeAudit(trx, {
-        tenant,
-        memoryId: id,
-        actor,
-        action: plan.auditAction,
-        version: deleted.version,
-        before,
-        after: { ...deleted, collapsedInto: plan.decision.into.id },
-        at: now,
-      });
-      return { memory: plan.decision.into, decision: plan.decision, affected: [] };
-    }
-    const promoted = await updateMemoryRow(trx, tenant, id, { tier: 'ltm', expires_at: null }, true, now);
-    await writeAudit(trx, {
-      tenant,
-      memoryId: id,
-      actor,
-      action: plan.auditAction,
-      version: promoted.version,
-      before,
-      after: promoted,
-      at: now,
-    });
-    const affected = await applyContradictionEffects(trx, { tenant, actor, ids: this.options.ids, now }, promoted, plan.effects);
-    const memory = plan.flagPromoted ? await updateMemoryRow(trx, tenant, id, { contradicted: true }, false, now) : promoted;
-    return { memory, decision: plan.decision, affected };
+  async promotionUnit<T>(tenant: TenantId, actor: Actor, id: string, work: (unit: PromotionUnit) => Promise<T>): Promise<T> {
+    const context = { tenant, actor, ids: this.options.ids, now: this.options.clock.now() };
+    // It holds its own row before it takes the content lock and locks the neighbours it
+    // contradicts, an order a write locking the same rows may cross: a deadlock reruns it.
+    return retryingLockConflicts(() =>
+      this.db.transaction().execute(async (trx) => {
+        const held = await holdForPromotion(trx, context, id);
+        // Promotion writes under the same content lock as a new write of this content.
+        await lockInTransaction(trx, writeLockKey(tenant, held.contentHash), this.searchSettings);
+        return work(new PgPromotionUnit(trx, context, held));
+      }),
+    );
   }
 
   async findById(tenant: TenantId, id: string, options: { includeDeleted?: boolean } = {}): Promise<MemoryRecord | undefined> {
@@ -296,32 +205,13 @@ export class PgMemoryStore implements MemoryStore {
     return { items, nextCursor: rows.length > query.limit ? items.at(-1)?.id : undefined };
   }
 
-  async update(tenant: TenantId, id: string, patch: MemoryPatch, options: UpdateOptions): Promise<MemoryRecord> {
+  async updateUnit<T>(tenant: TenantId, actor: Actor, id: string, patch: MemoryPatch, work: (unit: UpdateUnit) => Promise<T>): Promise<T> {
     if (patch.embedding) await this.checkVector(patch.embedding);
     const now = this.options.clock.now();
+    const context = { tenant, actor, ids: this.options.ids, now };
     return this.db.transaction().execute(async (trx) => {
       const before = await this.lockLiveRow(trx, tenant, id, now);
-      if (options.expectedVersion !== undefined && before.version !== options.expectedVersion) {
-        throw new MemsvcError(
-          'CONFLICT',
-          `memory ${id} was modified: it is at version ${before.version}, not ${options.expectedVersion}; read it again and retry`,
-          { memoryId: id, currentVersion: before.version, expectedVersion: options.expectedVersion },
-        );
-      }
-      const after = await updateMemoryRow(trx, tenant, id, toColumns(patch, now), options.bumpVersion ?? true, now);
-      await writeAudit(trx, {
-        tenant,
-        memoryId: id,
-        actor: options.actor,
-        action: options.action,
-        version: after.version,
-        before,
-        after,
-        at: now,
-      });
-      // A refused `supersedes` throws here and the update rolls back with it.
-      if (options.supersede) await retireNamed(trx, { tenant, actor: options.actor, ids: this.options.ids, now }, id, options.supersede);
-      return after;
+      return work(new PgUpdateUnit(trx, context, before, toColumns(patch, now)));
     });
   }
 
@@ -335,7 +225,7 @@ export class PgMemoryStore implements MemoryStore {
         throw error;
       });
       if (!before) return false;
-      const after = await this.markDeleted(trx, tenant, before, now);
+      const after = await updateMemoryRow(trx, tenant, id, { deleted_at: now }, true, now);
       await writeAudit(trx, { tenant, memoryId: id, actor, action: 'delete', version: after.version, before, after, at: now });
       return true;
     });
@@ -483,10 +373,6 @@ export class PgMemoryStore implements MemoryStore {
     const row = isUuid(id) ? await memoryByIdQuery(trx, tenant, id, isLiveAt(now)).forUpdate().executeTakeFirst() : undefined;
     if (!row) throw new MemsvcError('NOT_FOUND', `memory ${id} was not found`, { memoryId: id });
     return toMemoryRecord(row as MemoryRow);
-  }
-
-  private markDeleted(trx: Transaction<MemsvcDatabase>, tenant: TenantId, before: MemoryRecord, now: Date): Promise<MemoryRecord> {
-    return updateMemoryRow(trx, tenant, before.id, { deleted_at: now }, true, now);
   }
 
   private get searchSettings(): SearchSettings {

@@ -1,4 +1,4 @@
-import type { Actor, IdGenerator, MemoryRecord, SupersessionRequest, TenantId } from '@memsvc/core';
+import type { Actor, IdGenerator, MemoryRecord, SupersessionEffect, SupersessionInputs, TenantId } from '@memsvc/core';
 import { type Kysely, sql } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
@@ -9,20 +9,26 @@ import { insertPlannedLinks } from './planned-links.js';
 /** How far a supersession chain is followed (as core's in-memory store does). */
 const SUPERSESSION_CHAIN_LIMIT = 100;
 
+/** What a unit of work writes with: the tenant, who writes, the ids of links, and the moment. */
+export interface WriteContext {
+  readonly tenant: TenantId;
+  readonly actor: Actor;
+  readonly ids: IdGenerator;
+  readonly now: Date;
+}
+
 /**
- * Applies a caller's `supersedes` in the write's transaction: locks the named rows of the tenant
- * in id order, asks core's plan (which throws, rolling the whole write back, when a named id is
- * not a live, current memory of this tenant or would form a cycle), then supersedes each behind
- * `successorId` as a new version, with a `supersede` audit row and `authored` links both ways.
+ * The named rows of a `supersedes` that are live in the tenant, locked in id order, and the ids
+ * that supersede `successorId` transitively: what core's supersession plan decides on.
  */
-export async function retireNamed(
+export async function supersessionInputs(
   trx: Kysely<MemsvcDatabase>,
-  context: { tenant: TenantId; actor: Actor; ids: IdGenerator; now: Date },
+  context: WriteContext,
+  named: readonly string[],
   successorId: string,
-  request: SupersessionRequest,
-): Promise<MemoryRecord[]> {
+): Promise<SupersessionInputs> {
   const { tenant, now } = context;
-  const ids = request.ids.filter(isUuid);
+  const ids = named.filter(isUuid);
   const found =
     ids.length === 0
       ? []
@@ -38,7 +44,20 @@ export async function retireNamed(
             .forNoKeyUpdate()
             .execute()
         ).map((row) => toMemoryRecord(row as MemoryRow));
-  const effects = request.plan(found, successorId, await supersessionChain(trx, tenant, successorId));
+  return { found, successorChain: await supersessionChain(trx, tenant, successorId) };
+}
+
+/**
+ * Applies core's supersession effects: each named row is superseded by `successorId` as a new
+ * version, with a `supersede` audit row and `authored` links both ways.
+ */
+export async function applySupersessions(
+  trx: Kysely<MemsvcDatabase>,
+  context: WriteContext,
+  successorId: string,
+  effects: readonly SupersessionEffect[],
+): Promise<MemoryRecord[]> {
+  const { tenant, now } = context;
   const retired: MemoryRecord[] = [];
   for (const effect of effects) {
     const after = await updateMemoryRow(trx, tenant, effect.memory.id, { superseded_by: successorId }, true, now);

@@ -11,16 +11,15 @@ import {
   type MemoryStore,
   type NearestMemory,
   type NewMemory,
+  type NewMemoryUnit,
   type PrecedingMemoryQuery,
+  type PromotionUnit,
   type RecallCandidate,
   type RecallCandidateQuery,
   type TenantId,
-  type UpdateOptions,
+  type UpdateUnit,
   type VersionsAsOf,
   type VersionsAsOfQuery,
-  type WriteOptions,
-  type WriteOutcome,
-  type WriteRules,
 } from '@memsvc/core';
 import type { PgMemoryStore } from '../memory/pg-memory-store.js';
 import type { RecentWrites } from './recent-writes.js';
@@ -66,16 +65,16 @@ export class ReplicaRoutedMemoryStore implements MemoryStore {
     return this.writing(tenant, () => this.primary.insert(tenant, memory, actor));
   }
 
-  write(tenant: TenantId, memory: NewMemory, actor: Actor, rules: WriteRules, options?: WriteOptions): Promise<WriteOutcome> {
-    return this.writing(tenant, () => this.primary.write(tenant, memory, actor, rules, options));
+  writeUnit<T>(tenant: TenantId, actor: Actor, memory: NewMemory, work: (unit: NewMemoryUnit) => Promise<T>): Promise<T> {
+    return this.writing(tenant, () => this.primary.writeUnit(tenant, actor, memory, work));
   }
 
-  promote(tenant: TenantId, id: string, actor: Actor, rules: WriteRules): Promise<WriteOutcome> {
-    return this.writing(tenant, () => this.primary.promote(tenant, id, actor, rules));
+  promotionUnit<T>(tenant: TenantId, actor: Actor, id: string, work: (unit: PromotionUnit) => Promise<T>): Promise<T> {
+    return this.writing(tenant, () => this.primary.promotionUnit(tenant, actor, id, work));
   }
 
-  update(tenant: TenantId, id: string, patch: MemoryPatch, options: UpdateOptions): Promise<MemoryRecord> {
-    return this.writing(tenant, () => this.primary.update(tenant, id, patch, options));
+  updateUnit<T>(tenant: TenantId, actor: Actor, id: string, patch: MemoryPatch, work: (unit: UpdateUnit) => Promise<T>): Promise<T> {
+    return this.writing(tenant, () => this.primary.updateUnit(tenant, actor, id, patch, work));
   }
 
   softDelete(tenant: TenantId, id: string, actor: Actor): Promise<boolean> {

@@ -1,0 +1,43 @@
+import type { MemoryRecord, SupersessionEffect, SupersessionInputs, UpdateUnit } from '@memsvc/core';
+import type { Kysely } from 'kysely';
+import type { MemsvcDatabase } from '../schema/database-schema.js';
+import { writeAudit } from './audit-trail.js';
+import { updateMemoryRow } from './memory-row.js';
+import { applySupersessions, supersessionInputs, type WriteContext } from './retire-named.js';
+
+/**
+ * The unit of work of an edit over PostgreSQL or PGlite, inside the transaction that holds the
+ * memory's row (PgMemoryStore.updateUnit): the patch as columns, and any `supersedes`.
+ */
+export class PgUpdateUnit implements UpdateUnit {
+  constructor(
+    private readonly trx: Kysely<MemsvcDatabase>,
+    private readonly context: WriteContext,
+    readonly memory: MemoryRecord,
+    private readonly columns: Record<string, unknown>,
+  ) {}
+
+  async apply(change: { readonly action: string; readonly bumpVersion: boolean }): Promise<MemoryRecord> {
+    const { tenant, actor, now } = this.context;
+    const after = await updateMemoryRow(this.trx, tenant, this.memory.id, this.columns, change.bumpVersion, now);
+    await writeAudit(this.trx, {
+      tenant,
+      memoryId: after.id,
+      actor,
+      action: change.action,
+      version: after.version,
+      before: this.memory,
+      after,
+      at: now,
+    });
+    return after;
+  }
+
+  supersessionInputs(ids: readonly string[], successorId: string): Promise<SupersessionInputs> {
+    return supersessionInputs(this.trx, this.context, ids, successorId);
+  }
+
+  applySupersessions(successorId: string, effects: readonly SupersessionEffect[]): Promise<readonly MemoryRecord[]> {
+    return applySupersessions(this.trx, this.context, successorId, effects);
+  }
+}
