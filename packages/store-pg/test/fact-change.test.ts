@@ -57,6 +57,19 @@ describeEachStore('changed facts', (kind) => {
     expect(marked.map((item) => item.id)).toEqual([paris.id]);
   });
 
+  it('R-FACT-WRITE: a short-term note that changes a long-term fact marks it when written, and its promotion keeps the one mark', async () => {
+    await distractors();
+    const old = await remember('The staging server is at 10.0.3.12');
+    clock.advance(DAY);
+    const note = (await memories.create(ana, { tier: 'stm', content: 'Staging got a new IP: 10.0.7.40', ttlSeconds: 7 * 86_400 })).memory;
+    // A short-term write is compared with long-term rows too: the change is seen at once.
+    expect(await memories.peek(ana, old.id)).toMatchObject({ replacedBy: note.id, supersededBy: null });
+    expect((await memories.promote(ana, note.id)).outcome).toBe('promoted');
+    expect(await memories.peek(ana, old.id)).toMatchObject({ replacedBy: note.id, supersededBy: null });
+    const actions = (await memories.audit(ana, old.id)).map((entry) => entry.action);
+    expect(actions.filter((action) => action === 'fact-change')).toHaveLength(1);
+  });
+
   it('R-FACT-ORDER: recall puts the replacement first, even when it shares no word with the question', async () => {
     await distractors();
     const civic = await remember('I drive a 2015 Honda Civic');

@@ -61,6 +61,8 @@ export type PromotionPlan =
       readonly auditAction: 'promote';
       readonly flagPromoted: boolean;
       readonly effects: readonly ContradictionEffect[];
+      /** The older long-term memories whose fact the promoted one changes (R-FACT-WRITE), as on a write. */
+      readonly replacements: readonly ReplacementEffect[];
     };
 
 const LINKS: Readonly<Record<ContradictionPolicy, readonly PlannedLink[]>> = Object.freeze({
@@ -98,8 +100,17 @@ function contradictionEffects(decision: Extract<WriteDecision, { kind: 'insert' 
 export function planWrite(decision: WriteDecision): WritePlan {
   if (decision.kind === 'collapse') return { kind: 'collapse', decision };
   const effects = contradictionEffects(decision);
-  const replacements = decision.changes.map((finding) => ({ finding, auditAction: 'fact-change' as const, links: REPLACEMENT_LINKS }));
-  return { kind: 'insert', decision, flagNew: decision.policy === 'flag' && effects.length > 0, effects, replacements };
+  return {
+    kind: 'insert',
+    decision,
+    flagNew: decision.policy === 'flag' && effects.length > 0,
+    effects,
+    replacements: replacementEffects(decision),
+  };
+}
+
+function replacementEffects(decision: Extract<WriteDecision, { kind: 'insert' }>): readonly ReplacementEffect[] {
+  return decision.changes.map((finding) => ({ finding, auditAction: 'fact-change' as const, links: REPLACEMENT_LINKS }));
 }
 
 /** The plan of a promotion of `memory` from the decision its long-term candidates gave. */
@@ -107,7 +118,8 @@ export function planPromotion(memory: Pick<MemoryRecord, 'tier'>, decision: Writ
   if (memory.tier === 'ltm') return { kind: 'unchanged', decision: { kind: 'insert', contradictions: [], policy: 'flag', changes: [] } };
   if (decision.kind === 'collapse') return { kind: 'collapse', decision, auditAction: 'promote-collapse' };
   const effects = contradictionEffects(decision);
-  return { kind: 'promote', decision, auditAction: 'promote', flagPromoted: decision.policy === 'flag' && effects.length > 0, effects };
+  const flagPromoted = decision.policy === 'flag' && effects.length > 0;
+  return { kind: 'promote', decision, auditAction: 'promote', flagPromoted, effects, replacements: replacementEffects(decision) };
 }
 
 /**

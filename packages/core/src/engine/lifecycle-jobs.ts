@@ -1,7 +1,7 @@
 import { type MergeBand, mergeClusters } from '../domain/corpus-merge.js';
 import { type DecayRules, decayVerdict, type PromotionRules } from '../domain/lifecycle-rules.js';
 import type { MemoryRecord } from '../domain/memory.js';
-import { type SimilarityRules, writeRules } from '../domain/similarity-rules.js';
+import type { SimilarityRules } from '../domain/similarity-rules.js';
 import type { TenantId } from '../domain/tenant.js';
 import { isMemsvcError, MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
@@ -52,7 +52,6 @@ export interface PromotionPassResult {
  */
 export async function promoteQualified(deps: LifecycleDependencies, options: { tenant?: TenantId } = {}): Promise<PromotionPassResult> {
   const actor = { id: 'system:stm-promotion' };
-  const rules = writeRules(deps.settings.similarity);
   const counts = { scanned: 0, promoted: 0, collapsed: 0, skipped: 0, failed: 0 };
   const promotedIds: string[] = [];
   let after: string | undefined;
@@ -68,7 +67,7 @@ export async function promoteQualified(deps: LifecycleDependencies, options: { t
       counts.scanned++;
       try {
         await embedIfMissing(deps, candidate);
-        const outcome = await promoteMemory(deps.memories, candidate.userId, candidate.id, actor, rules);
+        const outcome = await promoteMemory(deps.memories, candidate.userId, candidate.id, actor, deps.settings.similarity);
         if (outcome.decision.kind === 'collapse') counts.collapsed++;
         else {
           counts.promoted++;

@@ -431,7 +431,7 @@ export class MemoryEngine {
       const vector = await this.embed(current.content);
       if (vector) await this.options.store.setEmbedding(context.tenant, id, vector);
     }
-    const outcome = await promoteMemory(this.options.store, context.tenant, id, context.actor, writeRules(this.settings.similarity));
+    const outcome = await promoteMemory(this.options.store, context.tenant, id, context.actor, this.settings.similarity);
     return { memory: outcome.memory, outcome: outcome.decision.kind === 'collapse' ? 'duplicate' : 'promoted' };
   }
 

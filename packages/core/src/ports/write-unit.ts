@@ -41,6 +41,9 @@ export interface CandidateUnit {
 
   /** Marks each contradicted row as the effect says (contradicted, or superseded by `newer`), with its audit entry and links. */
   applyContradictions(newer: MemoryRecord, effects: readonly ContradictionEffect[]): Promise<readonly MemoryRecord[]>;
+
+  /** Marks each older row whose fact `newer` changes as replaced by it (R-FACT-WRITE), with its audit entry and links. */
+  applyReplacements(newer: MemoryRecord, effects: readonly ReplacementEffect[]): Promise<readonly MemoryRecord[]>;
 }
 
 /** What a unit of work offers for a caller's `supersedes` (R-SUPERSEDES-*): core plans, the unit reads and retires. */
@@ -70,9 +73,6 @@ export interface NewMemoryUnit extends CandidateUnit, SupersessionUnit {
 
   /** Stores the memory under `newId()`, with its `create` audit entry; marked contradicted when the plan says so. */
   insert(marks: { readonly contradicted: boolean }): Promise<MemoryRecord>;
-
-  /** Marks each older row whose fact `newer` changes as replaced by it (R-FACT-WRITE), with its audit entry and links. */
-  applyReplacements(newer: MemoryRecord, effects: readonly ReplacementEffect[]): Promise<readonly MemoryRecord[]>;
 }
 
 /**

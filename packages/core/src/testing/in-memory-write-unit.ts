@@ -64,6 +64,10 @@ abstract class InMemoryCandidateUnit extends InMemoryUnit {
   async applyContradictions(newer: MemoryRecord, effects: readonly ContradictionEffect[]): Promise<readonly MemoryRecord[]> {
     return applyContradictionEffects(this.context.tenant, this.context, newer, effects);
   }
+
+  async applyReplacements(newer: MemoryRecord, effects: readonly ReplacementEffect[]): Promise<readonly MemoryRecord[]> {
+    return applyReplacements(this.context.tenant, this.context, newer, effects);
+  }
 }
 
 /**
@@ -95,10 +99,6 @@ export class InMemoryNewMemoryUnit extends InMemoryCandidateUnit implements NewM
     const row = { ...this.#row, id: this.newId(), contradicted: marks.contradicted };
     this.context.tenant.addRow(row, this.context.actor, this.context.now);
     return toRecord(row);
-  }
-
-  async applyReplacements(newer: MemoryRecord, effects: readonly ReplacementEffect[]): Promise<readonly MemoryRecord[]> {
-    return applyReplacements(this.context.tenant, this.context, newer, effects);
   }
 }
 

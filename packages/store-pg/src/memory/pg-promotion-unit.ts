@@ -3,6 +3,7 @@ import {
   type MemoryRecord,
   MemsvcError,
   type PromotionUnit,
+  type ReplacementEffect,
   type WriteCandidateQuery,
   type WriteCandidates,
 } from '@memsvc/core';
@@ -12,7 +13,7 @@ import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { writeAudit } from './audit-trail.js';
 import { isLiveAt, type MemoryRow, memoryByIdQuery, toMemoryRecord, updateMemoryRow } from './memory-row.js';
 import type { WriteContext } from './retire-named.js';
-import { applyContradictionEffects, findCandidates } from './write-path.js';
+import { applyContradictionEffects, applyReplacements, findCandidates } from './write-path.js';
 
 /** The promoted row as read under its lock, with what its candidates are found by. */
 interface HeldRow {
@@ -71,6 +72,10 @@ export class PgPromotionUnit implements PromotionUnit {
 
   applyContradictions(newer: MemoryRecord, effects: readonly ContradictionEffect[]): Promise<readonly MemoryRecord[]> {
     return applyContradictionEffects(this.trx, this.context, newer, effects);
+  }
+
+  applyReplacements(newer: MemoryRecord, effects: readonly ReplacementEffect[]): Promise<readonly MemoryRecord[]> {
+    return applyReplacements(this.trx, this.context, newer, effects);
   }
 
   async toLongTerm(auditAction: string): Promise<MemoryRecord> {
