@@ -28,6 +28,8 @@ const CHANGES: readonly (readonly [string, string])[] = [
   ['I prefer window seats on flights', 'I prefer aisle seats on flights these days'],
   ['The API runs on Node 18', 'We upgraded the API to Node 22'],
   ["Marco's phone number is +39 347 555 0192", 'Marco has a new phone number: +39 320 555 7781'],
+  // A weekday a schedule moves to is not the date of an event.
+  ['The team standup is at 9:30', 'The team standup moved to 10:00 starting Monday'],
 ];
 
 /** [first, later]: look alike, but the later one does not replace the first. */

@@ -49,8 +49,8 @@ export function detectFactChange(older: string | FactShape, newer: string | Fact
   if (a.told && !a.timed) return undefined;
   // Nor does a dated event replace a state that has no date ("Harvest is monitored with Datadog" /
   // "On 30 March 2026 Harvest onboarded its hundredth farm"): it says what happened that day.
-  const hasDate = (shape: FactShape) => shape.tokens.some((token) => token.kind === 'date');
-  if (b.told && !b.timed && hasDate(b) && !hasDate(a)) return undefined;
+  // A day of a month ("30 March", "April 2"), not a weekday a schedule moves to ("starting Monday").
+  if (b.told && !b.timed && hasCalendarDate(b) && !a.tokens.some((token) => token.kind === 'date')) return undefined;
   const alignment = align(a, b);
   const { kept, dropped, added, changed } = alignment;
   if (!compatibleOwners(a, b, dropped) || alignment.droppedStretches > 1) return undefined;
@@ -140,6 +140,30 @@ function opensWithAnother(a: FactShape, b: FactShape): boolean {
   const opening = b.tokens[0];
   if (a.person !== '' || opening === undefined || opening.kind !== 'name') return false;
   return !sameWord(opening, a.tokens[0] as FactToken) && a.tokens.some((token) => sameWord(token, opening));
+}
+
+const MONTHS = new Set([
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+]);
+
+/** A month written next to a number: a day of the calendar. */
+function hasCalendarDate(shape: FactShape): boolean {
+  return shape.tokens.some((token, i) => {
+    if (!MONTHS.has(token.word)) return false;
+    const next = shape.tokens[i + 1];
+    return (token.joined === true && shape.tokens[i - 1]?.kind === 'number') || (next?.joined === true && next.kind === 'number');
+  });
 }
 
 const words = (tokens: readonly FactToken[]) => [...new Set(tokens.map((token) => token.word))];
