@@ -232,6 +232,47 @@ const CHANGES = [
   ['more:34', 'I commute 40 minutes each way', 'Since moving, my commute is 15 minutes each way', 'how long is my commute?'],
   ['more:35', 'The newsletter goes out on Fridays', 'The newsletter goes out on Tuesdays now', 'when does the newsletter go out?'],
   ['more:36', 'I sleep about 6 hours a night', 'I get about 8 hours of sleep a night now', 'how much do I sleep?'],
+  // As coding agents write what they learn: third person, "the user", "the project".
+  ['agent:pm', 'User prefers pnpm over npm', 'User switched to bun for package management', 'which package manager does the user prefer?'],
+  [
+    'agent:tests',
+    'The project uses Jest for tests',
+    'We migrated the test suite from Jest to Vitest',
+    'what test runner does the project use?',
+  ],
+  ['agent:deploy', 'Deploys go through Heroku', 'We moved deploys to Fly.io', 'where do deploys go?'],
+  [
+    'agent:handle',
+    "The user's GitHub handle is @jdoe",
+    "The user's GitHub handle changed to @janedoe",
+    "what is the user's GitHub handle?",
+  ],
+  ['agent:answers', 'User wants answers in English', 'User now wants answers in German', 'which language should answers be in?'],
+  [
+    'agent:job',
+    'The user works at Acme Corp as a backend engineer',
+    'The user left Acme Corp and joined Globex as a staff engineer',
+    'where does the user work?',
+  ],
+  ['agent:node', 'Project memsvc targets Node 18', 'Project memsvc now targets Node 20', 'which Node version does memsvc target?'],
+  [
+    'agent:rotation',
+    'The database password rotates every 90 days',
+    'The database password now rotates every 30 days',
+    'how often does the database password rotate?',
+  ],
+  [
+    'agent:reviews',
+    'The main branch is protected and requires 1 review',
+    'The main branch now requires 2 reviews',
+    'how many reviews does the main branch need?',
+  ],
+  [
+    'agent:url',
+    'The API base URL is https://api.example.com/v1',
+    'The API base URL changed to https://api.example.com/v2',
+    'what is the API base URL?',
+  ],
 ];
 
 /**
@@ -384,6 +425,18 @@ const LOOK_ALIKES = [
   ['The printer is on floor 2', 'The coffee machine moved to floor 3', 'where is the printer?'],
   ['Our sprint starts on Monday', 'Our quarterly planning moved to Thursday', 'when does our sprint start?'],
   ['Lena lives in Munich', "Lena's brother moved to Vienna", 'where does Lena live?'],
+  ['User prefers pnpm over npm', 'User prefers tabs over spaces', 'which package manager does the user prefer?'],
+  ['The project uses Jest for tests', 'The project uses ESLint for linting', 'what test runner does the project use?'],
+  ['User lives in Toronto', "User's manager lives in Boston", 'where does the user live?'],
+  ['The user works at Acme Corp', 'The user uses a MacBook Pro', 'where does the user work?'],
+  ['Project memsvc targets Node 18', 'Project dashboard targets Chrome 120', 'which Node version does memsvc target?'],
+  ['User wants answers in English', 'User wants code comments in English', 'which language should answers be in?'],
+  [
+    'The staging API base URL is https://staging.example.com',
+    'The production API base URL is https://api.example.com',
+    'what is the staging API base URL?',
+  ],
+  ['User is vegetarian', 'User is learning Rust', 'what does the user eat?'],
 ];
 
 /** Distractors per change scenario: the first facts of other scenarios, none about its own topic. */

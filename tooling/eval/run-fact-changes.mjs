@@ -28,8 +28,8 @@ import { startFakeSemanticOllama } from './fake-semantic-ollama.mjs';
  * memory ("what diet do I follow?" / "I'm vegetarian"): the `local` embedder cannot find them.
  */
 const FLOORS = {
-  local: { newestFirst: 0.86, olderHiddenOrMarked: 0.93, falseSupersessions: 0.02, promptNewestFirst: 0.86 },
-  'ollama-fake': { newestFirst: 0.85, olderHiddenOrMarked: 0.93, falseSupersessions: 0.02, promptNewestFirst: 0.85 },
+  local: { newestFirst: 0.86, olderHiddenOrMarked: 0.92, falseSupersessions: 0.02, promptNewestFirst: 0.86 },
+  'ollama-fake': { newestFirst: 0.85, olderHiddenOrMarked: 0.92, falseSupersessions: 0.02, promptNewestFirst: 0.85 },
 };
 const DAY = 86_400_000;
 const START = Date.parse('2026-03-02T09:00:00Z');

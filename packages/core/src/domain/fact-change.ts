@@ -57,7 +57,17 @@ export function detectFactChange(older: string | FactShape, newer: string | Fact
   // A change restates the fact; a newer statement that says mostly other things ("Melanie went
   // camping with her family in the mountains…" after "Melanie has been married for 5 years") is news.
   if (added.filter((token) => !isValue(token)).length > kept.length + 1) return undefined;
-  const droppedWords = dropped.filter((token) => !isValue(token));
+  // "The project uses Jest" / "We migrated the test suite from Jest to Vitest": the team names
+  // itself where the older named its project, which is not a word of the fact dropped — when what
+  // the team acts on is a thing the older names ("the test suite"; not "the docs" after "the blog").
+  const actedOn = b.tokens.find((token) => !token.past);
+  const teamSpeaks =
+    b.person === 'we' &&
+    a.person === '' &&
+    dropped[0] === a.tokens[0] &&
+    actedOn !== undefined &&
+    kept.some((token) => sameWord(token, actedOn));
+  const droppedWords = dropped.filter((token) => !isValue(token) && !(teamSpeaks && token === a.tokens[0]));
   const droppedValues = dropped.filter(isValue);
   const addedValues = added.filter(isValue);
   const subject = a.tokens.find(canBeSubject);
@@ -83,7 +93,7 @@ export function detectFactChange(older: string | FactShape, newer: string | Fact
   }
   // "I use VS Code" / "I switched from VS Code to Neovim"; "Kenji owns billing" / "…passed from
   // Kenji to Amara": a named thing both say, a new value, and the newer says it changed.
-  const subjectLost = a.person === '' && dropped[0] === a.tokens[0];
+  const subjectLost = a.person === '' && dropped[0] === a.tokens[0] && !teamSpeaks;
   // The name moved is not what both statements are about: "Tim is working on his studies" / "Tim
   // got accepted into a program in Ireland" says something new of Tim, it moves nothing from him.
   const movedNames = namesKept.filter((token) => !(token === a.tokens[0] && sameWord(token, b.tokens[0] as FactToken)));

@@ -13,7 +13,7 @@ const FUNCTION_WORDS = new Set(
     'a an the and or but so of to in on at by for from with into onto as is are was were be been being am has have had do does ' +
     'did it its this that these those there here than then also too very just still all any some each every both ' +
     'which who whom whose what when where why how can could will would shall should might must up out over under about ' +
-    'after before until again once per via he she they them their his her him hers theirs you your yours ' +
+    'after before until again once per via through across between within without against toward towards among during he she they them their his her him hers theirs you your yours ' +
     'off got get gets getting everything something anything nothing everyone someone'
   ).split(' '),
 );
