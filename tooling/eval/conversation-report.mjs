@@ -6,7 +6,8 @@ import { CATEGORY_NAMES } from './locomo-dataset.mjs';
 const f3 = (value) => value.toFixed(3);
 const latency = (summary) => (summary ? `${summary.p50.toFixed(1)}/${summary.p95.toFixed(1)}` : '-');
 
-function table(header, rows) {
+/** Fixed-width columns: the first left-aligned, the rest right-aligned, a rule under the header. */
+export function table(header, rows) {
   const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => row[i].length)));
   const line = (cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');

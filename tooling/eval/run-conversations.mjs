@@ -6,7 +6,8 @@
 // (conversation-writes.mjs), asks every question of categories 1-4 as an MCP `recall` with limit 5,
 // and scores the top 5 against the evidence turns — next to a BM25 baseline computed here over the
 // same units and questions. Exits 1 when memsvc's overall evidence-recall@5 is below BM25's for
-// any (engine, way); a shortfall in one category is only a warning.
+// any (engine, way); a shortfall in one category is only a warning. The second benchmark of
+// `pnpm eval:conversations`, LongMemEval, is run-longmemeval.mjs.
 //
 // Flags: --engine pglite|postgres|both, --way turns,turns+context,ingest, --json <file>,
 // --misses <file> (memsvc's imperfect answers as JSON lines; they quote the dataset's questions,
