@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The fact-change gate of `pnpm eval` (fact-change-suite.mjs): does memsvc answer with the newer
-// fact when one has changed, and leave alone memories that only look alike? For each embedder
-// (`local`, and the loopback semantic one of fake-semantic-ollama.mjs through the real ollama
-// provider) it loads the suite into a fresh embedded database through the real write path, with a
+// fact when one has changed, and leave alone memories that only look alike? For each engine
+// (PGlite and PostgreSQL) and embedder (`local`, and the loopback semantic one of
+// fake-semantic-ollama.mjs through the real ollama provider) it loads the suite into a fresh
+// database through the real write path, with a
 // manual clock (distractors and the old fact on day 0, the replacement on day 30, questions on
 // day 31), and measures:
 // - newest first: the replacement ranks above the old fact in `recall` (the old one absent counts);
@@ -11,12 +12,17 @@
 // - false supersessions: look-alike pairs (and distractors) where a memory that was NOT replaced
 //   was marked or hidden, at write time or in `recall`;
 // - prompt_context newest first: the replacement comes before the old fact in the packed block.
-// Exits 1 below a floor. Flags: --embedder local|ollama-fake|both (default both), --misses.
+// Exits 1 below a floor. Flags: --engine pglite|postgres|both (default both; PostgreSQL is
+// PGVECTOR_TEST_URL's server, or tooling/scripts/pg-local.sh's), --embedder local|ollama-fake|both
+// (default both), --misses.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createMemoryEngine, promptContext, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { createEmbedder, LocalEmbedder } from '@memsvc/embeddings';
 import { openStore } from '@memsvc/store-pg';
+import { ENGINES, freshDatabase } from './eval-engines.mjs';
 import { buildFactChangeSuite } from './fact-change-suite.mjs';
 import { startFakeSemanticOllama } from './fake-semantic-ollama.mjs';
 
@@ -35,8 +41,18 @@ const DAY = 86_400_000;
 const START = Date.parse('2026-03-02T09:00:00Z');
 
 const { values: flags } = parseArgs({
-  options: { embedder: { type: 'string', default: 'both' }, misses: { type: 'boolean', default: false } },
+  options: {
+    engine: { type: 'string', default: 'both' },
+    embedder: { type: 'string', default: 'both' },
+    misses: { type: 'boolean', default: false },
+  },
 });
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const engines = flags.engine === 'both' ? ENGINES : [flags.engine];
+if (!engines.every((engine) => ENGINES.includes(engine))) {
+  console.error(`fact-changes: --engine must be pglite, postgres or both (got ${flags.engine})`);
+  process.exit(2);
+}
 const embedders = flags.embedder === 'both' ? ['local', 'ollama-fake'] : [flags.embedder];
 if (!embedders.every((name) => name in FLOORS)) {
   console.error(`fact-changes: --embedder must be local, ollama-fake or both (got ${flags.embedder})`);
@@ -46,13 +62,14 @@ if (!embedders.every((name) => name in FLOORS)) {
 /** A memory is marked outdated when it carries any marker a reader sees, or recall labels it replaced. */
 const isMarked = (memory, ranked) => Boolean(memory.supersededBy || memory.replacedBy || memory.contradicted || ranked?.replacedBy);
 
-async function measure(name) {
+async function measure(engineName, name) {
   const fake = name === 'ollama-fake' ? await startFakeSemanticOllama() : undefined;
   const embedder = fake
     ? createEmbedder({ provider: 'ollama', ollamaUrl: fake.url, model: fake.model, dimensions: fake.dimensions }).embedder
     : new LocalEmbedder();
   const dimensions = fake ? fake.dimensions : embedder.dimensions;
-  const store = await openStore({ database: 'pglite://memory', vector: { dimensions } });
+  const database = await freshDatabase(root, engineName);
+  const store = await openStore({ database: database.url, vector: { dimensions } });
   const clock = new ManualClock(START);
   const engine = createMemoryEngine({ store: store.memories, embedder, clock });
   const misses = [];
@@ -120,11 +137,12 @@ async function measure(name) {
     }
   } finally {
     await store.close();
+    await database.drop();
     await fake?.stop();
   }
   const rate = (hits, n) => (n === 0 ? 0 : hits / n);
   return {
-    name,
+    name: `${engineName} ${name}`,
     n: counts.changes,
     pairs: falses.pairs,
     newestFirst: rate(counts.newestFirst, counts.changes),
@@ -140,19 +158,21 @@ async function measure(name) {
 const f = (value) => value.toFixed(3);
 const failures = [];
 console.log(
-  '\nfact changes     changes pairs  newest-first  older hidden/marked  false supersessions  distractors marked  prompt newest-first  new in top 5',
+  '\nfact changes          changes pairs  newest-first  older hidden/marked  false supersessions  distractors marked  prompt newest-first  new in top 5',
 );
-for (const name of embedders) {
-  const result = await measure(name);
+for (const [engineName, name] of engines.flatMap((engine) => embedders.map((embedder) => [engine, embedder]))) {
+  const result = await measure(engineName, name);
   console.log(
-    `${name.padEnd(17)}${String(result.n).padEnd(8)}${String(result.pairs).padEnd(7)}${f(result.newestFirst).padEnd(14)}${f(result.olderHiddenOrMarked).padEnd(21)}${f(result.falseSupersessions).padEnd(21)}${f(result.distractorsMarked).padEnd(20)}${f(result.promptNewestFirst).padEnd(21)}${f(result.replacementInTop5)}`,
+    `${result.name.padEnd(22)}${String(result.n).padEnd(8)}${String(result.pairs).padEnd(7)}${f(result.newestFirst).padEnd(14)}${f(result.olderHiddenOrMarked).padEnd(21)}${f(result.falseSupersessions).padEnd(21)}${f(result.distractorsMarked).padEnd(20)}${f(result.promptNewestFirst).padEnd(21)}${f(result.replacementInTop5)}`,
   );
-  if (flags.misses) for (const miss of result.misses) console.log(`  ${name} ${JSON.stringify(miss)}`);
+  if (flags.misses) for (const miss of result.misses) console.log(`  ${result.name} ${JSON.stringify(miss)}`);
   const floors = FLOORS[name];
   for (const metric of ['newestFirst', 'olderHiddenOrMarked', 'promptNewestFirst'])
-    if (result[metric] < floors[metric]) failures.push(`${name} ${metric} ${f(result[metric])} is below the floor ${floors[metric]}`);
+    if (result[metric] < floors[metric])
+      failures.push(`${result.name} ${metric} ${f(result[metric])} is below the floor ${floors[metric]}`);
   for (const metric of ['falseSupersessions'])
-    if (result[metric] > floors[metric]) failures.push(`${name} ${metric} ${f(result[metric])} is above the ceiling ${floors[metric]}`);
+    if (result[metric] > floors[metric])
+      failures.push(`${result.name} ${metric} ${f(result[metric])} is above the ceiling ${floors[metric]}`);
 }
 if (failures.length > 0) {
   console.error(`\nfact-change eval FAILED:\n- ${failures.join('\n- ')}`);
