@@ -43,7 +43,7 @@ export function detectFactChange(older: string | FactShape, newer: string | Fact
     typeof older === 'string' ? factShape(older) : older,
     typeof newer === 'string' ? factShape(newer) : newer,
   );
-  if (b.adds || a.tokens.length === 0 || !samePerson(a, b)) return undefined;
+  if (b.adds || a.tokens.length === 0 || b.tokens.length === 0 || !samePerson(a, b)) return undefined;
   // What happened stays what happened ("Atlas launched on 2 September 2024", "the March invoice
   // was 1,200 euros"): a later event does not replace it, only a later statement of a state does.
   if (a.told && !a.timed) return undefined;

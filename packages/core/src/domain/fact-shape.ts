@@ -158,9 +158,32 @@ function kindOf(token: RawToken): FactToken['kind'] {
   return 'word';
 }
 
-/** How the rule reads one statement. */
+/**
+ * The longest text read as a statement of fact. A fact is said in a sentence or two; a longer
+ * text is a document or an answer, whose words change without its facts changing — and the
+ * comparison costs the product of two statements' lengths.
+ */
+export const MAX_FACT_CHARS = 600;
+
+/**
+ * Statements read lately, by text: a tenant's memories are a write's candidates again and again,
+ * and reading one costs more than comparing two. Bounded; the oldest entry goes first.
+ */
+const READ_LATELY = new Map<string, FactShape>();
+const READ_LATELY_LIMIT = 4096;
+
+/** How the rule reads one statement (a text longer than MAX_FACT_CHARS reads as none). */
 export function factShape(content: string): FactShape {
-  const words = rawTokens(content);
+  const known = READ_LATELY.get(content);
+  if (known) return known;
+  const shape = readShape(content);
+  if (READ_LATELY.size >= READ_LATELY_LIMIT) READ_LATELY.delete(READ_LATELY.keys().next().value as string);
+  READ_LATELY.set(content, shape);
+  return shape;
+}
+
+function readShape(content: string): FactShape {
+  const words = content.length > MAX_FACT_CHARS ? [] : rawTokens(content);
   let person = '';
   const possessed = new Set<string>();
   const tokens: FactToken[] = [];

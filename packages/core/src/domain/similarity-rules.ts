@@ -1,5 +1,5 @@
 import type { ContradictionPolicy } from '../config/config-types.js';
-import { detectFactChange, type FactChangeReason } from './fact-change.js';
+import { detectFactChange, type FactChangeReason, factShape } from './fact-change.js';
 import type { MemoryRecord, MemoryTier } from './memory.js';
 import { isConversationMemory } from './search-context.js';
 import { comparedTiers, type PromotionPlan, planPromotion, planWrite, type WritePlan } from './write-plan.js';
@@ -84,10 +84,12 @@ export function decideWrite(candidates: WriteCandidates, rules: SimilarityRules,
 function factChanges(candidates: WriteCandidates, content: string, contradicted: ReadonlySet<string>): FactChangeFinding[] {
   const seen = new Set<string>(contradicted);
   const findings: FactChangeFinding[] = [];
+  // The new content is read once and compared with every candidate.
+  const newer = factShape(content);
   for (const memory of [...candidates.neighbours.map((n) => n.memory), ...(candidates.related ?? [])]) {
     if (seen.has(memory.id) || memory.replacedBy || memory.supersededBy || isConversationMemory(memory)) continue;
     seen.add(memory.id);
-    const change = detectFactChange(memory.content, content);
+    const change = detectFactChange(memory.content, newer);
     if (change) findings.push({ memory, reason: change.reason, replacedValues: change.replacedValues });
   }
   return findings;
