@@ -35,6 +35,28 @@ describe('named speakers (a question about someone is answered by what they said
   );
 
   it(
+    verifies(
+      'R-RECALL-SPEAKER',
+      'in a chat with an assistant, "I" and "my" name the user, "you" and "your" the assistant, and a query in both names neither',
+    ),
+    () => {
+      const user = memory('user: I bought my sister a Kindle for her birthday.', { conversation: { id: 'c', turn: 0, role: 'user' } });
+      const assistant = memory('assistant: Great choice! E-readers make good gifts.', {
+        conversation: { id: 'c', turn: 1, role: 'assistant' },
+      });
+      const caroline = memory('Caroline: I bought a Kindle.');
+      const asksAboutMe = speakerNamedIn('What did I buy my sister for her birthday?');
+      expect([asksAboutMe(user), asksAboutMe(assistant), asksAboutMe(caroline)]).toEqual([true, false, false]);
+      const asksAboutYou = speakerNamedIn('Which e-reader did you suggest?');
+      expect([asksAboutYou(user), asksAboutYou(assistant)]).toEqual([false, true]);
+      const both = speakerNamedIn('Can you remind me what I bought my sister?');
+      expect([both(user), both(assistant)]).toEqual([false, false]);
+      // Someone's name still names them, whatever person the question is in.
+      expect(speakerNamedIn('What did the user buy?')(user)).toBe(true);
+    },
+  );
+
+  it(
     verifies('R-RECALL-SPEAKER', "when the query names a candidate's speaker, the others' scores are divided by 1 + NAMED_SPEAKER_BOOST"),
     () => {
       const now = new Date('2026-05-01T00:00:00Z');

@@ -16,11 +16,25 @@ import { speakerOf } from './search-context.js';
  */
 export const NAMED_SPEAKER_BOOST = 0.3;
 
+/**
+ * The roles of a chat with an assistant, as transcripts name them (`ingest_conversation`'s roles,
+ * and the message roles of the model APIs). A person asking about such a chat names its speakers
+ * by grammatical person: "I", "my" is the user — the one who asks — and "you", "your" the
+ * assistant ("what did I buy my sister?", "what did you suggest for the trip?").
+ */
+const ROLE_NAMED_BY = { user: /\b(i|me|my|mine|myself)\b/u, assistant: /\b(you|your|yours|yourself)\b/u } as const;
+
 /** Decides, for one query, whether a memory's speaker is named in it. */
 export function speakerNamedIn(
   query: string,
 ): (memory: { readonly content: string; readonly metadata: Readonly<Record<string, unknown>> }) => boolean {
-  const words = ` ${wordsOf(query).join(' ')} `;
+  const wordList = wordsOf(query);
+  const words = ` ${wordList.join(' ')} `;
+  const plain = wordList.join(' ');
+  // A question in both persons ("did you answer what I asked?") names neither.
+  const user = ROLE_NAMED_BY.user.test(plain);
+  const assistant = ROLE_NAMED_BY.assistant.test(plain);
+  const byPerson: Readonly<Record<string, boolean>> = { user: user && !assistant, assistant: assistant && !user };
   const named = new Map<string, boolean>();
   return (memory) => {
     const speaker = speakerOf(memory);
@@ -28,7 +42,8 @@ export function speakerNamedIn(
     let answer = named.get(speaker);
     if (answer === undefined) {
       const speakerWords = wordsOf(speaker);
-      answer = speakerWords.length > 0 && words.includes(` ${speakerWords.join(' ')} `);
+      const role = speakerWords.length === 1 ? byPerson[speakerWords[0] as string] : undefined;
+      answer = role === true || (speakerWords.length > 0 && words.includes(` ${speakerWords.join(' ')} `));
       named.set(speaker, answer);
     }
     return answer;
