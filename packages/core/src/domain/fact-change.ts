@@ -11,7 +11,7 @@
  * alone: measured by the fact-change suite of `pnpm eval` (tooling/eval/fact-change-suite.mjs).
  */
 import { align, isValue, sameWord } from './fact-alignment.js';
-import { type FactShape, type FactToken, factShape } from './fact-shape.js';
+import { type FactShape, type FactToken, factShape, MONTHS } from './fact-shape.js';
 
 export type { FactShape } from './fact-shape.js';
 export { factShape } from './fact-shape.js';
@@ -151,21 +151,6 @@ function opensWithAnother(a: FactShape, b: FactShape): boolean {
   if (a.person !== '' || opening === undefined || opening.kind !== 'name') return false;
   return !sameWord(opening, a.tokens[0] as FactToken) && a.tokens.some((token) => sameWord(token, opening));
 }
-
-const MONTHS = new Set([
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-]);
 
 /** A month written next to a number: a day of the calendar. */
 function hasCalendarDate(shape: FactShape): boolean {

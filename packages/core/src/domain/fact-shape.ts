@@ -31,12 +31,15 @@ const NEGATIONS = new Set(['not', 'no', 'never', 'nor', 'none']);
 const TIME_ADVERBS = new Set(['now', 'currently', 'nowadays', 'anymore', 'longer', 'instead', 'new', 'since', 'lately', 'today']);
 /** Titles before a name ("Dr. Okafor"): part of the name's form, never a name both statements share. */
 const TITLES = new Set(['mr', 'mrs', 'ms', 'mx', 'dr', 'prof', 'sir', 'dame']);
+/** The months: with a number beside them, a day of the calendar. */
+export const MONTHS = new Set('january february march april may june july august september october november december'.split(' '));
 /** Parts of a date: a value, but never the named thing a statement is about. */
-export const DATE_WORDS = new Set(
-  'january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekly daily monthly yearly annually day days week weeks month months year years hour hours minute minutes'.split(
+export const DATE_WORDS = new Set([
+  ...MONTHS,
+  ...'monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekly daily monthly yearly annually day days week weeks month months year years hour hours minute minutes'.split(
     ' ',
   ),
-);
+]);
 /** Counting words: values like the digits they stand for ("two bedrooms", "twice a week"). */
 const NUMBER_WORDS = new Set(
   'zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand million billion once twice half single double'.split(
