@@ -55,6 +55,8 @@ export type { LexicalCorpusStatistics, LexicalPosting, LexicalRanking } from './
 export { bm25Score, bm25TermScore, inverseDocumentFrequency, LEXICAL_RANKING } from './domain/lexical-ranking.js';
 export type { DecayRules, DecayVerdict, PromotionRules } from './domain/lifecycle-rules.js';
 export { decayVerdict, qualifiesForPromotion } from './domain/lifecycle-rules.js';
+export type { Passage } from './domain/matching-passage.js';
+export { matchingPassage, PASSAGES } from './domain/matching-passage.js';
 export type {
   AuditEntry,
   JsonObject,

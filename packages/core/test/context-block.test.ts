@@ -3,6 +3,7 @@ import {
   EMPTY_CONTEXT,
   estimateTokens,
   type MemoryRecord,
+  matchingPassage,
   packContext,
   resolveTier,
   UNTRUSTED_CLOSE,
@@ -62,6 +63,22 @@ describe('context blocks', () => {
     expect(packContext(many, { maxChars: 50 })).toMatchObject({ text: EMPTY_CONTEXT, memoryIds: [], truncated: true });
     expect(packContext([], { maxChars: 4000 })).toMatchObject({ text: EMPTY_CONTEXT, truncated: false });
   });
+
+  it(
+    verifies('R-RECALL-PASSAGE', 'a long memory with a passage is packed as the passage, its header naming the excerpt and the id'),
+    () => {
+      const long = `${'Background that nobody asked about. '.repeat(40)}The deploy key rotates every Friday at noon. ${'More background. '.repeat(20)}`;
+      const passage = matchingPassage(long, 'when does the deploy key rotate?');
+      expect(passage).toBeDefined();
+      const block = packContext([{ memory: memory('m-long', long), ...(passage ? { passage } : {}) }, memory('b', 'Deploy freeze')], {
+        maxChars: 2000,
+      });
+      expect(block.text).toContain(`(id m-long, excerpt: characters ${passage?.start}–${passage?.end} of ${long.length})\n…`);
+      expect(block.text).toContain('The deploy key rotates every Friday at noon.');
+      expect(block.text).not.toContain('Background that nobody asked about. Background');
+      expect(block).toMatchObject({ memoryIds: ['m-long', 'b'], truncated: false });
+    },
+  );
 
   it(verifies('R-TIME-SAID', "with the server's now: dates the block, and says when each memory was said and how long ago"), () => {
     const now = new Date('2026-05-04T10:30:00Z');

@@ -181,6 +181,8 @@ export const REQUIREMENTS = {
   'R-LITE-USER-CALL': 'on lite, a memory tool called without userId stores and recalls for the default user, in process and over stdio',
   'R-TIME-AGO':
     'how long ago is counted from the server clock\'s now in the largest whole unit (just now, minutes, hours, days to two weeks, weeks to two months, months, years); a later instant reads "in …"',
+  'R-RECALL-PASSAGE':
+    'a memory over 1,000 characters found by a query is shown by the passage of at most 600 characters (whole sentences or lines) that covers the most query words, rarer words of the memory weighing more, with its offsets and "…" where cut; recall returns it as the hit\'s content unless fullContent; prompt_context and compress_context pack it with an excerpt marker',
   'R-TIME-SAID':
     "recall hits, prompt_context, load_context, compress_context and reflect show when each memory was said (ISO 8601 to the minute, UTC) and how long ago; context blocks give the server's now",
   'R-TIME-REPLACED':

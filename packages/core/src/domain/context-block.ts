@@ -66,8 +66,10 @@ function entryHeader(entry: ContextEntry, now: Date | undefined): string {
   const said = formatInstant(memory.createdAt);
   const when = now === undefined ? said : `${said}, ${describeAge(memory.createdAt, now)}`;
   const related = replacedBy !== undefined || replaces.length > 0;
+  const { passage } = entry;
   const markers = [
-    related ? `id ${memory.id}` : undefined,
+    related || passage ? `id ${memory.id}` : undefined,
+    passage ? `excerpt: characters ${passage.start}–${passage.end} of ${passage.length}` : undefined,
     memory.tier === 'stm' ? 'short-term' : undefined,
     replacedBy !== undefined ? `outdated, replaced by ${replacedBy}` : undefined,
     replaces.length > 0 ? `current, replaces ${replaces.join(', ')}` : undefined,
@@ -96,6 +98,7 @@ function asEntry(item: MemoryRecord | ContextEntry): ContextEntry {
  * included): whole memories while they fit, then as much of the next one as fits (ending in
  * "..."), then nothing more. A budget too small for the framing yields the empty block. Entries
  * may carry what replaced what (see currentFirst); with `now`, each says how long ago it was said.
+ * An entry with a passage shows the passage, its header saying which part of the memory it is.
  */
 export function packContext(
   items: readonly (MemoryRecord | ContextEntry)[],
@@ -122,7 +125,8 @@ export function packContext(
   for (const item of entries) {
     const { memory } = item;
     const header = entryHeader(item, now);
-    const entry = `${header}${defang(memory.content)}\n\n`;
+    const shown = item.passage?.text ?? memory.content;
+    const entry = `${header}${defang(shown)}\n\n`;
     if (cost(open + body + entry + close) <= limit) {
       body += entry;
       ids.push(memory.id);
@@ -130,7 +134,7 @@ export function packContext(
     }
     // Cut this one to fit, by whole characters, if a useful part of it fits.
     const room = [...header];
-    const content = [...defang(memory.content)];
+    const content = [...defang(shown)];
     let low = 0;
     let high = content.length;
     while (low < high) {

@@ -8,7 +8,7 @@
  */
 
 /** The words that carry no subject, relation or value. */
-const FUNCTION_WORDS = new Set(
+export const FUNCTION_WORDS = new Set(
   (
     'a an the and or but so of to in on at by for from with into onto as is are was were be been being am has have had do does ' +
     'did it its this that these those there here than then also too very just still all any some each every both ' +

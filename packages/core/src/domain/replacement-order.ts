@@ -1,3 +1,4 @@
+import type { Passage } from './matching-passage.js';
 import type { MemoryRecord } from './memory.js';
 
 /**
@@ -21,6 +22,8 @@ export interface ContextEntry {
   readonly replacedBy?: string | undefined;
   /** The memories of the same list this one replaced. */
   readonly replaces?: readonly string[] | undefined;
+  /** For a long memory found by a query: the part that matched, shown instead of the whole (matching-passage.ts). */
+  readonly passage?: Passage | undefined;
 }
 
 /** The memories a memory's links point to, the other end of each link naming it. */

@@ -1,4 +1,5 @@
 import { type ContextBlock, packContext } from '../domain/context-block.js';
+import { matchingPassage } from '../domain/matching-passage.js';
 import type { MemoryRecord } from '../domain/memory.js';
 import type { RankedMemory } from '../domain/recall-ranking.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
@@ -30,7 +31,8 @@ export interface QueryContextResult extends ContextBlock {
 
 /**
  * Recall, keep hits at or above minScore, pack them in rank order — each replacement before what
- * it replaced (R-TIME-CURRENT-FIRST) — dated against the engine's clock.
+ * it replaced (R-TIME-CURRENT-FIRST) — dated against the engine's clock; a long memory as the
+ * passage that matched the query (R-RECALL-PASSAGE).
  */
 async function rankedContext(
   engine: MemoryEngine,
@@ -41,7 +43,11 @@ async function rankedContext(
   const minScore = checkScore(input.minScore);
   const { results } = await engine.recall(context, input);
   const kept = results.filter((result: RankedMemory) => result.score >= minScore).map((result) => result.memory);
-  const entries = await currentFirstEntries(engine, context, kept, admitFilters(input));
+  const entries = (await currentFirstEntries(engine, context, kept, admitFilters(input))).map((entry) => {
+    // A long memory shows the passage the query found, not its first paragraphs.
+    const passage = matchingPassage(entry.memory.content, input.query);
+    return passage === undefined ? entry : { ...entry, passage };
+  });
   return { ...packContext(entries, budget, { now: engine.now() }), candidatesFound: results.length };
 }
 

@@ -1,3 +1,4 @@
+import { matchingPassage } from '../domain/matching-passage.js';
 import { describeAge, formatInstant } from '../domain/memory-age.js';
 import type { RankedMemory } from '../domain/recall-ranking.js';
 import type { ContextEntry } from '../domain/replacement-order.js';
@@ -18,26 +19,38 @@ export interface RecallHit extends ContextEntry {
  * Recall's hits in the order an agent should read them (R-TIME-CURRENT-FIRST): best first, except
  * that a memory that replaced a hit comes right before it. A replacement the ranking did not
  * return is added there with the score of the hit it replaced (it answers what that hit answered),
- * when the recall's filters admit it. Ranking itself is untouched.
+ * when the recall's filters admit it. Ranking itself is untouched. Given the query, a hit on a long
+ * memory carries the passage that matched (`passage`), which is what a reader should be shown.
  */
 export async function recallHits(
   engine: MemoryEngine,
   context: CallContext,
   results: readonly RankedMemory[],
   filters: Pick<RecallInput, 'scope' | 'tags' | 'tier' | 'createdFrom' | 'createdTo'>,
-  options: { readonly replacements?: boolean } = {},
+  options: {
+    readonly replacements?: boolean;
+    /** The recall's query: a long memory's hit carries the passage that matches it (matching-passage.ts). */
+    readonly query?: string;
+  } = {},
 ): Promise<RecallHit[]> {
+  const { query } = options;
+  const withPassage = <Hit extends RecallHit>(hit: Hit): Hit => {
+    const passage = query === undefined ? undefined : matchingPassage(hit.memory.content, query);
+    return passage === undefined ? hit : { ...hit, passage };
+  };
   const scoreOf = new Map(results.map((result) => [result.memory.id, result.score]));
   const now = engine.now();
   // Without replacements (a recall as of a past moment, where what replaced a hit later had not
   // been said yet), the hits are as ranked, each with when it was said.
   if (options.replacements === false) {
-    return results.map((result) => ({
-      memory: result.memory,
-      score: result.score,
-      said: formatInstant(result.memory.createdAt),
-      ago: describeAge(result.memory.createdAt, now),
-    }));
+    return results.map((result) =>
+      withPassage({
+        memory: result.memory,
+        score: result.score,
+        said: formatInstant(result.memory.createdAt),
+        ago: describeAge(result.memory.createdAt, now),
+      }),
+    );
   }
   const entries = await currentFirstEntries(
     engine,
@@ -45,10 +58,12 @@ export async function recallHits(
     results.map((result) => result.memory),
     admitFilters(filters),
   );
-  return entries.map((entry) => ({
-    ...entry,
-    score: scoreOf.get(entry.memory.id) ?? Math.max(0, ...(entry.replaces ?? []).map((id) => scoreOf.get(id) ?? 0)),
-    said: formatInstant(entry.memory.createdAt),
-    ago: describeAge(entry.memory.createdAt, now),
-  }));
+  return entries.map((entry) =>
+    withPassage({
+      ...entry,
+      score: scoreOf.get(entry.memory.id) ?? Math.max(0, ...(entry.replaces ?? []).map((id) => scoreOf.get(id) ?? 0)),
+      said: formatInstant(entry.memory.createdAt),
+      ago: describeAge(entry.memory.createdAt, now),
+    }),
+  );
 }

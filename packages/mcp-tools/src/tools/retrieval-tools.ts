@@ -1,5 +1,5 @@
 import type { MemoryEngine } from '@memsvc/core';
-import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT, recallHits } from '@memsvc/core';
+import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT, PASSAGES, recallHits } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
@@ -32,7 +32,8 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
         'ones are returned with contradicted=true. A newer statement of the same fact ("I moved to Berlin" after "I live in Paris") counts as a replacement even when nothing marked it. asOf answers as your memory stood at a past moment (full text only). Each hit says when it was said (said: UTC to the minute, ago: relative to ' +
         "the server's clock). A memory that replaced a hit comes right before it (added with that hit's score if the search " +
         'missed it), with replaces: [ids]; the replaced hit has replacedBy: id and is probably outdated. ' +
-        'Returns {query, count, semantic, results: [{score, said, ago, replacedBy?, replaces?, memory}]} (and asOf {at, unavailable, truncated} with asOf).',
+        `A memory over ${PASSAGES.wholeUpTo} characters comes as the passage that matched (memory.content, "…" where cut; excerpt {start, end, length}); get_memory or fullContent returns it whole. ` +
+        'Returns {query, count, semantic, results: [{score, said, ago, replacedBy?, replaces?, excerpt?, memory}]} (and asOf {at, unavailable, truncated} with asOf).',
       inputSchema: z
         .object({
           userId: userIdArgument,
@@ -46,6 +47,12 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
           createdTo: isoDateArgument.optional(),
           includeSuperseded: z.boolean().optional(),
           asOf: asOfArgument.optional(),
+          fullContent: z
+            .boolean()
+            .optional()
+            .describe(
+              `Return long memories (over ${PASSAGES.wholeUpTo} characters) whole instead of the passage that matched (default false).`,
+            ),
         })
         .strict(),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -66,7 +73,10 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
         };
         const { results, semantic, asOf } = await engine.recall(context, input);
         // As of a past moment, what replaced a hit later is the future: the hits stay as ranked then.
-        const hits = await recallHits(engine, context, results, input, { replacements: asOf === undefined });
+        const hits = await recallHits(engine, context, results, input, {
+          replacements: asOf === undefined,
+          ...(args.fullContent ? {} : { query: args.query }),
+        });
         // A replacement recall found among its candidates (not marked by any write) is named too.
         const detected = new Map(results.flatMap((result) => (result.replacedBy ? [[result.memory.id, result.replacedBy] as const] : [])));
         const replacedByOf = (hit: (typeof hits)[number]) => hit.replacedBy ?? detected.get(hit.memory.id);
@@ -82,7 +92,10 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
               ago: hit.ago,
               ...(replacedByOf(hit) !== undefined ? { replacedBy: replacedByOf(hit) } : {}),
               ...(hit.replaces !== undefined ? { replaces: hit.replaces } : {}),
-              memory: memoryJson(hit.memory),
+              // A long memory is shown by the passage that matched: its content is that passage
+              // ("…" where cut), and `excerpt` says which characters of how many it is.
+              ...(hit.passage ? { excerpt: { start: hit.passage.start, end: hit.passage.end, length: hit.passage.length } } : {}),
+              memory: hit.passage ? { ...memoryJson(hit.memory), content: hit.passage.text } : memoryJson(hit.memory),
             })),
             ...asOfJson(asOf),
           }),
