@@ -45,6 +45,8 @@ describe('matchingPassage', () => {
   it(verifies('R-RECALL-PASSAGE', 'words meet lightly stemmed, and question words do not count'), () => {
     const passage = matchingPassage(ANSWER, 'What concert would you recommend?');
     expect(passage?.text).toContain('hosts concerts');
+    const stories = `${'Nothing to see here. '.repeat(60)}She tells bedtime stories every night. ${'Nothing to see here. '.repeat(20)}`;
+    expect(matchingPassage(stories, "what's the story?")?.text).toContain('bedtime stories');
   });
 
   it(verifies('R-RECALL-PASSAGE', 'a memory that matches none of the words shows its beginning'), () => {

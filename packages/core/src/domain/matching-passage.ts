@@ -26,26 +26,56 @@ export interface Passage {
 interface Segment {
   readonly start: number;
   readonly end: number;
+  /** The stems of its words, or none when it holds no query word. */
   readonly stems: ReadonlySet<string>;
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
+const QUERY_WORD = /[\p{L}\p{N}]+(?:['’]\p{L}+)?/gu;
 // A segment ends after a sentence's end mark (with its closing quotes or brackets) or at a line
 // break: sentences, list items and headings are what a reader takes in at once.
 const SEGMENT_END = /[.!?。！？]+["'”’)\]]*\s+|\n+/gu;
 
-function stemsOf(text: string, { content = true } = {}): Set<string> {
+// Stems of the words seen lately: a long memory repeats its words, and recall shows ten of them
+// per call; bounded, emptied when full.
+const STEMS_KEPT = 8_192;
+const stemmed = new Map<string, string>();
+function stemOf(word: string): string {
+  let stem = stemmed.get(word);
+  if (stem === undefined) {
+    if (stemmed.size >= STEMS_KEPT) stemmed.clear();
+    stem = stemWord(word);
+    stemmed.set(word, stem);
+  }
+  return stem;
+}
+
+function stemsOf(text: string): Set<string> {
   const stems = new Set<string>();
-  for (const [word] of text.toLowerCase().matchAll(WORD)) if (content || !FUNCTION_WORDS.has(word)) stems.add(stemWord(word));
+  for (const [word] of text.toLowerCase().matchAll(WORD)) stems.add(stemOf(word));
   return stems;
 }
 
-function segmentsOf(content: string): Segment[] {
-  const segments: Segment[] = [];
+/** The query's words that can place a passage: not function words, not a contraction's letter ("I'm"). */
+function queryStemsOf(query: string): string[] {
+  const stems = new Set<string>();
+  for (const [word] of rankingQueryText(query).toLowerCase().matchAll(QUERY_WORD)) {
+    const bare = word.replace(/['’].*$/u, '');
+    if (bare.length >= 2 && !FUNCTION_WORDS.has(bare)) stems.add(stemOf(bare));
+  }
+  return [...stems];
+}
+
+/**
+ * The content's segments, each with the query stems it holds. A segment is stemmed only when one
+ * of the stems' spellings occurs in it (a stem is its word's beginning but for a final "y":
+ * "stor" finds "stories"), so a long memory costs a substring search, not a stemming, per word.
+ */
+function segmentsOf(content: string, queryStems: readonly string[]): Segment[] {
+  const bounds: { start: number; end: number }[] = [];
   let start = 0;
   const add = (end: number) => {
-    const text = content.slice(start, end);
-    if (text.trim() !== '') segments.push({ start, end, stems: stemsOf(text) });
+    if (content.slice(start, end).trim() !== '') bounds.push({ start, end });
   };
   for (const match of content.matchAll(SEGMENT_END)) {
     const end = (match.index ?? 0) + match[0].length;
@@ -53,7 +83,22 @@ function segmentsOf(content: string): Segment[] {
     start = end;
   }
   add(content.length);
-  return segments;
+  const lower = content.toLowerCase();
+  // Lower-casing can change a text's length (rare scripts): then every segment is stemmed.
+  const holds = new Array<boolean>(bounds.length).fill(lower.length !== content.length);
+  for (const stem of queryStems) {
+    const spelling = stem.length > 2 && stem.endsWith('y') ? stem.slice(0, -1) : stem;
+    let segment = 0;
+    for (let at = lower.indexOf(spelling); at >= 0; at = lower.indexOf(spelling, at + 1)) {
+      while (segment < bounds.length && (bounds[segment] as { end: number }).end <= at) segment++;
+      if (segment < bounds.length) holds[segment] = true;
+    }
+  }
+  return bounds.map(({ start: from, end }, i) => ({
+    start: from,
+    end,
+    stems: holds[i] ? stemsOf(content.slice(from, end)) : new Set<string>(),
+  }));
 }
 
 /**
@@ -68,19 +113,20 @@ function segmentsOf(content: string): Segment[] {
  */
 export function matchingPassage(content: string, query: string, limits: typeof PASSAGES = PASSAGES): Passage | undefined {
   if (content.length <= limits.wholeUpTo) return undefined;
-  const queryStems = [...stemsOf(rankingQueryText(query), { content: false })];
-  const segments = segmentsOf(content);
+  const queryStems = queryStemsOf(query);
+  const segments = segmentsOf(content, queryStems);
   const holding = new Map(queryStems.map((stem) => [stem, segments.filter((segment) => segment.stems.has(stem)).length]));
   const weight = (stem: string) => {
     const count = holding.get(stem) ?? 0;
     return count === 0 ? 0 : Math.log(1 + segments.length / count);
   };
-  const matchOf = (segment: Segment) => queryStems.reduce((sum, stem) => sum + (segment.stems.has(stem) ? weight(stem) : 0), 0);
+  const weights = new Map(queryStems.map((stem) => [stem, weight(stem)]));
+  const matchOf = segments.map((segment) => queryStems.reduce((sum, stem) => sum + (segment.stems.has(stem) ? (weights.get(stem) ?? 0) : 0), 0));
   // Best: the most query words covered; between equals, the most matches (a run about the
   // thing, not one that grazes it), then the shorter. A run starts at a matching segment.
   let best = { covered: 0, matches: 0, first: 0, last: -1 };
   for (let first = 0; first < segments.length; first++) {
-    if (matchOf(segments[first] as Segment) === 0) continue;
+    if (matchOf[first] === 0) continue;
     const seen = new Set<string>();
     let covered = 0;
     let matches = 0;
@@ -90,10 +136,10 @@ export function matchingPassage(content: string, query: string, limits: typeof P
       for (const stem of queryStems) {
         if (!seen.has(stem) && segment.stems.has(stem)) {
           seen.add(stem);
-          covered += weight(stem);
+          covered += weights.get(stem) ?? 0;
         }
       }
-      matches += matchOf(segment);
+      matches += matchOf[last] ?? 0;
       if (covered > best.covered || (covered === best.covered && matches > best.matches)) best = { covered, matches, first, last };
     }
   }
@@ -105,7 +151,7 @@ export function matchingPassage(content: string, query: string, limits: typeof P
   const sentence = content.slice(start, end).toLowerCase();
   let at = 0;
   for (const match of sentence.matchAll(WORD)) {
-    if (queryStems.includes(stemWord(match[0]))) {
+    if (queryStems.includes(stemOf(match[0]))) {
       at = match.index ?? 0;
       break;
     }
