@@ -26,11 +26,10 @@ export interface Passage {
 interface Segment {
   readonly start: number;
   readonly end: number;
-  /** The stems of its words, or none when it holds no query word. */
+  /** The query stems its words hold. */
   readonly stems: ReadonlySet<string>;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
 const QUERY_WORD = /[\p{L}\p{N}]+(?:['’]\p{L}+)?/gu;
 // A segment ends after a sentence's end mark (with its closing quotes or brackets) or at a line
 // break: sentences, list items and headings are what a reader takes in at once.
@@ -50,32 +49,36 @@ function stemOf(word: string): string {
   return stem;
 }
 
-function stemsOf(text: string): Set<string> {
-  const stems = new Set<string>();
-  for (const [word] of text.toLowerCase().matchAll(WORD)) stems.add(stemOf(word));
-  return stems;
-}
+// A recall shows up to 50 hits for one query: its words are read once.
+let lastQuery: { readonly query: string; readonly stems: readonly string[] } | undefined;
 
 /** The query's words that can place a passage: not function words, not a contraction's letter ("I'm"). */
-function queryStemsOf(query: string): string[] {
+function queryStemsOf(query: string): readonly string[] {
+  if (lastQuery?.query === query) return lastQuery.stems;
   const stems = new Set<string>();
   for (const [word] of rankingQueryText(query).toLowerCase().matchAll(QUERY_WORD)) {
     const bare = word.replace(/['’].*$/u, '');
     if (bare.length >= 2 && !FUNCTION_WORDS.has(bare)) stems.add(stemOf(bare));
   }
-  return [...stems];
+  lastQuery = { query, stems: [...stems] };
+  return lastQuery.stems;
 }
 
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
 /**
- * The content's segments, each with the query stems it holds. A segment is stemmed only when one
- * of the stems' spellings occurs in it (a stem is its word's beginning but for a final "y":
- * "stor" finds "stories"), so a long memory costs a substring search, not a stemming, per word.
+ * The content's segments, each with the query stems it holds, and where the first query word
+ * stands. Words are not tokenized one by one: each stem's spelling is searched for (a stem is its
+ * word's beginning but for a final "y": "stor" finds "stories"), and only a word starting there
+ * is stemmed, so a long memory costs a substring search per query word. Lower-casing can change a
+ * text's length in a few scripts; positions are then approximate, which moves a passage, never
+ * its offsets out of the content.
  */
-function segmentsOf(content: string, queryStems: readonly string[]): Segment[] {
-  const bounds: { start: number; end: number }[] = [];
+function segmentsOf(content: string, queryStems: readonly string[]): { segments: Segment[]; firstMatch: number[] } {
+  const segments: Segment[] = [];
   let start = 0;
   const add = (end: number) => {
-    if (content.slice(start, end).trim() !== '') bounds.push({ start, end });
+    if (content.slice(start, end).trim() !== '') segments.push({ start, end, stems: new Set<string>() });
   };
   for (const match of content.matchAll(SEGMENT_END)) {
     const end = (match.index ?? 0) + match[0].length;
@@ -83,22 +86,24 @@ function segmentsOf(content: string, queryStems: readonly string[]): Segment[] {
     start = end;
   }
   add(content.length);
+  const firstMatch = segments.map(() => Number.POSITIVE_INFINITY);
   const lower = content.toLowerCase();
-  // Lower-casing can change a text's length (rare scripts): then every segment is stemmed.
-  const holds = new Array<boolean>(bounds.length).fill(lower.length !== content.length);
   for (const stem of queryStems) {
     const spelling = stem.length > 2 && stem.endsWith('y') ? stem.slice(0, -1) : stem;
     let segment = 0;
     for (let at = lower.indexOf(spelling); at >= 0; at = lower.indexOf(spelling, at + 1)) {
-      while (segment < bounds.length && (bounds[segment] as { end: number }).end <= at) segment++;
-      if (segment < bounds.length) holds[segment] = true;
+      if (at > 0 && WORD_CHARACTER.test(lower[at - 1] ?? '')) continue;
+      let end = at + spelling.length;
+      while (end < lower.length && WORD_CHARACTER.test(lower[end] ?? '')) end++;
+      if (stemOf(lower.slice(at, end)) !== stem) continue;
+      while (segment < segments.length && (segments[segment] as Segment).end <= at) segment++;
+      const found = segments[segment];
+      if (!found) break;
+      (found.stems as Set<string>).add(stem);
+      firstMatch[segment] = Math.min(firstMatch[segment] ?? at, at);
     }
   }
-  return bounds.map(({ start: from, end }, i) => ({
-    start: from,
-    end,
-    stems: holds[i] ? stemsOf(content.slice(from, end)) : new Set<string>(),
-  }));
+  return { segments, firstMatch };
 }
 
 /**
@@ -114,14 +119,16 @@ function segmentsOf(content: string, queryStems: readonly string[]): Segment[] {
 export function matchingPassage(content: string, query: string, limits: typeof PASSAGES = PASSAGES): Passage | undefined {
   if (content.length <= limits.wholeUpTo) return undefined;
   const queryStems = queryStemsOf(query);
-  const segments = segmentsOf(content, queryStems);
+  const { segments, firstMatch } = segmentsOf(content, queryStems);
   const holding = new Map(queryStems.map((stem) => [stem, segments.filter((segment) => segment.stems.has(stem)).length]));
   const weight = (stem: string) => {
     const count = holding.get(stem) ?? 0;
     return count === 0 ? 0 : Math.log(1 + segments.length / count);
   };
   const weights = new Map(queryStems.map((stem) => [stem, weight(stem)]));
-  const matchOf = segments.map((segment) => queryStems.reduce((sum, stem) => sum + (segment.stems.has(stem) ? (weights.get(stem) ?? 0) : 0), 0));
+  const matchOf = segments.map((segment) =>
+    queryStems.reduce((sum, stem) => sum + (segment.stems.has(stem) ? (weights.get(stem) ?? 0) : 0), 0),
+  );
   // Best: the most query words covered; between equals, the most matches (a run about the
   // thing, not one that grazes it), then the shorter. A run starts at a matching segment.
   let best = { covered: 0, matches: 0, first: 0, last: -1 };
@@ -148,15 +155,8 @@ export function matchingPassage(content: string, query: string, limits: typeof P
   const end = (segments[best.last] as Segment).end;
   if (end - start <= limits.maxChars) return cut(content, start, end);
   // One sentence longer than a passage: the part around its first matching word.
-  const sentence = content.slice(start, end).toLowerCase();
-  let at = 0;
-  for (const match of sentence.matchAll(WORD)) {
-    if (queryStems.includes(stemOf(match[0]))) {
-      at = match.index ?? 0;
-      break;
-    }
-  }
-  const from = Math.max(start, Math.min(start + at - Math.floor(limits.maxChars / 4), end - limits.maxChars));
+  const at = Math.min(firstMatch[best.first] ?? start, end);
+  const from = Math.max(start, Math.min(at - Math.floor(limits.maxChars / 4), end - limits.maxChars));
   return cut(content, from, from + limits.maxChars);
 }
 
