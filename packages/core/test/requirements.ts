@@ -181,6 +181,10 @@ export const REQUIREMENTS = {
   'R-LITE-USER-CALL': 'on lite, a memory tool called without userId stores and recalls for the default user, in process and over stdio',
   'R-TIME-AGO':
     'how long ago is counted from the server clock\'s now in the largest whole unit (just now, minutes, hours, days to two weeks, weeks to two months, months, years); a later instant reads "in …"',
+  'R-PGLITE-SHARED':
+    'a pglite:// directory is shared by every memsvc process of its OS user: one hosts it over an owner-only Unix socket in the directory, the others attach through the same store code as PostgreSQL, and when the host goes one of them takes over with every acknowledged write',
+  'R-PGLITE-SOCKET-UNITS':
+    'the host serves connections a unit at a time (up to a Sync or a simple Query), and only the connection in a transaction while it is open; a connection that leaves mid-transaction is rolled back',
   'R-RECALL-PASSAGE':
     'a memory over 1,000 characters found by a query is shown by the passage of at most 600 characters (whole sentences or lines) that covers the most query words, rarer words of the memory weighing more, with its offsets and "…" where cut; recall returns it as the hit\'s content unless fullContent; prompt_context and compress_context pack it with an excerpt marker',
   'R-TIME-SAID':

@@ -212,6 +212,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
             intervalMs: options.autovacuum?.intervalMs ?? 0,
             onError: options.autovacuum?.onError ?? (() => undefined),
             timers: options.autovacuum?.timers,
+            hosting: connection.hosting,
           })
         : undefined;
     autovacuum?.start();
@@ -229,7 +230,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       reindexJobs: new PgReindexJobQueue(connection.db, ids),
       review: new PgReviewStore({ db: connection.db, clock }),
       operations: new PgOperationsReads({ db: connection.db, clock }),
-      jobRuns: new JobRuns(connection.db, connection.engine, clock),
+      jobRuns: new JobRuns(connection.db, connection.engine, clock, connection.hosting),
       apiKeys: new PgApiKeyStore({ db: connection.db, clock, ids }),
       organizations: new PgOrganizationStore({ db: connection.db, clock, ids }),
       sessions: new PgSessionStore({ db: connection.db, clock, ids }),

@@ -17,6 +17,12 @@ export interface StoreConnection {
   readonly description: string;
   /** Closes the pool, then the embedded database and its lock. Idempotent. */
   close(): Promise<void>;
+  /**
+   * PGlite only: whether this process hosts the embedded database now (a directory is shared by
+   * the machine's memsvc processes, one of which hosts it; shared-pglite.ts). Background jobs run
+   * in the host.
+   */
+  readonly hosting?: () => boolean;
   /** PGlite only: how the database's files came to be, and a tarball of them now. */
   readonly embedded?: {
     readonly startedFrom: OpenPglite['startedFrom'];
@@ -36,6 +42,8 @@ export interface OpenDatabaseOptions extends PostgresPoolOptions {
   readonly tracer?: Tracer;
   /** PGlite only: a new database starts from this tarball when it gives one (PgliteTemplates). */
   readonly pgliteTemplate?: PgliteTemplateSource;
+  /** A PGlite directory: how long a call waits for a process to serve it (default 15 s; shared-pglite.ts). */
+  readonly pgliteAttachPatienceMs?: number;
 }
 
 /**
@@ -59,13 +67,15 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
     return { db, engine: 'postgres', description, close: once(() => db.destroy()) };
   }
 
+  if (resolved.storage === 'directory') return openSharedDirectory(resolved.directory, description, options);
+
   // Loaded on demand: a server on PostgreSQL never pays for parsing the embedded engine.
   const [{ openPglite }, { turnLoopBetweenStatements }, { createPgConfig }] = await Promise.all([
     import('./pglite-instance.js'),
     import('./pglite-turns.js'),
     import('@electric-sql/pglite/node-postgres'),
   ]);
-  const embedded = await openPglite(resolved.storage === 'memory' ? 'memory' : { directory: resolved.directory }, options.pgliteTemplate);
+  const embedded = await openPglite('memory', options.pgliteTemplate);
   turnLoopBetweenStatements(embedded.pglite);
   // PGlite is one connection; its pool config has size 1, so concurrent transactions queue.
   const pool = new pg.Pool({ ...createPgConfig(embedded.pglite), types: memsvcTypeParsers });
@@ -80,6 +90,7 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
     db,
     engine: 'pglite',
     description,
+    hosting: () => true,
     embedded: {
       startedFrom: embedded.startedFrom,
       ...(embedded.templateError === undefined ? {} : { templateError: embedded.templateError }),
@@ -90,6 +101,46 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
         await db.destroy();
       } finally {
         await embedded.close();
+      }
+    }),
+  };
+}
+
+/**
+ * A PGlite directory, shared by every memsvc process of the machine's user (shared-pglite.ts):
+ * this process reaches it through the directory's socket like every other, and hosts it when no
+ * other process does.
+ */
+async function openSharedDirectory(directory: string, description: string, options: OpenDatabaseOptions): Promise<StoreConnection> {
+  const { openSharedPglite } = await import('./shared-pglite.js');
+  const shared = await openSharedPglite(directory, { template: options.pgliteTemplate, attachPatienceMs: options.pgliteAttachPatienceMs });
+  const db = new Kysely<MemsvcDatabase>({
+    dialect: tracedDialect(
+      new PostgresDialect({ pool: shared.pool, onCreateConnection: applySettings(options.sessionSettings) }),
+      options.tracer ?? NO_TRACING,
+      'pglite',
+    ),
+  });
+  const hosted = shared.hosted();
+  return {
+    db,
+    engine: 'pglite',
+    description,
+    hosting: shared.isHost,
+    ...(hosted
+      ? {
+          embedded: {
+            startedFrom: hosted.startedFrom,
+            ...(hosted.templateError === undefined ? {} : { templateError: hosted.templateError }),
+            dump: () => hosted.pglite.dumpDataDir('none'),
+          },
+        }
+      : {}),
+    close: once(async () => {
+      try {
+        await db.destroy();
+      } finally {
+        await shared.close();
       }
     }),
   };

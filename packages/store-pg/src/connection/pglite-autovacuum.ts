@@ -62,6 +62,8 @@ export class PgliteAutovacuum {
       readonly onError: (error: unknown) => void;
       /** The host's timers unless a test steps its own. */
       readonly timers?: Timers | undefined;
+      /** Whether this process hosts the database (a shared directory is kept by its host alone); default: always. */
+      readonly hosting?: (() => boolean) | undefined;
     },
   ) {}
 
@@ -73,12 +75,11 @@ export class PgliteAutovacuum {
   start(): void {
     if (this.options.intervalMs <= 0 || this.#stopped) return;
     this.#timer = this.#timers.setTimeout(() => {
-      this.#running = this.runOnce()
-        .catch(this.options.onError)
-        .finally(() => {
-          this.#running = undefined;
-          this.start();
-        });
+      const hosting = this.options.hosting?.() ?? true;
+      this.#running = (hosting ? this.runOnce() : Promise.resolve()).catch(this.options.onError).finally(() => {
+        this.#running = undefined;
+        this.start();
+      });
     }, this.options.intervalMs);
     this.#timer.unref?.();
   }

@@ -23,8 +23,8 @@ const DUE_FRACTION = 0.8;
  * DESIGN §5). On PostgreSQL a job holds a session advisory lock for as long as it runs, on a
  * connection reserved for that, so a second worker skips it instead of running it alongside;
  * `scheduler_state` then records the start, and a job that started less than 0.8 of an interval
- * ago is not due, so workers out of phase do not run it twice per tick. A PGlite database is
- * open in one process only (its directory lock), so there an in-process lock does the same job.
+ * ago is not due, so workers out of phase do not run it twice per tick. A PGlite directory is
+ * hosted by one process at a time (shared-pglite.ts): jobs run there, under an in-process lock.
  * Times come from the process's Clock, so a scheduler can be stepped through on a fake one; the
  * 0.2-interval margin of DUE_FRACTION absorbs any skew between the replicas' clocks.
  */
@@ -35,13 +35,20 @@ export class JobRuns {
     private readonly db: Kysely<MemsvcDatabase>,
     private readonly engine: DatabaseEngine,
     private readonly clock: Clock,
+    /** PGlite: whether this process hosts the shared directory now (shared-pglite.ts); jobs run only there. */
+    private readonly hosting: () => boolean = () => true,
   ) {}
 
   async runExclusive(job: string, intervalMs: number, work: () => Promise<string>): Promise<JobRunOutcome> {
     if (this.#runningHere.has(job)) return { ran: false, reason: 'running-elsewhere' };
     this.#runningHere.add(job);
     try {
-      if (this.engine === 'pglite') return await this.runIfDue(job, intervalMs, work);
+      if (this.engine === 'pglite') {
+        // Every process of a shared directory shares PGlite's one session, so an advisory lock
+        // would be granted to all of them: the host alone runs jobs, and hosting moves with a handover.
+        if (!this.hosting()) return { ran: false, reason: 'running-elsewhere' };
+        return await this.runIfDue(job, intervalMs, work);
+      }
       return await this.db.connection().execute(async (connection) => {
         const key = jobLockKey(job);
         const locked = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${key}) AS locked`.execute(connection);
