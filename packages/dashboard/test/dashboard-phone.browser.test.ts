@@ -84,9 +84,7 @@ describe.skipIf(!BROWSER_AVAILABLE)('every page on a 390 px phone in Chromium', 
         const doc = (
           globalThis as unknown as {
             document: {
-              querySelectorAll(
-                s: string,
-              ): ArrayLike<{
+              querySelectorAll(s: string): ArrayLike<{
                 getBoundingClientRect(): { left: number; right: number; width: number };
                 closest(s: string): unknown;
                 textContent: string | null;

@@ -31,16 +31,19 @@ export function ActionProblem(props: { text: string | undefined }) {
 /** "N deleted." with the form that restores exactly those memories. */
 export function UndoNotice(props: { basePath: string; csrfToken: string; deleted: number; undo: readonly string[] }) {
   return (
-    <form method="post" action={`${props.basePath}/memories/restore`} class="notice ok actions undo" role="status">
-      <span>
-        {props.deleted} deleted.{props.undo.length > 0 ? ' Agents no longer see them.' : ''}
-      </span>
-      <CsrfField token={props.csrfToken} />
-      <input type="hidden" name="from" value="undo" />
-      {props.undo.map((id) => (
-        <input type="hidden" name="ids" value={id} />
-      ))}
-      {props.undo.length > 0 ? <button type="submit">Undo</button> : null}
-    </form>
+    <div class="notice ok">
+      <form method="post" action={`${props.basePath}/memories/restore`} class="actions undo">
+        {/* An output is a live status: a screen reader says what was deleted. */}
+        <output>
+          {props.deleted} deleted.{props.undo.length > 0 ? ' Agents no longer see them.' : ''}
+        </output>
+        <CsrfField token={props.csrfToken} />
+        <input type="hidden" name="from" value="undo" />
+        {props.undo.map((id) => (
+          <input type="hidden" name="ids" value={id} />
+        ))}
+        {props.undo.length > 0 ? <button type="submit">Undo</button> : null}
+      </form>
+    </div>
   );
 }
