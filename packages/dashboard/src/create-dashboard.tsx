@@ -12,6 +12,7 @@ import { viewerMiddleware } from './auth/viewer-middleware.js';
 import type { DashboardDependencies, DashboardOptions } from './dashboard-dependencies.js';
 import type { DashboardEnv } from './dashboard-env.js';
 import { registerAccessRoutes } from './pages/access/access-routes.js';
+import { registerBulkRoutes } from './pages/memories/bulk-routes.js';
 import { registerMemoriesRoutes } from './pages/memories/memories-routes.js';
 import { registerMemoryRoutes } from './pages/memory/memory-routes.js';
 import { registerOperationsRoutes } from './pages/operations/operations-routes.js';
@@ -96,6 +97,7 @@ export function createDashboard(dependencies: DashboardDependencies, options: Da
   });
   app.get('/', (c) => c.redirect(`${base}/memories`, 303));
   registerMemoriesRoutes(app, dependencies, options);
+  registerBulkRoutes(app, dependencies, options);
   registerMemoryRoutes(app, dependencies, options);
   registerReviewRoutes(app, dependencies, options);
   registerOperationsRoutes(app, dependencies, options);

@@ -52,6 +52,8 @@ describe('the agent configurations of the access page', () => {
       '--allow-http',
     ]);
     expect(httpConfigs('http://127.0.0.1:3000/mcp')[2]?.text).not.toContain('--allow-http');
+    // A server that asks for no credential: no header anywhere, and no env for mcp-remote.
+    for (const entry of httpConfigs('http://127.0.0.1:3000/mcp', null)) expect(entry.text).not.toMatch(/Authorization|Bearer|AUTH_HEADER/);
     expect(httpConfigs("https://h/mcp?x='y'")[0]?.text).toContain(`'https://h/mcp?x='\\''y'\\'''`);
   });
 
@@ -60,7 +62,8 @@ describe('the agent configurations of the access page', () => {
     const html = String(
       await ConnectAgentSection({
         settings: {
-          mcpUrl: undefined,
+          mcpAddress: undefined,
+          credential: 'per-agent-key',
           http: httpConfigs(MCP_URL_PLACEHOLDER),
           stdio: stdioConfigs(config, toTenantId('dev')),
           databaseUrlMasked: false,

@@ -58,9 +58,45 @@ describe.skipIf(!BROWSER_AVAILABLE)('the memories page in Chromium', () => {
     await page.goto(`${dashboard.url}/memories`);
     await page.check('tbody tr:nth-child(1) input[name=ids]');
     await page.check('tbody tr:nth-child(2) input[name=ids]');
-    await page.click('#bulk button[type=submit]');
+    const chosen = await page
+      .locator('tbody tr input[name=ids]:checked')
+      .evaluateAll((boxes) => boxes.map((box) => (box as unknown as { value: string }).value));
+    await page.click('#bulk-actions button.danger');
+    // Asked first, with the count and the memories; nothing is deleted yet.
+    await page.waitForSelector('form.confirm-delete');
+    expect(await page.textContent('h1')).toBe('Delete 2 memories?');
+    expect(await page.locator('ul.to-delete li').count()).toBe(2);
+    expect((await dashboard.runtime.engine.list(dev, { limit: 10 })).items).toHaveLength(5);
+    await screenshot(page, 'memories-confirm-delete');
+    await page.click('form.confirm-delete button.danger');
     await expect.poll(() => page.textContent('.notice')).toContain('2 deleted.');
     expect(await page.locator('table.memories tbody tr').count()).toBe(3);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'memories-deleted-undo');
+
+    // Undo brings back exactly those two.
+    await page.click('form.undo button');
+    await expect.poll(() => page.textContent('.notice')).toContain('2 memories restored.');
+    expect(await page.locator('table.memories tbody tr').count()).toBe(5);
+    for (const id of chosen) expect((await dashboard.runtime.engine.peek(dev, id)).deletedAt).toBeNull();
+
+    // Deleted memories are listed, and one restores from its row.
+    await page.check('tbody tr:nth-child(3) input[name=ids]');
+    await page.click('#bulk-actions button.danger');
+    await page.click('form.confirm-delete button.danger');
+    await page.locator('.view-switch a', { hasText: 'Deleted memories' }).click();
+    await expect.poll(() => page.locator('table.deleted-memories tbody tr[data-memory-id]').count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'memories-deleted-view');
+    await page.click('table.deleted-memories tbody tr button');
+    await expect.poll(() => page.textContent('.notice')).toContain('1 memory restored.');
+    expect(await page.textContent('table.deleted-memories tbody')).toContain('No deleted memories match');
+
+    // Pressing an action with nothing selected says so beside the button.
+    await page.goto(`${dashboard.url}/memories`);
+    await page.click('#bulk-actions button.danger');
+    await expect.poll(() => page.textContent('#bulk-actions .action-problem')).toContain('Nothing was selected');
+    expect(page.url()).toMatch(/#bulk-actions$/);
     expect(dialogs).toEqual([]);
     expect(await page.evaluate(() => (globalThis as { __xss?: number }).__xss)).toBeUndefined();
     await page.close();

@@ -143,6 +143,41 @@ describeEachStore('memory store', (kind) => {
     expect(trail[1]?.after).toMatchObject({ content: 'to forget', deletedAt: clock.now().toISOString() });
   });
 
+  it('lists only the deleted, restorable memories when asked, newest first, paged, with the other filters', async () => {
+    const kept = await store.memories.insert(alice, { tier: 'ltm', content: 'kept', tags: ['a'] }, actor);
+    const first = await store.memories.insert(alice, { tier: 'ltm', content: 'first gone', tags: ['a'] }, actor);
+    const second = await store.memories.insert(alice, { tier: 'ltm', content: 'second gone', tags: ['b'] }, actor);
+    const brief = await store.memories.insert(
+      alice,
+      { tier: 'stm', content: 'brief gone', expiresAt: new Date(clock.now().getTime() + HOUR) },
+      actor,
+    );
+    const other = await store.memories.insert(bob, { tier: 'ltm', content: "bob's gone" }, actor);
+    for (const [tenant, memory] of [
+      [alice, first],
+      [alice, second],
+      [alice, brief],
+      [bob, other],
+    ] as const) {
+      await store.memories.softDelete(tenant, memory.id, actor);
+    }
+    const ids = async (query: Partial<Parameters<typeof store.memories.list>[1]>) =>
+      (await store.memories.list(alice, { limit: 10, onlyDeleted: true, ...query })).items.map((memory) => memory.id);
+
+    expect(await ids({})).toEqual([brief.id, second.id, first.id]);
+    expect(await ids({ tags: ['a'] })).toEqual([first.id]);
+    const page = await store.memories.list(alice, { limit: 2, onlyDeleted: true });
+    expect(page.items.map((memory) => memory.id)).toEqual([brief.id, second.id]);
+    expect(await ids({ cursor: page.nextCursor })).toEqual([first.id]);
+    expect(await ids({})).not.toContain(kept.id);
+
+    // An expired short-term row is gone for good: nothing to restore.
+    clock.advance(2 * HOUR);
+    expect(await ids({})).toEqual([second.id, first.id]);
+    await store.memories.restore(alice, first.id, actor);
+    expect(await ids({})).toEqual([second.id]);
+  });
+
   it('refuses bad input and writes nothing', async () => {
     const attempts = [
       store.memories.insert(alice, { tier: 'stm', content: 'no expiry' }, actor),

@@ -161,6 +161,8 @@ export interface ListInput {
   readonly marker?: MemoryMarker;
   readonly createdFrom?: Date;
   readonly createdTo?: Date;
+  /** Deleted (restorable) memories only, newest first; not with `asOf`. */
+  readonly onlyDeleted?: boolean;
   /** List as the memories were at this moment (as-of-reads.ts). */
   readonly asOf?: Date;
 }
@@ -308,6 +310,11 @@ export class MemoryEngine {
 
   /** A page of memories, newest first, across both tiers unless one is asked for; with `asOf`, as they were then. */
   async list(context: CallContext, input: ListInput): Promise<MemoryPage & { readonly asOf?: AsOfGaps }> {
+    if (input.asOf !== undefined && input.onlyDeleted) {
+      throw new MemsvcError('INVALID_INPUT', 'onlyDeleted lists what can be restored now, so it cannot be combined with asOf', {
+        field: 'onlyDeleted',
+      });
+    }
     if (input.asOf !== undefined) {
       return listAsOf(this.options, context.tenant, {
         asOf: input.asOf,
@@ -331,6 +338,7 @@ export class MemoryEngine {
       ...(input.tags && input.tags.length > 0 ? { tags: checkTags(input.tags) } : {}),
       ...(input.cursor ? { cursor: input.cursor } : {}),
       ...(input.includeSuperseded ? { includeSuperseded: true } : {}),
+      ...(input.onlyDeleted ? { onlyDeleted: true } : {}),
       ...(input.marker ? { marker: input.marker } : {}),
       ...(input.createdFrom ? { createdFrom: input.createdFrom } : {}),
       ...(input.createdTo ? { createdTo: input.createdTo } : {}),

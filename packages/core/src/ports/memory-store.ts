@@ -23,6 +23,8 @@ export interface ListMemoriesQuery {
   /** The `nextCursor` of the previous page. */
   readonly cursor?: string;
   readonly includeDeleted?: boolean;
+  /** Deleted (restorable) rows only: the dashboard's list of what can still be restored. */
+  readonly onlyDeleted?: boolean;
   /** Superseded rows are hidden unless asked for. */
   readonly includeSuperseded?: boolean;
   /** Only memories carrying this marker (`superseded` implies includeSuperseded). */

@@ -19,11 +19,17 @@ export function inScope(row: StoredMemory, scope: string | null): boolean {
 
 /**
  * The one set of filters every read uses (list, most important, recall), as the SQL stores
- * apply them: live rows (deleted ones too when asked); superseded rows only when asked; `tags` =
+ * apply them: live rows (deleted ones too, or only, when asked); superseded rows only when asked; `tags` =
  * carries all of them; `metadata` = contains this object; the creation range inclusive.
  */
-export function matchesFilters(row: StoredMemory, filters: RecallFilters & { includeDeleted?: boolean | undefined }, now: Date): boolean {
-  if (!(filters.includeDeleted ? isUnexpiredAt(row, now) : isLiveAt(row, now))) return false;
+export function matchesFilters(
+  row: StoredMemory,
+  filters: RecallFilters & { includeDeleted?: boolean | undefined; onlyDeleted?: boolean | undefined },
+  now: Date,
+): boolean {
+  if (filters.onlyDeleted) {
+    if (row.deletedAt === null || !isUnexpiredAt(row, now)) return false;
+  } else if (!(filters.includeDeleted ? isUnexpiredAt(row, now) : isLiveAt(row, now))) return false;
   if (!filters.includeSuperseded && filters.marker !== 'superseded' && row.supersededBy !== null) return false;
   if (filters.marker === 'superseded' && row.supersededBy === null) return false;
   if (filters.marker === 'pinned' && !row.pinned) return false;

@@ -6,17 +6,15 @@ import { sameScope } from './write-path.js';
 
 export type MemoriesQuery = SelectQueryBuilder<MemsvcDatabase, 'memories', object>;
 
+/** The read filters, with whether deleted (restorable) rows are left out, shown too, or the only ones shown. */
+type VisibilityFilters = RecallFilters & { includeDeleted?: boolean | undefined; onlyDeleted?: boolean | undefined };
+
 /**
  * The one set of memory filters every read uses (list, recall, load_context), so a filter means
- * the same everywhere: the tenant always; live rows (deleted ones too when asked); superseded
+ * the same everywhere: the tenant always; live rows (deleted ones too, or only, when asked); superseded
  * rows only when asked; `tags` = carries all of them; `metadata` = contains this object.
  */
-export function filterMemories(
-  query: MemoriesQuery,
-  tenant: TenantId,
-  filters: RecallFilters & { includeDeleted?: boolean | undefined },
-  now: Date,
-): MemoriesQuery {
+export function filterMemories(query: MemoriesQuery, tenant: TenantId, filters: VisibilityFilters, now: Date): MemoriesQuery {
   return filterVisibleMemories(query.where('user_id', '=', tenant), filters, now);
 }
 
@@ -25,13 +23,10 @@ export function filterMemories(
  * already scoped to the tenant (a lexical posting), where a tenant condition would let the
  * planner walk the tenant's index instead of fetching the one row.
  */
-export function filterVisibleMemories(
-  query: MemoriesQuery,
-  filters: RecallFilters & { includeDeleted?: boolean | undefined },
-  now: Date,
-): MemoriesQuery {
+export function filterVisibleMemories(query: MemoriesQuery, filters: VisibilityFilters, now: Date): MemoriesQuery {
   return query
-    .where(filters.includeDeleted ? isUnexpiredAt(now) : isLiveAt(now))
+    .where(filters.includeDeleted || filters.onlyDeleted ? isUnexpiredAt(now) : isLiveAt(now))
+    .$if(filters.onlyDeleted === true, (q) => q.where('deleted_at', 'is not', null))
     .$if(!filters.includeSuperseded && filters.marker !== 'superseded', (q) => q.where('superseded_by', 'is', null))
     .$if(filters.marker === 'superseded', (q) => q.where('superseded_by', 'is not', null))
     .$if(filters.marker === 'pinned', (q) => q.where('pinned', '=', true))

@@ -19,7 +19,7 @@ table.keys form { margin: 0; }
 .organization { margin: 12px 0; }
 .organization h3 { margin: 0 0 4px; font-size: 1rem; }
 .connect h3 { margin-top: 18px; font-size: 1.05rem; }
-.configs { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 12px 16px; }
+.configs { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(420px, 100%), 1fr)); gap: 12px 16px; }
 figure.config { margin: 0; min-width: 0; }
 figure.config figcaption { font-size: 0.85rem; color: var(--muted); margin-bottom: 4px; }
 figure.config pre, .new-key pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }

@@ -11,8 +11,9 @@ import { frameOf } from '../../views/frame.js';
 import { pageUrl } from '../../views/urls.js';
 import { accessNotice } from './access-notices.js';
 import { AccessPage, type AccessView } from './access-view.js';
-import { databaseUrlIsMasked, httpConfigs, MCP_URL_PLACEHOLDER, stdioConfigs } from './agent-configs.js';
+import { databaseUrlIsMasked, httpConfigs, MCP_URL_PLACEHOLDER, SHARED_KEY_PLACEHOLDER, stdioConfigs } from './agent-configs.js';
 import { checkKeyForm, emptyKeyForm, expiryOf, grantableScopes, type KeyFormValues, keyFormValues } from './key-form.js';
+import { mcpAddressOf } from './mcp-address.js';
 import type { OrganizationWithMembers } from './organizations-section.js';
 
 /** Keys the list shows, newest first: far more than a person gives out, well under 100 KB of page. */
@@ -30,6 +31,7 @@ const FORM_ERRORS = ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT'] as const;
 export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: DashboardDependencies, options: DashboardOptions): void {
   const { config, store, clock, logger, sessions } = dependencies.runtime;
   const base = options.basePath;
+  const liteProfile = config.profile === 'lite';
 
   const organizationsOf = async (viewer: Viewer): Promise<OrganizationWithMembers[]> => {
     const organizations = await store.organizations.organizationsOf(viewer.tenant);
@@ -41,7 +43,10 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   const accessView = async (c: Context<DashboardEnv>, parts: Partial<AccessView> = {}): Promise<AccessView> => {
     const viewer = c.get('viewer');
     const [keys, organizations] = await Promise.all([store.apiKeys.list({ userId: viewer.tenant }), organizationsOf(viewer)]);
-    const mcpUrl = config.mcp.publicUrl;
+    const mcpAddress = mcpAddressOf(c, config, options);
+    // Lite has no per-agent keys (spec §5.5): its agents send the pre-shared key, or nothing.
+    const credential = !liteProfile ? 'per-agent-key' : config.auth.required ? 'shared-key' : 'none';
+    const key = credential === 'per-agent-key' ? undefined : credential === 'shared-key' ? SHARED_KEY_PLACEHOLDER : null;
     return {
       frame: frameOf(c, options),
       now: clock.now(),
@@ -51,10 +56,11 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
       form: emptyKeyForm(viewer),
       grantable: grantableScopes(viewer),
       sessionLifetime: sessions ? duration(config.auth.jwtExpiresInSeconds) : undefined,
-      liteProfile: config.profile === 'lite',
+      liteProfile,
       connect: {
-        mcpUrl,
-        http: httpConfigs(mcpUrl ?? MCP_URL_PLACEHOLDER),
+        mcpAddress,
+        credential,
+        http: httpConfigs(mcpAddress?.url ?? MCP_URL_PLACEHOLDER, key),
         // Opening the database directly is for its operators: only they see its (masked) URL.
         stdio: isAdmin(viewer) ? stdioConfigs(config, viewer.tenant) : [],
         databaseUrlMasked: databaseUrlIsMasked(config),
@@ -75,6 +81,10 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   // The page that shows a new key is this POST's own response, never a redirect: the key is in
   // no URL, no history entry a later GET could replay, and no cache (no-store).
   app.post('/access/keys', async (c) => {
+    if (liteProfile) {
+      const message = 'This server runs the lite profile, which accepts no per-agent keys (spec §5.5), so none was made.';
+      return c.html(<ErrorPage basePath={base} title="Not on lite" message={message} />, 403);
+    }
     const viewer = c.get('viewer');
     const values: KeyFormValues = keyFormValues(await c.req.parseBody({ all: true }));
 

@@ -36,28 +36,34 @@ export function AccessPage(props: AccessView) {
       <Notice text={props.notice?.text} kind={props.notice?.kind} />
       <Notice text={props.error ? `The key was not created: ${props.error}.` : undefined} kind="error" />
       {props.created ? <NewKeyPanel record={props.created.record} secret={props.created.secret} configs={props.created.configs} /> : null}
-      <section aria-labelledby="keys-title">
-        <h2 id="keys-title">API keys</h2>
-        <p>
-          Give each agent its own key: it acts as you, with the scopes you give it, and you can revoke it alone.
-          {props.liteProfile ? (
-            <strong>
-              {' '}
-              This server runs the lite profile, which does not accept per-agent keys (spec §5.5): keys made here work once it runs the
-              standard profile.
-            </strong>
-          ) : null}
-        </p>
-        <CreateKeyForm
-          frame={frame}
-          values={props.form}
-          grantable={props.grantable}
-          organizations={props.organizations.map((entry) => entry.organization)}
-        />
-        <KeysTable frame={frame} keys={props.keys} hidden={props.hiddenKeys} now={props.now} organizationNames={organizationNames} />
-        <RevocationNote frame={frame} sessionLifetime={props.sessionLifetime} />
-      </section>
-      <OrganizationsSection tenant={frame.viewer.tenant} organizations={props.organizations} />
+      {props.liteProfile ? (
+        <section aria-labelledby="keys-title">
+          <h2 id="keys-title">Who can connect</h2>
+          <p>
+            This server runs the lite profile: one person, no per-agent API keys and no organizations (spec §5.5).{' '}
+            {props.connect.credential === 'shared-key'
+              ? 'Agents send the pre-shared key MEMSVC_API_KEY.'
+              : 'Agents connect without a key; anyone who can reach the port can, so keep it on this machine or a trusted network.'}{' '}
+            For a key per agent, run the standard profile.
+          </p>
+        </section>
+      ) : (
+        <>
+          <section aria-labelledby="keys-title">
+            <h2 id="keys-title">API keys</h2>
+            <p>Give each agent its own key: it acts as you, with the scopes you give it, and you can revoke it alone.</p>
+            <CreateKeyForm
+              frame={frame}
+              values={props.form}
+              grantable={props.grantable}
+              organizations={props.organizations.map((entry) => entry.organization)}
+            />
+            <KeysTable frame={frame} keys={props.keys} hidden={props.hiddenKeys} now={props.now} organizationNames={organizationNames} />
+            <RevocationNote frame={frame} sessionLifetime={props.sessionLifetime} />
+          </section>
+          <OrganizationsSection tenant={frame.viewer.tenant} organizations={props.organizations} />
+        </>
+      )}
       <ConnectAgentSection settings={props.connect} />
     </Layout>
   );

@@ -20,41 +20,55 @@ export interface AgentConfig {
   readonly text: string;
 }
 
+/** What stands for the pre-shared key of a lite server with AUTH_REQUIRED (MEMSVC_API_KEY), which the page never prints. */
+export const SHARED_KEY_PLACEHOLDER = '<MEMSVC_API_KEY>';
+
 /**
  * Client configurations for the MCP endpoint over streamable HTTP, each sending the key as
- * `Authorization: Bearer`. Claude Desktop's configuration file starts stdio servers only, so it
- * reaches an HTTP endpoint through `mcp-remote` (the header kept in an env variable, because
- * Claude Desktop on Windows does not quote arguments that hold spaces).
+ * `Authorization: Bearer`, or no header at all when `key` is null (a server that asks for no
+ * credential). Claude Desktop's configuration file starts stdio servers only, so it reaches an
+ * HTTP endpoint through `mcp-remote` (the header kept in an env variable, because Claude Desktop
+ * on Windows does not quote arguments that hold spaces).
  */
-export function httpConfigs(mcpUrl: string, key: string = KEY_PLACEHOLDER): AgentConfig[] {
-  const bearer = `Bearer ${key}`;
+export function httpConfigs(mcpUrl: string, key: string | null = KEY_PLACEHOLDER): AgentConfig[] {
+  const bearer = key === null ? undefined : `Bearer ${key}`;
+  const headers = bearer === undefined ? {} : { headers: { Authorization: bearer } };
   // biome-ignore lint/suspicious/noTemplateCurlyInString: mcp-remote expands ${AUTH_HEADER} from its env itself.
-  const remoteArgs = ['-y', 'mcp-remote', mcpUrl, '--header', 'Authorization:${AUTH_HEADER}'];
+  const remoteArgs = ['-y', 'mcp-remote', mcpUrl, ...(bearer === undefined ? [] : ['--header', 'Authorization:${AUTH_HEADER}'])];
   if (needsAllowHttp(mcpUrl)) remoteArgs.push('--allow-http');
   return [
     {
       id: 'http-claude-code-command',
       client: 'Claude Code',
       where: 'a terminal',
-      text: shellCommand(['claude', 'mcp', 'add', '--transport', 'http', SERVER_NAME, mcpUrl, '--header', `Authorization: ${bearer}`]),
+      text: shellCommand([
+        'claude',
+        'mcp',
+        'add',
+        '--transport',
+        'http',
+        SERVER_NAME,
+        mcpUrl,
+        ...(bearer === undefined ? [] : ['--header', `Authorization: ${bearer}`]),
+      ]),
     },
     {
       id: 'http-claude-code-json',
       client: 'Claude Code',
       where: '.mcp.json',
-      text: mcpServersJson({ type: 'http', url: mcpUrl, headers: { Authorization: bearer } }),
+      text: mcpServersJson({ type: 'http', url: mcpUrl, ...headers }),
     },
     {
       id: 'http-claude-desktop',
       client: 'Claude Desktop',
       where: 'claude_desktop_config.json',
-      text: mcpServersJson({ command: 'npx', args: remoteArgs, env: { AUTH_HEADER: bearer } }),
+      text: mcpServersJson({ command: 'npx', args: remoteArgs, ...(bearer === undefined ? {} : { env: { AUTH_HEADER: bearer } }) }),
     },
     {
       id: 'http-cursor',
       client: 'Cursor',
       where: '.cursor/mcp.json',
-      text: mcpServersJson({ url: mcpUrl, headers: { Authorization: bearer } }),
+      text: mcpServersJson({ url: mcpUrl, ...headers }),
     },
   ];
 }

@@ -1,4 +1,5 @@
 import { type AgentConfig, KEY_FROM_ENVIRONMENT } from './agent-configs.js';
+import type { McpAddressSource } from './mcp-address.js';
 
 /** One configuration to copy: where it goes, then its text in a <pre>, as text. */
 export function ConfigBlock(props: { config: AgentConfig; idPrefix: string }) {
@@ -18,8 +19,13 @@ export function ConfigBlock(props: { config: AgentConfig; idPrefix: string }) {
 
 /** What the page knows about reaching this server, for "Connect an agent". */
 export interface ConnectSettings {
-  /** MEMSVC_MCP_URL, when set. */
-  readonly mcpUrl: string | undefined;
+  /** The MCP endpoint, when the page knows it (mcp-address.ts). */
+  readonly mcpAddress: { readonly url: string; readonly source: McpAddressSource } | undefined;
+  /**
+   * What an agent sends: its own API key (standard), the server's pre-shared MEMSVC_API_KEY (lite
+   * with AUTH_REQUIRED), or nothing (lite without).
+   */
+  readonly credential: 'per-agent-key' | 'shared-key' | 'none';
   readonly http: readonly AgentConfig[];
   readonly stdio: readonly AgentConfig[];
   readonly databaseUrlMasked: boolean;
@@ -37,12 +43,19 @@ export function ConnectAgentSection(props: { settings: ConnectSettings }) {
   return (
     <section aria-labelledby="connect-title" class="connect">
       <h2 id="connect-title">Connect an agent</h2>
-      <h3>Over streamable HTTP, with an API key</h3>
-      {settings.mcpUrl ? (
+      <h3>{settings.credential === 'none' ? 'Over streamable HTTP' : 'Over streamable HTTP, with a key'}</h3>
+      {settings.mcpAddress ? (
         <p>
-          Agents reach this server's MCP endpoint at <code class="mcp-url">{settings.mcpUrl}</code> (<code>MEMSVC_MCP_URL</code>). Each
-          sends its own key as <code>Authorization: Bearer &lt;key&gt;</code>: replace <code>&lt;your-api-key&gt;</code> with a key made
-          above.
+          Agents reach this server's MCP endpoint at <code class="mcp-url">{settings.mcpAddress.url}</code>
+          {settings.mcpAddress.source === 'configured' ? (
+            <>
+              {' '}
+              (<code>MEMSVC_MCP_URL</code>)
+            </>
+          ) : (
+            ': the address this page was reached at. Agents on other machines need the address they reach this one by'
+          )}
+          . <CredentialWords credential={settings.credential} />
         </p>
       ) : (
         <p class="notice error" role="note">
@@ -51,12 +64,14 @@ export function ConnectAgentSection(props: { settings: ConnectSettings }) {
           restart; until then the configurations show <code>https://&lt;memsvc-host&gt;/mcp</code>.
         </p>
       )}
-      <p>
-        <small>
-          A project's <code>.mcp.json</code> is often committed: keep the key out of it with <code>"{KEY_FROM_ENVIRONMENT}"</code>, which
-          Claude Code reads from the environment. Claude Desktop reaches HTTP servers through <code>mcp-remote</code>.
-        </small>
-      </p>
+      {settings.credential === 'none' ? null : (
+        <p>
+          <small>
+            A project's <code>.mcp.json</code> is often committed: keep the key out of it with <code>"{KEY_FROM_ENVIRONMENT}"</code>, which
+            Claude Code reads from the environment. Claude Desktop reaches HTTP servers through <code>mcp-remote</code>.
+          </small>
+        </p>
+      )}
       <div class="configs">
         {settings.http.map((config) => (
           <ConfigBlock config={config} idPrefix="connect" />
@@ -96,5 +111,27 @@ export function ConnectAgentSection(props: { settings: ConnectSettings }) {
         </p>
       )}
     </section>
+  );
+}
+
+/** What an agent sends with each call, in words. */
+function CredentialWords(props: { credential: ConnectSettings['credential'] }) {
+  if (props.credential === 'none') {
+    return <>This lite server asks for no key (AUTH_REQUIRED is off): every call acts as its one user.</>;
+  }
+  if (props.credential === 'shared-key') {
+    return (
+      <>
+        Each sends the server's pre-shared key as <code>Authorization: Bearer &lt;key&gt;</code>: replace{' '}
+        <code>&lt;MEMSVC_API_KEY&gt;</code> with the value of <code>MEMSVC_API_KEY</code> where the server runs (the lite profile has no
+        per-agent keys).
+      </>
+    );
+  }
+  return (
+    <>
+      Each sends its own key as <code>Authorization: Bearer &lt;key&gt;</code>: replace <code>&lt;your-api-key&gt;</code> with a key made
+      above.
+    </>
   );
 }

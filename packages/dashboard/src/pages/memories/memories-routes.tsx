@@ -4,16 +4,19 @@ import { callContextOf } from '../../auth/viewer.js';
 import type { DashboardDependencies, DashboardOptions } from '../../dashboard-dependencies.js';
 import type { DashboardEnv } from '../../dashboard-env.js';
 import { frameOf } from '../../views/frame.js';
-import { pageUrl } from '../../views/urls.js';
+import { DeletedMemoriesPage } from './deleted-memories-view.js';
+import { bulkProblem, countOf, restoredNotice } from './memories-notices.js';
 import { MemoriesPage, type MemoryRow, markersOf } from './memories-view.js';
 import { dateRange, readMemoryFilters } from './memory-filters.js';
+import { undoIdsOf } from './memory-selection.js';
 
 /** Rows a page shows: enough to scan, small enough to stay well under 100 KB. */
 const PAGE_SIZE = 50;
-/** How many of the selected memories one bulk delete takes (the engine's bulk limit). */
-const BULK_DELETE_MAX = 100;
 
-/** `/memories`: the list with its filters and search, and bulk delete. */
+/**
+ * `/memories`: the list with its filters and search; with `view=deleted`, the deleted memories
+ * that can still be restored. The bulk actions are in bulk-routes.tsx.
+ */
 export function registerMemoriesRoutes(app: Hono<DashboardEnv>, dependencies: DashboardDependencies, options: DashboardOptions): void {
   const { engine } = dependencies.runtime;
 
@@ -23,6 +26,38 @@ export function registerMemoriesRoutes(app: Hono<DashboardEnv>, dependencies: Da
     const context = callContextOf(viewer);
     const scope = filters.scope || undefined;
     const tags = filters.tags.length > 0 ? filters.tags : undefined;
+    const problem = bulkProblem(c.req.query('problem'));
+    const restored = countOf(c.req.query('restored'));
+    const notice = restored === undefined ? undefined : restoredNotice(restored, countOf(c.req.query('missed')) ?? 0);
+
+    if (c.req.query('view') === 'deleted') {
+      let error: string | undefined;
+      const page = await engine
+        .list(context, {
+          limit: PAGE_SIZE,
+          onlyDeleted: true,
+          ...(scope ? { scope } : {}),
+          ...(tags ? { tags } : {}),
+          ...(filters.cursor ? { cursor: filters.cursor } : {}),
+        })
+        .catch((caught: unknown) => {
+          if (!isMemsvcError(caught, 'INVALID_INPUT')) throw caught;
+          error = caught.message;
+          return { items: [], nextCursor: undefined };
+        });
+      return c.html(
+        <DeletedMemoriesPage
+          frame={frameOf(c, options)}
+          filters={filters}
+          memories={page.items}
+          nextCursor={page.nextCursor}
+          notice={notice}
+          problem={problem}
+          error={error}
+        />,
+      );
+    }
+
     let rows: MemoryRow[] = [];
     let nextCursor: string | undefined;
     let error: string | undefined;
@@ -57,21 +92,19 @@ export function registerMemoriesRoutes(app: Hono<DashboardEnv>, dependencies: Da
       if (!isMemsvcError(caught, 'INVALID_INPUT')) throw caught;
       error = caught.message;
     }
-    const deleted = Number(c.req.query('deleted'));
-    const notice = Number.isInteger(deleted) && deleted >= 0 && c.req.query('deleted') !== undefined ? `${deleted} deleted.` : undefined;
+    const deletedCount = countOf(c.req.query('deleted'));
+    const deleted = deletedCount === undefined ? undefined : { count: deletedCount, ids: undoIdsOf(c.req.queries('undo')) };
     return c.html(
-      <MemoriesPage frame={frameOf(c, options)} filters={filters} rows={rows} nextCursor={nextCursor} notice={notice} error={error} />,
+      <MemoriesPage
+        frame={frameOf(c, options)}
+        filters={filters}
+        rows={rows}
+        nextCursor={nextCursor}
+        deleted={deleted}
+        notice={notice}
+        problem={problem}
+        error={error}
+      />,
     );
-  });
-
-  app.post('/memories/delete', async (c) => {
-    const form = await c.req.parseBody({ all: true });
-    const ids = [form.ids ?? []].flat().filter((id): id is string => typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id));
-    let deleted = 0;
-    for (let start = 0; start < ids.length; start += BULK_DELETE_MAX) {
-      const result = await engine.bulkDelete(callContextOf(c.get('viewer')), ids.slice(start, start + BULK_DELETE_MAX));
-      deleted += result.deleted.length;
-    }
-    return c.redirect(pageUrl(options.basePath, '/memories', { deleted: String(deleted) }), 303);
   });
 }

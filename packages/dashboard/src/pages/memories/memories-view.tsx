@@ -2,6 +2,7 @@ import { MEMORY_MARKERS, type MemoryRecord } from '@memsvc/core';
 import { preview, score, shortTime } from '../../views/format.js';
 import { CsrfField, Layout, Notice, type PageFrame } from '../../views/layout.js';
 import { pageUrl } from '../../views/urls.js';
+import { ActionProblem, UndoNotice, ViewSwitch } from './memories-parts.js';
 import { filterQuery, type MemoryFilters } from './memory-filters.js';
 
 export interface MemoryRow {
@@ -15,7 +16,11 @@ export interface MemoriesView {
   readonly filters: MemoryFilters;
   readonly rows: readonly MemoryRow[];
   readonly nextCursor: string | undefined;
-  readonly notice?: string | undefined;
+  readonly notice?: { readonly text: string; readonly kind: 'ok' | 'error' } | undefined;
+  /** What the last bulk delete took, to offer its undo. */
+  readonly deleted?: { readonly count: number; readonly ids: readonly string[] } | undefined;
+  /** Why the last bulk action did nothing, shown beside its button. */
+  readonly problem?: string | undefined;
   readonly error?: string | undefined;
 }
 
@@ -37,7 +42,11 @@ export function MemoriesPage(props: MemoriesView) {
   const searching = filters.q !== '';
   return (
     <Layout frame={frame} title="Memories" section="memories">
-      <Notice text={props.notice} />
+      <ViewSwitch basePath={frame.basePath} current="live" />
+      {props.deleted ? (
+        <UndoNotice basePath={frame.basePath} csrfToken={frame.csrfToken} deleted={props.deleted.count} undo={props.deleted.ids} />
+      ) : null}
+      <Notice text={props.notice?.text} kind={props.notice?.kind} />
       <Notice text={props.error} kind="error" />
       <form method="get" action={`${frame.basePath}/memories`} class="filters" aria-label="Search and filter">
         <label>
@@ -83,53 +92,59 @@ export function MemoriesPage(props: MemoriesView) {
 
       <form method="post" action={`${frame.basePath}/memories/delete`} id="bulk">
         <CsrfField token={frame.csrfToken} />
-        <table class="memories">
-          <caption class="sr-only">{searching ? 'Search results, best first' : 'Memories, newest first'}</caption>
-          <thead>
-            <tr>
-              <th scope="col">
-                <input type="checkbox" data-select-all="ids" aria-label="Select every memory on this page" />
-              </th>
-              <th scope="col">Memory</th>
-              <th scope="col">Tier</th>
-              <th scope="col">Scope</th>
-              <th scope="col">Tags</th>
-              <th scope="col">Markers</th>
-              <th scope="col">Updated</th>
-              {searching ? <th scope="col">Score</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 ? (
+        <div class="table-box">
+          <table class="memories">
+            <caption class="sr-only">{searching ? 'Search results, best first' : 'Memories, newest first'}</caption>
+            <thead>
               <tr>
-                <td colspan={searching ? 8 : 7}>{searching ? 'Nothing matches this search.' : 'No memories match these filters.'}</td>
+                <th scope="col">
+                  <input type="checkbox" data-select-all="ids" aria-label="Select every memory on this page" />
+                </th>
+                <th scope="col">Memory</th>
+                <th scope="col">Tier</th>
+                <th scope="col">Scope</th>
+                <th scope="col">Tags</th>
+                <th scope="col">Markers</th>
+                <th scope="col">Updated</th>
+                {searching ? <th scope="col">Score</th> : null}
               </tr>
-            ) : (
-              rows.map(({ memory, score: value }) => (
+            </thead>
+            <tbody>
+              {rows.length === 0 ? (
                 <tr>
-                  <td>
-                    <input type="checkbox" name="ids" value={memory.id} aria-label={`Select memory ${memory.id}`} />
-                  </td>
-                  <td>
-                    <a href={`${frame.basePath}/memories/${memory.id}`}>{preview(memory.content)}</a>
-                  </td>
-                  <td>{memory.tier}</td>
-                  <td>{memory.scope ?? '—'}</td>
-                  <td>{memory.tags.join(', ')}</td>
-                  <td>{markersOf(memory).join(', ')}</td>
-                  <td>{shortTime(memory.updatedAt)}</td>
-                  {searching ? <td>{value === undefined ? '' : score(value)}</td> : null}
+                  <td colspan={searching ? 8 : 7}>{searching ? 'Nothing matches this search.' : 'No memories match these filters.'}</td>
                 </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-        <p class="actions">
+              ) : (
+                rows.map(({ memory, score: value }) => (
+                  <tr>
+                    <td>
+                      <input type="checkbox" name="ids" value={memory.id} aria-label={`Select memory ${memory.id}`} />
+                    </td>
+                    <td class="memory-text">
+                      <a href={`${frame.basePath}/memories/${memory.id}`}>{preview(memory.content)}</a>
+                    </td>
+                    <td>{memory.tier}</td>
+                    <td>{memory.scope ?? '—'}</td>
+                    <td>{memory.tags.join(', ')}</td>
+                    <td>{markersOf(memory).join(', ')}</td>
+                    <td>{shortTime(memory.updatedAt)}</td>
+                    {searching ? <td>{value === undefined ? '' : score(value)}</td> : null}
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+        <div class="actions" id="bulk-actions">
           <button type="submit" class="danger">
-            Delete selected
-          </button>{' '}
-          <small>Deleted memories can be restored from their page.</small>
-        </p>
+            Delete selected…
+          </button>
+          <small>
+            You are asked first; deleted memories can be restored from{' '}
+            <a href={`${frame.basePath}/memories?view=deleted`}>Deleted memories</a>.
+          </small>
+          <ActionProblem text={props.problem} />
+        </div>
       </form>
       {props.nextCursor ? (
         <p>

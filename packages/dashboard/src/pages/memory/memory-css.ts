@@ -19,7 +19,7 @@ export const MEMORY_PAGE_CSS = `
 .memory-page .diff del, .memory-page ul.changes del { text-decoration: line-through; }
 .memory-page .diff .elided { color: var(--muted); font-style: italic; }
 .memory-page input.version-number { width: 7rem; }
-.memory-page .conflict { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 16px; }
+.memory-page .conflict { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(320px, 100%), 1fr)); gap: 16px; }
 .memory-page .conflict section { border: 1px solid var(--line); border-radius: 8px; padding: 0 12px; }
 .memory-page .conflict h2 { margin-top: 12px; }
 .memory-page .note { color: var(--muted); overflow-wrap: anywhere; }

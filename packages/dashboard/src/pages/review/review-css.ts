@@ -5,7 +5,7 @@ export const REVIEW_PAGE_CSS = `
 .pager { display: flex; gap: 16px; }
 .pair { border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; margin: 0 0 14px; }
 .pair h3 { font-size: 0.95rem; margin: 0 0 8px; color: var(--muted); font-weight: 600; }
-.pair-sides { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 14px; }
+.pair-sides { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(280px, 100%), 1fr)); gap: 14px; }
 .pair-sides .side { background: var(--panel); border-radius: 6px; padding: 8px 12px; }
 .side-head, .side-meta { margin: 0; font-size: 0.85rem; color: var(--muted); }
 .side-head strong { color: var(--ink); }
