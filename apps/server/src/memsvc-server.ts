@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError, isMemsvcError } from '@memsvc/core';
 import { createLogger } from '@memsvc/runtime';
+import { serveBootFailure } from './boot-failure-server.js';
 import { readServerConfig } from './server-config.js';
 import { startServer } from './start-server.js';
 
@@ -38,5 +39,7 @@ try {
   if (config.mcp.transport === 'stdio') process.stdin.once('end', () => void shutdown('stdin closed'));
 } catch (error) {
   logger.fatal({ code: isMemsvcError(error) ? error.code : undefined }, `memsvc could not start: ${(error as Error).message}`);
-  process.exit(1);
+  // Over stdio the client would show only a closed pipe: tell it why over MCP instead.
+  if (config.mcp.transport === 'stdio') await serveBootFailure((error as Error).message);
+  else process.exit(1);
 }
