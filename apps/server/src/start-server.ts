@@ -12,11 +12,11 @@ import { credentialPrincipals } from './credential-principals.js';
 import { createHttpApp } from './http-app.js';
 import { loginFlowOf } from './login-flow-of.js';
 import { rateLimitRequest } from './rate-limit-hook.js';
+import { SERVER_VERSION } from './server-version.js';
 import { mcpToolDependencies } from './tool-dependencies.js';
 import { TrafficMeter } from './traffic-meter.js';
 
 export const SERVER_NAME = 'memsvc';
-export const SERVER_VERSION = '0.1.0';
 /** Where MEMSVC_SERVE_DASHBOARD mounts the dashboard. */
 const DASHBOARD_PATH = '/dashboard';
 

@@ -20,6 +20,8 @@ export type { Metrics } from './metrics.js';
 export { createMetrics } from './metrics.js';
 export type { MemsvcRuntime, RuntimeOptions } from './open-runtime.js';
 export { openRuntime } from './open-runtime.js';
+export type { ProgramFlags, ProgramFlagsSpec } from './program-flags.js';
+export { programFlagsOrExit, readProgramFlags } from './program-flags.js';
 export type { ReindexRunnerOptions } from './reindex-runner.js';
 export { ReindexRunner } from './reindex-runner.js';
 export { registerReplicaMetrics } from './replica-metrics.js';
