@@ -35,6 +35,8 @@ try {
   const runtime = await openRuntime(config, { applicationName: 'memsvc-worker', logger });
   const { store, metrics } = runtime;
   const jobs = runtime.startJobs();
+  // Reindex jobs and consolidation embed: an unreachable provider is said at boot, and its circuit kept open.
+  void runtime.embeddingReachability?.start();
   const http =
     port === undefined
       ? undefined

@@ -8,6 +8,8 @@ export { configuredLoginFlow } from './configured-login-flow.js';
 export { configuredEmbedder, openConfiguredStore } from './configured-parts.js';
 export { createMaintenance } from './create-maintenance.js';
 export { registerEmbeddingMetrics } from './embedding-metrics.js';
+export type { EmbeddingReachabilityOptions, EmbeddingsIndicator, ProbedEmbedder } from './embedding-reachability.js';
+export { EMBEDDING_RECHECK_MS, EmbeddingReachability } from './embedding-reachability.js';
 export { HealthChecker, type HealthReport } from './health/health-checker.js';
 export type { ImportFileText } from './import/read-import-file.js';
 export { decodeImportText, readImportFile } from './import/read-import-file.js';
