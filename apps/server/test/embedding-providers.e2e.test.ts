@@ -43,7 +43,7 @@ describe('the server with an HTTP embedding provider', () => {
         type: 'long-term',
       });
       expect(created.memory).toMatchObject({ hasEmbedding: true, embeddingModel: 'nomic-embed-text' });
-      expect((await call(client, 'recall', { userId: 'o', query: 'staging cluster' })).semantic).toBe(true);
+      expect(await call(client, 'recall', { userId: 'o', query: 'staging cluster' })).toMatchObject({ semantic: true, vector: true });
       expect(ollama.received.map((request) => (request.body.input as string[])[0])).toEqual([
         // The boot probe: is the provider there?
         'search_document: memsvc reachability probe',
@@ -91,7 +91,7 @@ describe('the server with an HTTP embedding provider', () => {
         expect(performance.now() - started).toBeLessThan(1000);
       }
       const found = await call(client, 'recall', { userId: 'd', query: 'queue drained' });
-      expect(found).toMatchObject({ semantic: false, count: 5 });
+      expect(found).toMatchObject({ semantic: false, vector: false, count: 5 });
       await client.close();
       const metrics = await (await fetch(`${server.url}/health/metrics`)).text();
       expect(metrics).not.toMatch(/memsvc_embedding_requests_total\{provider="ollama",status="error"\}/);

@@ -69,6 +69,9 @@ export class ResilientEmbedder implements Embedder {
     return this.backend.model;
   }
 
+  /** Ollama's and OpenAI's embedding models embed meaning: recall's answers are `semantic`. */
+  readonly embedsMeaning = true;
+
   get maxBatch(): number {
     return this.backend.maxBatch;
   }
