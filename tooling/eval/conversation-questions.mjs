@@ -9,22 +9,23 @@ import { callTool, tenantOf } from './conversation-writes.mjs';
 export const LIMIT = 5;
 
 /**
- * Asks `questions` ({conv, question, ...}) in order. Returns {rankings, latency, semantic,
+ * Asks `questions` ({conv, question, ...}) in order. Returns {rankings, latency, withVector,
  * unmapped}: rankings[i] is question i's results as arrays of dia_ids (via `idToDiaIds` of its
- * conversation), best first; `semantic` counts the answers that used a query vector (a provider
+ * conversation), best first; `withVector` counts the answers that used a query vector (a provider
  * failing would silently make every answer full-text only) and `unmapped` the results that name
  * no written turn (there should be none).
  */
 export async function askSequentially(client, way, questions, idToDiaIdsOf) {
   const samples = [];
   const rankings = [];
-  let semantic = 0;
+  let withVector = 0;
   let unmapped = 0;
   for (const question of questions) {
     const started = performance.now();
     const result = await callTool(client, 'recall', { userId: tenantOf(way, question.conv), query: question.question, limit: LIMIT });
     samples.push(performance.now() - started);
-    if (result.semantic) semantic++;
+    // `vector`, not `semantic`: the local embedder's query vector counts too (it hashes words, so recall calls it not semantic).
+    if (result.vector) withVector++;
     const idToDiaIds = idToDiaIdsOf(question.conv);
     rankings.push(
       result.results.map(({ memory }) => {
@@ -34,7 +35,7 @@ export async function askSequentially(client, way, questions, idToDiaIdsOf) {
       }),
     );
   }
-  return { rankings, latency: percentileSummary(samples), semantic, unmapped };
+  return { rankings, latency: percentileSummary(samples), withVector, unmapped };
 }
 
 /**

@@ -180,7 +180,7 @@ async function runEngine(engine) {
       const sequentialSeconds = (performance.now() - phase) / 1000;
       console.log(
         `[${engine}] ${way}: ${questions.length} recalls one at a time in ${sequentialSeconds.toFixed(1)} s ` +
-          `(${sequential.semantic} used a query vector${sequential.unmapped > 0 ? `; ${sequential.unmapped} results named no written turn` : ''})`,
+          `(${sequential.withVector} used a query vector${sequential.unmapped > 0 ? `; ${sequential.unmapped} results named no written turn` : ''})`,
       );
 
       let concurrent;
@@ -214,7 +214,7 @@ async function runEngine(engine) {
         bm25: baseline[way].summary,
         latency: { sequential: sequential.latency, concurrent: concurrent?.latency, concurrentPerSecond: concurrent?.perSecond },
         recallSeconds: sequentialSeconds,
-        semanticAnswers: sequential.semantic,
+        vectorAnswers: sequential.withVector,
         unmappedResults: sequential.unmapped,
       };
     }

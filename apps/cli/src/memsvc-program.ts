@@ -1,6 +1,7 @@
 import { DEFAULT_KEY_SCOPES, IMPORT_SOURCES, SCOPES, SECRETS_POLICIES } from '@memsvc/core';
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
+import { CLI_VERSION } from './cli-version.js';
 import { configCheckCommand } from './commands/config-check-command.js';
 import { type ExportOptions, exportCommand } from './commands/export-command.js';
 import {
@@ -17,6 +18,24 @@ import { listSessionsCommand, revokeSessionsCommand } from './commands/sessions-
 import { statusCommand } from './commands/status-command.js';
 import { onContext, parseOnContext, runCommand } from './run-command.js';
 
+/** The examples under `memsvc --help`: what a person does first. */
+const MEMSVC_EXAMPLES = `
+Examples:
+  # What the database holds, on the embedded database the server uses (no server needed):
+  DATABASE_URL=pglite://$HOME/.memsvc DEPLOYMENT_PROFILE=lite memsvc status
+
+  # An API key for an agent on PostgreSQL (printed once; only its hash is stored):
+  DATABASE_URL=postgres://memsvc:secret@localhost:5432/memsvc memsvc keys create --user alice --name laptop
+
+  # Check the environment as the server would read it, secrets hidden:
+  memsvc config check
+
+  # Every memory of a user as JSONL:
+  memsvc export --user alice --out alice.jsonl
+
+memsvc <command> --help shows a command's flags. Exit codes: 0 done, 1 the operation failed, 2 wrong arguments or configuration.
+`;
+
 /**
  * `memsvc <command>` on a context (cli-context.ts): the executable runs it on the process, tests in
  * their own process. Resolves with the exit code: 0, 1 the operation failed, 2 wrong arguments or
@@ -29,6 +48,8 @@ export async function runMemsvc(argv: readonly string[], cli: CliContext): Promi
   const program = onContext(new Command(), cli)
     .name('memsvc')
     .description('Operator commands for memsvc. Configuration comes from the environment (DATABASE_URL, …), as for the server.')
+    .version(CLI_VERSION, '-v, --version', 'print the version')
+    .addHelpText('after', MEMSVC_EXAMPLES)
     .showHelpAfterError();
 
   program

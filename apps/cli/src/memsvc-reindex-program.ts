@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
+import { CLI_VERSION } from './cli-version.js';
 import { reindexCommand } from './commands/reindex-command.js';
 import { parseBatchSize, parseMax, type ReindexFlags } from './reindex/parse-reindex-flags.js';
 import { onContext, parseOnContext, runCommand } from './run-command.js';
@@ -20,9 +21,15 @@ export async function runMemsvcReindex(argv: readonly string[], cli: CliContext)
     .option('--cursor <memory_id>', 'resume from an id returned by a previous run')
     .option('--json', 'print the final summary as JSON')
     .helpOption('-h, --help', 'lists the flags')
+    .version(CLI_VERSION, '-v, --version', 'print the version')
     .addHelpText(
       'after',
-      '\nAfter an embedding model or dimension change, run an unscoped full reindex: memsvc-reindex --recreate --regenerate\n' +
+      '\nExamples:\n' +
+        '  # Vectors for the memories stored while the embedding provider was down, on the embedded database:\n' +
+        '  DATABASE_URL=pglite://$HOME/.memsvc DEPLOYMENT_PROFILE=lite memsvc-reindex\n' +
+        '  # One user only, 500 at a time, the summary as JSON:\n' +
+        '  DATABASE_URL=postgres://memsvc:secret@localhost:5432/memsvc memsvc-reindex --user alice --batch-size 500 --json\n' +
+        '\nAfter an embedding model or dimension change, run an unscoped full reindex: memsvc-reindex --recreate --regenerate\n' +
         'Exit codes: 0 done, 1 the run failed or some memories got no vector, 2 a flag or the configuration is wrong.',
     )
     .showHelpAfterError('(memsvc-reindex --help lists the flags)')

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 import { ConfigError, isMemsvcError } from '@memsvc/core';
-import { createLogger } from '@memsvc/runtime';
+import { createLogger, programFlagsOrExit } from '@memsvc/runtime';
 import { readDashboardConfig } from './dashboard-config.js';
+import { DASHBOARD_HELP, DASHBOARD_VERSION } from './dashboard-help.js';
 import { startDashboard } from './start-dashboard.js';
 
-// Exit codes as the server's: 2 the configuration is refused, 1 the dashboard could not start.
+// Exit codes as the server's: 2 the configuration or a flag is refused, 1 the dashboard could not start.
+// The flags first: --help and --version read no environment and start nothing.
+programFlagsOrExit(process.argv.slice(2), { name: 'memsvc-dashboard', version: DASHBOARD_VERSION, help: DASHBOARD_HELP });
+
 let loaded: ReturnType<typeof readDashboardConfig>;
 try {
   loaded = readDashboardConfig();

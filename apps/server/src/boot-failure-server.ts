@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { SERVER_NAME, SERVER_VERSION } from './start-server.js';
+import { SERVER_VERSION } from './server-version.js';
+import { SERVER_NAME } from './start-server.js';
 
 /**
  * Over stdio the MCP client starts memsvc and shows the person only what comes back over MCP:

@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 import { ConfigError, isMemsvcError } from '@memsvc/core';
-import { createLogger } from '@memsvc/runtime';
+import { createLogger, programFlagsOrExit } from '@memsvc/runtime';
 import { serveBootFailure } from './boot-failure-server.js';
 import { readServerConfig } from './server-config.js';
+import { SERVER_HELP } from './server-help.js';
+import { SERVER_VERSION } from './server-version.js';
 import { startServer } from './start-server.js';
 
-// Exit codes: 2 the configuration is refused (spec §7), 1 the server could not start.
+// Exit codes: 2 the configuration or a flag is refused (spec §7), 1 the server could not start.
+// The flags first: --help and --version read no environment and start nothing.
+programFlagsOrExit(process.argv.slice(2), { name: 'memsvc-server', version: SERVER_VERSION, help: SERVER_HELP });
+
 let loaded: ReturnType<typeof readServerConfig>;
 try {
   loaded = readServerConfig();

@@ -12,11 +12,11 @@ import { credentialPrincipals } from './credential-principals.js';
 import { createHttpApp } from './http-app.js';
 import { loginFlowOf } from './login-flow-of.js';
 import { rateLimitRequest } from './rate-limit-hook.js';
+import { SERVER_VERSION } from './server-version.js';
 import { mcpToolDependencies } from './tool-dependencies.js';
 import { TrafficMeter } from './traffic-meter.js';
 
 export const SERVER_NAME = 'memsvc';
-export const SERVER_VERSION = '0.1.0';
 /** Where MEMSVC_SERVE_DASHBOARD mounts the dashboard. */
 const DASHBOARD_PATH = '/dashboard';
 
@@ -64,17 +64,23 @@ export interface ServerOverrides {
 
 export async function startServer(config: MemsvcConfig, logger: Logger, overrides: ServerOverrides = {}): Promise<RunningServer> {
   let health: HealthChecker | undefined;
+  let opened: MemsvcRuntime | undefined;
+  const embeddings = () => opened?.embeddingReachability?.indicator();
   const runtime: MemsvcRuntime = await openRuntime(config, {
     applicationName: 'memsvc-server',
     logger,
     // One probe for /health and memsvc_pgvector_ready: concurrent checks share the one in flight.
     readPgvector: async (store) => {
-      health ??= new HealthChecker(store, config.profile);
+      health ??= new HealthChecker(store, config.profile, embeddings);
       return (await health.check()).indicators.pgvector.status === 'up';
     },
   });
+  opened = runtime;
   const { store, metrics } = runtime;
-  health ??= new HealthChecker(store, config.profile);
+  health ??= new HealthChecker(store, config.profile, embeddings);
+  // Not awaited: boot goes on while the provider is asked; an unreachable one is said in the log
+  // at once (a refused connection answers in milliseconds) and shown on /health.
+  void runtime.embeddingReachability?.start();
   const toolDependencies = mcpToolDependencies(runtime);
   const newMcpServer = () => createMcpServer({ name: SERVER_NAME, version: SERVER_VERSION }, toolDependencies);
   const overHttp = config.mcp.transport === 'streamable-http';

@@ -43,13 +43,16 @@ describe('the server with an HTTP embedding provider', () => {
         type: 'long-term',
       });
       expect(created.memory).toMatchObject({ hasEmbedding: true, embeddingModel: 'nomic-embed-text' });
-      expect((await call(client, 'recall', { userId: 'o', query: 'staging cluster' })).semantic).toBe(true);
+      expect(await call(client, 'recall', { userId: 'o', query: 'staging cluster' })).toMatchObject({ semantic: true, vector: true });
       expect(ollama.received.map((request) => (request.body.input as string[])[0])).toEqual([
+        // The boot probe: is the provider there?
+        'search_document: memsvc reachability probe',
         'search_document: The staging cluster runs on ARM nodes',
         'search_query: staging cluster',
       ]);
       await client.close();
       const metrics = await (await fetch(`${server.url}/health/metrics`)).text();
+      // The probe is no embedding request of memsvc's: it is not counted.
       expect(metrics).toMatch(/memsvc_embedding_requests_total\{provider="ollama",status="success"\} 2/);
       expect(metrics).toMatch(/memsvc_embedding_texts_total\{provider="ollama",status="success"\} 2/);
       expect(metrics).toContain('memsvc_embedding_request_duration_seconds_bucket');
@@ -58,7 +61,7 @@ describe('the server with an HTTP embedding provider', () => {
     }
   });
 
-  it('stores memories without a vector while Ollama is down, says so once per failure, and keeps them findable by text', async () => {
+  it('says at boot and on /health that Ollama cannot be reached, stores memories without a vector at once, and keeps them findable by text', async () => {
     const server = await startHttpServer({
       DATABASE_URL: 'pglite://memory',
       DEPLOYMENT_PROFILE: 'lite',
@@ -66,22 +69,35 @@ describe('the server with an HTTP embedding provider', () => {
       OLLAMA_URL: 'http://127.0.0.1:1',
     });
     try {
+      await expect
+        .poll(() => server.stderr())
+        .toMatch(/embedding provider ollama at http:\/\/127\.0\.0\.1:1 cannot be reached: memories are stored without vectors/);
+      const health = await fetch(`${server.url}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({
+        status: 'ok',
+        indicators: { database: { status: 'up' }, embeddings: { status: 'down', provider: 'ollama', model: 'nomic-embed-text' } },
+      });
       const client = await connect(server);
       for (let i = 0; i < 5; i++) {
+        const started = performance.now();
         const created = await call(client, 'create_memory', {
           userId: 'd',
           content: `Outage note ${i}: the queue was drained by hand`,
           type: 'long-term',
         });
         expect(created.memory.hasEmbedding).toBe(false);
+        // No attempts and no backoff (three attempts against a dead port took ~1.4 s per write).
+        expect(performance.now() - started).toBeLessThan(1000);
       }
       const found = await call(client, 'recall', { userId: 'd', query: 'queue drained' });
-      expect(found).toMatchObject({ semantic: false, count: 5 });
+      expect(found).toMatchObject({ semantic: false, vector: false, count: 5 });
       await client.close();
       const metrics = await (await fetch(`${server.url}/health/metrics`)).text();
-      expect(metrics).toMatch(/memsvc_embedding_requests_total\{provider="ollama",status="error"\} 3/);
-      expect(metrics).toMatch(/memsvc_embedding_requests_total\{provider="ollama",status="short_circuited"\} 3/);
-      expect(server.stderr().match(/embedding provider failed/g)).toHaveLength(3);
+      expect(metrics).not.toMatch(/memsvc_embedding_requests_total\{provider="ollama",status="error"\}/);
+      expect(metrics).toMatch(/memsvc_embedding_requests_total\{provider="ollama",status="short_circuited"\} 6/);
+      expect(server.stderr().match(/cannot be reached/g)).toHaveLength(1);
+      expect(server.stderr()).not.toMatch(/embedding provider failed/);
     } finally {
       await server.stop();
     }

@@ -1,37 +1,18 @@
 #!/usr/bin/env node
 import { homedir } from 'node:os';
-import { parseArgs } from 'node:util';
 import { ConfigError, isMemsvcError, type LoadedConfig, loadConfig } from '@memsvc/core';
-import { createLogger, openRuntime } from '@memsvc/runtime';
+import { createLogger, openRuntime, programFlagsOrExit } from '@memsvc/runtime';
+import { WORKER_HELP, WORKER_VERSION } from './worker-help.js';
 import { serveWorkerHttp } from './worker-http.js';
 
-const HELP = `Usage: memsvc-worker [--port <n>] [--host <address>]
-
-Runs memsvc's scheduled jobs (short-term sweep and promotion, auth-store sweep, decay scan,
-corpus consolidation) and the reindex-job runner. Configuration comes from the environment,
-as for the server (DATABASE_URL, the *_INTERVAL_MS variables, EMBEDDING_PROVIDER, ...).
-Run any number of workers: each job runs once per interval across all of them.
-
-Options:
-  --port <n>        serve GET /health and GET /health/metrics on this port (default: no HTTP)
-  --host <address>  address to bind with --port (default 127.0.0.1)
-  -h, --help        show this help
-`;
-
 // Exit codes: 2 the configuration or a flag is refused, 1 the worker could not start.
-let flags: { port?: string; host?: string; help?: boolean };
-try {
-  flags = parseArgs({
-    options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  }).values;
-} catch (error) {
-  process.stderr.write(`memsvc-worker: ${(error as Error).message}\n${HELP}`);
-  process.exit(2);
-}
-if (flags.help) {
-  process.stdout.write(HELP);
-  process.exit(0);
-}
+// The flags first: --help and --version read no environment and start nothing.
+const flags = programFlagsOrExit(process.argv.slice(2), {
+  name: 'memsvc-worker',
+  version: WORKER_VERSION,
+  help: WORKER_HELP,
+  valueFlags: ['port', 'host'],
+});
 const port = flags.port === undefined ? undefined : Number(flags.port);
 if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
   process.stderr.write(`memsvc-worker: --port must be a whole number from 0 to 65535 (got ${flags.port})\n`);
@@ -54,6 +35,8 @@ try {
   const runtime = await openRuntime(config, { applicationName: 'memsvc-worker', logger });
   const { store, metrics } = runtime;
   const jobs = runtime.startJobs();
+  // Reindex jobs and consolidation embed: an unreachable provider is said at boot, and its circuit kept open.
+  void runtime.embeddingReachability?.start();
   const http =
     port === undefined
       ? undefined

@@ -90,7 +90,9 @@ describe('the engine in spans', () => {
     expect(span.attributes).toMatchObject({
       'memsvc.recall.limit': 5,
       'memsvc.recall.results': recalled.results.length,
-      'memsvc.recall.semantic': true,
+      'memsvc.recall.vector': true,
+      // The test's static embedder does not say it embeds meaning.
+      'memsvc.recall.semantic': false,
     });
     expect(tracer.childrenOf(span).map((stage) => [stage.name, stage.attributes['memsvc.db.step']])).toEqual([
       ['embed', undefined],

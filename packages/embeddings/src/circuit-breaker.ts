@@ -30,6 +30,15 @@ export class CircuitBreaker {
     if (this.#consecutiveFailures >= this.options.failureThreshold) this.#openUntil = this.now() + this.options.cooldownMs;
   }
 
+  /**
+   * Opens the circuit now, for a full cooldown, whatever the count: a probe that found the
+   * provider unreachable (resilient-embedder.ts) spares the writes their own failed attempts.
+   */
+  trip(): void {
+    this.#consecutiveFailures = Math.max(this.#consecutiveFailures, this.options.failureThreshold);
+    this.#openUntil = this.now() + this.options.cooldownMs;
+  }
+
   get isOpen(): boolean {
     return this.#consecutiveFailures >= this.options.failureThreshold;
   }

@@ -4,6 +4,9 @@ import { OllamaBackend } from './ollama-backend.js';
 import { OPENAI_BASE_URL, OpenAiBackend } from './openai-backend.js';
 import { DEFAULT_RESILIENCE, type EmbeddingRequestEvent, type ResilienceOptions, ResilientEmbedder } from './resilient-embedder.js';
 
+/** Where Ollama answers when OLLAMA_URL is unset (spec §2.5). */
+export const DEFAULT_OLLAMA_URL = 'http://localhost:11434';
+
 /** An embedder that never produces vectors: writes are stored without one (spec §1.10). */
 export class DisabledEmbedder implements Embedder {
   readonly model = undefined;
@@ -57,7 +60,7 @@ export function createEmbedder(options: EmbedderOptions): EmbedderChoice {
     case 'local':
       return { embedder: new LocalEmbedder(options.dimensions), provider: 'local' };
     case 'ollama': {
-      const backend = new OllamaBackend(options.ollamaUrl ?? 'http://localhost:11434', options.model ?? 'nomic-embed-text');
+      const backend = new OllamaBackend(options.ollamaUrl ?? DEFAULT_OLLAMA_URL, options.model ?? 'nomic-embed-text');
       return { embedder: new ResilientEmbedder(backend, resilience), provider: 'ollama' };
     }
     case 'openai': {

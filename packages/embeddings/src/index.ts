@@ -1,6 +1,6 @@
 export { CircuitBreaker } from './circuit-breaker.js';
 export type { EmbedderChoice, EmbedderOptions } from './create-embedder.js';
-export { createEmbedder, DisabledEmbedder, providerInUse } from './create-embedder.js';
+export { createEmbedder, DEFAULT_OLLAMA_URL, DisabledEmbedder, providerInUse } from './create-embedder.js';
 export type { EmbeddingBackend, EmbeddingPurpose } from './embedding-backend.js';
 export { EmbeddingRequestError } from './embedding-backend.js';
 export type { ExpectedEmbeddingShape } from './expected-shape.js';
@@ -8,5 +8,5 @@ export { expectedEmbeddingShape } from './expected-shape.js';
 export { LOCAL_DIMENSIONS, LOCAL_MODEL, LocalEmbedder } from './local-embedder.js';
 export { OllamaBackend } from './ollama-backend.js';
 export { OPENAI_BASE_URL, OpenAiBackend } from './openai-backend.js';
-export type { EmbeddingRequestEvent, ResilienceOptions } from './resilient-embedder.js';
+export type { EmbeddingProbe, EmbeddingRequestEvent, ResilienceOptions } from './resilient-embedder.js';
 export { DEFAULT_RESILIENCE, ResilientEmbedder } from './resilient-embedder.js';

@@ -18,6 +18,8 @@ const TRIGRAM_WEIGHT = 0.3;
  */
 export class LocalEmbedder implements Embedder {
   readonly model = LOCAL_MODEL;
+  /** Hashed words and n-grams, no meaning: recall's answers have a vector but are not `semantic`. */
+  readonly embedsMeaning = false;
 
   constructor(readonly dimensions = LOCAL_DIMENSIONS) {}
 

@@ -13,6 +13,12 @@ export interface EmbeddingRequestEvent {
   readonly error?: string;
 }
 
+/** What a reachability probe found; `error` is the provider's or the connection's own words. */
+export interface EmbeddingProbe {
+  readonly reachable: boolean;
+  readonly error?: string;
+}
+
 export interface ResilienceOptions {
   /** Per attempt. */
   readonly timeoutMs: number;
@@ -63,6 +69,9 @@ export class ResilientEmbedder implements Embedder {
     return this.backend.model;
   }
 
+  /** Ollama's and OpenAI's embedding models embed meaning: recall's answers are `semantic`. */
+  readonly embedsMeaning = true;
+
   get maxBatch(): number {
     return this.backend.maxBatch;
   }
@@ -74,6 +83,30 @@ export class ResilientEmbedder implements Embedder {
   /** Whether the circuit is open (the provider is being left alone). */
   get circuitOpen(): boolean {
     return this.#breaker.isOpen;
+  }
+
+  /**
+   * Asks the provider for one vector, once, past the circuit: it answers, and the circuit
+   * closes; it cannot be reached (or times out, or fails as an outage does), and the circuit
+   * opens for a full cooldown, so writes meanwhile are stored without a vector at once instead of
+   * each waiting out its own attempts. A probe repeated more often than the cooldown keeps the
+   * writes off a provider that stays down. An answer that is no outage (a wrong key, an unknown
+   * model) leaves the circuit as it is: the writes' own requests report those.
+   */
+  async probe(): Promise<EmbeddingProbe> {
+    try {
+      await this.backend.embedBatch(['memsvc reachability probe'], 'document', AbortSignal.timeout(this.options.timeoutMs));
+      this.#breaker.succeeded();
+      return { reachable: true };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof EmbeddingRequestError && error.retryable) {
+        this.#breaker.trip();
+        return { reachable: false, error: message };
+      }
+      // It answered: reachable, though something else is wrong (the writes' requests will say what).
+      return { reachable: true, error: message };
+    }
   }
 
   async embed(texts: readonly string[], purpose: EmbeddingPurpose = 'document'): Promise<readonly (readonly number[])[] | undefined> {

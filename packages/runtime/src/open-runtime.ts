@@ -9,16 +9,20 @@ import {
   type Maintenance,
   type MemoryEngine,
   type MemsvcConfig,
+  type Timers,
   type Tracer,
 } from '@memsvc/core';
+import { OPENAI_BASE_URL, ResilientEmbedder } from '@memsvc/embeddings';
 import { type MemsvcStore, type ReplicaEvents, systemClock } from '@memsvc/store-pg';
 import { configuredEmbedder, openConfiguredStore } from './configured-parts.js';
 import { createMaintenance } from './create-maintenance.js';
 import { registerEmbeddingMetrics } from './embedding-metrics.js';
+import { EmbeddingReachability } from './embedding-reachability.js';
 import { type Logger, logTraceIds } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { registerReplicaMetrics } from './replica-metrics.js';
 import { type RunningJobs, type StartJobsOptions, startJobs } from './start-jobs.js';
+import { systemTimers } from './system-timers.js';
 import { openTracing, type TracingEvents } from './tracing/open-tracing.js';
 
 export interface RuntimeOptions {
@@ -27,6 +31,8 @@ export interface RuntimeOptions {
   readonly logger: Logger;
   /** Defaults to the system clock. */
   readonly clock?: Clock | undefined;
+  /** What the embedding provider's rechecks wait with; defaults to the system's timers. */
+  readonly timers?: Timers | undefined;
   /**
    * Whether the vector extension answers, for `memsvc_pgvector_ready`; by default the store's
    * own check. The server passes its health checker, so metrics and /health share one probe.
@@ -49,6 +55,11 @@ export interface MemsvcRuntime {
   readonly embedder: Embedder;
   /** The provider actually in use (`disabled` when the configured one could not be set up). */
   readonly provider: EmbeddingProviderName;
+  /**
+   * With an HTTP provider (ollama, openai): whether it can be reached, for the log and /health.
+   * Nothing is asked until `start()` (the server and the worker call it); close() stops it.
+   */
+  readonly embeddingReachability: EmbeddingReachability | undefined;
   readonly engine: MemoryEngine;
   readonly maintenance: Maintenance;
   /** Per-agent API keys: who a bearer token is (the standard profile's credentials, spec §5). */
@@ -91,6 +102,17 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
   );
   opened = store;
   const { embedder, provider } = configuredEmbedder(config, logger, registerEmbeddingMetrics(metrics.registry));
+  const embeddingReachability =
+    embedder instanceof ResilientEmbedder && (provider === 'ollama' || provider === 'openai')
+      ? new EmbeddingReachability({
+          embedder,
+          provider,
+          model: embedder.model,
+          url: provider === 'ollama' ? config.embedding.ollamaUrl : OPENAI_BASE_URL,
+          logger: logger.child({ component: 'embeddings' }),
+          timers: options.timers ?? systemTimers,
+        })
+      : undefined;
   const engine = createMemoryEngine({
     // With DATABASE_READ_URL, the store that sends the read tools' reads to the standby.
     store: store.readReplica?.memories ?? store.memories,
@@ -125,6 +147,7 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
     tracer,
     embedder,
     provider,
+    embeddingReachability,
     engine,
     maintenance,
     apiKeys,
@@ -147,6 +170,7 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
     close: () => {
       closing ??= (async () => {
         try {
+          embeddingReachability?.stop();
           await jobs?.stop();
           await apiKeys.close();
         } finally {

@@ -46,7 +46,13 @@ export interface RecallInput {
 
 export interface RecallResult {
   readonly results: readonly RankedMemory[];
-  /** Whether the query had a vector; without one only full text ranked. */
+  /** Whether a query vector ranked the answer; without one only full text did. */
+  readonly vector: boolean;
+  /**
+   * Whether it was ranked by meaning: a query vector from an embedder that embeds meaning
+   * (Embedder.embedsMeaning: ollama, openai). The local embedder's vectors hash words, so its
+   * answers have `vector` but are not `semantic`.
+   */
   readonly semantic: boolean;
   /** For an `asOf` recall: the moment, and what could not be rebuilt. */
   readonly asOf?: AsOfGaps;
@@ -98,8 +104,8 @@ async function recallInSpan(
     const { results, ...asOf } = await databaseStage(tracer, 'recall-as-of', () =>
       recallAsOf(deps, tenant, { asOf: input.asOf as Date, query, rankingText, limit, perList, filters }),
     );
-    span.setAttributes({ 'memsvc.recall.results': results.length, 'memsvc.recall.semantic': false });
-    return { results, semantic: false, asOf };
+    span.setAttributes({ 'memsvc.recall.results': results.length, 'memsvc.recall.vector': false, 'memsvc.recall.semantic': false });
+    return { results, vector: false, semantic: false, asOf };
   }
   const vector = deps.fusion.vector > 0 ? (await embedInSpan(tracer, deps.embedder, [rankingText], 'query'))?.[0] : undefined;
   const now = deps.clock.now();
@@ -121,7 +127,9 @@ async function recallInSpan(
     rankCandidates(candidates, weights, { now, limit: limit * 2, query }),
   );
   const results = orderReplacementsFirst(ranked, await missingReplacements(deps, tenant, ranked, filters), limit);
-  span.setAttributes({ 'memsvc.recall.results': results.length, 'memsvc.recall.semantic': vector !== undefined });
+  const byVector = vector !== undefined;
+  const semantic = byVector && deps.embedder.embedsMeaning === true;
+  span.setAttributes({ 'memsvc.recall.results': results.length, 'memsvc.recall.vector': byVector, 'memsvc.recall.semantic': semantic });
   if (results.length > 0) {
     // After the answer: its span may end after memory.recall's, which tracing allows.
     databaseStage(tracer, 'record-access', () =>
@@ -131,7 +139,7 @@ async function recallInSpan(
       ),
     ).catch(deps.onBackgroundError);
   }
-  return { results, semantic: vector !== undefined };
+  return { results, vector: byVector, semantic };
 }
 
 /**

@@ -5,6 +5,12 @@ export interface Embedder {
   /** Most texts the provider takes in one request; bulk callers (reindex) chunk by it. Unlimited when absent. */
   readonly maxBatch?: number;
   /**
+   * True for a model that embeds meaning (ollama's, openai's): only then does recall call a
+   * vector-ranked answer `semantic`. A hashing embedder (local: words and character n-grams,
+   * no meaning) leaves it unset; so does one of your own until you say so.
+   */
+  readonly embedsMeaning?: boolean;
+  /**
    * One vector per text, in order. Returns undefined when no vector can be had right now
    * (provider disabled, unreachable, or its circuit open): writes then go ahead without one
    * (spec §1.10). Throws only for a bug-class problem, such as a vector of the wrong size.

@@ -37,16 +37,20 @@ export class FakeEmbeddingServer {
     return this.#url;
   }
 
-  async start(): Promise<this> {
+  /** Listens on loopback: on `port` (a provider coming up where one was expected), else on any free one. */
+  async start(port = 0): Promise<this> {
     this.#server = createServer((request, response) => void this.handle(request, response));
-    await new Promise<void>((resolve) => this.#server?.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.#server?.listen(port, '127.0.0.1', resolve));
     this.#url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
     return this;
   }
 
+  /** Stops listening; a server that was never started (or is already stopped) has nothing to stop. */
   async stop(): Promise<void> {
-    this.#server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server?.close(() => resolve()));
+    const server = this.#server;
+    if (!server?.listening) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -33,7 +33,9 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
         "the server's clock). A memory that replaced a hit comes right before it (added with that hit's score if the search " +
         'missed it), with replaces: [ids]; the replaced hit has replacedBy: id and is probably outdated. ' +
         `A memory over ${PASSAGES.wholeUpTo} characters comes as the passage that matched (memory.content, "…" where cut; excerpt {start, end, length}); get_memory or fullContent returns it whole. ` +
-        'Returns {query, count, semantic, results: [{score, said, ago, replacedBy?, replaces?, excerpt?, memory}]} (and asOf {at, unavailable, truncated} with asOf).',
+        'semantic is true when the ranking used meaning (an embedding model: ollama, openai); vector is true when it used a query vector at all ' +
+        '(the local embedder hashes words: vector but not semantic; neither when the provider is disabled or unreachable, full text alone). ' +
+        'Returns {query, count, semantic, vector, results: [{score, said, ago, replacedBy?, replaces?, excerpt?, memory}]} (and asOf {at, unavailable, truncated} with asOf).',
       inputSchema: z
         .object({
           userId: userIdArgument,
@@ -71,7 +73,7 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
           includeSuperseded: args.includeSuperseded,
           asOf: args.asOf,
         };
-        const { results, semantic, asOf } = await engine.recall(context, input);
+        const { results, semantic, vector, asOf } = await engine.recall(context, input);
         // As of a past moment, what replaced a hit later is the future: the hits stay as ranked then.
         const hits = await recallHits(engine, context, results, input, {
           replacements: asOf === undefined,
@@ -86,6 +88,7 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
             query: args.query,
             count: hits.length,
             semantic,
+            vector,
             results: hits.map((hit) => ({
               score: Math.round(hit.score * 10_000) / 10_000,
               said: hit.said,

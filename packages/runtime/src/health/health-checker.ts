@@ -1,4 +1,5 @@
 import type { MemsvcStore, ReadReplica } from '@memsvc/store-pg';
+import type { EmbeddingsIndicator } from '../embedding-reachability.js';
 
 /** An indicator is up or down; nothing in between. */
 type IndicatorStatus = 'up' | 'down';
@@ -23,6 +24,12 @@ export interface HealthReport {
      * while the standby serves reads. Down never fails the report: the primary answers the reads.
      */
     readonly 'database-replica'?: ReplicaIndicator;
+    /**
+     * Only with an HTTP embedding provider (ollama, openai), also ours: down while it cannot be
+     * reached, when writes are stored without vectors. Down never fails the report: memsvc works
+     * on, by full text.
+     */
+    readonly embeddings?: EmbeddingsIndicator;
   };
 }
 
@@ -49,6 +56,8 @@ export class HealthChecker {
   constructor(
     private readonly store: MemsvcStore,
     private readonly profile: string,
+    /** The embedding provider's indicator (openRuntime's embeddingReachability), when it has one. */
+    private readonly embeddings?: () => EmbeddingsIndicator | undefined,
   ) {}
 
   /** The report: one database round trip, shared with the checks already in flight. */
@@ -100,9 +109,14 @@ export class HealthChecker {
           ? { status: 'up', version: db.pgvectorVersion }
           : { status: 'down', error: databaseUp ? 'the vector extension is not installed' : 'database unreachable' },
         ...(this.store.readReplica ? { 'database-replica': replicaIndicator(this.store.readReplica) } : {}),
+        ...withEmbeddings(this.embeddings?.()),
       },
     };
   }
+}
+
+function withEmbeddings(indicator: EmbeddingsIndicator | undefined): { embeddings?: EmbeddingsIndicator } {
+  return indicator ? { embeddings: indicator } : {};
 }
 
 /** Fixed words per state: /health is public, and the log has the details (addresses, driver messages). */

@@ -70,9 +70,8 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
   if (resolved.storage === 'directory') return openSharedDirectory(resolved.directory, description, options);
 
   // Loaded on demand: a server on PostgreSQL never pays for parsing the embedded engine.
-  const [{ openPglite }, { turnLoopBetweenStatements }, { createPgConfig }] = await Promise.all([
-    import('./pglite-instance.js'),
-    import('./pglite-turns.js'),
+  const [{ openPglite, turnLoopBetweenStatements }, { createPgConfig }] = await Promise.all([
+    import('./embedded-engine.js'),
     import('@electric-sql/pglite/node-postgres'),
   ]);
   const embedded = await openPglite('memory', options.pgliteTemplate);
@@ -112,7 +111,7 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
  * other process does.
  */
 async function openSharedDirectory(directory: string, description: string, options: OpenDatabaseOptions): Promise<StoreConnection> {
-  const { openSharedPglite } = await import('./shared-pglite.js');
+  const { openSharedPglite } = await import('./embedded-engine.js');
   const shared = await openSharedPglite(directory, { template: options.pgliteTemplate, attachPatienceMs: options.pgliteAttachPatienceMs });
   const db = new Kysely<MemsvcDatabase>({
     dialect: tracedDialect(

@@ -163,7 +163,7 @@ function lockedError(lockPath: string, label: string, holder: LockOwner | 'unrea
       : 'another process';
   return new MemsvcError(
     'DATABASE_LOCKED',
-    `${label} is already open in ${described}. An embedded PGlite database serves one process at a time; stop the ` +
+    `${label} is already open in ${described}. An embedded PGlite database is hosted by one process at a time (the others attach to it); stop the ` +
       `other process, or use PostgreSQL (postgres://…) to share one database between several processes. If no such ` +
       `process exists, delete ${lockPath}.`,
     { lockPath, ...(typeof holder === 'object' ? { holderPid: holder.pid } : {}) },

@@ -2,52 +2,55 @@ import { MemsvcError } from '@memsvc/core';
 import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator, sql } from 'kysely';
 import { embeddedSchemaFingerprint } from '../connection/pglite-templates.js';
 import { VECTOR_SHARDS } from '../vector/vector-shards.js';
-import * as initialSchema from './0001-initial-schema.js';
-import * as memoriesFillfactor from './0002-memories-fillfactor.js';
-import * as importanceIndex from './0003-importance-index.js';
-import * as searchContext from './0004-search-context.js';
-import * as jobBookkeeping from './0005-job-bookkeeping.js';
-import * as vectorShards from './0006-vector-shards.js';
-import * as fullTextNoPendingList from './0007-full-text-no-pending-list.js';
-import * as lexicalIndex from './0008-lexical-index.js';
-import * as sessionsByUser from './0009-sessions-by-user.js';
-import * as unloggedRateLimitCounters from './0010-unlogged-rate-limit-counters.js';
-import * as importLedger from './0011-import-ledger.js';
-import * as bulkLexicalIndex from './0012-bulk-lexical-index.js';
-import * as markerIndexes from './0013-marker-indexes.js';
-import * as sessionsByApiKey from './0014-sessions-by-api-key.js';
-import * as stripedLexicalStatistics from './0015-striped-lexical-statistics.js';
-import * as apiKeyParents from './0016-api-key-parents.js';
-import * as keysMadeInSessions from './0017-keys-made-in-sessions.js';
-import * as identityLinkControls from './0018-identity-link-controls.js';
-import * as auditByTime from './0019-audit-by-time.js';
-import * as replacedBy from './0020-replaced-by.js';
+import { up as initialSchema } from './0001-initial-schema.js';
+import { up as memoriesFillfactor } from './0002-memories-fillfactor.js';
+import { up as importanceIndex } from './0003-importance-index.js';
+import { up as searchContext } from './0004-search-context.js';
+import { up as jobBookkeeping } from './0005-job-bookkeeping.js';
+import { up as vectorShards } from './0006-vector-shards.js';
+import { up as fullTextNoPendingList } from './0007-full-text-no-pending-list.js';
+import { up as lexicalIndex } from './0008-lexical-index.js';
+import { up as sessionsByUser } from './0009-sessions-by-user.js';
+import { up as unloggedRateLimitCounters } from './0010-unlogged-rate-limit-counters.js';
+import { up as importLedger } from './0011-import-ledger.js';
+import { up as bulkLexicalIndex } from './0012-bulk-lexical-index.js';
+import { up as markerIndexes } from './0013-marker-indexes.js';
+import { up as sessionsByApiKey } from './0014-sessions-by-api-key.js';
+import { up as stripedLexicalStatistics } from './0015-striped-lexical-statistics.js';
+import { up as apiKeyParents } from './0016-api-key-parents.js';
+import { up as keysMadeInSessions } from './0017-keys-made-in-sessions.js';
+import { up as identityLinkControls } from './0018-identity-link-controls.js';
+import { up as auditByTime } from './0019-audit-by-time.js';
+import { up as replacedBy } from './0020-replaced-by.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
  * files on disk. Forward-only: there is no `down`; a mistake is fixed by a new migration.
+ * Each is imported by its `up` (not `import * as`): a namespace import makes esbuild put its
+ * `__export` helper in a shared chunk that every other chunk imports bare, and the apps' bundles
+ * then warn that they ignore that import (sideEffects: false).
  */
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
-  '0001-initial-schema': initialSchema,
-  '0002-memories-fillfactor': memoriesFillfactor,
-  '0003-importance-index': importanceIndex,
-  '0004-search-context': searchContext,
-  '0005-job-bookkeeping': jobBookkeeping,
-  '0006-vector-shards': vectorShards,
-  '0007-full-text-no-pending-list': fullTextNoPendingList,
-  '0008-lexical-index': lexicalIndex,
-  '0009-sessions-by-user': sessionsByUser,
-  '0010-unlogged-rate-limit-counters': unloggedRateLimitCounters,
-  '0011-import-ledger': importLedger,
-  '0012-bulk-lexical-index': bulkLexicalIndex,
-  '0013-marker-indexes': markerIndexes,
-  '0014-sessions-by-api-key': sessionsByApiKey,
-  '0015-striped-lexical-statistics': stripedLexicalStatistics,
-  '0016-api-key-parents': apiKeyParents,
-  '0017-keys-made-in-sessions': keysMadeInSessions,
-  '0018-identity-link-controls': identityLinkControls,
-  '0019-audit-by-time': auditByTime,
-  '0020-replaced-by': replacedBy,
+  '0001-initial-schema': { up: initialSchema },
+  '0002-memories-fillfactor': { up: memoriesFillfactor },
+  '0003-importance-index': { up: importanceIndex },
+  '0004-search-context': { up: searchContext },
+  '0005-job-bookkeeping': { up: jobBookkeeping },
+  '0006-vector-shards': { up: vectorShards },
+  '0007-full-text-no-pending-list': { up: fullTextNoPendingList },
+  '0008-lexical-index': { up: lexicalIndex },
+  '0009-sessions-by-user': { up: sessionsByUser },
+  '0010-unlogged-rate-limit-counters': { up: unloggedRateLimitCounters },
+  '0011-import-ledger': { up: importLedger },
+  '0012-bulk-lexical-index': { up: bulkLexicalIndex },
+  '0013-marker-indexes': { up: markerIndexes },
+  '0014-sessions-by-api-key': { up: sessionsByApiKey },
+  '0015-striped-lexical-statistics': { up: stripedLexicalStatistics },
+  '0016-api-key-parents': { up: apiKeyParents },
+  '0017-keys-made-in-sessions': { up: keysMadeInSessions },
+  '0018-identity-link-controls': { up: identityLinkControls },
+  '0019-audit-by-time': { up: auditByTime },
+  '0020-replaced-by': { up: replacedBy },
 };
 
 const bundledMigrations: MigrationProvider = {
