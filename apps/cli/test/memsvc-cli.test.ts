@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { HNSW_SHARD_INDEX_NAMES, KNOWN_MIGRATIONS, migrateUpTo, openDatabase, VECTOR_SHARDS } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { verifies } from '../../../packages/core/test/requirements.js';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
 import { type Run, runExecutable } from './support/run-executable.js';
@@ -94,6 +95,28 @@ describe('memsvc CLI', () => {
     });
     expect(existsSync(join(directory, 'memsvc.lock'))).toBe(false);
   });
+
+  it(
+    verifies('R-PGLITE-SHARED', 'status and keys create work on a directory another process is serving, which sees the new key'),
+    async () => {
+      const directory = join(workDir, 'served');
+      const env = { DATABASE_URL: `pglite://${directory}`, EMBEDDING_PROVIDER: 'local' };
+      expect((await memsvc(['migrate'], env)).code).toBe(0);
+      const host = await openDatabase(`pglite://${directory}`);
+      try {
+        expect(host.hosting?.()).toBe(true);
+        const status = await memsvc(['status', '--json'], env);
+        expect(status.code, status.stderr).toBe(0);
+        expect(JSON.parse(status.stdout)).toMatchObject({ healthy: true, pendingMigrations: [] });
+        const created = await memsvc(['keys', 'create', '--user', 'alice', '--name', 'while served'], env);
+        expect(created.code, created.stderr).toBe(0);
+        const keys = await sql<{ n: number }>`SELECT count(*)::int AS n FROM api_keys WHERE name = 'while served'`.execute(host.db);
+        expect(keys.rows[0]?.n).toBe(1);
+      } finally {
+        await host.close();
+      }
+    },
+  );
 
   it('says when shards have lost their HNSW index (an interrupted reindex) and how to get it back', async () => {
     const directory = join(workDir, 'shards');
