@@ -1,9 +1,14 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@memsvc/core';
 import { createLogger, openConfiguredStore } from '@memsvc/runtime';
+import { openStore } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { verifies } from '../../../packages/core/test/requirements.js';
 import { childProcessTestEnv } from '../../../tooling/vitest/child-process-env.ts';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
@@ -90,4 +95,82 @@ describe('memsvc-worker executable', () => {
     expect(stderr).toMatch(/worker stopped/);
     expect(stderr).not.toContain(METRICS_TOKEN);
   });
+});
+
+describe('memsvc-worker on a shared embedded directory', () => {
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    child?.kill('SIGKILL');
+  });
+
+  it(
+    verifies(
+      'R-PGLITE-SHARED',
+      'attaches to the process hosting the directory, leaves the jobs to it, and runs them once it has taken over',
+    ),
+    async () => {
+      const directory = join(mkdtempSync(join(tmpdir(), 'memsvc-worker-shared-')), 'data');
+      const env = {
+        DATABASE_URL: `pglite://${directory}`,
+        EMBEDDING_PROVIDER: 'local',
+        STM_CONSOLIDATION_INTERVAL_MS: '300',
+        LOG_LEVEL: 'info',
+      };
+      const config = loadConfig(env, { homeDir: '/tmp' }).config;
+      const host = await openConfiguredStore(config, 'worker-shared-host', createLogger('error'));
+      expect(host.connection.hosting?.()).toBe(true);
+      await sql`
+      INSERT INTO memories (id, user_id, tier, content, content_hash, access_count, expires_at)
+      SELECT gen_random_uuid(), 'tenant', 'stm', 'worker note ' || n, md5(n::text), 3, now() + interval '1 day'
+      FROM generate_series(1, 12) AS n`.execute(host.connection.db);
+
+      child = spawn(process.execPath, [workerBin, '--port', '0'], {
+        env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...childProcessTestEnv(), ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child?.stdout?.on('data', (chunk: Buffer) => {
+          stderr += chunk;
+        });
+        child?.stderr?.on('data', (chunk: Buffer) => {
+          stderr += chunk;
+          const line = stderr.split('\n').find((entry) => entry.includes('"memsvc worker running"'));
+          if (line) resolve((JSON.parse(line) as { http: string }).http);
+        });
+        child?.once('exit', (code) => reject(new Error(`memsvc-worker exited with ${code}:\n${stderr}`)));
+      });
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+      const longTerm = async (db: typeof host.connection.db) =>
+        Number((await sql<{ n: string }>`SELECT count(*) AS n FROM memories WHERE tier = 'ltm'`.execute(db)).rows[0]?.n);
+      // Attached, it runs no job: the host (which runs none here) is where they belong.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await longTerm(host.connection.db)).toBe(0);
+
+      await host.close();
+      // The worker finds the host gone and hosts the directory itself (its lock names it): its jobs run.
+      const lockHolder = () => {
+        try {
+          return (JSON.parse(readFileSync(join(directory, 'memsvc.lock'), 'utf8')) as { pid: number }).pid;
+        } catch {
+          return undefined;
+        }
+      };
+      for (let attempt = 0; attempt < 100 && lockHolder() !== child.pid; attempt++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(lockHolder()).toBe(child.pid);
+      const reader = await openStore({ database: env.DATABASE_URL });
+      try {
+        let promoted = 0;
+        for (let attempt = 0; attempt < 150 && promoted < 12; attempt++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          promoted = await longTerm(reader.connection.db);
+        }
+        expect(promoted).toBe(12);
+        expect(reader.connection.hosting?.()).toBe(false);
+      } finally {
+        await reader.close();
+      }
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { chmodSync, lstatSync, statSync, unlinkSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isMemsvcError, MemsvcError } from '@memsvc/core';
@@ -19,6 +20,11 @@ export const SOCKET_FILE = `.s.PGSQL.${SOCKET_PORT}`;
 const MAX_SOCKET_PATH = 103;
 /** How long a process waits for a host to serve the directory before it gives up on a call. */
 export const ATTACH_PATIENCE_MS = 15_000;
+/**
+ * How often a process that is not the host checks that one is serving: a process that makes no
+ * call (a worker whose jobs run only in the host) must still take over when the host is gone.
+ */
+const HOST_CHECK_MS = 2_000;
 /** Connections one process keeps to the host; statements run one at a time there anyway. */
 const CONNECTIONS_PER_PROCESS = 4;
 
@@ -87,6 +93,11 @@ export async function openSharedPglite(
   };
 
   await tryToHost();
+  const watcher = setInterval(() => {
+    if (hosted || closed || takingOver) return;
+    void socketAnswers(socketPath).then((answers) => (answers ? undefined : tryToHost().catch(() => undefined)));
+  }, HOST_CHECK_MS);
+  watcher.unref();
   const pool = new pg.Pool({
     host: root,
     port: SOCKET_PORT,
@@ -121,6 +132,7 @@ export async function openSharedPglite(
     close: async () => {
       if (closed) return;
       closed = true;
+      clearInterval(watcher);
       await takingOver?.catch(() => undefined);
       try {
         // Kysely's destroy may have ended it already.
@@ -178,6 +190,18 @@ function removeStaleSocket(socketPath: string): void {
     );
   }
   unlinkSync(socketPath);
+}
+
+/** Whether a process accepts connections on the socket (without speaking to it). */
+function socketAnswers(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(socketPath);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 /** Whether a connect failed because nobody serves the socket (none yet, or its host died). */
