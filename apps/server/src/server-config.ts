@@ -14,7 +14,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, homeDir: 
       ...loaded,
       warnings: [
         ...loaded.warnings,
-        'MEMSVC_SERVER_JOBS=false on an embedded database: background jobs run only in the process hosting it, so none will run while this one does',
+        'MEMSVC_SERVER_JOBS=false on an embedded database: background jobs run only in the process hosting it, so none will run while this one does (no background job, no reindex job)',
       ],
     };
   }
