@@ -17,6 +17,24 @@ const pgvectorTestUrl = inject('pgvectorTestUrl');
 const workerBin = fileURLToPath(new URL('../dist/memsvc-worker.js', import.meta.url));
 const METRICS_TOKEN = 'metrics-token-for-the-worker-test';
 
+/** Starts the built worker with `env` and waits for its "running" line: the child, its /health URL and what it has logged. */
+async function startWorker(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [workerBin, '--port', '0'], {
+    env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...childProcessTestEnv(), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk;
+      const line = output.split('\n').find((entry) => entry.includes('"memsvc worker running"'));
+      if (line) resolve((JSON.parse(line) as { http: string }).http);
+    });
+    child.once('exit', (code) => reject(new Error(`memsvc-worker exited with ${code}:\n${output}`)));
+  });
+  return { child, url, output: () => output };
+}
+
 describe('memsvc-worker executable', () => {
   it('--help lists its flags; a bad --port is refused with exit code 2', () => {
     const help = spawnSync(process.execPath, [workerBin, '--help'], { encoding: 'utf8' });
@@ -55,24 +73,9 @@ describe('memsvc-worker executable', () => {
       SELECT gen_random_uuid(), 'tenant', 'stm', 'worker note ' || n, md5(n::text), 3, now() + interval '1 day'
       FROM generate_series(1, 12) AS n`.execute(store.connection.db);
 
-    child = spawn(process.execPath, [workerBin, '--port', '0'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: '/tmp',
-        ...childProcessTestEnv(),
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      child?.stderr?.on('data', (chunk: Buffer) => {
-        stderr += chunk;
-        const line = stderr.split('\n').find((entry) => entry.includes('"memsvc worker running"'));
-        if (line) resolve((JSON.parse(line) as { http: string }).http);
-      });
-      child?.once('exit', (code) => reject(new Error(`memsvc-worker exited with ${code}:\n${stderr}`)));
-    });
+    const worker = await startWorker({ ...env });
+    child = worker.child;
+    const { url } = worker;
 
     expect((await fetch(`${url}/health`)).status).toBe(200);
     expect((await fetch(`${url}/health/metrics`)).status).toBe(401);
@@ -92,8 +95,8 @@ describe('memsvc-worker executable', () => {
     // 'close', not 'exit': by then stderr has been read to its end.
     const code = await new Promise((resolve) => child?.once('close', resolve));
     expect(code).toBe(0);
-    expect(stderr).toMatch(/worker stopped/);
-    expect(stderr).not.toContain(METRICS_TOKEN);
+    expect(worker.output()).toMatch(/worker stopped/);
+    expect(worker.output()).not.toContain(METRICS_TOKEN);
   });
 });
 
@@ -124,22 +127,9 @@ describe('memsvc-worker on a shared embedded directory', () => {
       SELECT gen_random_uuid(), 'tenant', 'stm', 'worker note ' || n, md5(n::text), 3, now() + interval '1 day'
       FROM generate_series(1, 12) AS n`.execute(host.connection.db);
 
-      child = spawn(process.execPath, [workerBin, '--port', '0'], {
-        env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...childProcessTestEnv(), ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        child?.stdout?.on('data', (chunk: Buffer) => {
-          stderr += chunk;
-        });
-        child?.stderr?.on('data', (chunk: Buffer) => {
-          stderr += chunk;
-          const line = stderr.split('\n').find((entry) => entry.includes('"memsvc worker running"'));
-          if (line) resolve((JSON.parse(line) as { http: string }).http);
-        });
-        child?.once('exit', (code) => reject(new Error(`memsvc-worker exited with ${code}:\n${stderr}`)));
-      });
+      const worker = await startWorker(env);
+      child = worker.child;
+      const { url } = worker;
       expect((await fetch(`${url}/health`)).status).toBe(200);
       const longTerm = async (db: typeof host.connection.db) =>
         Number((await sql<{ n: string }>`SELECT count(*) AS n FROM memories WHERE tier = 'ltm'`.execute(db)).rows[0]?.n);

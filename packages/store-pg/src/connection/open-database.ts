@@ -1,5 +1,5 @@
 import { type DatabaseTarget, describeDatabaseTarget, MemsvcError, NO_TRACING, parseDatabaseUrl, type Tracer } from '@memsvc/core';
-import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect, type PostgresPool } from 'kysely';
 import pg from 'pg';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import type { OpenPglite, PgliteTemplateSource } from './pglite-instance.js';
@@ -56,14 +56,7 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
   const description = describeDatabaseTarget(resolved);
 
   if (resolved.engine === 'postgres') {
-    const pool = await openPostgresPool(resolved.url.reveal(), options);
-    const db = new Kysely<MemsvcDatabase>({
-      dialect: tracedDialect(
-        new PostgresDialect({ pool, onCreateConnection: applySettings(options.sessionSettings) }),
-        options.tracer ?? NO_TRACING,
-        'postgres',
-      ),
-    });
+    const db = kyselyOver(await openPostgresPool(resolved.url.reveal(), options), 'postgres', options);
     return { db, engine: 'postgres', description, close: once(() => db.destroy()) };
   }
 
@@ -77,24 +70,13 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
   const embedded = await openPglite('memory', options.pgliteTemplate);
   turnLoopBetweenStatements(embedded.pglite);
   // PGlite is one connection; its pool config has size 1, so concurrent transactions queue.
-  const pool = new pg.Pool({ ...createPgConfig(embedded.pglite), types: memsvcTypeParsers });
-  const db = new Kysely<MemsvcDatabase>({
-    dialect: tracedDialect(
-      new PostgresDialect({ pool, onCreateConnection: applySettings(options.sessionSettings) }),
-      options.tracer ?? NO_TRACING,
-      'pglite',
-    ),
-  });
+  const db = kyselyOver(new pg.Pool({ ...createPgConfig(embedded.pglite), types: memsvcTypeParsers }), 'pglite', options);
   return {
     db,
     engine: 'pglite',
     description,
     hosting: () => true,
-    embedded: {
-      startedFrom: embedded.startedFrom,
-      ...(embedded.templateError === undefined ? {} : { templateError: embedded.templateError }),
-      dump: () => embedded.pglite.dumpDataDir('none'),
-    },
+    embedded: embeddedParts(embedded),
     close: once(async () => {
       try {
         await db.destroy();
@@ -113,28 +95,14 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
 async function openSharedDirectory(directory: string, description: string, options: OpenDatabaseOptions): Promise<StoreConnection> {
   const { openSharedPglite } = await import('./embedded-engine.js');
   const shared = await openSharedPglite(directory, { template: options.pgliteTemplate, attachPatienceMs: options.pgliteAttachPatienceMs });
-  const db = new Kysely<MemsvcDatabase>({
-    dialect: tracedDialect(
-      new PostgresDialect({ pool: shared.pool, onCreateConnection: applySettings(options.sessionSettings) }),
-      options.tracer ?? NO_TRACING,
-      'pglite',
-    ),
-  });
+  const db = kyselyOver(shared.pool, 'pglite', options);
   const hosted = shared.hosted();
   return {
     db,
     engine: 'pglite',
     description,
     hosting: shared.isHost,
-    ...(hosted
-      ? {
-          embedded: {
-            startedFrom: hosted.startedFrom,
-            ...(hosted.templateError === undefined ? {} : { templateError: hosted.templateError }),
-            dump: () => hosted.pglite.dumpDataDir('none'),
-          },
-        }
-      : {}),
+    ...(hosted ? { embedded: embeddedParts(hosted) } : {}),
     close: once(async () => {
       try {
         await db.destroy();
@@ -142,6 +110,26 @@ async function openSharedDirectory(directory: string, description: string, optio
         await shared.close();
       }
     }),
+  };
+}
+
+/** Kysely over a pool, every statement traced, each new connection given the session settings. */
+function kyselyOver(pool: PostgresPool, engine: DatabaseEngine, options: OpenDatabaseOptions): Kysely<MemsvcDatabase> {
+  return new Kysely<MemsvcDatabase>({
+    dialect: tracedDialect(
+      new PostgresDialect({ pool, onCreateConnection: applySettings(options.sessionSettings) }),
+      options.tracer ?? NO_TRACING,
+      engine,
+    ),
+  });
+}
+
+/** What a StoreConnection tells of the embedded database this process runs. */
+function embeddedParts(open: OpenPglite): NonNullable<StoreConnection['embedded']> {
+  return {
+    startedFrom: open.startedFrom,
+    ...(open.templateError === undefined ? {} : { templateError: open.templateError }),
+    dump: () => open.pglite.dumpDataDir('none'),
   };
 }
 
