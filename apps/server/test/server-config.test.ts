@@ -14,7 +14,9 @@ describe('server boot configuration', () => {
     const env = { DATABASE_URL: 'pglite://memory', DEPLOYMENT_PROFILE: 'lite' };
     expect(readServerConfig(env, '/home/x').warnings).toEqual([]);
     expect(readServerConfig({ ...env, MEMSVC_SERVER_JOBS: 'false' }, '/home/x').warnings).toEqual([
-      expect.stringMatching(/^MEMSVC_SERVER_JOBS=false on an embedded database: background jobs run only in the process hosting it, so none will run while this one does/),
+      expect.stringMatching(
+        /^MEMSVC_SERVER_JOBS=false on an embedded database: background jobs run only in the process hosting it, so none will run while this one does/,
+      ),
     ]);
     const postgres = { DATABASE_URL: 'postgres://memsvc@db.internal:5432/memsvc', MEMSVC_SERVER_JOBS: 'false' };
     expect(readServerConfig(postgres, '/home/x').warnings).toEqual([]);
