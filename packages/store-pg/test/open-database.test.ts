@@ -102,6 +102,17 @@ describe('embedded PGlite directories', () => {
     },
   );
 
+  it(verifies('R-PGLITE-SHARED', 'refuses to attach to a host of another build, naming it'), async () => {
+    const directory = join(temporaryDirectory(), 'data');
+    stores.push(await openTestStore({ database: `pglite://${directory}` }));
+    const hostFile = join(directory, 'memsvc.host');
+    const host = JSON.parse(readFileSync(hostFile, 'utf8')) as { pid: number; build: string };
+    expect(host.pid).toBe(process.pid);
+    writeFileSync(hostFile, JSON.stringify({ ...host, build: 'an-older-build' }));
+    const error = await expectCode(openTestStore({ database: `pglite://${directory}` }), 'DATABASE_LOCKED');
+    expect(error.message).toMatch(/another build \(an-older-build; this one is [0-9a-f]{16}\)/);
+  });
+
   it(verifies('R-PGLITE-SHARED', "the directory and its socket are its owner's alone (0700, 0600)"), async () => {
     const directory = join(temporaryDirectory(), 'data');
     stores.push(await openTestStore({ database: `pglite://${directory}` }));

@@ -1,9 +1,10 @@
-import { chmodSync, lstatSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isMemsvcError, MemsvcError } from '@memsvc/core';
 import pg from 'pg';
+import { embeddedTemplateFingerprint } from '../migrations/migrate.js';
 import { type OpenPglite, openPglite, type PgliteTemplateSource } from './pglite-instance.js';
 import { embeddedDirectory } from './pglite-layout.js';
 import { type PgliteSocketHost, servePglite } from './pglite-socket-host.js';
@@ -16,6 +17,8 @@ import { memsvcTypeParsers } from './type-parsers.js';
  */
 export const SOCKET_PORT = 5432;
 export const SOCKET_FILE = `.s.PGSQL.${SOCKET_PORT}`;
+/** Which build hosts the directory: processes of another build (another schema, another PGlite) must not share it. */
+export const HOST_FILE = 'memsvc.host';
 /** Linux and macOS refuse a Unix socket path longer than this (sun_path, less its terminator). */
 const MAX_SOCKET_PATH = 103;
 /** How long a process waits for a host to serve the directory before it gives up on a call. */
@@ -93,6 +96,7 @@ export async function openSharedPglite(
   };
 
   await tryToHost();
+  if (!hosted) refuseAnotherBuild(root);
   const watcher = setInterval(() => {
     if (hosted || closed || takingOver) return;
     void socketAnswers(socketPath).then((answers) => (answers ? undefined : tryToHost().catch(() => undefined)));
@@ -160,7 +164,11 @@ async function host(root: string, socketPath: string, template?: PgliteTemplateS
     chmodSync(root, 0o700);
     // The lock is ours, so a socket file left here is a dead host's: never someone else's file.
     removeStaleSocket(socketPath);
-    return { open, server: await servePglite(open.pglite, socketPath) };
+    const server = await servePglite(open.pglite, socketPath);
+    writeFileSync(join(root, HOST_FILE), `${JSON.stringify({ pid: process.pid, build: embeddedTemplateFingerprint() })}\n`, {
+      mode: 0o600,
+    });
+    return { open, server };
   } catch (error) {
     await open.close();
     throw error;
@@ -168,10 +176,21 @@ async function host(root: string, socketPath: string, template?: PgliteTemplateS
 }
 
 async function unhost({ open, server }: Hosted): Promise<void> {
+  const root = open.directory;
   try {
     await server.close();
   } finally {
     await open.close();
+    if (root) removeHostFileIfOurs(root);
+  }
+}
+
+function removeHostFileIfOurs(root: string): void {
+  try {
+    const file = join(root, HOST_FILE);
+    if ((JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown }).pid === process.pid) unlinkSync(file);
+  } catch {
+    // gone already, or another host's
   }
 }
 
@@ -190,6 +209,36 @@ function removeStaleSocket(socketPath: string): void {
     );
   }
   unlinkSync(socketPath);
+}
+
+/**
+ * An attaching process of another build (a different migration set or PGlite version) would
+ * migrate the database under the host's feet, or misread it: it is refused, naming both, while
+ * that host lives. (Agents updated one at a time meet this: restart them all on one version.)
+ */
+function refuseAnotherBuild(root: string): void {
+  let host: { pid?: unknown; build?: unknown };
+  try {
+    host = JSON.parse(readFileSync(join(root, HOST_FILE), 'utf8')) as { pid?: unknown; build?: unknown };
+  } catch {
+    return; // no host yet, or one still starting: the connection decides
+  }
+  const ours = embeddedTemplateFingerprint();
+  if (typeof host.pid !== 'number' || host.build === ours || !isRunning(host.pid)) return;
+  throw new MemsvcError(
+    'DATABASE_LOCKED',
+    `the embedded database pglite://${root} is served by process ${host.pid}, a memsvc of another build (${String(host.build)}; this one is ${ours}). Run one memsvc version for every agent on this directory: stop that process, or start this one from the same installation.`,
+    { directory: root, holderPid: host.pid },
+  );
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Whether a process accepts connections on the socket (without speaking to it). */
