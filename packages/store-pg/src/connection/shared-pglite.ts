@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isMemsvcError, MemsvcError } from '@memsvc/core';
 import pg from 'pg';
-import { embeddedTemplateFingerprint } from '../migrations/migrate.js';
+import { KNOWN_MIGRATIONS } from '../migrations/migrate.js';
 import { type OpenPglite, openPglite, type PgliteTemplateSource } from './pglite-instance.js';
 import { embeddedDirectory } from './pglite-layout.js';
 import { type PgliteSocketHost, servePglite } from './pglite-socket-host.js';
@@ -17,8 +18,16 @@ import { memsvcTypeParsers } from './type-parsers.js';
  */
 export const SOCKET_PORT = 5432;
 export const SOCKET_FILE = `.s.PGSQL.${SOCKET_PORT}`;
-/** Which build hosts the directory: processes of another build (another schema, another PGlite) must not share it. */
+/** Which schema the host's build knows: a process that knows other migrations must not share it. */
 export const HOST_FILE = 'memsvc.host';
+
+/**
+ * The schema this build knows, by the names of its migrations: an attached process speaks only
+ * SQL to the host, so its own PGlite version does not matter, but a migration one side lacks does.
+ */
+function schemaBuild(): string {
+  return createHash('sha256').update(KNOWN_MIGRATIONS.join('\n')).digest('hex').slice(0, 16);
+}
 /** Linux and macOS refuse a Unix socket path longer than this (sun_path, less its terminator). */
 const MAX_SOCKET_PATH = 103;
 /** How long a process waits for a host to serve the directory before it gives up on a call. */
@@ -165,7 +174,7 @@ async function host(root: string, socketPath: string, template?: PgliteTemplateS
     // The lock is ours, so a socket file left here is a dead host's: never someone else's file.
     removeStaleSocket(socketPath);
     const server = await servePglite(open.pglite, socketPath);
-    writeFileSync(join(root, HOST_FILE), `${JSON.stringify({ pid: process.pid, build: embeddedTemplateFingerprint() })}\n`, {
+    writeFileSync(join(root, HOST_FILE), `${JSON.stringify({ pid: process.pid, build: schemaBuild() })}\n`, {
       mode: 0o600,
     });
     return { open, server };
@@ -212,8 +221,8 @@ function removeStaleSocket(socketPath: string): void {
 }
 
 /**
- * An attaching process of another build (a different migration set or PGlite version) would
- * migrate the database under the host's feet, or misread it: it is refused, naming both, while
+ * An attaching process of another build (one that knows other migrations) would migrate the
+ * database under the host's feet, or misread it: it is refused, naming both, while
  * that host lives. (Agents updated one at a time meet this: restart them all on one version.)
  */
 function refuseAnotherBuild(root: string): void {
@@ -223,7 +232,7 @@ function refuseAnotherBuild(root: string): void {
   } catch {
     return; // no host yet, or one still starting: the connection decides
   }
-  const ours = embeddedTemplateFingerprint();
+  const ours = schemaBuild();
   if (typeof host.pid !== 'number' || host.build === ours || !isRunning(host.pid)) return;
   throw new MemsvcError(
     'DATABASE_LOCKED',
