@@ -128,6 +128,8 @@ export {
 } from './domain/reindex-rules.js';
 export type { ContextEntry, ReplacementLink } from './domain/replacement-order.js';
 export { currentFirst, replacementOf } from './domain/replacement-order.js';
+export type { RequestOriginHeaders, RequestOriginPolicyOptions, RequestOriginVerdict } from './domain/request-origin-policy.js';
+export { RequestOriginPolicy } from './domain/request-origin-policy.js';
 export type { Scope } from './domain/scopes.js';
 export { checkScopes, DEFAULT_KEY_SCOPES, isScope, parseScopes, SCOPES } from './domain/scopes.js';
 export type { ConversationReference, SearchContextSources } from './domain/search-context.js';

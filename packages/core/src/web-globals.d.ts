@@ -12,6 +12,8 @@ declare class URL {
   readonly origin: string;
   protocol: string;
   hostname: string;
+  host: string;
+  port: string;
   password: string;
   readonly searchParams: URLSearchParams;
   toString(): string;

@@ -171,6 +171,7 @@ describe('defaults', () => {
       'METRICS_TOKEN',
       'CORS_ALLOWED_ORIGINS',
       'MEMSVC_ADMIN_EMAILS',
+      'MEMSVC_ALLOWED_HOSTS',
       'MEMSVC_API_KEY',
       'MEMSVC_DEFAULT_USER_ID',
       'MEMSVC_MCP_URL',
@@ -570,6 +571,19 @@ describe('rate limits', () => {
       }
     },
   );
+
+  it(verifies('CFG-ALLOWED-HOSTS', 'reads allowed hosts as names with optional ports, naming a bad entry'), () => {
+    expect(load({}).config.http.allowedHosts).toEqual([]);
+    expect(
+      load({ MEMSVC_ALLOWED_HOSTS: 'memory.example.com, internal.example:8443, 10.0.0.7, [fd00::7]:3000, *' }).config.http.allowedHosts,
+    ).toEqual(['memory.example.com', 'internal.example:8443', '10.0.0.7', '[fd00::7]:3000', '*']);
+    for (const bad of ['https://memory.example.com', 'memory.example.com/mcp', 'user@memory.example.com', 'memory example', 'host:99999']) {
+      expect(issuesOf({ MEMSVC_ALLOWED_HOSTS: bad })[0], bad).toMatchObject({
+        variable: 'MEMSVC_ALLOWED_HOSTS',
+        message: expect.stringContaining('is not a host name'),
+      });
+    }
+  });
 
   it(verifies('CFG-TRUSTED-PROXIES', 'reads trusted proxies as addresses or CIDR ranges, naming a bad entry'), () => {
     expect(load({ MEMSVC_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8, ::1, fd00::/8, ::ffff:192.0.2.1' }).config.http.trustedProxies).toEqual([

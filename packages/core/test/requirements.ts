@@ -28,6 +28,14 @@ export const REQUIREMENTS = {
   'CFG-OAUTH-PAIR': 'an identity provider is enabled only when both its id and secret are set (spec §5.5)',
   'CFG-OAUTH-LOGIN': 'an enabled login needs OAUTH_REDIRECT_BASE_URL and a JWT_SECRET on standard; lite ignores logins with a warning',
   'CFG-TRUSTED-PROXIES': 'MEMSVC_TRUSTED_PROXIES lists IP addresses or CIDR ranges; anything else fails naming the entry',
+  'CFG-ALLOWED-HOSTS': 'MEMSVC_ALLOWED_HOSTS lists host names, optionally with a port, or *; anything else fails naming the entry',
+  'R-ORIGIN-LOOPBACK':
+    'a server bound to loopback answers only loopback Host names (any case, IPv4 or [::1]) on its own port, and only loopback or configured page origins',
+  'R-ORIGIN-CONFIGURED':
+    "a server bound beyond loopback answers loopback names, IP literals, its public URLs' hosts and MEMSVC_ALLOWED_HOSTS; pages only from their own origin, a public URL or CORS_ALLOWED_ORIGINS",
+  'R-ORIGIN-NO-HEADER':
+    'a request without an Origin (an agent, a CLI) is judged by its Host only; Origin null or a non-http origin is refused',
+  'R-ORIGIN-REASON': 'every refusal names the refused value and the setting that would allow it',
   'CFG-DEV-AUTH-PROD': 'MEMSVC_DASHBOARD_DEV_AUTH is refused in production',
   'CFG-IMPORT-ROOT': 'IMPORT_ALLOWED_ROOT defaults to the home directory and must be absolute',
   'CFG-UNKNOWN-VAR': 'unknown MEMSVC_* variables are reported as likely typos',

@@ -60,6 +60,12 @@ export interface MemsvcConfig {
      * `X-Forwarded-For` names the client; from anyone else the socket's address is the client.
      */
     readonly trustedProxies: readonly string[];
+    /**
+     * MEMSVC_ALLOWED_HOSTS: the names (optionally `name:port`) a server bound beyond loopback
+     * answers to, besides loopback names, IP literals and its configured public URLs' hosts; `*` turns
+     * the Host check off (RequestOriginPolicy).
+     */
+    readonly allowedHosts: readonly string[];
     /** MEMSVC_SERVE_DASHBOARD: memsvc-server also serves the dashboard under /dashboard (the way for an embedded database, which one process owns). */
     readonly serveDashboard: boolean;
   };

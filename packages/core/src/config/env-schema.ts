@@ -73,6 +73,20 @@ function checkProxy(proxy: string): string | undefined {
   return isIpOrCidr(proxy) ? undefined : `"${proxy}" is not an IP address or CIDR range (such as 10.0.0.0/8)`;
 }
 
+/** A MEMSVC_ALLOWED_HOSTS entry: a host name or address, optionally with a port, or `*`. */
+function checkAllowedHost(entry: string): string | undefined {
+  if (entry === '*') return undefined;
+  if (!/[\s/?#@\\]/u.test(entry)) {
+    try {
+      const url = new URL(`http://${entry}`);
+      if (url.host === entry.toLowerCase() || url.hostname === entry.toLowerCase()) return undefined;
+    } catch {
+      // fall through to the message
+    }
+  }
+  return `"${entry}" is not a host name, optionally with a port (such as memory.example.com or memory.example.com:8443), or *`;
+}
+
 function checkTenant(tenant: string): string | undefined {
   return isValidTenantId(tenant) ? undefined : `"${tenant}" is not a valid user id`;
 }
@@ -149,6 +163,7 @@ export const envSchema = {
   MEMSVC_MCP_URL: optionalUrlField(),
   MEMSVC_OPERATOR_TENANTS: listField(checkTenant),
   MEMSVC_TRUSTED_PROXIES: listField(checkProxy),
+  MEMSVC_ALLOWED_HOSTS: listField(checkAllowedHost),
   MEMSVC_DASHBOARD_DEV_AUTH: booleanField(false),
   MEMSVC_SERVE_DASHBOARD: booleanField(false),
   MEMSVC_SERVER_JOBS: optionalBooleanField(),

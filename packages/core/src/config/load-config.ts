@@ -89,6 +89,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
       host: parsed.HOST,
       corsAllowedOrigins: parsed.CORS_ALLOWED_ORIGINS,
       trustedProxies: parsed.MEMSVC_TRUSTED_PROXIES,
+      allowedHosts: parsed.MEMSVC_ALLOWED_HOSTS,
       serveDashboard: parsed.MEMSVC_SERVE_DASHBOARD,
     },
     mcp: { transport: parsed.MCP_TRANSPORT, publicUrl: parsed.MEMSVC_MCP_URL },
