@@ -24,6 +24,7 @@ import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { adminTokenArgument, scopeArgument } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
+import { objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** A source's files found under a server-side path, relative to `root`. */
 export interface ImportFolderFiles {
@@ -66,54 +67,34 @@ export function registerImportTools(
     {
       title: 'Import memories from files',
       description:
-        `Admin. Imports memory files into the tenant userId. source: ${IMPORT_SOURCES.join(', ')}. The agent sources read ` +
-        "their agent's files (docs/import-sources.md: CLAUDE.md and memory/, AGENTS.md, .cursor/rules, .github copilot " +
-        'instructions, GEMINI.md, a markdown folder), one memory per section; re-importing updates changed sections, skips ' +
-        'unchanged ones, and reports (never overwrites) a memory edited in memsvc since, and sections removed from the files. ' +
-        'memsvc: an export_memories JSONL file, restored losslessly with ids, versions, markers, links and audit. Give either ' +
-        'path (on the server, inside IMPORT_ALLOWED_ROOT: a folder or a file) or files: [{path, content}] inline. dryRun ' +
-        'reports what a run would do and writes nothing. Returns {source, dryRun, files: [{path, parsed, created, updated, ' +
-        'skipped, conflicts, removed, secretsFound, failed, error?, sections?, secrets?}], totals}.',
-      inputSchema: z
-        .object({
-          adminToken: adminTokenArgument,
-          source: z
-            .string()
-            .max(64)
-            .describe(`Where the files come from: ${IMPORT_SOURCES.join(', ')}.`),
-          userId: z.string().min(1).max(256).describe('The tenant the memories are written into.'),
-          path: z
-            .string()
-            .min(1)
-            .max(4096)
-            .describe('A folder or file on the server, inside IMPORT_ALLOWED_ROOT (relative paths start there).')
-            .optional(),
-          files: z
-            .array(z.object({ path: z.string().min(1).max(4096), content: z.string() }).strict())
-            .min(1)
-            .max(MAX_INLINE_FILES)
-            .describe('The files inline (paths relative to the project folder), for a client without access to the server filesystem.')
-            .optional(),
-          root: z
-            .string()
-            .min(1)
-            .max(1024)
-            .describe(
-              'Agent sources, inline files: names the project they come from, so two projects\' CLAUDE.md are two files (default "inline").',
-            )
-            .optional(),
-          scope: scopeArgument
-            .describe("Agent sources: the scope of created memories (a file's frontmatter scope wins). Default: none.")
-            .optional(),
-          secretsPolicy: z
-            .string()
-            .max(16)
-            .describe(`Agent sources: ${SECRETS_POLICIES.join(', ')} (default redact); fail writes nothing when any secret is found.`)
-            .optional(),
-          splitHeadings: z.boolean().describe('Agent sources: one memory per # and ## section (default true), or per file.').optional(),
-          dryRun: z.boolean().default(false).describe('Report what would be imported; write nothing.'),
-        })
-        .strict(),
+        `Admin. Import memory files into a tenant. source: ${IMPORT_SOURCES.join(', ')}. An agent's files (CLAUDE.md, ` +
+        'AGENTS.md, Cursor rules, …) become one memory per section; importing again updates changed sections only. ' +
+        'memsvc restores an export_memories JSONL file as it was. Give path (a folder or file on the server) or files ' +
+        'inline. Try dryRun first: it writes nothing.',
+      inputSchema: toolInput({
+        adminToken: adminTokenArgument,
+        source: z.string().max(64).describe(`One of ${IMPORT_SOURCES.join(', ')}.`),
+        userId: z.string().min(1).max(256).describe('The tenant to import into.'),
+        path: z.string().min(1).max(4096).describe('A folder or file on the server.').optional(),
+        files: z
+          .array(z.object({ path: z.string().min(1).max(4096), content: z.string() }).strict())
+          .min(1)
+          .max(MAX_INLINE_FILES)
+          .describe('The files inline, paths relative to the project.')
+          .optional(),
+        root: z.string().min(1).max(1024).describe('Inline files: the project they come from.').optional(),
+        scope: scopeArgument.optional(),
+        secretsPolicy: z.string().max(16).describe(`${SECRETS_POLICIES.join(', ')} (default redact).`).optional(),
+        splitHeadings: z.boolean().describe('One memory per section (default) or per file.').optional(),
+        dryRun: z.boolean().default(false),
+      }),
+      outputSchema: toolOutput({
+        source: z.string(),
+        dryRun: z.boolean(),
+        files: z.array(objectOutput),
+        totals: objectOutput,
+        abortedBySecrets: z.boolean(),
+      }),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>
