@@ -667,16 +667,19 @@ const _typed: (env: Record<string, string>) => MemsvcConfig = (env) => loadConfi
 void _typed;
 
 describe('MCP_TOOL_SETS', () => {
-  it(verifies('CFG-TOOL-SETS', 'defaults to the agent and admin sets, takes a list or all, and names the sets when a word is unknown'), () => {
-    expect(load({}).config.mcp.toolSets).toEqual(['agent', 'admin']);
-    expect(load({ MCP_TOOL_SETS: '  ' }).config.mcp.toolSets).toEqual(['agent', 'admin']);
-    expect(load({ MCP_TOOL_SETS: 'export, agent' }).config.mcp.toolSets).toEqual(['agent', 'export']);
-    expect(load({ MCP_TOOL_SETS: 'all' }).config.mcp.toolSets).toEqual(['agent', 'memories', 'export', 'admin']);
-    expect(issuesOf({ MCP_TOOL_SETS: 'agent,crud' })).toEqual([
-      {
-        variable: 'MCP_TOOL_SETS',
-        message: 'names "crud", which is not a tool set; the sets are agent, memories, export, admin (or all)',
-      },
-    ]);
-  });
+  it(
+    verifies('CFG-TOOL-SETS', 'defaults to the agent and admin sets, takes a list or all, and names the sets when a word is unknown'),
+    () => {
+      expect(load({}).config.mcp.toolSets).toEqual(['agent', 'admin']);
+      expect(load({ MCP_TOOL_SETS: '  ' }).config.mcp.toolSets).toEqual(['agent', 'admin']);
+      expect(load({ MCP_TOOL_SETS: 'export, agent' }).config.mcp.toolSets).toEqual(['agent', 'export']);
+      expect(load({ MCP_TOOL_SETS: 'all' }).config.mcp.toolSets).toEqual(['agent', 'memories', 'export', 'admin']);
+      expect(issuesOf({ MCP_TOOL_SETS: 'agent,crud' })).toEqual([
+        {
+          variable: 'MCP_TOOL_SETS',
+          message: 'names "crud", which is not a tool set; the sets are agent, memories, export, admin (or all)',
+        },
+      ]);
+    },
+  );
 });

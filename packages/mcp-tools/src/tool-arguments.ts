@@ -26,25 +26,16 @@ export const ignoredArgument = z.string().max(256).describe('Ignored.').optional
 
 export const memoryIdArgument = z.string().min(1).max(64).describe('Memory id.');
 
-export const scopeArgument = z
-  .string()
-  .min(1)
-  .max(MEMORY_LIMITS.scopeMaxChars)
-  .describe('Namespace (e.g. "project:x").');
+export const scopeArgument = z.string().min(1).max(MEMORY_LIMITS.scopeMaxChars).describe('Namespace (e.g. "project:x").');
 
-export const tagsArgument = z
-  .array(z.string().min(1).max(MEMORY_LIMITS.tagMaxChars))
-  .max(MEMORY_LIMITS.tagsMax)
-  .describe('Tags.');
+export const tagsArgument = z.array(z.string().min(1).max(MEMORY_LIMITS.tagMaxChars)).max(MEMORY_LIMITS.tagsMax).describe('Tags.');
 
 export const metadataArgument = z
   .record(z.string(), z.unknown())
   .describe('Your own JSON keys.')
   .meta({ propertyNames: undefined, additionalProperties: undefined });
 
-export const tierArgument = z
-  .enum(['short-term', 'long-term', 'stm', 'ltm'])
-  .describe('short-term (expires after ttl) or long-term.');
+export const tierArgument = z.enum(['short-term', 'long-term', 'stm', 'ltm']).describe('short-term (expires after ttl) or long-term.');
 
 export function toTier(type: 'short-term' | 'long-term' | 'stm' | 'ltm'): MemoryTier {
   return type === 'short-term' || type === 'stm' ? 'stm' : 'ltm';

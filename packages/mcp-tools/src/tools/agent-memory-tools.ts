@@ -152,7 +152,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
     {
       title: 'Ingest a conversation',
       description:
-        'Store a conversation\'s turns as long-term memories, each findable later with the turns around it. Use it to ' +
+        "Store a conversation's turns as long-term memories, each findable later with the turns around it. Use it to " +
         'keep a whole exchange; use remember for a single fact. Sending the same conversation again stores nothing new.',
       inputSchema: toolInput({
         userId: userIdArgument,

@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { isoDateArgument, scopeArgument, tagsArgument, userIdArgument, wholeNumber } from '../tool-arguments.js';
-import { idsOutput, toolOutput, toolInput } from '../tool-schemas.js';
+import { idsOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** The block as the first text item (ready to paste into a prompt), its figures as the second and as structuredContent. */
 function contextResult(block: ContextBlock, extra: Record<string, unknown>): CallToolResult {

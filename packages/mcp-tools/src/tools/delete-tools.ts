@@ -3,8 +3,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { ignoredArgument, memoryIdArgument, userIdArgument } from '../tool-arguments.js';
-import { idsOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 import { toolSuccess } from '../tool-result.js';
+import { idsOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `delete_memory` and `bulk_delete_memories`. */
 export function registerDeleteTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {

@@ -73,7 +73,10 @@ export function registerImportTools(
         'inline. Try dryRun first: it writes nothing.',
       inputSchema: toolInput({
         adminToken: adminTokenArgument,
-        source: z.string().max(64).describe(`One of ${IMPORT_SOURCES.join(', ')}.`),
+        source: z
+          .string()
+          .max(64)
+          .describe(`One of ${IMPORT_SOURCES.join(', ')}.`),
         userId: z.string().min(1).max(256).describe('The tenant to import into.'),
         path: z.string().min(1).max(4096).describe('A folder or file on the server.').optional(),
         files: z
@@ -84,7 +87,11 @@ export function registerImportTools(
           .optional(),
         root: z.string().min(1).max(1024).describe('Inline files: the project they come from.').optional(),
         scope: scopeArgument.optional(),
-        secretsPolicy: z.string().max(16).describe(`${SECRETS_POLICIES.join(', ')} (default redact).`).optional(),
+        secretsPolicy: z
+          .string()
+          .max(16)
+          .describe(`${SECRETS_POLICIES.join(', ')} (default redact).`)
+          .optional(),
         splitHeadings: z.boolean().describe('One memory per section (default) or per file.').optional(),
         dryRun: z.boolean().default(false),
       }),

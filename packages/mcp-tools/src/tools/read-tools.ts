@@ -25,7 +25,12 @@ export function registerReadTools(server: McpServer, engine: MemoryEngine, pipel
     {
       title: 'Get a memory',
       description: 'Read one memory in full by id. With asOf, the memory as it was at that moment.',
-      inputSchema: toolInput({ userId: userIdArgument, memoryId: memoryIdArgument, scope: scopeArgument.optional(), asOf: asOfArgument.optional() }),
+      inputSchema: toolInput({
+        userId: userIdArgument,
+        memoryId: memoryIdArgument,
+        scope: scopeArgument.optional(),
+        asOf: asOfArgument.optional(),
+      }),
       outputSchema: toolOutput({ found: z.boolean(), memory: memoryOutput, asOf: z.string() }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -10,7 +10,11 @@ import { objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 const reindexArguments = {
   adminToken: adminTokenArgument,
   userId: adminUserIdArgument,
-  batchSize: wholeNumber(REINDEX_BATCH_SIZE.min, REINDEX_BATCH_SIZE.max, `Memories per batch (default ${REINDEX_BATCH_SIZE.default}).`).optional(),
+  batchSize: wholeNumber(
+    REINDEX_BATCH_SIZE.min,
+    REINDEX_BATCH_SIZE.max,
+    `Memories per batch (default ${REINDEX_BATCH_SIZE.default}).`,
+  ).optional(),
   reuseExistingEmbeddings: z.boolean().optional().describe('Keep vectors of the current model (default true).'),
   recreate: z
     .boolean()
