@@ -42,6 +42,8 @@ describe.skipIf(!pgUrl)('tenant isolation with per-agent API keys (two replicas 
       AUTH_REQUIRED: 'true',
       JWT_SECRET,
       EMBEDDING_PROVIDER: 'local',
+      // Admin tools are listed only where they can work.
+      MCP_ADMIN_TOKEN: 'an-admin-token-for-isolation-tests-0123',
     };
     replicas = await Promise.all([startHttpServer(env), startHttpServer(env)]);
   });

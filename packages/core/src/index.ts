@@ -302,6 +302,7 @@ export type {
 export { MEMORY_MARKERS } from './ports/memory-store.js';
 export type { IdentityProvider, OAuthStateStore, PendingLogin } from './ports/oauth-state-store.js';
 export type { NewOrganization, OrganizationMember, OrganizationRecord, OrganizationStore } from './ports/organization-store.js';
+export type { Progress, ProgressListener } from './ports/progress.js';
 export type { RateLimitStore } from './ports/rate-limit-store.js';
 export type { JobCheckpoint, ReindexJobQueue, ReindexRow, ReindexStore, VectorWrite } from './ports/reindex-store.js';
 export { CheckpointOutOfOrder, JobOwnershipLost } from './ports/reindex-store.js';

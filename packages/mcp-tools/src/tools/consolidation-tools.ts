@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { adminTokenArgument, adminUserIdArgument, scopeArgument, wholeNumber } from '../tool-arguments.js';
+import { progressOf } from '../tool-progress.js';
 import { toolSuccess } from '../tool-result.js';
 import { idsOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
@@ -28,9 +29,11 @@ export function registerConsolidationTools(server: McpServer, maintenance: Maint
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>
-      runTool(pipeline, request, { kind: 'admin', tool: 'consolidate_memories', adminToken: args.adminToken }, async () => ({
-        result: toolSuccess({ ...(await maintenance.promoteShortTerm({ userId: args.userId })) }),
-      })),
+      runTool(pipeline, request, { kind: 'admin', tool: 'consolidate_memories', adminToken: args.adminToken }, async () => {
+        const onProgress = progressOf(request);
+        onProgress?.({ done: 0, message: 'short-term memories examined' });
+        return { result: toolSuccess({ ...(await maintenance.promoteShortTerm({ userId: args.userId, onProgress })) }) };
+      }),
   );
 
   server.registerTool(
@@ -62,8 +65,10 @@ export function registerConsolidationTools(server: McpServer, maintenance: Maint
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     (args, request) =>
-      runTool(pipeline, request, { kind: 'admin', tool: 'consolidate_corpus', adminToken: args.adminToken }, async () => ({
-        result: toolSuccess({ ...(await maintenance.consolidateCorpus(args)) }),
-      })),
+      runTool(pipeline, request, { kind: 'admin', tool: 'consolidate_corpus', adminToken: args.adminToken }, async () => {
+        const onProgress = progressOf(request);
+        onProgress?.({ done: 0 });
+        return { result: toolSuccess({ ...(await maintenance.consolidateCorpus({ ...args, onProgress })) }) };
+      }),
   );
 }

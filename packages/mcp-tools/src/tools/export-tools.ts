@@ -11,6 +11,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { isoDateArgument, scopeArgument, tagsArgument, tierArgument, toTier, userIdArgument, wholeNumber } from '../tool-arguments.js';
+import { progressOf } from '../tool-progress.js';
 import { toolSuccess } from '../tool-result.js';
 import { objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
@@ -59,9 +60,12 @@ export function registerExportTools(server: McpServer, exports: ExportStore, clo
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args, request) =>
-      runTool(pipeline, request, { kind: 'memory', tool: 'export_memories', op: 'export', userId: args.userId }, async (context) => {
-        const request: ExportRequest = {
+    (args, extra) =>
+      runTool(pipeline, extra, { kind: 'memory', tool: 'export_memories', op: 'export', userId: args.userId }, async (context) => {
+        // One page per call: progress says the page was started and how many memories it holds.
+        const progress = progressOf(extra);
+        progress?.({ done: 0, message: 'memories exported' });
+        const exportRequest: ExportRequest = {
           tier: args.tier ? toTier(args.tier) : undefined,
           scope: args.scope,
           tags: args.tags,
@@ -77,7 +81,8 @@ export function registerExportTools(server: McpServer, exports: ExportStore, clo
           maxBytes: TOOL_PAGE_BYTES,
         };
         if (args.format === 'markdown') {
-          const page = await readMarkdownExportPage(exports, context.tenant, request);
+          const page = await readMarkdownExportPage(exports, context.tenant, exportRequest);
+          progress?.({ done: page.count, message: 'memories exported' });
           return {
             result: toolSuccess({
               format: 'markdown' as const,
@@ -87,7 +92,8 @@ export function registerExportTools(server: McpServer, exports: ExportStore, clo
             }),
           };
         }
-        const page = await readExportPage(exports, context.tenant, request, clock.now());
+        const page = await readExportPage(exports, context.tenant, exportRequest, clock.now());
+        progress?.({ done: page.count, message: 'memories exported' });
         return {
           result: toolSuccess({
             format: 'jsonl' as const,

@@ -12,6 +12,7 @@ import {
   importMemsvcFile,
   type MemoryEngine,
   MemsvcError,
+  type ProgressListener,
   parseSecretsPolicy,
   SECRETS_POLICIES,
   summarizeImport,
@@ -23,6 +24,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { adminTokenArgument, scopeArgument } from '../tool-arguments.js';
+import { progressOf } from '../tool-progress.js';
 import { toolSuccess } from '../tool-result.js';
 import { objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
@@ -109,10 +111,12 @@ export function registerImportTools(
         const source = checkImportSource(args.source);
         const tenant = toTenantId(args.userId);
         checkOneInput(args);
+        const onProgress = progressOf(request);
+        onProgress?.({ done: 0, message: 'files imported' });
         const summary =
           source === 'memsvc'
-            ? await importExport(imports, tenant, args)
-            : await importAgent(imports, { engine, ledger: imports.ledger, clock }, tenant, source, args);
+            ? await importExport(imports, tenant, args, onProgress)
+            : await importAgent(imports, { engine, ledger: imports.ledger, clock }, tenant, source, args, onProgress);
         return { result: toolSuccess({ ...summary }) };
       }),
   );
@@ -128,7 +132,12 @@ interface ImportArguments {
   readonly dryRun: boolean;
 }
 
-async function importExport(imports: ImportToolDependencies, tenant: TenantId, args: ImportArguments): Promise<ImportSummary> {
+async function importExport(
+  imports: ImportToolDependencies,
+  tenant: TenantId,
+  args: ImportArguments,
+  onProgress: ProgressListener | undefined,
+): Promise<ImportSummary> {
   // An export is restored as it was: nothing about it may be re-scoped, split or redacted.
   for (const field of ['root', 'scope', 'secretsPolicy', 'splitHeadings'] as const) {
     if (args[field] !== undefined) {
@@ -138,7 +147,10 @@ async function importExport(imports: ImportToolDependencies, tenant: TenantId, a
   const files = args.path !== undefined ? [await imports.readFile(args.path)] : checkInlineFiles(args.files ?? []);
   const summaries = [];
   // One file at a time: each is its own transaction, and a large import should not hold several.
-  for (const file of files) summaries.push(await importMemsvcFile(imports.store, tenant, file, args.dryRun));
+  for (const file of files) {
+    summaries.push(await importMemsvcFile(imports.store, tenant, file, args.dryRun));
+    onProgress?.({ done: summaries.length, total: files.length, message: 'files imported' });
+  }
   return summarizeImport('memsvc', args.dryRun, summaries);
 }
 
@@ -148,6 +160,7 @@ async function importAgent(
   tenant: TenantId,
   source: AgentFileSource,
   args: ImportArguments,
+  onProgress: ProgressListener | undefined,
 ): Promise<ImportSummary> {
   const secretsPolicy = parseSecretsPolicy(args.secretsPolicy);
   if (args.path !== undefined && args.root !== undefined) {
@@ -167,6 +180,7 @@ async function importAgent(
       secretsPolicy,
       splitHeadings: args.splitHeadings ?? true,
       dryRun: args.dryRun,
+      onProgress,
     },
   );
 }

@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { adminTokenArgument, adminUserIdArgument, wholeNumber } from '../tool-arguments.js';
+import { progressOf } from '../tool-progress.js';
 import { toolSuccess } from '../tool-result.js';
 import { objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
@@ -66,9 +67,16 @@ export function registerReindexTools(server: McpServer, maintenance: Maintenance
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     (args, request) =>
-      runTool(pipeline, request, { kind: 'admin', tool: 'reindex_memories', adminToken: args.adminToken }, async () => ({
-        result: toolSuccess({ scope: args.userId ?? 'all-users', ...(await maintenance.reindex(reindexRequest(args))) }),
-      })),
+      runTool(pipeline, request, { kind: 'admin', tool: 'reindex_memories', adminToken: args.adminToken }, async () => {
+        const progress = progressOf(request);
+        const onBatch = progress
+          ? (batch: { processed: number }) => progress({ done: batch.processed, total: args.maxMemories, message: 'memories reindexed' })
+          : undefined;
+        progress?.({ done: 0, total: args.maxMemories, message: 'memories reindexed' });
+        return {
+          result: toolSuccess({ scope: args.userId ?? 'all-users', ...(await maintenance.reindex(reindexRequest(args), onBatch)) }),
+        };
+      }),
   );
 
   server.registerTool(
