@@ -222,16 +222,21 @@ export async function consolidateCorpus(
   const clusters = mergeClusters(found.pairs, band);
   let merged = 0;
   let skippedConcurrentEdit = 0;
+  // One unit per memory examined, then one per cluster merged: progress only grows.
+  const steps = found.scanned + (dryRun ? 0 : clusters.length);
+  input.onProgress?.({ done: found.scanned, total: steps, message: 'memories examined, clusters merged' });
   if (!dryRun) {
     const actor = { id: 'system:corpus-consolidation' };
     for (const cluster of clusters) {
       const outcome = await deps.lifecycle.mergeCluster(cluster.canonical, cluster.losers, cluster.unionedTags, actor);
       if (outcome === 'merged') merged++;
       else skippedConcurrentEdit++;
-      input.onProgress?.({ done: merged + skippedConcurrentEdit, total: clusters.length, message: 'clusters merged' });
+      input.onProgress?.({
+        done: found.scanned + merged + skippedConcurrentEdit,
+        total: steps,
+        message: 'memories examined, clusters merged',
+      });
     }
-  } else {
-    input.onProgress?.({ done: found.scanned, message: 'memories examined' });
   }
   return {
     dryRun,
