@@ -1,6 +1,7 @@
 import type { Clock, ExportStore, Maintenance, MemoryEngine, ToolSetName } from '@memsvc/core';
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { registerMemoryResource } from './memory-resource.js';
 import type { ToolPipeline } from './run-tool.js';
 import { checkStorableArguments } from './storable-arguments.js';
 import { ADMIN_TOOLS, type ToolName } from './tool-names.js';
@@ -127,6 +128,7 @@ export function createMcpServer(identity: ServerIdentity, dependencies: ToolDepe
     registerDeleteTools(server, engine, pipeline);
     registerLifecycleTools(server, engine, pipeline);
     if (dependencies.exports) registerExportTools(server, dependencies.exports, dependencies.clock, pipeline);
+    registerMemoryResource(server, engine, dependencies.clock, pipeline);
   }
   if (maintenance) {
     registerConsolidationTools(server, maintenance, pipeline);
