@@ -51,6 +51,8 @@ function argumentsOf(tool: ToolName, seeded: Seeded): Record<string, unknown> {
     reflect: { query: QUERY },
     ingest_conversation: { turns: [{ role: 'user', content: SECRET_AGAIN }] },
     export_memories: {},
+    search: { query: QUERY },
+    fetch: { id: seeded.longTermId },
     import_agent_memory: {
       ...admin,
       source: 'markdown',

@@ -8,6 +8,7 @@ import { ADMIN_TOOLS, type ToolName } from './tool-names.js';
 import { notOfferedResult, offeredTools, type ToolOffer } from './tool-offer.js';
 import { toolError } from './tool-result.js';
 import { registerAgentMemoryTools } from './tools/agent-memory-tools.js';
+import { registerConnectorTools } from './tools/connector-tools.js';
 import { registerConsolidationTools } from './tools/consolidation-tools.js';
 import { registerContextTools } from './tools/context-tools.js';
 import { registerDeleteTools } from './tools/delete-tools.js';
@@ -128,6 +129,7 @@ export function createMcpServer(identity: ServerIdentity, dependencies: ToolDepe
     registerDeleteTools(server, engine, pipeline);
     registerLifecycleTools(server, engine, pipeline);
     if (dependencies.exports) registerExportTools(server, dependencies.exports, dependencies.clock, pipeline);
+    registerConnectorTools(server, engine, pipeline);
     registerMemoryResource(server, engine, dependencies.clock, pipeline);
   }
   if (maintenance) {

@@ -1,4 +1,4 @@
-import { createMemoryEngine, toTenantId, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '@memsvc/core';
+import { createMemoryEngine, type ToolSetName, toTenantId, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '@memsvc/core';
 import { InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -69,5 +69,45 @@ describe('memories as MCP resources', () => {
     await expect(writer.readResource({ uri })).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
     const reader = await connect(key('alice', ['memories:read']));
     expect(((await reader.readResource({ uri })).contents[0] as { text: string }).text).toContain('Alice prefers tabs');
+  });
+});
+
+describe('the connectors set: search and fetch as a ChatGPT connector calls them', () => {
+  it('R-TOOLS-CONNECTORS: search returns {results: [{id, title, url}]}, fetch {id, title, text, url, metadata}; both only when the set is chosen', async () => {
+    const clock = new ManualClock('2026-05-01T10:00:00Z');
+    const store = new InMemoryMemoryStore({ clock });
+    const engine = createMemoryEngine({ store, embedder: new StaticEmbedder({}, undefined), clock });
+    const open = async (toolSets: readonly ToolSetName[] | undefined) => {
+      const server = createMcpServer(
+        { name: 'memsvc', version: '0.0.0' },
+        { clock, engine, pipeline: { defaultUserId: 'alice' }, toolSets },
+      );
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: 'connector', version: '0.0.0' });
+      await client.connect(clientSide);
+      return client;
+    };
+    const byDefault = await open(undefined);
+    expect((await byDefault.listTools()).tools.map((tool) => tool.name)).not.toContain('search');
+    await byDefault.callTool({ name: 'remember', arguments: { content: 'The staging database listens on port 5433\nSecond line' } });
+
+    const connector = await open(['connectors']);
+    expect((await connector.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['fetch', 'ping', 'search']);
+    const found = await connector.callTool({ name: 'search', arguments: { query: 'staging database' } });
+    const [hit] = (found.structuredContent as { results: { id: string; title: string; url: string }[] }).results;
+    expect(hit).toEqual({
+      id: expect.any(String),
+      title: 'The staging database listens on port 5433',
+      url: `memsvc://memories/${hit?.id}`,
+    });
+    const fetched = await connector.callTool({ name: 'fetch', arguments: { id: hit?.id } });
+    expect(fetched.structuredContent).toMatchObject({
+      id: hit?.id,
+      title: 'The staging database listens on port 5433',
+      text: 'The staging database listens on port 5433\nSecond line',
+      url: `memsvc://memories/${hit?.id}`,
+      metadata: { type: 'long-term', untrusted: true },
+    });
   });
 });

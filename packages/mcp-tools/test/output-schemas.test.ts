@@ -56,6 +56,8 @@ function argumentsOf(tool: ToolName, seeded: Seeded): Record<string, unknown> {
     reflect: { query: 'staging database' },
     ingest_conversation: { turns: [{ role: 'user', content: 'Where is the staging database?' }] },
     export_memories: { format: 'jsonl' },
+    search: { query: 'staging database port' },
+    fetch: { id: seeded.longTermId },
   };
   const args = byTool[tool];
   if (!args) throw new Error(`no arguments for ${tool}`);
@@ -86,7 +88,7 @@ describe('output schemas', () => {
       const failed = await client.callTool({ name: tool, arguments: { ...argumentsOf(tool, seeded), surprise: 1 } });
       expect(failed.structuredContent, tool).toMatchObject({ error: { code: 'INVALID_INPUT' } });
     }
-    expect(listed).toHaveLength(20);
+    expect(listed).toHaveLength(22);
 
     const writer: ApiKeyPrincipal = {
       kind: 'api-key',

@@ -48,6 +48,8 @@ export const TOOL_SETS = {
     'retry_reindex_job',
     'import_agent_memory',
   ],
+  /** `search` and `fetch`, the two tools a ChatGPT connector expects: off unless chosen. */
+  connectors: ['search', 'fetch'],
 } as const satisfies Record<string, readonly ToolName[]>;
 
 export type ToolSetName = keyof typeof TOOL_SETS;
