@@ -4,8 +4,9 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { registerMemoryResource } from './memory-resource.js';
 import type { ToolPipeline } from './run-tool.js';
 import { checkStorableArguments } from './storable-arguments.js';
+import { hideFromListing } from './tool-listing.js';
 import { ADMIN_TOOLS, type ToolName } from './tool-names.js';
-import { notOfferedResult, offeredTools, type ToolOffer } from './tool-offer.js';
+import { listedTools, notOfferedResult, runnableTools, type ToolOffer } from './tool-offer.js';
 import { toolError } from './tool-result.js';
 import { registerAgentMemoryTools } from './tools/agent-memory-tools.js';
 import { registerConnectorTools } from './tools/connector-tools.js';
@@ -102,11 +103,12 @@ type ToolCallback = (args: unknown, extra: unknown) => unknown;
 export function createMcpServer(identity: ServerIdentity, dependencies: ToolDependencies): McpServer {
   sharedValidator ??= new AjvJsonSchemaValidator();
   const offer: ToolOffer = { toolSets: dependencies.toolSets, adminTokenSet: dependencies.pipeline.adminToken !== undefined };
-  const offered = offeredTools(offer);
+  const runnable = runnableTools(offer);
+  const listed = listedTools(offer);
   const server = new McpServer(identity, {
     jsonSchemaValidator: sharedValidator,
     capabilities: { tools: {} },
-    instructions: instructionsFor(offered),
+    instructions: instructionsFor(listed),
   });
   // Arguments refused before the tool runs never reach the admin check; the call is still logged.
   const refusedArguments = (tool: string) => {
@@ -115,7 +117,7 @@ export function createMcpServer(identity: ServerIdentity, dependencies: ToolDepe
   };
   typeSdkToolErrors(server, {
     onInvalidArguments: refusedArguments,
-    onDisabled: (tool) => notOfferedResult(tool, offer, dependencies.pipeline.onAdminAuth),
+    onDisabled: (tool) => notOfferedResult(tool, dependencies.pipeline.onAdminAuth),
   });
   const registered = checkArgumentsOfEveryTool(server, refusedArguments);
   const { engine, maintenance, pipeline } = dependencies;
@@ -137,7 +139,8 @@ export function createMcpServer(identity: ServerIdentity, dependencies: ToolDepe
     registerReindexTools(server, maintenance, pipeline);
     if (dependencies.imports && engine) registerImportTools(server, dependencies.imports, engine, dependencies.clock, pipeline);
   }
-  // Registered but disabled: not listed, and a call gets notOfferedResult instead of running.
-  for (const [name, tool] of registered) if (!offered.has(name as ToolName)) tool.disable();
+  // Outside the chosen sets: disabled, so neither listed nor run (a call gets notOfferedResult).
+  for (const [name, tool] of registered) if (!runnable.has(name as ToolName)) tool.disable();
+  hideFromListing(server, listed);
   return server;
 }
