@@ -20,7 +20,7 @@ describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect 
     await connection?.close();
   });
 
-  it('R-TOOLS-OFFERED: lists every tool (MCP_TOOL_SETS=all: spec §4.3's and the connectors') but the admin tools, as MCP_ADMIN_TOKEN is not set', async () => {
+  it('R-TOOLS-OFFERED: lists every tool (MCP_TOOL_SETS=all: spec §4.3 and the connectors) but the admin tools, as MCP_ADMIN_TOKEN is not set', async () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
     expect(names).toEqual(TOOL_NAMES.filter((tool) => !ADMIN_TOOLS.has(tool)).sort());
     expect(names).toHaveLength(22);
