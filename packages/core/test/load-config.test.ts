@@ -168,7 +168,6 @@ describe('defaults', () => {
       'RATE_LIMIT_IP_RPM',
       'RATE_LIMIT_TOOL_OVERRIDES',
       'MCP_ADMIN_TOKEN',
-      'MCP_TOOL_SETS',
       'METRICS_TOKEN',
       'CORS_ALLOWED_ORIGINS',
       'MEMSVC_ADMIN_EMAILS',
@@ -185,8 +184,10 @@ describe('defaults', () => {
     ];
     // Where the spec leaves a choice to us (the client IP behind a proxy: docs/security.md; read
     // replicas: docs/scale-out.md; the embedded-database template cache and where the jobs run:
-    // docs/configuration.md; the IPv6 network counted as one address: docs/operations.md).
+    // docs/configuration.md; the IPv6 network counted as one address: docs/operations.md; the
+    // tools a server offers: docs/tools.md).
     const OURS = [
+      'MCP_TOOL_SETS',
       'MEMSVC_TRUSTED_PROXIES',
       'MEMSVC_SERVE_DASHBOARD',
       'DATABASE_READ_URL',
