@@ -52,6 +52,7 @@ export const TOOL_SETS = {
   connectors: ['search', 'fetch'],
 } as const satisfies Record<string, readonly ToolName[]>;
 
+/** A name MCP_TOOL_SETS may hold (besides `all`). */
 export type ToolSetName = keyof typeof TOOL_SETS;
 
 /** Every set name, in a stable order (for messages and docs). */
