@@ -185,8 +185,10 @@ describe('defaults', () => {
     ];
     // Where the spec leaves a choice to us (the client IP behind a proxy: docs/security.md; read
     // replicas: docs/scale-out.md; the embedded-database template cache and where the jobs run:
-    // docs/configuration.md; the IPv6 network counted as one address: docs/operations.md).
+    // docs/configuration.md; the IPv6 network counted as one address: docs/operations.md; the
+    // tools a server offers: docs/tools.md).
     const OURS = [
+      'MCP_TOOL_SETS',
       'MEMSVC_TRUSTED_PROXIES',
       'MEMSVC_SERVE_DASHBOARD',
       'DATABASE_READ_URL',
@@ -678,3 +680,21 @@ describe('safety of the loaded object', () => {
 // Type-level check: the config type is what the loader returns.
 const _typed: (env: Record<string, string>) => MemsvcConfig = (env) => loadConfig(env, context).config;
 void _typed;
+
+describe('MCP_TOOL_SETS', () => {
+  it(
+    verifies('CFG-TOOL-SETS', 'defaults to the agent and admin sets, takes a list or all, and names the sets when a word is unknown'),
+    () => {
+      expect(load({}).config.mcp.toolSets).toEqual(['agent', 'admin']);
+      expect(load({ MCP_TOOL_SETS: '  ' }).config.mcp.toolSets).toEqual(['agent', 'admin']);
+      expect(load({ MCP_TOOL_SETS: 'export, agent' }).config.mcp.toolSets).toEqual(['agent', 'export']);
+      expect(load({ MCP_TOOL_SETS: 'all' }).config.mcp.toolSets).toEqual(['agent', 'memories', 'export', 'admin', 'connectors']);
+      expect(issuesOf({ MCP_TOOL_SETS: 'agent,crud' })).toEqual([
+        {
+          variable: 'MCP_TOOL_SETS',
+          message: 'names "crud", which is not a tool set; the sets are agent, memories, export, admin, connectors (or all)',
+        },
+      ]);
+    },
+  );
+});

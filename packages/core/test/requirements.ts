@@ -215,6 +215,18 @@ export const REQUIREMENTS = {
   'R-ASOF-INPUT': "asOf malformed, in the future or before the tenant's first memory is INVALID_INPUT naming asOf, nothing changed",
   'R-ASOF-TRIMMED':
     'a memory whose version of then was trimmed from the audit is left out of an asOf answer (never shown with later values) and counted as unavailable',
+  'CFG-TOOL-SETS':
+    'MCP_TOOL_SETS is a comma-separated list of tool sets (agent, memories, export, admin, connectors, or all); unset means agent, admin; an unknown name fails naming MCP_TOOL_SETS and the known sets',
+  'R-TOOLS-OFFERED':
+    'the server lists ping and the tools of the chosen sets only; an admin tool only when MCP_ADMIN_TOKEN is set; a tool not offered is refused when called (an admin tool as FORBIDDEN, logged admin_auth_denied)',
+  'R-TOOLS-OUTPUT': 'every tool declares an outputSchema and each of its results (errors included) validates against it',
+  'R-TOOLS-SIZE': 'the default tools/list (lite, no MCP_ADMIN_TOKEN, default sets) is at most 20 KB',
+  'R-TOOLS-RESOURCE':
+    'a memory is the MCP resource memsvc://memories/{id}, read through the same tenant and scope checks as get_memory, its text fenced as untrusted data; memories are not listed as resources',
+  'R-TOOLS-CONNECTORS':
+    'the connectors set offers search ({results: [{id, title, url}]}) and fetch ({id, title, text, url, metadata}) as a ChatGPT connector expects, over recall and get_memory; off by default',
+  'R-TOOLS-PROGRESS':
+    'import_agent_memory, reindex_memories, consolidate_memories, consolidate_corpus and export_memories send notifications/progress when the call carries a progressToken, in process and over HTTP (as an SSE response)',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

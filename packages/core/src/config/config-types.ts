@@ -1,3 +1,4 @@
+import type { ToolSetName } from '../domain/tool-sets.js';
 import type { DatabaseTarget } from './database-url.js';
 import type { EmbeddingProviderName } from './known-models.js';
 import type { Secret } from './secret.js';
@@ -72,6 +73,8 @@ export interface MemsvcConfig {
   readonly mcp: {
     readonly transport: McpTransport;
     readonly publicUrl: string | undefined;
+    /** MCP_TOOL_SETS: the tool sets the server offers (ping always; admin tools only with MCP_ADMIN_TOKEN). */
+    readonly toolSets: readonly ToolSetName[];
   };
   readonly database: {
     readonly url: Secret;

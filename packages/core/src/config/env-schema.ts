@@ -3,6 +3,7 @@ import { DEFAULT_IPV6_RATE_LIMIT_PREFIX } from '../domain/address-bucket.js';
 import { isIpOrCidr } from '../domain/ip-address.js';
 import { isValidTenantId } from '../domain/tenant.js';
 import { TOOL_NAMES } from '../domain/tool-names.js';
+import { ALL_TOOL_SETS, isToolSetName, TOOL_SET_NAMES } from '../domain/tool-sets.js';
 import type { ToolRateLimit } from './config-types.js';
 import {
   booleanField,
@@ -52,6 +53,11 @@ function checkToolOverrides(value: unknown): FieldParseResult<Readonly<Record<st
     overrides[tool] = { limit: limit as number, windowSeconds: windowSeconds as number };
   }
   return fieldSuccess(overrides);
+}
+
+function checkToolSet(word: string): string | undefined {
+  if (word === ALL_TOOL_SETS || isToolSetName(word)) return undefined;
+  return `names "${word}", which is not a tool set; the sets are ${TOOL_SET_NAMES.join(', ')} (or ${ALL_TOOL_SETS})`;
 }
 
 function checkOrigin(origin: string): string | undefined {
@@ -155,6 +161,7 @@ export const envSchema = {
   RATE_LIMIT_IPV6_PREFIX: numberField(DEFAULT_IPV6_RATE_LIMIT_PREFIX, { min: 1, max: 128, integer: true }),
   RATE_LIMIT_TOOL_OVERRIDES: jsonField('a map of tool name to {"limit", "windowSeconds"}', checkToolOverrides),
   MCP_ADMIN_TOKEN: secretField(),
+  MCP_TOOL_SETS: listField(checkToolSet),
   METRICS_TOKEN: secretField(),
   CORS_ALLOWED_ORIGINS: listField(checkOrigin),
   MEMSVC_ADMIN_EMAILS: listField(checkEmail),
