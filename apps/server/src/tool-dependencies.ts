@@ -56,5 +56,6 @@ export function mcpToolDependencies(runtime: MemsvcRuntime): ToolDependencies {
     },
     pipeline,
     toolSets: config.mcp.toolSets,
+    callableToolSets: config.mcp.callableToolSets,
   };
 }

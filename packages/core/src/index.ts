@@ -152,7 +152,15 @@ export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tena
 export type { ToolName } from './domain/tool-names.js';
 export { TOOL_GROUPS, TOOL_NAMES } from './domain/tool-names.js';
 export type { ToolSetName } from './domain/tool-sets.js';
-export { ALL_TOOL_SETS, DEFAULT_TOOL_SETS, isToolSetName, TOOL_SET_NAMES, TOOL_SETS, toolsOfSets } from './domain/tool-sets.js';
+export {
+  ALL_TOOL_SETS,
+  CALLABLE_BY_DEFAULT,
+  DEFAULT_TOOL_SETS,
+  isToolSetName,
+  TOOL_SET_NAMES,
+  TOOL_SETS,
+  toolsOfSets,
+} from './domain/tool-sets.js';
 export type { MemoriesAsOf } from './domain/versions-as-of.js';
 export { AS_OF_MAX_MEMORIES } from './domain/versions-as-of.js';
 export type { ContradictionEffect, PlannedLink, PromotionPlan, ReplacementEffect, WritePlan } from './domain/write-plan.js';

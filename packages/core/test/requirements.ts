@@ -218,7 +218,7 @@ export const REQUIREMENTS = {
   'CFG-TOOL-SETS':
     'MCP_TOOL_SETS is a comma-separated list of tool sets (agent, memories, export, admin, connectors, or all); unset means agent, admin; an unknown name fails naming MCP_TOOL_SETS and the known sets',
   'R-TOOLS-OFFERED':
-    'the server lists ping and the tools of the chosen sets only; an admin tool only when MCP_ADMIN_TOKEN is set; a tool not offered is refused when called (an admin tool as FORBIDDEN, logged admin_auth_denied)',
+    'the server lists ping and the tools of the chosen sets only, an admin tool only when MCP_ADMIN_TOKEN is set; with MCP_TOOL_SETS unset every spec tool still runs when called by name; with sets chosen, a tool outside them is refused NOT_FOUND (an unlisted admin tool as FORBIDDEN, logged admin_auth_denied)',
   'R-TOOLS-OUTPUT': 'every tool declares an outputSchema and each of its results (errors included) validates against it',
   'R-TOOLS-SIZE': 'the default tools/list (lite, no MCP_ADMIN_TOKEN, default sets) is at most 20 KB',
   'R-TOOLS-RESOURCE':

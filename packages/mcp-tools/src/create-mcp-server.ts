@@ -37,10 +37,12 @@ export interface ToolDependencies {
   /** What every call goes through (runTool): the principal, the tenant, the admin check, the hooks. */
   readonly pipeline: ToolPipeline;
   /**
-   * MCP_TOOL_SETS: the sets of tools listed and run (default DEFAULT_TOOL_SETS). The admin tools
-   * among them are listed only when `pipeline.adminToken` is set.
+   * MCP_TOOL_SETS: the sets of tools listed (default DEFAULT_TOOL_SETS). The admin tools among
+   * them are listed only when `pipeline.adminToken` is set.
    */
   readonly toolSets?: readonly ToolSetName[] | undefined;
+  /** The sets whose tools run when called by name: `toolSets` when given, else CALLABLE_BY_DEFAULT. */
+  readonly callableToolSets?: readonly ToolSetName[] | undefined;
 }
 
 export interface ServerIdentity {
@@ -102,7 +104,11 @@ type ToolCallback = (args: unknown, extra: unknown) => unknown;
  */
 export function createMcpServer(identity: ServerIdentity, dependencies: ToolDependencies): McpServer {
   sharedValidator ??= new AjvJsonSchemaValidator();
-  const offer: ToolOffer = { toolSets: dependencies.toolSets, adminTokenSet: dependencies.pipeline.adminToken !== undefined };
+  const offer: ToolOffer = {
+    toolSets: dependencies.toolSets,
+    callableToolSets: dependencies.callableToolSets,
+    adminTokenSet: dependencies.pipeline.adminToken !== undefined,
+  };
   const runnable = runnableTools(offer);
   const listed = listedTools(offer);
   const server = new McpServer(identity, {

@@ -1,4 +1,4 @@
-import { DEFAULT_TOOL_SETS, MemsvcError, type ToolSetName, toolsOfSets } from '@memsvc/core';
+import { CALLABLE_BY_DEFAULT, DEFAULT_TOOL_SETS, MemsvcError, type ToolSetName, toolsOfSets } from '@memsvc/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AdminAuthEvent } from './run-tool.js';
 import { ADMIN_TOOLS, type ToolName } from './tool-names.js';
@@ -6,24 +6,32 @@ import { toolError } from './tool-result.js';
 
 /** Which tools a server runs and lists: the chosen sets, and the admin tools listed only where they can work. */
 export interface ToolOffer {
-  /** MCP_TOOL_SETS; DEFAULT_TOOL_SETS when not given. */
+  /** MCP_TOOL_SETS: the sets listed; DEFAULT_TOOL_SETS when not given. */
   readonly toolSets?: readonly ToolSetName[] | undefined;
+  /** The sets that run when called by name; `toolSets` when those were given, else CALLABLE_BY_DEFAULT. */
+  readonly callableToolSets?: readonly ToolSetName[] | undefined;
   /** Whether MCP_ADMIN_TOKEN is set: without it every admin call is refused, so none is listed. */
   readonly adminTokenSet: boolean;
 }
 
 /**
- * The tools a server with this offer runs: those of the chosen sets. An admin tool among them
- * runs even when it is not listed, so a call to it is refused by the admin check as it always
- * was — logged, counted by the rate limiter — rather than by its absence.
+ * The tools a server with this offer runs when called by name: with no sets chosen, every tool of
+ * the spec (listed or not); with sets chosen, theirs alone. An admin tool among them runs even
+ * when it is not listed, so a call to it is refused by the admin check as it always was —
+ * logged, counted by the rate limiter — rather than by its absence.
  */
 export function runnableTools(offer: ToolOffer): ReadonlySet<ToolName> {
-  return toolsOfSets(offer.toolSets ?? DEFAULT_TOOL_SETS);
+  return toolsOfSets(offer.callableToolSets ?? offer.toolSets ?? CALLABLE_BY_DEFAULT);
 }
 
-/** The tools a server with this offer lists in `tools/list`. */
+/** The tools a server with this offer lists in `tools/list`: the listed sets' runnable tools, admin ones only with a token. */
 export function listedTools(offer: ToolOffer): ReadonlySet<ToolName> {
-  return new Set([...runnableTools(offer)].filter((tool) => offer.adminTokenSet || !ADMIN_TOOLS.has(tool)));
+  const runnable = runnableTools(offer);
+  return new Set(
+    [...toolsOfSets(offer.toolSets ?? DEFAULT_TOOL_SETS)].filter(
+      (tool) => runnable.has(tool) && (offer.adminTokenSet || !ADMIN_TOOLS.has(tool)),
+    ),
+  );
 }
 
 /**

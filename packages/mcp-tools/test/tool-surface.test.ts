@@ -39,16 +39,20 @@ describe('the default tool surface', () => {
     expect(bytes).toBeLessThanOrEqual(DEFAULT_LIST_MAX_BYTES);
   });
 
-  it('R-TOOLS-OFFERED: lists ping and the agent set, and refuses a tool of another set by name', async () => {
+  it('R-TOOLS-OFFERED: lists ping and the agent set by default, and still runs every spec tool called by name', async () => {
     const client = await connect();
     const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
     expect(names).toEqual(['ping', ...TOOL_SETS.agent].sort());
-    const refused = await client.callTool({ name: 'create_memory', arguments: { content: 'x', type: 'long-term' } });
+    const created = await client.callTool({ name: 'create_memory', arguments: { content: 'unlisted but callable', type: 'long-term' } });
+    expect(created.isError).toBeFalsy();
+    const id = (created.structuredContent as { memory: { id: string } }).memory.id;
+    const listed = await client.callTool({ name: 'list_memories', arguments: {} });
+    expect(JSON.stringify(listed.structuredContent)).toContain(id);
+    // Not a spec tool: the connectors run only when their set is chosen.
+    const refused = await client.callTool({ name: 'search', arguments: { query: 'unlisted' } });
     expect(refused).toMatchObject({
       isError: true,
-      structuredContent: {
-        error: { code: 'NOT_FOUND', message: expect.stringContaining('MCP_TOOL_SETS'), data: { tool: 'create_memory' } },
-      },
+      structuredContent: { error: { code: 'NOT_FOUND', message: expect.stringContaining('MCP_TOOL_SETS'), data: { tool: 'search' } } },
     });
   });
 

@@ -75,6 +75,8 @@ export interface MemsvcConfig {
     readonly publicUrl: string | undefined;
     /** MCP_TOOL_SETS: the tool sets the server offers (ping always; admin tools only with MCP_ADMIN_TOKEN). */
     readonly toolSets: readonly ToolSetName[];
+    /** The sets whose tools run when called by name: every spec tool when MCP_TOOL_SETS is unset, else the chosen sets (CALLABLE_BY_DEFAULT). */
+    readonly callableToolSets: readonly ToolSetName[];
   };
   readonly database: {
     readonly url: Secret;

@@ -1,6 +1,6 @@
 import { isLoopbackHost } from '../domain/ip-address.js';
 import { isValidTenantId } from '../domain/tenant.js';
-import { ALL_TOOL_SETS, DEFAULT_TOOL_SETS, TOOL_SET_NAMES, type ToolSetName } from '../domain/tool-sets.js';
+import { ALL_TOOL_SETS, CALLABLE_BY_DEFAULT, DEFAULT_TOOL_SETS, TOOL_SET_NAMES, type ToolSetName } from '../domain/tool-sets.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { LogLevel, MemsvcConfig, NodeEnv, OAuthClient } from './config-types.js';
 import { parseDatabaseUrl, redactDatabaseUrl } from './database-url.js';
@@ -93,7 +93,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
       allowedHosts: parsed.MEMSVC_ALLOWED_HOSTS,
       serveDashboard: parsed.MEMSVC_SERVE_DASHBOARD,
     },
-    mcp: { transport: parsed.MCP_TRANSPORT, publicUrl: parsed.MEMSVC_MCP_URL, toolSets: toolSetsOf(parsed.MCP_TOOL_SETS) },
+    mcp: {
+      transport: parsed.MCP_TRANSPORT,
+      publicUrl: parsed.MEMSVC_MCP_URL,
+      toolSets: toolSetsOf(parsed.MCP_TOOL_SETS),
+      callableToolSets: parsed.MCP_TOOL_SETS.length === 0 ? CALLABLE_BY_DEFAULT : toolSetsOf(parsed.MCP_TOOL_SETS),
+    },
     database: {
       ...(database as NonNullable<typeof database>),
       webUrl: parsed.WEB_DATABASE_URL,

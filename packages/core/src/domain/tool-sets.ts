@@ -61,6 +61,14 @@ export const TOOL_SET_NAMES = Object.keys(TOOL_SETS) as readonly ToolSetName[];
 /** MCP_TOOL_SETS when unset: what a typical agent needs (admin tools still need MCP_ADMIN_TOKEN). */
 export const DEFAULT_TOOL_SETS: readonly ToolSetName[] = Object.freeze(['agent', 'admin']);
 
+/**
+ * The sets a server runs when MCP_TOOL_SETS is unset: every tool of spec §4.3 stays callable by
+ * name (the spec makes every tool available in both profiles), while only DEFAULT_TOOL_SETS are
+ * listed — an agent pays for what it is shown, not for what it may call. Naming sets in
+ * MCP_TOOL_SETS is an operator's choice to offer those alone: then the others are not run either.
+ */
+export const CALLABLE_BY_DEFAULT: readonly ToolSetName[] = Object.freeze(['agent', 'memories', 'export', 'admin']);
+
 /** The word in MCP_TOOL_SETS that stands for every set. */
 export const ALL_TOOL_SETS = 'all';
 
