@@ -10,6 +10,14 @@ export interface GuardedRequest {
 /** Distinct refused values logged per process: enough to see a misconfiguration, too few to flood. */
 const REFUSALS_LOGGED = 64;
 
+/**
+ * Ways in any web page may use, whatever its origin: the OAuth metadata, client registration and
+ * token endpoints, which browser-based MCP clients call across origins (RFC 8414, 7591, 6749).
+ * Nothing ambient rides on them — no cookie, no credential the browser adds — so a page learns or
+ * obtains nothing it did not bring. Their Host is still checked; the consent page is not among them.
+ */
+const ANY_ORIGIN_PATHS: readonly RegExp[] = [/^\/\.well-known\/oauth-/u, /^\/oauth\/(register|token)$/u];
+
 /** The policy of a server or dashboard from its configuration. */
 export function requestOriginPolicyOf(config: MemsvcConfig): RequestOriginPolicy {
   return new RequestOriginPolicy({
@@ -31,7 +39,7 @@ export function requestOriginGuard(config: MemsvcConfig, logger: Logger) {
   return async (c: GuardedRequest, next: () => Promise<void>): Promise<Response | undefined> => {
     // The node adapter builds the URL from the Host header; an in-process request has only the URL.
     const host = c.req.header('host') ?? new URL(c.req.url).host;
-    const origin = c.req.header('origin');
+    const origin = ANY_ORIGIN_PATHS.some((path) => path.test(c.req.path)) ? undefined : c.req.header('origin');
     const localPort = (c.env as { incoming?: { socket?: { localPort?: number } } } | undefined)?.incoming?.socket?.localPort;
     const verdict = policy.judge({ host, origin, localPort });
     if (verdict.allowed) {
