@@ -12,7 +12,9 @@ declare class URL {
   readonly origin: string;
   protocol: string;
   hostname: string;
+  username: string;
   password: string;
   readonly searchParams: URLSearchParams;
   toString(): string;
+  static canParse(input: string, base?: string): boolean;
 }

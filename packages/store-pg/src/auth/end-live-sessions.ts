@@ -3,14 +3,15 @@ import type { MemsvcDatabase } from '../schema/database-schema.js';
 
 /**
  * Whose live sessions to end: every one of a user's, those exchanged for given API keys, given
- * ones, or a user's sessions from a GitHub or Google login (those exchanged for no key: a session
+ * ones, the access tokens of an OAuth refresh family, or a user's sessions from a GitHub or Google login (those exchanged for no key: a session
  * does not record which provider account opened it).
  */
 export type SessionsToEnd =
   | { readonly userId: string }
   | { readonly apiKeyIds: readonly string[] }
   | { readonly jtis: readonly string[] }
-  | { readonly identityLoginsOf: string };
+  | { readonly identityLoginsOf: string }
+  | { readonly oauthFamilyId: string };
 
 /**
  * Ends live sessions: marks them revoked and puts each `jti` on the denylist until its token would
@@ -26,6 +27,7 @@ export async function endLiveSessions(trx: Kysely<MemsvcDatabase>, which: Sessio
   if ('userId' in which) live = live.where('user_id', '=', which.userId);
   else if ('apiKeyIds' in which) live = live.where('api_key_id', 'in', which.apiKeyIds);
   else if ('jtis' in which) live = live.where('jti', 'in', which.jtis);
+  else if ('oauthFamilyId' in which) live = live.where('oauth_family_id', '=', which.oauthFamilyId);
   else live = live.where('user_id', '=', which.identityLoginsOf).where('api_key_id', 'is', null);
   const ended = await live.returning(['jti', 'expires_at']).execute();
   if (ended.length > 0) {

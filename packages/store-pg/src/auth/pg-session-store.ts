@@ -54,6 +54,9 @@ export class PgSessionStore implements SessionStore {
     if (!(session.expiresAt.getTime() > now.getTime())) {
       throw new MemsvcError('INVALID_INPUT', 'expiresAt must be a time in the future', { field: 'expiresAt' });
     }
+    if (session.oauthFamilyId !== undefined && !isUuid(session.oauthFamilyId)) {
+      throw new MemsvcError('INVALID_INPUT', 'oauthFamilyId must be the id (a UUID) of a refresh family', { field: 'oauthFamilyId' });
+    }
     try {
       const row = await this.#db.transaction().execute(async (trx) => {
         if (session.apiKeyId !== undefined) await lockUsableKey(trx, session.apiKeyId, session.userId, now);
@@ -68,6 +71,7 @@ export class PgSessionStore implements SessionStore {
             user_agent: untrustedText(session.userAgent, USER_AGENT_MAX_LENGTH),
             ip_address: untrustedText(session.ipAddress, IP_ADDRESS_MAX_LENGTH),
             api_key_id: session.apiKeyId ?? null,
+            oauth_family_id: session.oauthFamilyId ?? null,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
