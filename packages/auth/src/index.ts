@@ -32,6 +32,8 @@ export { verifierMatches } from './oauth-server/pkce.js';
 export { isPublicAddress } from './oauth-server/public-address.js';
 export {
   authorizationServerMetadata,
+  issuerOf,
+  mcpResourceOf,
   OAUTH_ENDPOINTS,
   protectedResourceMetadata,
   resourceMetadataUrl,
