@@ -28,18 +28,20 @@ export interface AuthRouteDependencies {
   readonly clock: Clock;
   /** Whether cookies (the login's state) are `Secure`: everywhere but plain-HTTP development. */
   readonly secureCookies: boolean;
+  /** The WWW-Authenticate of 401s: naming the protected-resource metadata when OAuth is on. */
+  readonly challenge?: string | undefined;
 }
 
 type ErrorStatus = 400 | 401 | 403 | 404;
 
-function refuse(c: Context, status: ErrorStatus, code: string, message: string) {
+function refuse(c: Context, status: ErrorStatus, code: string, message: string, challenge = 'Bearer') {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
-  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  if (status === 401) headers['WWW-Authenticate'] = challenge;
   return c.json({ error: { code, message } }, status, headers);
 }
 
 /** Where a session request came from: recorded with the session, never trusted for anything. */
-function clientOf(c: Context): SessionClient {
+export function clientOf(c: Context): SessionClient {
   let ipAddress: string | undefined;
   try {
     ipAddress = getConnInfo(c).remote.address;
@@ -119,7 +121,8 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
   app.get('/auth/session', async (c) => {
     const token = bearerToken(c.req.header('authorization'));
     const claims = token ? await sessions.verify(token) : undefined;
-    if (!claims) return refuse(c, 401, 'UNAUTHENTICATED', 'the session token is not valid (expired, logged out or not issued here)');
+    if (!claims)
+      return refuse(c, 401, 'UNAUTHENTICATED', 'the session token is not valid (expired, logged out or not issued here)', deps.challenge);
     return c.json(
       {
         userId: claims.userId,
@@ -136,7 +139,14 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
   app.post('/auth/logout', async (c) => {
     const token = bearerToken(c.req.header('authorization'));
     const ended = token ? await sessions.revoke(token) : undefined;
-    if (!ended) return refuse(c, 401, 'UNAUTHENTICATED', 'logout needs a valid session token: send Authorization: Bearer <session token>');
+    if (!ended)
+      return refuse(
+        c,
+        401,
+        'UNAUTHENTICATED',
+        'logout needs a valid session token: send Authorization: Bearer <session token>',
+        deps.challenge,
+      );
     logger.info({ event: 'session_revoked', jti: ended.jti }, 'session logged out');
     return c.body(null, 204);
   });

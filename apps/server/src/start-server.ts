@@ -11,6 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { credentialPrincipals } from './credential-principals.js';
 import { createHttpApp } from './http-app.js';
 import { loginFlowOf } from './login-flow-of.js';
+import { oauthRoutesOf } from './oauth-server-of.js';
 import { rateLimitRequest } from './rate-limit-hook.js';
 import { SERVER_VERSION } from './server-version.js';
 import { mcpToolDependencies } from './tool-dependencies.js';
@@ -86,6 +87,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
   const overHttp = config.mcp.transport === 'streamable-http';
   let shuttingDown = false;
   const traffic = new TrafficMeter();
+  const oauth = oauthRoutesOf(runtime, logger, cookiesMustBeSecure(config));
   const app = createHttpApp({
     config,
     health,
@@ -108,7 +110,9 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
       logger,
       clock: runtime.clock,
       secureCookies: cookiesMustBeSecure(config),
+      challenge: oauth?.challenges.unauthorized(),
     },
+    oauth,
     ...(config.rateLimit.enabled
       ? {
           limitUnauthenticated: rateLimitUnauthenticated({
