@@ -30,6 +30,8 @@ export interface OAuthRouteDependencies {
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+/** The rest of an oversized body is not read, so its connection cannot carry another request. */
+const UNREAD_BODY = { ...NO_STORE, Connection: 'close' };
 /** Metadata is public and read by browser-based clients too. */
 const PUBLIC_JSON = { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'max-age=300' };
 
@@ -68,7 +70,7 @@ export function registerOAuthRoutes(app: Hono, deps: OAuthRouteDependencies): vo
   app.post(OAUTH_ENDPOINTS.register, async (c) => {
     const body = await formOrJsonBody(c);
     if ('refusal' in body)
-      return c.json({ error: 'invalid_client_metadata', error_description: body.refusal.message }, body.status, NO_STORE);
+      return c.json({ error: 'invalid_client_metadata', error_description: body.refusal.message }, body.status, UNREAD_BODY);
     let parsed: unknown;
     try {
       parsed = JSON.parse(body.text);
@@ -151,7 +153,7 @@ export function registerOAuthRoutes(app: Hono, deps: OAuthRouteDependencies): vo
       return oauthError(c, new OAuthRefusal('invalid_request', 'the token request must be application/x-www-form-urlencoded'));
     }
     const body = await formOrJsonBody(c);
-    if ('refusal' in body) return c.json(body.refusal.toResponseObject(), body.status, NO_STORE);
+    if ('refusal' in body) return c.json(body.refusal.toResponseObject(), body.status, UNREAD_BODY);
     const form = new URLSearchParams(body.text);
     try {
       const tokens = await server.token(form, clientOf(c));

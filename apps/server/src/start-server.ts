@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { OAuthProviderClient } from '@memsvc/auth';
-import type { MemsvcConfig } from '@memsvc/core';
+import type { Clock, MemsvcConfig } from '@memsvc/core';
 import { cookiesMustBeSecure, createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
 import { createMcpServer } from '@memsvc/mcp-tools';
 import { HealthChecker, httpServerOptions, type Logger, type MemsvcRuntime, openRuntime, rateLimitUnauthenticated } from '@memsvc/runtime';
@@ -58,9 +58,11 @@ export interface RunningServer {
  * Composes memsvc: opens (and migrates) the store, then serves HTTP (health, metrics and, over
  * streamable HTTP, MCP) and, over stdio, MCP on stdin/stdout.
  */
-/** What a test may put in place of the real world: identity providers on loopback. */
+/** What a test may put in place of the real world: identity providers on loopback, a clock. */
 export interface ServerOverrides {
   readonly identityProviders?: readonly OAuthProviderClient[] | undefined;
+  /** The clock of every expiry (sessions, OAuth codes and requests): a test steps its own. */
+  readonly clock?: Clock | undefined;
 }
 
 export async function startServer(config: MemsvcConfig, logger: Logger, overrides: ServerOverrides = {}): Promise<RunningServer> {
@@ -70,6 +72,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
   const runtime: MemsvcRuntime = await openRuntime(config, {
     applicationName: 'memsvc-server',
     logger,
+    clock: overrides.clock,
     // One probe for /health and memsvc_pgvector_ready: concurrent checks share the one in flight.
     readPgvector: async (store) => {
       health ??= new HealthChecker(store, config.profile, embeddings);

@@ -27,7 +27,7 @@ export interface ClientMetadataDocumentsOptions {
 
 const systemResolver: HostResolver = (host) =>
   new Promise((resolve, reject) => {
-    dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+    dnsLookup(host, { all: true, verbatim: false }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
   });
 
 const refused = (message: string) => new OAuthRefusal('invalid_client', message);
