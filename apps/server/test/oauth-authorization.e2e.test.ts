@@ -14,7 +14,7 @@ import { call, e2eEngines } from './support/tool-calls.js';
 
 const JWT_SECRET = 'a'.repeat(40);
 const REDIRECT = 'http://127.0.0.1:47123/callback';
-const S256 = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGrSw9NdeY'.padEnd(43, 'A');
+const S256 = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
 /**
  * memsvc as an OAuth 2.1 authorization server for MCP clients, end to end through the real HTTP

@@ -27,6 +27,8 @@ export const REQUIREMENTS = {
   'CFG-OPENAI-NO-KEY': 'EMBEDDING_PROVIDER=openai without a key is not an error (spec §7)',
   'CFG-OAUTH-PAIR': 'an identity provider is enabled only when both its id and secret are set (spec §5.5)',
   'CFG-OAUTH-LOGIN': 'an enabled login needs OAUTH_REDIRECT_BASE_URL and a JWT_SECRET on standard; lite ignores logins with a warning',
+  'CFG-OAUTH-METADATA-HOSTS':
+    'OAUTH_CLIENT_METADATA_ALLOWED_HOSTS lists host names (no scheme, port or path) whose client metadata documents may be fetched from private addresses; none by default',
   'CFG-TRUSTED-PROXIES': 'MEMSVC_TRUSTED_PROXIES lists IP addresses or CIDR ranges; anything else fails naming the entry',
   'CFG-DEV-AUTH-PROD': 'MEMSVC_DASHBOARD_DEV_AUTH is refused in production',
   'CFG-IMPORT-ROOT': 'IMPORT_ALLOWED_ROOT defaults to the home directory and must be absolute',

@@ -49,7 +49,16 @@ export class ClientMetadataDocuments {
   readonly #resolve: HostResolver;
 
   constructor(options: ClientMetadataDocumentsOptions) {
-    this.#allowed = new Set(options.allowedHosts.map((host) => host.trim().toLowerCase()).filter((host) => host !== ''));
+    this.#allowed = new Set(
+      options.allowedHosts
+        .map((host) =>
+          host
+            .trim()
+            .toLowerCase()
+            .replace(/^\[(.*)\]$/, '$1'),
+        )
+        .filter((host) => host !== ''),
+    );
     this.#timeoutMs = options.timeoutMs ?? CLIENT_METADATA_TIMEOUT_MS;
     this.#maxBytes = options.maxBytes ?? CLIENT_METADATA_MAX_BYTES;
     this.#resolve = options.resolve ?? systemResolver;

@@ -5,7 +5,9 @@ import { BlockList, isIP } from 'node:net';
  * link-local (cloud metadata services live at 169.254.169.254), shared, benchmarking,
  * documentation, multicast and reserved ranges (RFC 6890 and its IPv6 registry).
  */
-const NOT_PUBLIC = new BlockList();
+const NOT_PUBLIC_V4 = new BlockList();
+/** Kept apart: a BlockList with IPv6 rules such as ::ffff:0:0/96 matches every IPv4 address checked against it. */
+const NOT_PUBLIC_V6 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -23,7 +25,7 @@ for (const [network, prefix] of [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const) {
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
+  NOT_PUBLIC_V4.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
   ['::', 128],
@@ -40,7 +42,7 @@ for (const [network, prefix] of [
   ['fec0::', 10],
   ['ff00::', 8],
 ] as const) {
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+  NOT_PUBLIC_V6.addSubnet(network, prefix, 'ipv6');
 }
 
 /**
@@ -50,5 +52,5 @@ for (const [network, prefix] of [
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? !NOT_PUBLIC_V4.check(address, 'ipv4') : !NOT_PUBLIC_V6.check(address, 'ipv6');
 }
