@@ -145,7 +145,14 @@ export function registerOAuthRoutes(app: Hono, deps: OAuthRouteDependencies): vo
       );
     }
     logger.info({ event: 'oauth_consent', decision: 'approved', clientId: request.clientId, keyId: key.id }, 'OAuth consent given');
-    return finish({ userId: key.userId, organizationId: key.organizationId, scopes: key.scopes, origin: 'api-key', apiKeyId: key.id });
+    return finish({
+      userId: key.userId,
+      organizationId: key.organizationId,
+      scopes: key.scopes,
+      origin: 'api-key',
+      apiKeyId: key.id,
+      notAfter: key.expiresAt,
+    });
   });
 
   app.post(OAUTH_ENDPOINTS.token, async (c) => {

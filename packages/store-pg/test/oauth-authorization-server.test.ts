@@ -37,6 +37,7 @@ const GRANT: AuthorizationGrant = {
   organizationId: null,
   origin: 'api-key',
   apiKeyId: null,
+  notAfter: null,
 };
 
 function code(overrides: Partial<CodeGrant> = {}): CodeGrant {
@@ -116,7 +117,7 @@ describeEachEngine('OAuth authorization server storage', (engine) => {
         expect(await store.oauthAuthorizations.consumePending(handle, clock.now())).toBeUndefined();
 
         const codeHash = digest();
-        const grant = code();
+        const grant = code({ apiKeyId: randomUUID(), notAfter: inMinutes(90) });
         await store.oauthAuthorizations.saveCode(codeHash, grant, inMinutes(1));
         const stored = await store.connection.db.selectFrom('oauth_codes').selectAll().executeTakeFirstOrThrow();
         expect(stored.code_hash).toBe(codeHash);
@@ -186,14 +187,19 @@ describeEachEngine('OAuth authorization server storage', (engine) => {
       async () => {
         const familyId = randomUUID();
         const first = digest();
-        await store.oauthRefresh.startFamily(familyId, GRANT, first, inMinutes(30 * 24 * 60));
+        const familyEnds = inMinutes(30 * 24 * 60);
+        await store.oauthRefresh.startFamily(familyId, GRANT, first, familyEnds);
         const access = await sessionOf(familyId);
         const otherFamily = randomUUID();
         await store.oauthRefresh.startFamily(otherFamily, GRANT, digest(), inMinutes(60));
         const bystander = await sessionOf(otherFamily);
 
         const second = digest();
-        expect(await store.oauthRefresh.rotate(first, second, clock.now())).toEqual({ kind: 'rotated', familyId, grant: GRANT });
+        expect(await store.oauthRefresh.rotate(first, second, clock.now())).toEqual({
+          kind: 'rotated',
+          familyId,
+          grant: { ...GRANT, notAfter: familyEnds },
+        });
         expect(await store.oauthRefresh.rotate(first, digest(), clock.now())).toEqual({ kind: 'reused', familyId });
         expect(await store.sessions.isDenied(access, clock.now())).toBe(true);
         expect(await store.sessions.isDenied(bystander, clock.now())).toBe(false);

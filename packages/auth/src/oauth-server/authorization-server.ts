@@ -46,6 +46,8 @@ export interface ConsentSigner {
   readonly origin: SessionOrigin;
   /** The API key used to sign in: every token of the grant ends when it is revoked. */
   readonly apiKeyId: string | null;
+  /** When the API key used to sign in expires: no token of the grant outlives it. */
+  readonly notAfter: Date | null;
 }
 
 export interface AuthorizationServerOptions {
@@ -253,7 +255,9 @@ export class AuthorizationServer {
     const familyId = randomUUID();
     const access = await this.#issue(grant, familyId, client);
     const refreshToken = newSecret();
-    const familyEnds = new Date(this.#options.clock.now().getTime() + OAUTH_LIFETIMES.refreshFamily * 1000);
+    // The family, and every token of it, ends no later than the key that consented.
+    const lifetimeEnds = this.#options.clock.now().getTime() + OAUTH_LIFETIMES.refreshFamily * 1000;
+    const familyEnds = new Date(Math.min(lifetimeEnds, grant.notAfter?.getTime() ?? lifetimeEnds));
     await this.#options.refresh.startFamily(familyId, grant, hashOf(refreshToken), familyEnds);
     return { ...access, refresh_token: refreshToken };
   }
@@ -307,6 +311,7 @@ export class AuthorizationServer {
           scopes: grant.scopes,
           origin: grant.origin,
           keyId: grant.apiKeyId ?? undefined,
+          notAfter: grant.notAfter,
           oauth: { clientId: grant.clientId, audience: grant.resource, familyId, lifetimeSeconds: OAUTH_LIFETIMES.accessToken },
         },
         client,
@@ -331,5 +336,6 @@ function signerGrant(signer: ConsentSigner, clientId: string, resource: string, 
     organizationId: signer.organizationId,
     origin: signer.origin,
     apiKeyId: signer.apiKeyId,
+    notAfter: signer.notAfter,
   };
 }

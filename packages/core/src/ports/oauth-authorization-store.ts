@@ -28,6 +28,8 @@ export interface AuthorizationGrant {
   readonly origin: SessionOrigin;
   /** The API key used to sign in: revoking it ends every token of the grant. */
   readonly apiKeyId: string | null;
+  /** The latest any token of the grant may live: the signing key's expiry, then the refresh family's end. */
+  readonly notAfter: Date | null;
 }
 
 /** An authorization code's binding: the grant plus what the token request must repeat. */

@@ -106,6 +106,7 @@ export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
         organization_id: grant.organizationId,
         origin: grant.origin,
         api_key_id: grant.apiKeyId,
+        not_after: grant.notAfter,
         created_at: now,
         expires_at: expiresAt,
       })
@@ -126,6 +127,7 @@ export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
       organizationId: row.organization_id,
       origin: row.origin as SessionOrigin,
       apiKeyId: row.api_key_id,
+      notAfter: row.not_after,
     };
   }
 }

@@ -106,6 +106,8 @@ export class PgOAuthRefreshStore implements OAuthRefreshStore {
           organizationId: family.organization_id,
           origin: family.origin as SessionOrigin,
           apiKeyId: family.api_key_id,
+          // The family ends no later than the key that consented (startFamily's caller saw to it).
+          notAfter: family.expires_at,
         },
       };
     });

@@ -40,6 +40,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       organization_id text,
       origin text NOT NULL,
       api_key_id uuid,
+      not_after timestamptz,
       created_at timestamptz NOT NULL,
       expires_at timestamptz NOT NULL
     )`.execute(db);

@@ -203,6 +203,7 @@ export interface OAuthCodesTable {
   organization_id: string | null;
   origin: string;
   api_key_id: string | null;
+  not_after: Date | null;
   created_at: Date;
   expires_at: Date;
 }
