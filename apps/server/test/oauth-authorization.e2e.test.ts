@@ -315,6 +315,15 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
       });
       expect(registered.status).toBe(201);
       clientId = ((await registered.json()) as { client_id: string }).client_id;
+      // A client that asks for a secret is registered as public all the same, and told so.
+      const asksSecret = await fetch(`${base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_post' }),
+      });
+      const answer = (await asksSecret.json()) as Record<string, unknown>;
+      expect(answer).toMatchObject({ token_endpoint_auth_method: 'none' });
+      expect(answer).not.toHaveProperty('client_secret');
     });
     const authorizeUrl = (overrides: Record<string, string | undefined>) => {
       const params: Record<string, string | undefined> = {
@@ -455,7 +464,7 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
       },
     );
 
-    it('registration with a javascript: or data: redirect URI, a confidential client or a 1 MB body is refused as RFC 7591 says', async () => {
+    it('registration with a javascript: or data: redirect URI, another grant type or a 1 MB body is refused as RFC 7591 says', async () => {
       const before = await counts();
       const register = (body: string) =>
         fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -463,8 +472,8 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
         const answer = await register(JSON.stringify({ redirect_uris: [uri] }));
         expect([answer.status, await answer.json()]).toEqual([400, expect.objectContaining({ error: 'invalid_redirect_uri' })]);
       }
-      const confidential = await register(JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' }));
-      expect(await confidential.json()).toMatchObject({ error: 'invalid_client_metadata' });
+      const badGrant = await register(JSON.stringify({ redirect_uris: [REDIRECT], grant_types: ['password'] }));
+      expect(await badGrant.json()).toMatchObject({ error: 'invalid_client_metadata' });
       const huge = await register(JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'x'.repeat(1024 * 1024) }));
       expect(huge.status).toBe(413);
       expect(huge.headers.get('connection')).toBe('close');

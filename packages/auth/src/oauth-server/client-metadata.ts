@@ -16,9 +16,9 @@ const badMetadata = (message: string) => new OAuthRefusal('invalid_client_metada
 
 /**
  * Checks client metadata — a registration request's body or a metadata document — as RFC 7591
- * §2 and §3.2.2 say: redirect URIs (invalid_redirect_uri when one is unusable), a public client
- * (`token_endpoint_auth_method` `none`: memsvc issues no client secrets), the code and refresh
- * grants only. Unknown fields are ignored, as the RFC asks.
+ * §2 and §3.2.2 say: redirect URIs (invalid_redirect_uri when one is unusable), the code and
+ * refresh grants only; every client is public (`none`: memsvc issues no client secrets).
+ * Unknown fields are ignored, as the RFC asks.
  */
 export function checkClientMetadata(metadata: Record<string, unknown>): CheckedClientMetadata {
   const uris = metadata.redirect_uris;
@@ -29,10 +29,11 @@ export function checkClientMetadata(metadata: Record<string, unknown>): CheckedC
     const problem = redirectUriProblem(uri);
     if (problem) throw new OAuthRefusal('invalid_redirect_uri', problem);
   }
+  // A client asking for a secret (client_secret_post, …) is registered as public all the same and
+  // told so in the response (RFC 7591 §3.2.1 lets the server replace a value): memsvc issues no
+  // secrets, and PKCE protects the code. Some connectors ask for a secret by default.
   const method = metadata.token_endpoint_auth_method;
-  if (method !== undefined && method !== 'none') {
-    throw badMetadata('token_endpoint_auth_method must be "none": this server registers public clients only (PKCE protects the code)');
-  }
+  if (method !== undefined && typeof method !== 'string') throw badMetadata('token_endpoint_auth_method must be a string');
   const grants = metadata.grant_types;
   if (
     grants !== undefined &&
