@@ -15,6 +15,7 @@ import type { Logger } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { type BoundedBody, readBoundedBody } from './bounded-body.js';
+import { OAUTH_RESUME_PATH, resumeConsent } from './oauth-consent-routes.js';
 
 /** A session request's body is a few scopes at most. */
 const SESSION_BODY_MAX_BYTES = 4096;
@@ -179,8 +180,10 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
       const started = getCookie(c, LOGIN_STATE_COOKIE);
       if (started !== undefined) deleteCookie(c, LOGIN_STATE_COOKIE, loginCookie);
       if (!startedInThisBrowser(started, params.get('state'))) throw new LoginRefused('other-browser');
-      const session = await logins.finish(provider, params, clientOf(c));
+      const { session, redirectTo } = await logins.finishLogin(provider, params, clientOf(c));
       logger.info({ event: 'session_issued', via: provider }, 'session issued');
+      // A login started from the OAuth consent page goes back to it, signed in.
+      if (redirectTo === OAUTH_RESUME_PATH) return resumeConsent(c, session, deps.secureCookies);
       return c.json(sessionJson(session, clock.now()), 200, { 'Cache-Control': 'no-store' });
     } catch (error) {
       if (!(error instanceof LoginRefused)) throw error;

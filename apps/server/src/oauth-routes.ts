@@ -1,30 +1,10 @@
-import {
-  type ApiKeyAuthenticator,
-  type AuthorizationServer,
-  authorizationServerMetadata,
-  OAUTH_ENDPOINTS,
-  OAUTH_LIFETIMES,
-  OAuthRefusal,
-  protectedResourceMetadata,
-  startedInThisBrowser,
-} from '@memsvc/auth';
-import type { Logger } from '@memsvc/runtime';
+import { authorizationServerMetadata, OAUTH_ENDPOINTS, OAuthRefusal, protectedResourceMetadata } from '@memsvc/auth';
 import type { Context, Hono } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
 import { clientOf } from './auth-routes.js';
-import { authorizeErrorPage, authorizePage, authorizePageHeaders } from './authorize-page.js';
-import { readBoundedBody } from './bounded-body.js';
+import { type ConsentRouteDependencies, registerConsentRoutes } from './oauth-consent-routes.js';
+import { formOrJsonBody, mediaType } from './oauth-request-body.js';
 
-/** A registration request, a token request or a consent form: a few kilobytes at most. */
-export const OAUTH_BODY_MAX_BYTES = 16 * 1024;
-/** Ties a consent form to the browser that opened the authorize page (CSRF): it holds the request's handle. */
-export const CONSENT_COOKIE = 'memsvc_oauth_consent';
-
-export interface OAuthRouteDependencies {
-  readonly server: AuthorizationServer;
-  readonly apiKeys: ApiKeyAuthenticator;
-  readonly logger: Logger;
-  readonly secureCookies: boolean;
+export interface OAuthRouteDependencies extends ConsentRouteDependencies {
   /** Whether client metadata documents are accepted (advertised in the metadata). */
   readonly documents: boolean;
 }
@@ -39,18 +19,6 @@ function oauthError(c: Context, refusal: OAuthRefusal) {
   return c.json(refusal.toResponseObject(), refusal.status, NO_STORE);
 }
 
-/** A body read in full and within the cap, or an OAuth error saying it was not. */
-async function formOrJsonBody(c: Context): Promise<{ text: string } | { refusal: OAuthRefusal; status: 413 }> {
-  const body = await readBoundedBody(c.req.raw.body, c.req.header('content-length'), OAUTH_BODY_MAX_BYTES);
-  if (body.refused)
-    return { refusal: new OAuthRefusal('invalid_request', `the request body exceeds ${OAUTH_BODY_MAX_BYTES} bytes`), status: 413 };
-  return { text: body.bytes.toString('utf8') };
-}
-
-function mediaType(c: Context): string | undefined {
-  return c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase();
-}
-
 /**
  * The authorization server's HTTP face (docs/security.md, "MCP clients: OAuth"):
  * - `GET /.well-known/oauth-protected-resource[/mcp]` (RFC 9728) and
@@ -60,7 +28,7 @@ function mediaType(c: Context): string | undefined {
  * Routes parse and map; AuthorizationServer decides.
  */
 export function registerOAuthRoutes(app: Hono, deps: OAuthRouteDependencies): void {
-  const { server, apiKeys, logger } = deps;
+  const { server, logger } = deps;
   const resourceMetadata = protectedResourceMetadata(server);
   app.get('/.well-known/oauth-protected-resource', (c) => c.json(resourceMetadata, 200, PUBLIC_JSON));
   app.get('/.well-known/oauth-protected-resource/mcp', (c) => c.json(resourceMetadata, 200, PUBLIC_JSON));
@@ -90,70 +58,7 @@ export function registerOAuthRoutes(app: Hono, deps: OAuthRouteDependencies): vo
     }
   });
 
-  const consentCookie = { httpOnly: true, secure: deps.secureCookies, sameSite: 'Lax', path: '/oauth/' } as const;
-
-  app.get(OAUTH_ENDPOINTS.authorize, async (c) => {
-    const params = new URL(c.req.url).searchParams;
-    try {
-      const { handle, client, request } = await server.authorize(params);
-      setCookie(c, CONSENT_COOKIE, handle, { ...consentCookie, maxAge: OAUTH_LIFETIMES.pending });
-      return c.html(authorizePage({ client, request, handle }), 200, authorizePageHeaders(request.redirectUri));
-    } catch (error) {
-      if (!(error instanceof OAuthRefusal)) throw error;
-      logger.info(
-        { event: 'oauth_authorize_refused', error: error.code, clientId: params.get('client_id') },
-        'authorization request refused',
-      );
-      // Only once the client and its redirect URI checked out may the refusal go there.
-      const redirectUri = params.get('redirect_uri');
-      if (error.redirectable && redirectUri) return c.redirect(server.redirectWithError(redirectUri, error, params.get('state')), 302);
-      return c.html(authorizeErrorPage(error.message), 400, authorizePageHeaders(undefined));
-    }
-  });
-
-  app.post(OAUTH_ENDPOINTS.authorize, async (c) => {
-    const refusedPage = (status: 400 | 403, message: string) =>
-      c.html(authorizeErrorPage(message), status, authorizePageHeaders(undefined));
-    if (mediaType(c) !== 'application/x-www-form-urlencoded') return refusedPage(400, 'The consent form was not sent as a form.');
-    const body = await formOrJsonBody(c);
-    if ('refusal' in body) return refusedPage(400, body.refusal.message);
-    const form = new URLSearchParams(body.text);
-    const handle = form.get('handle') ?? '';
-    if (!startedInThisBrowser(getCookie(c, CONSENT_COOKIE), handle)) {
-      return refusedPage(403, 'This consent was not started in this browser (or its cookie is gone).');
-    }
-    const request = await server.pending(handle);
-    if (!request) return refusedPage(400, 'This authorization request is unknown, expired or already answered.');
-    const finish = async (signer: Parameters<AuthorizationServer['decide']>[1]) => {
-      const location = await server.decide(handle, signer);
-      if (!location) return refusedPage(400, 'This authorization request is unknown, expired or already answered.');
-      setCookie(c, CONSENT_COOKIE, '', { ...consentCookie, maxAge: 0 });
-      return c.redirect(location, 303);
-    };
-    if (form.get('decision') !== 'approve') {
-      logger.info({ event: 'oauth_consent', decision: 'denied', clientId: request.clientId }, 'OAuth consent denied');
-      return finish('denied');
-    }
-    const key = await apiKeys.authenticate(form.get('api_key') ?? '');
-    if (!key) {
-      const client = await server.client(request.clientId).catch(() => undefined);
-      if (!client) return refusedPage(400, 'The client of this request can no longer be described.');
-      return c.html(
-        authorizePage({ client, request, handle, error: 'That is not a valid API key (unknown, revoked or expired).' }),
-        401,
-        authorizePageHeaders(request.redirectUri),
-      );
-    }
-    logger.info({ event: 'oauth_consent', decision: 'approved', clientId: request.clientId, keyId: key.id }, 'OAuth consent given');
-    return finish({
-      userId: key.userId,
-      organizationId: key.organizationId,
-      scopes: key.scopes,
-      origin: 'api-key',
-      apiKeyId: key.id,
-      notAfter: key.expiresAt,
-    });
-  });
+  registerConsentRoutes(app, deps);
 
   app.post(OAUTH_ENDPOINTS.token, async (c) => {
     if (mediaType(c) !== 'application/x-www-form-urlencoded') {

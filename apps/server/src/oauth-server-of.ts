@@ -1,4 +1,4 @@
-import { AuthorizationServer, ClientMetadataDocuments, OAUTH_SCOPES, resourceMetadataUrl } from '@memsvc/auth';
+import { AuthorizationServer, ClientMetadataDocuments, type LoginFlow, OAUTH_SCOPES, resourceMetadataUrl } from '@memsvc/auth';
 import type { Logger, MemsvcRuntime } from '@memsvc/runtime';
 import { type BearerChallenges, bearerChallenges } from './bearer-challenge.js';
 import type { OAuthRouteDependencies } from './oauth-routes.js';
@@ -14,6 +14,8 @@ export function oauthRoutesOf(
   runtime: Pick<MemsvcRuntime, 'config' | 'store' | 'sessions' | 'clock' | 'apiKeys'>,
   logger: Logger,
   secureCookies: boolean,
+  /** The server's GitHub and Google login, offered on the consent page when enabled. */
+  logins: LoginFlow | undefined,
 ): (OAuthRouteDependencies & { challenges: BearerChallenges }) | undefined {
   const base = runtime.config.auth.oauthRedirectBaseUrl;
   if (!runtime.sessions || base === undefined) return undefined;
@@ -30,6 +32,8 @@ export function oauthRoutesOf(
   return {
     server,
     apiKeys: runtime.apiKeys,
+    sessions: runtime.sessions,
+    logins,
     logger,
     secureCookies,
     documents: true,

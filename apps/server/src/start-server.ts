@@ -90,7 +90,8 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
   const overHttp = config.mcp.transport === 'streamable-http';
   let shuttingDown = false;
   const traffic = new TrafficMeter();
-  const oauth = oauthRoutesOf(runtime, logger, cookiesMustBeSecure(config));
+  const logins = loginFlowOf(runtime, overrides.identityProviders);
+  const oauth = oauthRoutesOf(runtime, logger, cookiesMustBeSecure(config), logins);
   const app = createHttpApp({
     config,
     health,
@@ -109,7 +110,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     auth: runtime.sessions && {
       apiKeys: runtime.apiKeys,
       sessions: runtime.sessions,
-      logins: loginFlowOf(runtime, overrides.identityProviders),
+      logins,
       logger,
       clock: runtime.clock,
       secureCookies: cookiesMustBeSecure(config),

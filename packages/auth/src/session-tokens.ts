@@ -160,6 +160,11 @@ export class SessionTokens {
     return claims;
   }
 
+  /** Whether the session with this `jti` was ended (logout, every session ended, an account blocked): it is on the denylist. */
+  async isEnded(jti: string): Promise<boolean> {
+    return this.#options.sessions.isDenied(jti, this.#options.clock.now());
+  }
+
   async #verifySignature(token: string): Promise<SessionClaims | undefined> {
     const known = this.#verified.get(token);
     if (known) {

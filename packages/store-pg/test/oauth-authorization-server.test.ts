@@ -38,6 +38,7 @@ const GRANT: AuthorizationGrant = {
   origin: 'api-key',
   apiKeyId: null,
   notAfter: null,
+  signInJti: null,
 };
 
 function code(overrides: Partial<CodeGrant> = {}): CodeGrant {
@@ -117,7 +118,7 @@ describeEachEngine('OAuth authorization server storage', (engine) => {
         expect(await store.oauthAuthorizations.consumePending(handle, clock.now())).toBeUndefined();
 
         const codeHash = digest();
-        const grant = code({ apiKeyId: randomUUID(), notAfter: inMinutes(90) });
+        const grant = code({ apiKeyId: randomUUID(), notAfter: inMinutes(90), signInJti: randomUUID() });
         await store.oauthAuthorizations.saveCode(codeHash, grant, inMinutes(1));
         const stored = await store.connection.db.selectFrom('oauth_codes').selectAll().executeTakeFirstOrThrow();
         expect(stored.code_hash).toBe(codeHash);

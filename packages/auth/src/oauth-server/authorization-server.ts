@@ -46,8 +46,10 @@ export interface ConsentSigner {
   readonly origin: SessionOrigin;
   /** The API key used to sign in: every token of the grant ends when it is revoked. */
   readonly apiKeyId: string | null;
-  /** When the API key used to sign in expires: no token of the grant outlives it. */
+  /** When the API key (or login session) used to sign in expires: no token of the grant outlives it. */
   readonly notAfter: Date | null;
+  /** The GitHub or Google login session used to sign in: when it ends, so does the grant. */
+  readonly signInJti: string | null;
 }
 
 export interface AuthorizationServerOptions {
@@ -252,6 +254,9 @@ export class AuthorizationServer {
     if (!verifierMatches(form.get('code_verifier'), grant.codeChallenge))
       throw new OAuthRefusal('invalid_grant', 'code_verifier does not match the code_challenge');
     this.#checkResource(form, grant.resource);
+    if (grant.signInJti !== null && (await this.#options.sessions.isEnded(grant.signInJti))) {
+      throw new OAuthRefusal('invalid_grant', 'the sign-in that consented has ended');
+    }
     const familyId = randomUUID();
     const access = await this.#issue(grant, familyId, client);
     const refreshToken = newSecret();
@@ -278,6 +283,9 @@ export class AuthorizationServer {
     if (form.get('client_id') !== grant.clientId)
       throw await refuseAndRevoke(new OAuthRefusal('invalid_grant', 'the refresh token was issued to another client'));
     this.#checkResource(form, grant.resource);
+    if (grant.signInJti !== null && (await this.#options.sessions.isEnded(grant.signInJti))) {
+      throw await refuseAndRevoke(new OAuthRefusal('invalid_grant', 'the sign-in that consented has ended'));
+    }
     // A refresh may narrow the scopes (OAuth 2.1 §4.3.1), never widen them.
     const asked = form.get('scope');
     const scopes = asked === null ? grant.scopes : this.#requestedScopes(asked);
@@ -337,5 +345,6 @@ function signerGrant(signer: ConsentSigner, clientId: string, resource: string, 
     origin: signer.origin,
     apiKeyId: signer.apiKeyId,
     notAfter: signer.notAfter,
+    signInJti: signer.signInJti,
   };
 }

@@ -30,6 +30,8 @@ export interface AuthorizationGrant {
   readonly apiKeyId: string | null;
   /** The latest any token of the grant may live: the signing key's expiry, then the refresh family's end. */
   readonly notAfter: Date | null;
+  /** The GitHub or Google login session the person consented in: logging it out (or blocking the account) ends the grant. */
+  readonly signInJti: string | null;
 }
 
 /** An authorization code's binding: the grant plus what the token request must repeat. */

@@ -46,7 +46,8 @@ export function checkGrantScopes(scopes: readonly Scope[]): Scope[] {
 }
 
 /** The subject part of a grant: a valid tenant, a known origin, a key id that is a UUID. */
-export function checkSubject(grant: { userId: string; origin: string; apiKeyId: string | null }): void {
+export function checkSubject(grant: { userId: string; origin: string; apiKeyId: string | null; signInJti: string | null }): void {
+  if (grant.signInJti !== null && !/^[\x21-\x7e]{1,200}$/.test(grant.signInJti)) invalid('signInJti', 'must be the jti of a session');
   if (!isValidTenantId(grant.userId)) invalid('userId', 'is not a valid user id');
   if (!ORIGINS.includes(grant.origin)) invalid('origin', `must be one of ${ORIGINS.join(', ')}`);
   if (grant.apiKeyId !== null && !isUuid(grant.apiKeyId)) invalid('apiKeyId', 'must be the id (a UUID) of an API key');

@@ -107,6 +107,7 @@ export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
         origin: grant.origin,
         api_key_id: grant.apiKeyId,
         not_after: grant.notAfter,
+        sign_in_jti: grant.signInJti,
         created_at: now,
         expires_at: expiresAt,
       })
@@ -128,6 +129,7 @@ export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
       origin: row.origin as SessionOrigin,
       apiKeyId: row.api_key_id,
       notAfter: row.not_after,
+      signInJti: row.sign_in_jti,
     };
   }
 }

@@ -50,6 +50,7 @@ export class PgOAuthRefreshStore implements OAuthRefreshStore {
           organization_id: grant.organizationId,
           origin: grant.origin,
           api_key_id: grant.apiKeyId,
+          sign_in_jti: grant.signInJti,
           created_at: now,
           expires_at: expiresAt,
           revoked_at: null,
@@ -108,6 +109,7 @@ export class PgOAuthRefreshStore implements OAuthRefreshStore {
           apiKeyId: family.api_key_id,
           // The family ends no later than the key that consented (startFamily's caller saw to it).
           notAfter: family.expires_at,
+          signInJti: family.sign_in_jti,
         },
       };
     });

@@ -41,6 +41,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       origin text NOT NULL,
       api_key_id uuid,
       not_after timestamptz,
+      sign_in_jti text,
       created_at timestamptz NOT NULL,
       expires_at timestamptz NOT NULL
     )`.execute(db);
@@ -54,6 +55,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       organization_id text,
       origin text NOT NULL,
       api_key_id uuid,
+      sign_in_jti text,
       created_at timestamptz NOT NULL,
       expires_at timestamptz NOT NULL,
       revoked_at timestamptz

@@ -204,6 +204,7 @@ export interface OAuthCodesTable {
   origin: string;
   api_key_id: string | null;
   not_after: Date | null;
+  sign_in_jti: string | null;
   created_at: Date;
   expires_at: Date;
 }
@@ -218,6 +219,7 @@ export interface OAuthRefreshFamiliesTable {
   organization_id: string | null;
   origin: string;
   api_key_id: string | null;
+  sign_in_jti: string | null;
   created_at: Date;
   expires_at: Date;
   revoked_at: Date | null;
