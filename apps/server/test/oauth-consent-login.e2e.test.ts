@@ -107,7 +107,7 @@ describe.each(e2eEngines('memsvc_oauth_consent'))('OAuth consent with a GitHub s
     const created = await call(client, 'create_memory', { content: 'Octocat consented with GitHub', type: 'long-term' });
     expect(created.body.memory.userId).toBe('octocat@example.com');
 
-    // Logging the sign-in out ends the grant: its refresh is refused, and the family revoked.
+    // Logging the sign-in out ends the grant: its access token at once, its refresh too.
     const signInToken = decodeURIComponent(signInCookie.split('=')[1] ?? '');
     expect((await fetch(`${base}/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${signInToken}` } })).status).toBe(204);
     const refresh = await fetch(`${base}/oauth/token`, {
@@ -120,6 +120,16 @@ describe.each(e2eEngines('memsvc_oauth_consent'))('OAuth consent with a GitHub s
       }).toString(),
     });
     expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
+    const ping = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${provider.saved?.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(ping.status).toBe(401);
     const families = await server.store.connection.db.selectFrom('oauth_refresh_families').select(['revoked_at', 'sign_in_jti']).execute();
     expect(families).toHaveLength(1);
     expect(families[0]?.revoked_at).not.toBeNull();

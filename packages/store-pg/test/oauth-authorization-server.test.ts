@@ -218,6 +218,27 @@ describeEachEngine('OAuth authorization server storage', (engine) => {
       },
     );
 
+    it('logging out the sign-in a grant was consented in, or ending every session of its user, revokes the family and its access tokens', async () => {
+      const signIn = randomUUID();
+      await store.sessions.create({ userId: 'alice' as TenantId, jti: signIn, expiresAt: inMinutes(60) });
+      const familyId = randomUUID();
+      await store.oauthRefresh.startFamily(familyId, { ...GRANT, origin: 'github', signInJti: signIn }, digest(), inMinutes(60));
+      const access = await sessionOf(familyId);
+      await store.sessions.deny(signIn, inMinutes(60), clock.now());
+      expect(await store.sessions.isDenied(access, clock.now())).toBe(true);
+      expect(await store.oauthRefresh.rotate(digest(), digest(), clock.now())).toEqual({ kind: 'unknown' });
+
+      const second = randomUUID();
+      await store.sessions.create({ userId: 'alice' as TenantId, jti: second, expiresAt: inMinutes(60) });
+      const otherFamily = randomUUID();
+      const token = digest();
+      await store.oauthRefresh.startFamily(otherFamily, { ...GRANT, origin: 'google', signInJti: second }, token, inMinutes(60));
+      const otherAccess = await sessionOf(otherFamily);
+      await store.sessions.denyAll('alice' as TenantId, clock.now());
+      expect(await store.sessions.isDenied(otherAccess, clock.now())).toBe(true);
+      expect(await store.oauthRefresh.rotate(token, digest(), clock.now())).toEqual({ kind: 'reused', familyId: otherFamily });
+    });
+
     it('an unknown token, or one of an expired family, rotates nothing', async () => {
       expect(await store.oauthRefresh.rotate(digest(), digest(), clock.now())).toEqual({ kind: 'unknown' });
       expect(await store.oauthRefresh.rotate('short', digest(), clock.now())).toEqual({ kind: 'unknown' });

@@ -39,5 +39,25 @@ export async function endLiveSessions(trx: Kysely<MemsvcDatabase>, which: Sessio
       )
       .execute();
   }
-  return ended.map((session) => session.jti);
+  const jtis = ended.map((session) => session.jti);
+  await endGrantsSignedInWith(trx, jtis, now);
+  return jtis;
+}
+
+/**
+ * Ends the OAuth grants a person consented to while signed in with one of these sessions (a
+ * GitHub or Google login on the consent page): their refresh families are revoked and their live
+ * access tokens ended, so logging out, ending every session or blocking the account reaches the
+ * clients too. Access tokens sign no one in, so this goes one level deep.
+ */
+export async function endGrantsSignedInWith(trx: Kysely<MemsvcDatabase>, jtis: readonly string[], now: Date): Promise<void> {
+  if (jtis.length === 0) return;
+  const families = await trx
+    .updateTable('oauth_refresh_families')
+    .set({ revoked_at: now })
+    .where('sign_in_jti', 'in', jtis)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+  for (const family of families) await endLiveSessions(trx, { oauthFamilyId: family.id }, now);
 }
