@@ -8,7 +8,7 @@ import { untrustedText } from './untrusted-text.js';
 /** A client's name is a label on the consent page. */
 const CLIENT_NAME_MAX_LENGTH = 200;
 /** Enough for a web client and a few native ports; a registration asking for more is refused. */
-export const MAX_REDIRECT_URIS = 10;
+const MAX_REDIRECT_URIS = 10;
 
 /** The dependencies of PgOAuthClientStore. */
 export interface PgOAuthClientStoreOptions {
