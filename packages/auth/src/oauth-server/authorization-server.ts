@@ -4,7 +4,6 @@ import {
   type Clock,
   isMemsvcError,
   isRegisteredRedirectUri,
-  isScope,
   type OAuthAuthorizationStore,
   type OAuthClientRecord,
   type OAuthClientStore,
@@ -18,25 +17,12 @@ import {
 import type { SessionClient } from '../session-subject.js';
 import type { SessionTokens } from '../session-tokens.js';
 import { checkClientMetadata } from './client-metadata.js';
-import { ClientMetadataDocuments } from './client-metadata-documents.js';
+import type { ClientMetadataDocuments } from './client-metadata-documents.js';
+import { resolveClient } from './client-resolution.js';
+import { OAUTH_LIFETIMES, requestedScopes } from './oauth-policy.js';
 import { OAuthRefusal } from './oauth-refusal.js';
 import { isS256Challenge, verifierMatches } from './pkce.js';
 import { issuerOf, mcpResourceOf } from './server-metadata.js';
-
-/** The scopes an OAuth client may ask for: a person's memories. Keys and admin stay with keys and tokens. */
-export const OAUTH_SCOPES: readonly Scope[] = Object.freeze(['memories:read', 'memories:write', 'memories:delete']);
-
-/** Lifetimes, in seconds (docs/security.md). */
-export const OAUTH_LIFETIMES = Object.freeze({
-  /** A request waiting on the authorize page for a sign-in and consent. */
-  pending: 600,
-  /** An authorization code: the client exchanges it at once. */
-  code: 60,
-  /** An access token (a session JWT), at most; never longer than JWT_EXPIRES_IN. */
-  accessToken: 3600,
-  /** A refresh family, from consent: after it the person consents again. */
-  refreshFamily: 30 * 24 * 3600,
-});
 
 /** Whoever signed in on the authorize page, and what they hold. */
 export interface ConsentSigner {
@@ -114,28 +100,8 @@ export class AuthorizationServer {
   }
 
   /** The client with this id: registered here, or described by the document at its URL. invalid_client otherwise. */
-  async client(clientId: string | null): Promise<OAuthClientRecord> {
-    if (!clientId) throw new OAuthRefusal('invalid_request', 'client_id is required');
-    const documents = this.#options.documents;
-    if (ClientMetadataDocuments.isDocumentUrl(clientId)) {
-      if (!documents) throw new OAuthRefusal('invalid_client', 'this server does not accept client metadata documents');
-      const document = await documents.fetch(clientId);
-      // The document must name itself (the draft, §4.1): a copy served elsewhere is not the client.
-      if (document.client_id !== clientId)
-        throw new OAuthRefusal('invalid_client', 'the metadata document does not name its own URL as client_id');
-      let checked: ReturnType<typeof checkClientMetadata>;
-      try {
-        checked = checkClientMetadata(document);
-      } catch (error) {
-        if (error instanceof OAuthRefusal)
-          throw new OAuthRefusal('invalid_client', `the client metadata document is unusable: ${error.message}`);
-        throw error;
-      }
-      return { clientId, ...checked, createdAt: this.#options.clock.now() };
-    }
-    const client = await this.#options.clients.find(clientId);
-    if (!client) throw new OAuthRefusal('invalid_client', 'unknown client_id');
-    return client;
+  client(clientId: string | null): Promise<OAuthClientRecord> {
+    return resolveClient(clientId, this.#options);
   }
 
   /**
@@ -170,7 +136,7 @@ export class AuthorizationServer {
     if (!challenge) throw later('invalid_request', 'code_challenge is required (PKCE)');
     if (params.get('code_challenge_method') !== 'S256') throw later('invalid_request', 'code_challenge_method must be S256');
     if (!isS256Challenge(challenge)) throw later('invalid_request', 'code_challenge must be 43 base64url characters');
-    const scopes = this.#requestedScopes(params.get('scope'));
+    const scopes = requestedScopes(params.get('scope'));
     const resource = params.get('resource') ?? this.resource;
     if (resource !== this.resource) throw later('invalid_target', `resource must be ${this.resource}`);
     const state = params.get('state');
@@ -288,7 +254,7 @@ export class AuthorizationServer {
     }
     // A refresh may narrow the scopes (OAuth 2.1 §4.3.1), never widen them.
     const asked = form.get('scope');
-    const scopes = asked === null ? grant.scopes : this.#requestedScopes(asked);
+    const scopes = asked === null ? grant.scopes : requestedScopes(asked);
     if (scopes.some((scope) => !grant.scopes.includes(scope)))
       throw new OAuthRefusal('invalid_scope', 'scope may not exceed what was granted');
     const access = await this.#issue({ ...grant, scopes }, familyId, client).catch(async (error: unknown) => {
@@ -300,14 +266,6 @@ export class AuthorizationServer {
   #checkResource(form: URLSearchParams, granted: string): void {
     const resource = form.get('resource');
     if (resource !== null && resource !== granted) throw new OAuthRefusal('invalid_target', 'resource differs from the one authorized');
-  }
-
-  #requestedScopes(scope: string | null): Scope[] {
-    if (scope === null || scope.trim() === '') return [...OAUTH_SCOPES];
-    const asked = scope.split(' ').filter((entry) => entry !== '');
-    const unknown = asked.filter((entry) => !isScope(entry) || !OAUTH_SCOPES.includes(entry));
-    if (unknown.length > 0) throw new OAuthRefusal('invalid_scope', `scope may list only ${OAUTH_SCOPES.join(', ')}`, true);
-    return OAUTH_SCOPES.filter((entry) => asked.includes(entry));
   }
 
   async #issue(grant: AuthorizationGrant, familyId: string, client: SessionClient): Promise<Omit<TokenResponse, 'refresh_token'>> {

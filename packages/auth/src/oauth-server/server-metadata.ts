@@ -1,4 +1,5 @@
-import { type AuthorizationServer, OAUTH_SCOPES } from './authorization-server.js';
+import type { AuthorizationServer } from './authorization-server.js';
+import { OAUTH_SCOPES } from './oauth-policy.js';
 
 /** The paths of the authorization server's endpoints, under its issuer. */
 export const OAUTH_ENDPOINTS = Object.freeze({
