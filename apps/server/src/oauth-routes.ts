@@ -1,5 +1,6 @@
 import { authorizationServerMetadata, OAUTH_ENDPOINTS, OAuthRefusal, protectedResourceMetadata } from '@memsvc/auth';
 import type { Context, Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { clientOf } from './auth-routes.js';
 import { type ConsentRouteDependencies, registerConsentRoutes } from './oauth-consent-routes.js';
 import { formOrJsonBody, mediaType } from './oauth-request-body.js';
@@ -12,8 +13,8 @@ export interface OAuthRouteDependencies extends ConsentRouteDependencies {
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 /** The rest of an oversized body is not read, so its connection cannot carry another request. */
 const UNREAD_BODY = { ...NO_STORE, Connection: 'close' };
-/** Metadata is public and read by browser-based clients too. */
-const PUBLIC_JSON = { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'max-age=300' };
+/** Metadata is public: clients may cache it a while. */
+const PUBLIC_JSON = { 'Cache-Control': 'max-age=300' };
 
 function oauthError(c: Context, refusal: OAuthRefusal) {
   return c.json(refusal.toResponseObject(), refusal.status, NO_STORE);
@@ -29,6 +30,23 @@ function oauthError(c: Context, refusal: OAuthRefusal) {
  */
 export function registerOAuthRoutes(app: Hono, deps: OAuthRouteDependencies): void {
   const { server, logger } = deps;
+  // Browser-based MCP clients discover, register and redeem codes from their own origin. No
+  // cookie or credential rides on these requests (a public client proves itself with PKCE), so
+  // any origin may read the answers. The consent page is not among them.
+  const openToBrowsers = cors({
+    origin: '*',
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['Content-Type', 'MCP-Protocol-Version'],
+  });
+  for (const path of [
+    '/.well-known/oauth-protected-resource',
+    '/.well-known/oauth-protected-resource/mcp',
+    '/.well-known/oauth-authorization-server',
+    OAUTH_ENDPOINTS.register,
+    OAUTH_ENDPOINTS.token,
+  ]) {
+    app.use(path, openToBrowsers);
+  }
   const resourceMetadata = protectedResourceMetadata(server);
   app.get('/.well-known/oauth-protected-resource', (c) => c.json(resourceMetadata, 200, PUBLIC_JSON));
   app.get('/.well-known/oauth-protected-resource/mcp', (c) => c.json(resourceMetadata, 200, PUBLIC_JSON));

@@ -140,7 +140,23 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
           resource_name: 'memsvc',
         });
       }
-      const metadata = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+      // Browser-based clients may read discovery, registration and token answers from any origin.
+      const preflight = await fetch(`${base}/oauth/register`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://inspector.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+      });
+      expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
+      const discovered = await fetch(`${base}/.well-known/oauth-authorization-server`, {
+        headers: { origin: 'https://inspector.example' },
+      });
+      expect(discovered.headers.get('access-control-allow-origin')).toBe('*');
+      const consentPage = await fetch(`${base}/oauth/authorize`, { headers: { origin: 'https://inspector.example' } });
+      expect(consentPage.headers.get('access-control-allow-origin')).toBeNull();
+      const metadata = (await discovered.json()) as Record<string, unknown>;
       expect(metadata).toMatchObject({
         issuer: base,
         authorization_endpoint: `${base}/oauth/authorize`,
