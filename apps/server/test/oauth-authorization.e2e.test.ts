@@ -263,6 +263,20 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
     expect(await refused.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
+  it('no token of a grant outlives the API key that consented', async () => {
+    const expiresAt = new Date(Math.ceil((clock.now().getTime() + 20 * 60_000) / 1000) * 1000);
+    const key = await storeApiKey(server.store, { user: 'alice', name: 'alice-short', scopes: ['memories:read'], expiresAt });
+    const provider = new RecordingOAuthClient(REDIRECT);
+    await authorizeWithSdk(provider, key.key);
+    expect(provider.saved?.expires_in).toBe(Math.round((expiresAt.getTime() - clock.now().getTime()) / 1000));
+    const family = await server.store.connection.db
+      .selectFrom('oauth_refresh_families')
+      .select('expires_at')
+      .where('client_id', '=', provider.info?.client_id ?? '')
+      .executeTakeFirstOrThrow();
+    expect(family.expires_at).toEqual(expiresAt);
+  });
+
   it(
     verifies(
       'OAUTH-STEP-UP',
