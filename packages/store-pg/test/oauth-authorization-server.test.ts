@@ -173,6 +173,23 @@ describeEachEngine('OAuth authorization server storage', (engine) => {
     });
   });
 
+  it('the auth-store sweep removes expired requests, codes and refresh families (their tokens with them)', async () => {
+    await store.oauthAuthorizations.savePending(digest(), pending(), inMinutes(10));
+    await store.oauthAuthorizations.saveCode(digest(), code(), inMinutes(1));
+    await store.oauthRefresh.startFamily(randomUUID(), GRANT, digest(), inMinutes(60));
+    const live = randomUUID();
+    await store.oauthRefresh.startFamily(live, GRANT, digest(), inMinutes(24 * 60));
+    clock.advance(60 * MINUTE);
+    const swept = await store.lifecycle.sweepAuthStore(clock.now());
+    expect(swept.oauthStates).toBe(3);
+    expect([
+      await rows('oauth_pending_authorizations'),
+      await rows('oauth_codes'),
+      await rows('oauth_refresh_families'),
+      await rows('oauth_refresh_tokens'),
+    ]).toEqual([0, 0, 1, 1]);
+  });
+
   describe('refresh families', () => {
     const sessionOf = async (familyId: string) => {
       const jti = randomUUID();
