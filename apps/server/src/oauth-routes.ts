@@ -1,4 +1,5 @@
 import { authorizationServerMetadata, OAUTH_ENDPOINTS, OAuthRefusal, protectedResourceMetadata } from '@memsvc/auth';
+import { OAuthMetadataSchema, OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { clientOf } from './auth-routes.js';
@@ -47,10 +48,12 @@ export function registerOAuthRoutes(app: Hono, deps: OAuthRouteDependencies): vo
   ]) {
     app.use(path, openToBrowsers);
   }
-  const resourceMetadata = protectedResourceMetadata(server);
+  // Checked once against the SDK's schemas, which its clients parse them with: a document they
+  // would refuse fails the server's start, not a client's discovery.
+  const resourceMetadata = OAuthProtectedResourceMetadataSchema.parse(protectedResourceMetadata(server));
   app.get('/.well-known/oauth-protected-resource', (c) => c.json(resourceMetadata, 200, PUBLIC_JSON));
   app.get('/.well-known/oauth-protected-resource/mcp', (c) => c.json(resourceMetadata, 200, PUBLIC_JSON));
-  const metadata = authorizationServerMetadata(server, deps.documents);
+  const metadata = OAuthMetadataSchema.parse(authorizationServerMetadata(server, deps.documents));
   app.get('/.well-known/oauth-authorization-server', (c) => c.json(metadata, 200, PUBLIC_JSON));
 
   app.post(OAUTH_ENDPOINTS.register, async (c) => {
