@@ -2,7 +2,7 @@ import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig, Tracer } from '@memsvc/core';
 import { type createDashboard, mountDashboard } from '@memsvc/dashboard';
 import type { Principal } from '@memsvc/mcp-tools';
-import { type AddressVerdict, ClientAddresses, type HealthChecker, type Logger, type Metrics } from '@memsvc/runtime';
+import { type AddressVerdict, ClientAddresses, type HealthChecker, type Logger, type Metrics, requestOriginGuard } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -67,6 +67,10 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
       traffic.requestEnded();
     }
   });
+
+  // Before CORS and every route: a page on a name that is not this server's (DNS rebinding) or an
+  // origin it was not told to trust gets nothing, not even a preflight answer.
+  app.use('*', requestOriginGuard(config, logger));
 
   if (config.http.corsAllowedOrigins.length > 0) {
     const origins = config.http.corsAllowedOrigins;

@@ -9,6 +9,7 @@ import { BARE_BEARER, type BearerChallenges } from './bearer-challenge.js';
 import { type BoundedBody, readBoundedBody } from './bounded-body.js';
 import type { CallerCredential, CredentialLookup } from './credential-principals.js';
 import { JsonNestingScanner, MCP_MAX_JSON_DEPTH } from './json-nesting-scanner.js';
+import { requestsProgress, whenStreamEnds } from './progress-stream.js';
 import type { CallerVerdict } from './rate-limit-hook.js';
 
 /** Largest MCP request body accepted over HTTP: room for a long conversation to ingest. */
@@ -193,16 +194,11 @@ export function createMcpHttpHandler(deps: {
     }
 
     const server = idle.pop() ?? deps.createServer();
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // JSON responses cannot carry notifications: a request asking for progress gets an SSE stream.
+    const streamed = requestsProgress(parsedBody, c.req.header('accept'));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streamed });
     deps.metrics.activeMcpSessions.inc();
-    try {
-      await server.connect(transport);
-      // The principal reaches every tool of the request as the SDK's authInfo (runTool reads it).
-      return await transport.handleRequest(c.req.raw, {
-        authInfo: authInfoOf(caller.principal, clientAddress),
-        ...(parsedBody === undefined ? {} : { parsedBody }),
-      });
-    } finally {
+    const release = () => {
       deps.metrics.activeMcpSessions.dec();
       server
         .close()
@@ -210,6 +206,21 @@ export function createMcpHttpHandler(deps: {
           if (idle.length < MAX_IDLE_SERVERS) idle.push(server);
         })
         .catch((error: unknown) => deps.logger.warn({ err: error }, 'closing a per-request MCP server failed'));
+    };
+    let releasedByStream = false;
+    try {
+      await server.connect(transport);
+      // The principal reaches every tool of the request as the SDK's authInfo (runTool reads it).
+      const response = await transport.handleRequest(c.req.raw, {
+        authInfo: authInfoOf(caller.principal, clientAddress),
+        ...(parsedBody === undefined ? {} : { parsedBody }),
+      });
+      if (!streamed || !response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+      // The tool still runs and writes to the stream: the server is released when the stream ends.
+      releasedByStream = true;
+      return new Response(whenStreamEnds(response.body, release), response);
+    } finally {
+      if (!releasedByStream) release();
     }
   };
 }

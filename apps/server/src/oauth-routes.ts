@@ -1,7 +1,6 @@
 import { authorizationServerMetadata, OAUTH_ENDPOINTS, OAuthRefusal, protectedResourceMetadata } from '@memsvc/auth';
 import { OAuthMetadataSchema, OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Context, Hono } from 'hono';
-import { cors } from 'hono/cors';
 import { clientOf } from './auth-routes.js';
 import { type ConsentRouteDependencies, registerConsentRoutes } from './oauth-consent-routes.js';
 import { formOrJsonBody, mediaType } from './oauth-request-body.js';
@@ -31,23 +30,6 @@ function oauthError(c: Context, refusal: OAuthRefusal) {
  */
 export function registerOAuthRoutes(app: Hono, deps: OAuthRouteDependencies): void {
   const { server, logger } = deps;
-  // Browser-based MCP clients discover, register and redeem codes from their own origin. No
-  // cookie or credential rides on these requests (a public client proves itself with PKCE), so
-  // any origin may read the answers. The consent page is not among them.
-  const openToBrowsers = cors({
-    origin: '*',
-    allowMethods: ['GET', 'POST', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'MCP-Protocol-Version'],
-  });
-  for (const path of [
-    '/.well-known/oauth-protected-resource',
-    '/.well-known/oauth-protected-resource/mcp',
-    '/.well-known/oauth-authorization-server',
-    OAUTH_ENDPOINTS.register,
-    OAUTH_ENDPOINTS.token,
-  ]) {
-    app.use(path, openToBrowsers);
-  }
   // Checked once against the SDK's schemas, which its clients parse them with: a document they
   // would refuse fails the server's start, not a client's discovery.
   const resourceMetadata = OAuthProtectedResourceMetadataSchema.parse(protectedResourceMetadata(server));

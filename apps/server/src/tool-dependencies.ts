@@ -55,5 +55,7 @@ export function mcpToolDependencies(runtime: MemsvcRuntime): ToolDependencies {
       readFolder: (path, source) => readImportFolder(path, source, config.import.allowedRoot),
     },
     pipeline,
+    toolSets: config.mcp.toolSets,
+    callableToolSets: config.mcp.callableToolSets,
   };
 }

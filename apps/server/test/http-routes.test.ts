@@ -2,6 +2,7 @@ import { createMcpServer } from '@memsvc/mcp-tools';
 import { createLogger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifies } from '../../../packages/core/test/requirements.js';
 import { createHttpApp, HealthChecker, mcpToolDependencies, readServerConfig, SERVER_NAME, SERVER_VERSION } from '../src/index.js';
 import { oauthRoutesOf } from '../src/oauth-server-of.js';
 
@@ -119,4 +120,47 @@ describe('HTTP routes in process (app.request)', () => {
     expect((await preflight('https://app.example.com')).headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     expect((await preflight('https://evil.example.com')).headers.get('access-control-allow-origin')).toBeNull();
   });
+
+  it(
+    verifies('R-ORIGIN-CONFIGURED', 'refuses a foreign Host or Origin on every way in with 403 naming the setting, before authentication'),
+    async () => {
+      const initialize = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'rebinding', version: '0' } },
+      });
+      const rebound = { host: 'evil.example.com', origin: 'http://evil.example.com' };
+      const mcp = await app.request('/mcp', { method: 'POST', headers: { ...jsonRpc, ...rebound }, body: initialize });
+      expect(mcp.status).toBe(403);
+      expect(await mcp.json()).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { message: expect.stringContaining('MEMSVC_ALLOWED_HOSTS') },
+      });
+      for (const path of ['/health', '/health/metrics', '/auth/providers', '/auth/session', '/no-such-route']) {
+        const response = await app.request(path, { headers: rebound });
+        expect(response.status, path).toBe(403);
+        expect(await response.json(), path).toMatchObject({
+          error: { code: 'FORBIDDEN', message: expect.stringContaining('evil.example.com') },
+        });
+      }
+      // A page of another origin, on the server's own name: refused, with the CORS setting named.
+      const page = await app.request('/mcp', {
+        method: 'POST',
+        headers: { ...jsonRpc, host: 'localhost', origin: 'https://evil.example.com' },
+        body: initialize,
+      });
+      expect(page.status).toBe(403);
+      expect(((await page.json()) as { error: { message: string } }).error.message).toContain('CORS_ALLOWED_ORIGINS');
+      // The allowed page and an agent without Origin reach authentication (no key: 401).
+      for (const headers of [{ host: 'localhost', origin: 'https://app.example.com' }, { host: '10.1.2.3:3000' }, {}] as Record<
+        string,
+        string
+      >[]) {
+        const reached = await app.request('/mcp', { method: 'POST', headers: { ...jsonRpc, ...headers }, body: initialize });
+        expect(reached.status, JSON.stringify(headers)).toBe(401);
+      }
+    },
+  );
 });

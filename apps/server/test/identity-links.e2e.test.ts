@@ -40,6 +40,8 @@ describe.each(e2eEngines('memsvc_identity_links'))('a reassigned email address a
     const { config } = readServerConfig({
       DATABASE_URL: await engine.database(),
       DEPLOYMENT_PROFILE: 'standard',
+      // These tests use create_memory, outside the default tool sets.
+      MCP_TOOL_SETS: 'all',
       MCP_TRANSPORT: 'streamable-http',
       HOST: '127.0.0.1',
       PORT: '0',

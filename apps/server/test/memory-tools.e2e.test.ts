@@ -1,3 +1,4 @@
+import { ADMIN_TOOLS, TOOL_NAMES } from '@memsvc/mcp-tools';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,40 +20,10 @@ describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect 
     await connection?.close();
   });
 
-  it('lists every tool of spec §4.3, with an input schema', async () => {
+  it('R-TOOLS-OFFERED: lists every tool (MCP_TOOL_SETS=all: spec §4.3 and the connectors) but the admin tools, as MCP_ADMIN_TOKEN is not set', async () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
-    expect(names).toEqual(
-      [
-        'bulk_delete_memories',
-        'cancel_reindex_job',
-        'compress_context',
-        'consolidate_corpus',
-        'consolidate_memories',
-        'create_memory',
-        'delete_memory',
-        'export_memories',
-        'forget',
-        'get_memory',
-        'get_memory_audit',
-        'get_reindex_status',
-        'import_agent_memory',
-        'ingest_conversation',
-        'list_memories',
-        'load_context',
-        'ping',
-        'promote_memory',
-        'prompt_context',
-        'queue_reindex_memories',
-        'recall',
-        'reembed_memory',
-        'reflect',
-        'reindex_memories',
-        'remember',
-        'restore_memory',
-        'retry_reindex_job',
-        'update_memory',
-      ].sort(),
-    );
+    expect(names).toEqual(TOOL_NAMES.filter((tool) => !ADMIN_TOOLS.has(tool)).sort());
+    expect(names).toHaveLength(22);
   });
 
   it('creates, reads, updates, deletes and restores a memory, with versions and an audit trail', async () => {

@@ -51,6 +51,8 @@ function argumentsOf(tool: ToolName, seeded: Seeded): Record<string, unknown> {
     reflect: { query: QUERY },
     ingest_conversation: { turns: [{ role: 'user', content: SECRET_AGAIN }] },
     export_memories: {},
+    search: { query: QUERY },
+    fetch: { id: seeded.longTermId },
     import_agent_memory: {
       ...admin,
       source: 'markdown',
@@ -79,6 +81,9 @@ async function connect(runtime: MemsvcRuntime, principal?: ApiKeyPrincipal): Pro
   await server.connect(serverSide);
   const client = new Client({ name: 'scoped', version: '0.0.0' });
   await client.connect(clientSide);
+  // Listed first, as clients do: the SDK client then checks every result against the tool's
+  // outputSchema, so each case below also proves that what each scope sees matches it (R-TOOLS-OUTPUT).
+  await client.listTools();
   return client;
 }
 

@@ -1,7 +1,8 @@
-import { Agent, get as httpGet } from 'node:http';
+import { Agent, get as httpGet, request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifies } from '../../../packages/core/test/requirements.js';
 import { type ServerProcess, startHttpServer } from './support/server-process.js';
 
 const SPEC_METRICS = [
@@ -154,6 +155,64 @@ describe('memsvc-server over streamable HTTP (lite, embedded database)', () => {
     expect((await preflight('https://app.example.com')).headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     expect((await preflight('https://evil.example.com')).headers.get('access-control-allow-origin')).toBeNull();
   });
+
+  it(
+    verifies('R-ORIGIN-LOOPBACK', 'bound to loopback: a rebound name, a foreign page, Origin null or another port gets 403 and no memory'),
+    async () => {
+      const port = Number(new URL(server.url).port);
+      // node:http, not fetch: the Host header is the attack, and fetch writes its own.
+      const post = (headers: Record<string, string>, body: unknown) =>
+        new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const call = httpRequest(
+            {
+              host: '127.0.0.1',
+              port,
+              path: '/mcp',
+              method: 'POST',
+              headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+            },
+            (response) => {
+              let text = '';
+              response.setEncoding('utf8');
+              response.on('data', (chunk: string) => {
+                text += chunk;
+              });
+              response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+            },
+          );
+          call.on('error', reject);
+          call.end(JSON.stringify(body));
+        });
+      const listMemories = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_memories', arguments: {} } };
+      const initialize = {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '0' } },
+      };
+      for (const headers of [
+        { host: 'evil.example.com', origin: 'http://evil.example.com' },
+        { host: `evil.example.com:${port}` },
+        { host: `localhost:${port === 5432 ? 5433 : 5432}` },
+        { host: `127.0.0.1:${port}`, origin: 'null' },
+        { host: `127.0.0.1:${port}`, origin: 'https://evil.example.com' },
+      ] as Record<string, string>[]) {
+        const refused = await post(headers, listMemories);
+        expect(refused.status, JSON.stringify(headers)).toBe(403);
+        expect(refused.text).not.toContain('memories');
+      }
+      // The Node adapter itself answers 400 to a Host not in canonical (lower) case: refused too.
+      expect((await post({ host: `LocalHost:${port}` }, initialize)).status).toBe(400);
+      for (const headers of [
+        { host: `localhost:${port}` },
+        { host: `[::1]:${port}`, origin: `http://localhost:${port}` },
+        { host: `127.0.0.1:${port}`, origin: 'http://127.0.0.1:5173' },
+      ] as Record<string, string>[]) {
+        const accepted = await post(headers, initialize);
+        expect(accepted.status, `${JSON.stringify(headers)} ${accepted.text}`).toBe(200);
+      }
+    },
+  );
 
   it('logs JSON to stderr only', () => {
     const lines = server.stderr().trim().split('\n');

@@ -42,6 +42,8 @@ describe.skipIf(!pgUrl)('tenant isolation with per-agent API keys (two replicas 
       AUTH_REQUIRED: 'true',
       JWT_SECRET,
       EMBEDDING_PROVIDER: 'local',
+      // Admin tools are listed only where they can work.
+      MCP_ADMIN_TOKEN: 'an-admin-token-for-isolation-tests-0123',
     };
     replicas = await Promise.all([startHttpServer(env), startHttpServer(env)]);
   });
@@ -52,10 +54,10 @@ describe.skipIf(!pgUrl)('tenant isolation with per-agent API keys (two replicas 
     await database?.drop();
   });
 
-  it('lists the same 28 tools as the lite profile (spec §1.6: the tool surface is identical in both)', async () => {
+  it('lists the same 30 tools as the lite profile (spec §1.6: the tool surface is identical in both; MCP_TOOL_SETS=all)', async () => {
     const alice = await connect(replicas[0] as ServerProcess, keys['alice-agent']?.key ?? '');
     const names = (await alice.listTools()).tools.map((tool) => tool.name).sort();
-    expect(names).toHaveLength(28);
+    expect(names).toHaveLength(30);
     expect(names).toEqual([...TOOL_NAMES].sort());
   });
 

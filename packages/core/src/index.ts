@@ -129,6 +129,8 @@ export {
 } from './domain/reindex-rules.js';
 export type { ContextEntry, ReplacementLink } from './domain/replacement-order.js';
 export { currentFirst, replacementOf } from './domain/replacement-order.js';
+export type { RequestOriginHeaders, RequestOriginPolicyOptions, RequestOriginVerdict } from './domain/request-origin-policy.js';
+export { RequestOriginPolicy } from './domain/request-origin-policy.js';
 export type { Scope } from './domain/scopes.js';
 export { checkScopes, DEFAULT_KEY_SCOPES, isScope, parseScopes, SCOPES } from './domain/scopes.js';
 export type { ConversationReference, SearchContextSources } from './domain/search-context.js';
@@ -150,6 +152,16 @@ export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
 export type { ToolName } from './domain/tool-names.js';
 export { TOOL_GROUPS, TOOL_NAMES } from './domain/tool-names.js';
+export type { ToolSetName } from './domain/tool-sets.js';
+export {
+  ALL_TOOL_SETS,
+  CALLABLE_BY_DEFAULT,
+  DEFAULT_TOOL_SETS,
+  isToolSetName,
+  TOOL_SET_NAMES,
+  TOOL_SETS,
+  toolsOfSets,
+} from './domain/tool-sets.js';
 export type { MemoriesAsOf } from './domain/versions-as-of.js';
 export { AS_OF_MAX_MEMORIES } from './domain/versions-as-of.js';
 export type { ContradictionEffect, PlannedLink, PromotionPlan, ReplacementEffect, WritePlan } from './domain/write-plan.js';
@@ -309,6 +321,7 @@ export type { NewOAuthClient, OAuthClientRecord, OAuthClientStore } from './port
 export type { OAuthRefreshStore, RefreshOutcome } from './ports/oauth-refresh-store.js';
 export type { IdentityProvider, OAuthStateStore, PendingLogin } from './ports/oauth-state-store.js';
 export type { NewOrganization, OrganizationMember, OrganizationRecord, OrganizationStore } from './ports/organization-store.js';
+export type { Progress, ProgressListener } from './ports/progress.js';
 export type { RateLimitStore } from './ports/rate-limit-store.js';
 export type { JobCheckpoint, ReindexJobQueue, ReindexRow, ReindexStore, VectorWrite } from './ports/reindex-store.js';
 export { CheckpointOutOfOrder, JobOwnershipLost } from './ports/reindex-store.js';

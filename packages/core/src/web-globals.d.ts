@@ -12,6 +12,8 @@ declare class URL {
   readonly origin: string;
   protocol: string;
   hostname: string;
+  host: string;
+  port: string;
   username: string;
   password: string;
   readonly searchParams: URLSearchParams;

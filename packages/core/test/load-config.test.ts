@@ -171,6 +171,7 @@ describe('defaults', () => {
       'METRICS_TOKEN',
       'CORS_ALLOWED_ORIGINS',
       'MEMSVC_ADMIN_EMAILS',
+      'MEMSVC_ALLOWED_HOSTS',
       'MEMSVC_API_KEY',
       'MEMSVC_DEFAULT_USER_ID',
       'MEMSVC_MCP_URL',
@@ -184,8 +185,10 @@ describe('defaults', () => {
     ];
     // Where the spec leaves a choice to us (the client IP behind a proxy: docs/security.md; read
     // replicas: docs/scale-out.md; the embedded-database template cache and where the jobs run:
-    // docs/configuration.md; the IPv6 network counted as one address: docs/operations.md).
+    // docs/configuration.md; the IPv6 network counted as one address: docs/operations.md; the
+    // tools a server offers: docs/tools.md).
     const OURS = [
+      'MCP_TOOL_SETS',
       'MEMSVC_TRUSTED_PROXIES',
       'MEMSVC_SERVE_DASHBOARD',
       'DATABASE_READ_URL',
@@ -584,6 +587,19 @@ describe('rate limits', () => {
     },
   );
 
+  it(verifies('CFG-ALLOWED-HOSTS', 'reads allowed hosts as names with optional ports, naming a bad entry'), () => {
+    expect(load({}).config.http.allowedHosts).toEqual([]);
+    expect(
+      load({ MEMSVC_ALLOWED_HOSTS: 'memory.example.com, internal.example:8443, 10.0.0.7, [fd00::7]:3000, *' }).config.http.allowedHosts,
+    ).toEqual(['memory.example.com', 'internal.example:8443', '10.0.0.7', '[fd00::7]:3000', '*']);
+    for (const bad of ['https://memory.example.com', 'memory.example.com/mcp', 'user@memory.example.com', 'memory example', 'host:99999']) {
+      expect(issuesOf({ MEMSVC_ALLOWED_HOSTS: bad })[0], bad).toMatchObject({
+        variable: 'MEMSVC_ALLOWED_HOSTS',
+        message: expect.stringContaining('is not a host name'),
+      });
+    }
+  });
+
   it(verifies('CFG-TRUSTED-PROXIES', 'reads trusted proxies as addresses or CIDR ranges, naming a bad entry'), () => {
     expect(load({ MEMSVC_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8, ::1, fd00::/8, ::ffff:192.0.2.1' }).config.http.trustedProxies).toEqual([
       '127.0.0.1',
@@ -677,3 +693,21 @@ describe('safety of the loaded object', () => {
 // Type-level check: the config type is what the loader returns.
 const _typed: (env: Record<string, string>) => MemsvcConfig = (env) => loadConfig(env, context).config;
 void _typed;
+
+describe('MCP_TOOL_SETS', () => {
+  it(
+    verifies('CFG-TOOL-SETS', 'defaults to the agent and admin sets, takes a list or all, and names the sets when a word is unknown'),
+    () => {
+      expect(load({}).config.mcp.toolSets).toEqual(['agent', 'admin']);
+      expect(load({ MCP_TOOL_SETS: '  ' }).config.mcp.toolSets).toEqual(['agent', 'admin']);
+      expect(load({ MCP_TOOL_SETS: 'export, agent' }).config.mcp.toolSets).toEqual(['agent', 'export']);
+      expect(load({ MCP_TOOL_SETS: 'all' }).config.mcp.toolSets).toEqual(['agent', 'memories', 'export', 'admin', 'connectors']);
+      expect(issuesOf({ MCP_TOOL_SETS: 'agent,crud' })).toEqual([
+        {
+          variable: 'MCP_TOOL_SETS',
+          message: 'names "crud", which is not a tool set; the sets are agent, memories, export, admin, connectors (or all)',
+        },
+      ]);
+    },
+  );
+});

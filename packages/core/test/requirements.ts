@@ -30,6 +30,14 @@ export const REQUIREMENTS = {
   'CFG-OAUTH-METADATA-HOSTS':
     'OAUTH_CLIENT_METADATA_ALLOWED_HOSTS lists host names (no scheme, port or path) whose client metadata documents may be fetched from private addresses; none by default',
   'CFG-TRUSTED-PROXIES': 'MEMSVC_TRUSTED_PROXIES lists IP addresses or CIDR ranges; anything else fails naming the entry',
+  'CFG-ALLOWED-HOSTS': 'MEMSVC_ALLOWED_HOSTS lists host names, optionally with a port, or *; anything else fails naming the entry',
+  'R-ORIGIN-LOOPBACK':
+    'a server bound to loopback answers only loopback Host names (any case, IPv4 or [::1]) on its own port, and only loopback or configured page origins',
+  'R-ORIGIN-CONFIGURED':
+    "a server bound beyond loopback answers loopback names, IP literals, its public URLs' hosts and MEMSVC_ALLOWED_HOSTS; pages only from their own origin, a public URL or CORS_ALLOWED_ORIGINS",
+  'R-ORIGIN-NO-HEADER':
+    'a request without an Origin (an agent, a CLI) is judged by its Host only; Origin null or a non-http origin is refused',
+  'R-ORIGIN-REASON': 'every refusal names the refused value and the setting that would allow it',
   'CFG-DEV-AUTH-PROD': 'MEMSVC_DASHBOARD_DEV_AUTH is refused in production',
   'CFG-IMPORT-ROOT': 'IMPORT_ALLOWED_ROOT defaults to the home directory and must be absolute',
   'CFG-UNKNOWN-VAR': 'unknown MEMSVC_* variables are reported as likely typos',
@@ -229,6 +237,18 @@ export const REQUIREMENTS = {
   'R-ASOF-INPUT': "asOf malformed, in the future or before the tenant's first memory is INVALID_INPUT naming asOf, nothing changed",
   'R-ASOF-TRIMMED':
     'a memory whose version of then was trimmed from the audit is left out of an asOf answer (never shown with later values) and counted as unavailable',
+  'CFG-TOOL-SETS':
+    'MCP_TOOL_SETS is a comma-separated list of tool sets (agent, memories, export, admin, connectors, or all); unset means agent, admin; an unknown name fails naming MCP_TOOL_SETS and the known sets',
+  'R-TOOLS-OFFERED':
+    'the server lists ping and the tools of the chosen sets only, an admin tool only when MCP_ADMIN_TOKEN is set; with MCP_TOOL_SETS unset every spec tool still runs when called by name; with sets chosen, a tool outside them is refused NOT_FOUND (an unlisted admin tool as FORBIDDEN, logged admin_auth_denied)',
+  'R-TOOLS-OUTPUT': 'every tool declares an outputSchema and each of its results (errors included) validates against it',
+  'R-TOOLS-SIZE': 'the default tools/list (lite, no MCP_ADMIN_TOKEN, default sets) is at most 20 KB',
+  'R-TOOLS-RESOURCE':
+    'a memory is the MCP resource memsvc://memories/{id}, read through the same tenant and scope checks as get_memory, its text fenced as untrusted data; memories are not listed as resources',
+  'R-TOOLS-CONNECTORS':
+    'the connectors set offers search ({results: [{id, title, url}]}) and fetch ({id, title, text, url, metadata}) as a ChatGPT connector expects, over recall and get_memory; off by default',
+  'R-TOOLS-PROGRESS':
+    'import_agent_memory, reindex_memories, consolidate_memories, consolidate_corpus and export_memories send notifications/progress when the call carries a progressToken, in process and over HTTP (as an SSE response)',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

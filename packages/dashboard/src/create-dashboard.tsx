@@ -1,4 +1,5 @@
 import { isMemsvcError } from '@memsvc/core';
+import { requestOriginGuard } from '@memsvc/runtime';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
@@ -51,6 +52,9 @@ export function createDashboard(dependencies: DashboardDependencies, options: Da
   const { logger } = dependencies.runtime;
   const base = options.basePath;
 
+  // Served alone, this is the dashboard's way in; mounted in memsvc-server, the server's guard ran
+  // first and this one agrees with it (the same configuration).
+  app.use('*', requestOriginGuard(dependencies.runtime.config, logger));
   app.use('*', securityHeaders());
   app.get('/assets/dashboard.css', (c) => c.body(DASHBOARD_CSS, 200, assetHeaders('text/css; charset=utf-8')));
   app.get('/assets/dashboard.js', (c) => c.body(DASHBOARD_JS, 200, assetHeaders('text/javascript; charset=utf-8')));

@@ -95,6 +95,8 @@ const WITHOUT_READ: Readonly<Record<ToolName, Projection>> = Object.freeze({
   compress_context: nothing,
   reflect: nothing,
   export_memories: nothing,
+  search: nothing,
+  fetch: nothing,
   // Admin tools pass the admin token; the credential beside it still decides what they show.
   import_agent_memory: only('source', 'dryRun', 'files', 'totals', 'abortedBySecrets'),
   consolidate_memories: only('scanned', 'promoted', 'collapsed', 'skipped', 'failed', 'promotedIds'),

@@ -76,7 +76,7 @@ export interface AdminAuthEvent {
   readonly event: 'admin_auth_ok' | 'admin_auth_denied';
   readonly tool: string;
   /** Why a call was denied; never the token itself. */
-  readonly reason?: AdminTokenDenial | 'invalid-arguments';
+  readonly reason?: AdminTokenDenial | 'invalid-arguments' | 'tool-not-offered';
 }
 
 /** An operator's call on another tenant: who, on whom, with what. */

@@ -17,6 +17,8 @@ export const TOOL_SCOPES: Readonly<Partial<Record<ToolName, Scope>>> = Object.fr
   compress_context: 'memories:read',
   reflect: 'memories:read',
   export_memories: 'memories:read',
+  search: 'memories:read',
+  fetch: 'memories:read',
   create_memory: 'memories:write',
   update_memory: 'memories:write',
   promote_memory: 'memories:write',

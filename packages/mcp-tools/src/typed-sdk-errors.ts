@@ -13,12 +13,19 @@ const UNKNOWN_TOOL = /^(?:MCP error -?\d+: )?Tool (\S+) (not found|disabled)$/;
  * shape. It hooks the SDK's `createToolError`, which is private API: the end-to-end tests
  * assert the typed result, so an SDK change that bypasses the hook fails them.
  */
-export function typeSdkToolErrors(server: McpServer, onInvalidArguments?: (tool: string) => void): void {
+export function typeSdkToolErrors(
+  server: McpServer,
+  handlers: { onInvalidArguments?: (tool: string) => void; onDisabled?: (tool: string) => CallToolResult } = {},
+): void {
+  const { onInvalidArguments, onDisabled } = handlers;
   const target = server as unknown as { createToolError: (message: string) => CallToolResult };
   const original = target.createToolError.bind(server);
   target.createToolError = (message: string) => {
     const unknownTool = UNKNOWN_TOOL.exec(message);
-    if (unknownTool) return toolError(new MemsvcError('NOT_FOUND', `there is no tool named ${unknownTool[1]}`, { tool: unknownTool[1] }));
+    const [, tool = '', why] = unknownTool ?? [];
+    // A disabled tool is one this server registered but does not offer (tool-offer.ts).
+    if (unknownTool && why === 'disabled' && onDisabled) return onDisabled(tool);
+    if (unknownTool) return toolError(new MemsvcError('NOT_FOUND', `there is no tool named ${tool}`, { tool }));
     const invalid = VALIDATION_PREFIX.exec(message);
     if (!invalid) return original(message);
     if (invalid[1]) onInvalidArguments?.(invalid[1]);

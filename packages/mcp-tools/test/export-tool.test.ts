@@ -1,4 +1,4 @@
-import { createMemoryEngine, isFrontmatterError, splitFrontmatter } from '@memsvc/core';
+import { createMemoryEngine, isFrontmatterError, splitFrontmatter, TOOL_SET_NAMES } from '@memsvc/core';
 import { InMemoryExportStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -17,7 +17,7 @@ async function connectedClient(vectors?: Record<string, readonly number[]>) {
   const exports = new InMemoryExportStore(store, clock);
   const server = createMcpServer(
     { name: 'memsvc-test', version: '0.0.0' },
-    { clock, engine, exports, pipeline: { defaultUserId: 'alice' } },
+    { clock, engine, exports, pipeline: { defaultUserId: 'alice' }, toolSets: TOOL_SET_NAMES },
   );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

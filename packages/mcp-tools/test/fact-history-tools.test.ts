@@ -1,4 +1,4 @@
-import { createMemoryEngine } from '@memsvc/core';
+import { createMemoryEngine, TOOL_SET_NAMES } from '@memsvc/core';
 import { InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -17,7 +17,10 @@ describe('supersedes and asOf through the tools', () => {
     const clock = new ManualClock('2026-05-01T10:00:00Z');
     const store = new InMemoryMemoryStore({ clock });
     const engine = createMemoryEngine({ store, embedder: new StaticEmbedder({}, undefined), clock });
-    const server = createMcpServer({ name: 'memsvc-test', version: '0.0.0' }, { clock, engine, pipeline: { defaultUserId: 'alice' } });
+    const server = createMcpServer(
+      { name: 'memsvc-test', version: '0.0.0' },
+      { clock, engine, pipeline: { defaultUserId: 'alice' }, toolSets: TOOL_SET_NAMES },
+    );
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'test-client', version: '0.0.0' });

@@ -1,4 +1,4 @@
-import { createMemoryEngine } from '@memsvc/core';
+import { createMemoryEngine, TOOL_SET_NAMES } from '@memsvc/core';
 import { InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -14,7 +14,10 @@ async function connectedClient(clock: ManualClock) {
   const store = new InMemoryMemoryStore({ clock });
   // No embedding model: recall ranks by full text alone, as with EMBEDDING_PROVIDER=disabled.
   const engine = createMemoryEngine({ store, embedder: new StaticEmbedder({}, undefined), clock });
-  const server = createMcpServer({ name: 'memsvc-test', version: '0.0.0' }, { clock, engine, pipeline: { defaultUserId: 'alice' } });
+  const server = createMcpServer(
+    { name: 'memsvc-test', version: '0.0.0' },
+    { clock, engine, pipeline: { defaultUserId: 'alice' }, toolSets: TOOL_SET_NAMES },
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'test-client', version: '0.0.0' });

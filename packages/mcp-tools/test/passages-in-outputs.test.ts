@@ -1,4 +1,4 @@
-import { createMemoryEngine, PASSAGES } from '@memsvc/core';
+import { createMemoryEngine, PASSAGES, TOOL_SET_NAMES } from '@memsvc/core';
 import { InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -31,7 +31,10 @@ describe('passages in tool outputs', () => {
   beforeEach(async () => {
     const store = new InMemoryMemoryStore({ clock });
     const engine = createMemoryEngine({ store, embedder: new StaticEmbedder({}, undefined), clock });
-    const server = createMcpServer({ name: 'memsvc-test', version: '0.0.0' }, { clock, engine, pipeline: { defaultUserId: 'alice' } });
+    const server = createMcpServer(
+      { name: 'memsvc-test', version: '0.0.0' },
+      { clock, engine, pipeline: { defaultUserId: 'alice' }, toolSets: TOOL_SET_NAMES },
+    );
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     client = new Client({ name: 'test-client', version: '0.0.0' });

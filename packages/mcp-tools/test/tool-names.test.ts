@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_TOOLS, TOOL_NAMES } from '../src/index.js';
 
 describe('the tool surface of spec §4.3', () => {
-  it('names the 28 distinct tools of spec §4.3', () => {
-    expect(TOOL_NAMES).toHaveLength(28);
-    expect(new Set(TOOL_NAMES).size).toBe(28);
+  it('names the 28 distinct tools of spec §4.3, and the two of a ChatGPT connector', () => {
+    expect(TOOL_NAMES).toHaveLength(30);
+    expect(new Set(TOOL_NAMES).size).toBe(30);
+    expect(TOOL_NAMES).toContain('search');
+    expect(TOOL_NAMES).toContain('fetch');
     expect(TOOL_NAMES).toContain('export_memories');
     expect(TOOL_NAMES).toContain('import_agent_memory');
   });

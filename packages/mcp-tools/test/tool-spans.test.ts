@@ -1,4 +1,4 @@
-import { createMemoryEngine } from '@memsvc/core';
+import { createMemoryEngine, TOOL_SET_NAMES } from '@memsvc/core';
 import { InMemoryMemoryStore, ManualClock, RecordingTracer, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -16,7 +16,7 @@ async function tracedClient() {
     tracer,
   });
   const pipeline = { defaultUserId: 'alice@example.com', tracer };
-  const server = createMcpServer({ name: 'memsvc-test', version: '0.0.0' }, { clock, engine, pipeline });
+  const server = createMcpServer({ name: 'memsvc-test', version: '0.0.0' }, { clock, engine, pipeline, toolSets: TOOL_SET_NAMES });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'test-client', version: '0.0.0' });

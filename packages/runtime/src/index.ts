@@ -3,6 +3,8 @@ export { addressLimitMessage, rateLimitUnauthenticated } from './addresses/addre
 export type { ServedRequest } from './addresses/client-addresses.js';
 export { ClientAddresses } from './addresses/client-addresses.js';
 export { HTTP_SERVER_TIMEOUTS, httpServerOptions } from './addresses/http-server-timeouts.js';
+export type { GuardedRequest } from './addresses/request-origin-guard.js';
+export { requestOriginGuard, requestOriginPolicyOf } from './addresses/request-origin-guard.js';
 export type { LoginFlowSettings } from './configured-login-flow.js';
 export { configuredLoginFlow } from './configured-login-flow.js';
 export { configuredEmbedder, openConfiguredStore } from './configured-parts.js';

@@ -12,6 +12,8 @@ export function serverEnv(env: Record<string, string>): Record<string, string> {
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     EMBEDDING_PROVIDER: 'local',
+    // The end-to-end tests exercise every tool; the default surface has tests of its own.
+    MCP_TOOL_SETS: 'all',
     ...childProcessTestEnv(),
     ...env,
   };

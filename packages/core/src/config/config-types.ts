@@ -1,3 +1,4 @@
+import type { ToolSetName } from '../domain/tool-sets.js';
 import type { DatabaseTarget } from './database-url.js';
 import type { EmbeddingProviderName } from './known-models.js';
 import type { Secret } from './secret.js';
@@ -60,12 +61,22 @@ export interface MemsvcConfig {
      * `X-Forwarded-For` names the client; from anyone else the socket's address is the client.
      */
     readonly trustedProxies: readonly string[];
+    /**
+     * MEMSVC_ALLOWED_HOSTS: the names (optionally `name:port`) a server bound beyond loopback
+     * answers to, besides loopback names, IP literals and its configured public URLs' hosts; `*` turns
+     * the Host check off (RequestOriginPolicy).
+     */
+    readonly allowedHosts: readonly string[];
     /** MEMSVC_SERVE_DASHBOARD: memsvc-server also serves the dashboard under /dashboard (the way for an embedded database, which one process owns). */
     readonly serveDashboard: boolean;
   };
   readonly mcp: {
     readonly transport: McpTransport;
     readonly publicUrl: string | undefined;
+    /** MCP_TOOL_SETS: the tool sets the server offers (ping always; admin tools only with MCP_ADMIN_TOKEN). */
+    readonly toolSets: readonly ToolSetName[];
+    /** The sets whose tools run when called by name: every spec tool when MCP_TOOL_SETS is unset, else the chosen sets (CALLABLE_BY_DEFAULT). */
+    readonly callableToolSets: readonly ToolSetName[];
   };
   readonly database: {
     readonly url: Secret;

@@ -3,6 +3,7 @@ import { DEFAULT_IPV6_RATE_LIMIT_PREFIX } from '../domain/address-bucket.js';
 import { isIpOrCidr } from '../domain/ip-address.js';
 import { isValidTenantId } from '../domain/tenant.js';
 import { TOOL_NAMES } from '../domain/tool-names.js';
+import { ALL_TOOL_SETS, isToolSetName, TOOL_SET_NAMES } from '../domain/tool-sets.js';
 import type { ToolRateLimit } from './config-types.js';
 import {
   booleanField,
@@ -54,6 +55,11 @@ function checkToolOverrides(value: unknown): FieldParseResult<Readonly<Record<st
   return fieldSuccess(overrides);
 }
 
+function checkToolSet(word: string): string | undefined {
+  if (word === ALL_TOOL_SETS || isToolSetName(word)) return undefined;
+  return `names "${word}", which is not a tool set; the sets are ${TOOL_SET_NAMES.join(', ')} (or ${ALL_TOOL_SETS})`;
+}
+
 function checkOrigin(origin: string): string | undefined {
   if (origin === '*') return undefined;
   try {
@@ -78,6 +84,20 @@ function checkEmail(email: string): string | undefined {
 
 function checkProxy(proxy: string): string | undefined {
   return isIpOrCidr(proxy) ? undefined : `"${proxy}" is not an IP address or CIDR range (such as 10.0.0.0/8)`;
+}
+
+/** A MEMSVC_ALLOWED_HOSTS entry: a host name or address, optionally with a port, or `*`. */
+function checkAllowedHost(entry: string): string | undefined {
+  if (entry === '*') return undefined;
+  if (!/[\s/?#@\\]/u.test(entry)) {
+    try {
+      const url = new URL(`http://${entry}`);
+      if (url.host === entry.toLowerCase() || url.hostname === entry.toLowerCase()) return undefined;
+    } catch {
+      // fall through to the message
+    }
+  }
+  return `"${entry}" is not a host name, optionally with a port (such as memory.example.com or memory.example.com:8443), or *`;
 }
 
 function checkTenant(tenant: string): string | undefined {
@@ -149,6 +169,7 @@ export const envSchema = {
   RATE_LIMIT_IPV6_PREFIX: numberField(DEFAULT_IPV6_RATE_LIMIT_PREFIX, { min: 1, max: 128, integer: true }),
   RATE_LIMIT_TOOL_OVERRIDES: jsonField('a map of tool name to {"limit", "windowSeconds"}', checkToolOverrides),
   MCP_ADMIN_TOKEN: secretField(),
+  MCP_TOOL_SETS: listField(checkToolSet),
   METRICS_TOKEN: secretField(),
   CORS_ALLOWED_ORIGINS: listField(checkOrigin),
   MEMSVC_ADMIN_EMAILS: listField(checkEmail),
@@ -157,6 +178,7 @@ export const envSchema = {
   MEMSVC_MCP_URL: optionalUrlField(),
   MEMSVC_OPERATOR_TENANTS: listField(checkTenant),
   MEMSVC_TRUSTED_PROXIES: listField(checkProxy),
+  MEMSVC_ALLOWED_HOSTS: listField(checkAllowedHost),
   MEMSVC_DASHBOARD_DEV_AUTH: booleanField(false),
   MEMSVC_SERVE_DASHBOARD: booleanField(false),
   MEMSVC_SERVER_JOBS: optionalBooleanField(),

@@ -1,5 +1,6 @@
 import { isLoopbackHost } from '../domain/ip-address.js';
 import { isValidTenantId } from '../domain/tenant.js';
+import { ALL_TOOL_SETS, CALLABLE_BY_DEFAULT, DEFAULT_TOOL_SETS, TOOL_SET_NAMES, type ToolSetName } from '../domain/tool-sets.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { LogLevel, MemsvcConfig, NodeEnv, OAuthClient } from './config-types.js';
 import { parseDatabaseUrl, redactDatabaseUrl } from './database-url.js';
@@ -89,9 +90,15 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
       host: parsed.HOST,
       corsAllowedOrigins: parsed.CORS_ALLOWED_ORIGINS,
       trustedProxies: parsed.MEMSVC_TRUSTED_PROXIES,
+      allowedHosts: parsed.MEMSVC_ALLOWED_HOSTS,
       serveDashboard: parsed.MEMSVC_SERVE_DASHBOARD,
     },
-    mcp: { transport: parsed.MCP_TRANSPORT, publicUrl: parsed.MEMSVC_MCP_URL },
+    mcp: {
+      transport: parsed.MCP_TRANSPORT,
+      publicUrl: parsed.MEMSVC_MCP_URL,
+      toolSets: toolSetsOf(parsed.MCP_TOOL_SETS),
+      callableToolSets: parsed.MCP_TOOL_SETS.length === 0 ? CALLABLE_BY_DEFAULT : toolSetsOf(parsed.MCP_TOOL_SETS),
+    },
     database: {
       ...(database as NonNullable<typeof database>),
       webUrl: parsed.WEB_DATABASE_URL,
@@ -314,6 +321,13 @@ function checkLoginRules(parsed: Partial<ParsedEnv>, issues: ConfigIssue[]): voi
       message: `is required (at least ${JWT_SECRET_MIN_LENGTH} characters) when ${enabled}: a login yields a session JWT`,
     });
   }
+}
+
+/** MCP_TOOL_SETS as chosen (already checked word by word): unset means the default, `all` every set. */
+function toolSetsOf(words: readonly string[]): readonly ToolSetName[] {
+  if (words.length === 0) return DEFAULT_TOOL_SETS;
+  if (words.includes(ALL_TOOL_SETS)) return TOOL_SET_NAMES;
+  return TOOL_SET_NAMES.filter((set) => words.includes(set));
 }
 
 function oauthPair(

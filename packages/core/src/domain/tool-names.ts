@@ -1,5 +1,5 @@
 /**
- * Names of every MCP tool the server serves, by group: spec §4.3's 28. The server, the docs, the tests and the configuration (RATE_LIMIT_TOOL_OVERRIDES) agree on
+ * Names of every MCP tool the server serves, by group: spec §4.3's 28, and the connectors' two. The server, the docs, the tests and the configuration (RATE_LIMIT_TOOL_OVERRIDES) agree on
  * this one list.
  */
 export const TOOL_GROUPS = {
@@ -21,6 +21,8 @@ export const TOOL_GROUPS = {
   reindex: ['reindex_memories', 'queue_reindex_memories', 'get_reindex_status', 'cancel_reindex_job', 'retry_reindex_job'],
   portability: ['export_memories', 'import_agent_memory'],
   connectivity: ['ping'],
+  /** What a ChatGPT connector (deep research) calls: search, then fetch each result. */
+  connectors: ['search', 'fetch'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ToolName = (typeof TOOL_GROUPS)[keyof typeof TOOL_GROUPS][number];

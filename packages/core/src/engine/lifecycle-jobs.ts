@@ -8,6 +8,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { DecayChange, LifecycleStore } from '../ports/lifecycle-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import type { ProgressListener } from '../ports/progress.js';
 import { promoteMemory } from './promote-memory.js';
 
 /** The settings the scheduled jobs use (slices of MemsvcConfig). */
@@ -50,7 +51,10 @@ export interface PromotionPassResult {
  * under the write rules — a duplicate of a long-term memory collapses into it, a contradiction is
  * flagged or superseded as on a write. One failure does not stop the others.
  */
-export async function promoteQualified(deps: LifecycleDependencies, options: { tenant?: TenantId } = {}): Promise<PromotionPassResult> {
+export async function promoteQualified(
+  deps: LifecycleDependencies,
+  options: { tenant?: TenantId; onProgress?: ProgressListener | undefined } = {},
+): Promise<PromotionPassResult> {
   const actor = { id: 'system:stm-promotion' };
   const counts = { scanned: 0, promoted: 0, collapsed: 0, skipped: 0, failed: 0 };
   const promotedIds: string[] = [];
@@ -79,6 +83,7 @@ export async function promoteQualified(deps: LifecycleDependencies, options: { t
         else counts.failed++;
       }
     }
+    options.onProgress?.({ done: counts.scanned, message: 'short-term memories examined' });
     if (candidates.length < PASS_BATCH) break;
     after = candidates.at(-1)?.id;
   }
@@ -166,6 +171,8 @@ export interface CorpusConsolidationInput {
   /** Seed memories examined (default 500, at most 10,000). */
   readonly limit?: number | undefined;
   readonly cursor?: string | undefined;
+  /** Told after each merged cluster (or once, for a dry run). */
+  readonly onProgress?: ProgressListener | undefined;
 }
 
 export interface CorpusConsolidationResult {
@@ -215,12 +222,20 @@ export async function consolidateCorpus(
   const clusters = mergeClusters(found.pairs, band);
   let merged = 0;
   let skippedConcurrentEdit = 0;
+  // One unit per memory examined, then one per cluster merged: progress only grows.
+  const steps = found.scanned + (dryRun ? 0 : clusters.length);
+  input.onProgress?.({ done: found.scanned, total: steps, message: 'memories examined, clusters merged' });
   if (!dryRun) {
     const actor = { id: 'system:corpus-consolidation' };
     for (const cluster of clusters) {
       const outcome = await deps.lifecycle.mergeCluster(cluster.canonical, cluster.losers, cluster.unionedTags, actor);
       if (outcome === 'merged') merged++;
       else skippedConcurrentEdit++;
+      input.onProgress?.({
+        done: found.scanned + merged + skippedConcurrentEdit,
+        total: steps,
+        message: 'memories examined, clusters merged',
+      });
     }
   }
   return {

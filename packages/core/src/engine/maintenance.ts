@@ -13,6 +13,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { AuthSweepCounts, LifecycleStore } from '../ports/lifecycle-store.js';
 import type { MemoryStore } from '../ports/memory-store.js';
+import type { ProgressListener } from '../ports/progress.js';
 import type { ReindexJobQueue, ReindexStore } from '../ports/reindex-store.js';
 import type { Tracer } from '../ports/tracer.js';
 import {
@@ -64,9 +65,14 @@ export class Maintenance {
    * Only the scheduler's passes are reported to `events`: spec §4.2's promotion and consolidation
    * counters are the scheduler's work, and an operator's manual run is not.
    */
-  async promoteShortTerm(input: { userId?: string | undefined; scheduled?: boolean } = {}): Promise<PromotionPassResult> {
+  async promoteShortTerm(
+    input: { userId?: string | undefined; scheduled?: boolean; onProgress?: ProgressListener | undefined } = {},
+  ): Promise<PromotionPassResult> {
     const tenant = input.userId === undefined ? undefined : toTenantId(input.userId, 'userId');
-    const result = await promoteQualified(this.lifecycleDependencies, tenant === undefined ? {} : { tenant });
+    const result = await promoteQualified(this.lifecycleDependencies, {
+      ...(tenant === undefined ? {} : { tenant }),
+      onProgress: input.onProgress,
+    });
     if (input.scheduled !== true) return result;
     if (result.promoted > 0) this.options.events?.promoted?.(result.promoted);
     this.options.events?.consolidationRun?.(result.failed > 0 ? 'partial' : 'success');
@@ -80,6 +86,7 @@ export class Maintenance {
     dryRun?: boolean | undefined;
     limit?: number | undefined;
     cursor?: string | undefined;
+    onProgress?: ProgressListener | undefined;
   }): Promise<CorpusConsolidationResult> {
     return consolidateCorpus(this.lifecycleDependencies, {
       tenant: input.userId === undefined ? undefined : toTenantId(input.userId, 'userId'),
@@ -87,6 +94,7 @@ export class Maintenance {
       dryRun: input.dryRun,
       limit: input.limit,
       cursor: input.cursor === undefined ? undefined : checkReindexRequest({ cursor: input.cursor }).cursor,
+      onProgress: input.onProgress,
     });
   }
 

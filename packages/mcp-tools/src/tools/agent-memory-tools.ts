@@ -15,6 +15,7 @@ import {
   wholeNumber,
 } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
+import { idsOutput, memoryOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `remember`, `forget`, `reflect` and `ingest_conversation`. */
 export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
@@ -23,31 +24,31 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
     {
       title: 'Remember something',
       description:
-        'Store a fact, preference or note, letting memsvc pick the tier: type auto (default) keeps notes about the moment ' +
-        '("currently", "today", "working on", …, or any ttl) short-term and everything else long-term. Duplicates are not ' +
-        'stored twice: wasDeduped is true exactly when the memory was already there (memoryId is then the existing one). ' +
-        'If you are recording a change of a fact you already stored (a move, a new manager, a new price), pass the old ' +
-        "memories' ids as supersedes: they are retired in the same call and listed in superseded. " +
-        'Returns {memoryId, resolvedType, wasDeduped, outcome, contradictions, related, superseded, memory}. "related" lists live ' +
-        'memories this one may update or contradict ({id, content, createdAt, why}); a changed fact ("changed-fact") is ' +
-        'marked replacedBy the new memory and stays visible, after it, in recall.',
-      inputSchema: z
-        .object({
-          userId: userIdArgument,
-          content: z.string().min(1).max(MEMORY_LIMITS.contentMaxChars).describe('What to remember, as a self-contained statement.'),
-          type: z.enum(['auto', 'short-term', 'long-term']).optional(),
-          scope: scopeArgument.optional(),
-          tags: tagsArgument.optional(),
-          metadata: metadataArgument.optional(),
-          importance: z.number().min(0).max(1).optional(),
-          ttl: wholeNumber(
-            MEMORY_LIMITS.ttlMinSeconds,
-            MEMORY_LIMITS.ttlMaxSeconds,
-            'Short-term lifetime in seconds; implies short-term.',
-          ).optional(),
-          supersedes: supersedesArgument.optional(),
-        })
-        .strict(),
+        'Store a fact, preference or note. The default tool for writing memory: it picks short-term for passing ' +
+        'states ("currently…", or a ttl) and long-term otherwise, and never stores a duplicate (wasDeduped). When the ' +
+        'fact replaces ones you stored (a move, a new value), pass their ids in supersedes. "related" lists stored ' +
+        'memories this one may update or contradict: check them.',
+      inputSchema: toolInput({
+        userId: userIdArgument,
+        content: z.string().min(1).max(MEMORY_LIMITS.contentMaxChars).describe('A self-contained statement.'),
+        type: z.enum(['auto', 'short-term', 'long-term']).optional(),
+        scope: scopeArgument.optional(),
+        tags: tagsArgument.optional(),
+        metadata: metadataArgument.optional(),
+        importance: z.number().min(0).max(1).optional(),
+        ttl: wholeNumber(MEMORY_LIMITS.ttlMinSeconds, MEMORY_LIMITS.ttlMaxSeconds, 'Seconds to keep it; implies short-term.').optional(),
+        supersedes: supersedesArgument.optional(),
+      }),
+      outputSchema: toolOutput({
+        memoryId: z.string(),
+        resolvedType: z.string(),
+        wasDeduped: z.boolean(),
+        outcome: z.string(),
+        contradictions: z.array(objectOutput),
+        related: z.array(objectOutput),
+        superseded: z.array(objectOutput),
+        memory: memoryOutput,
+      }),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>
@@ -83,20 +84,25 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
     {
       title: 'Forget memories',
       description:
-        'Delete one memory by memoryId, or the memories a query finds (both tiers, each by its own match: score ≥ minScore, default 0.3). Without ' +
-        'confirm=true nothing is deleted: the result lists what would be. Deletes are audited and can be undone with ' +
-        'restore_memory. Returns {dryRun, candidates: [{memoryId, content, score}], deleted: [ids], message}.',
-      inputSchema: z
-        .object({
-          userId: userIdArgument,
-          memoryId: memoryIdArgument.optional(),
-          query: z.string().min(1).max(MAX_QUERY_LENGTH).optional(),
-          limit: wholeNumber(1, 20, 'Most memories a query may delete (default 5).').optional(),
-          minScore: z.number().min(0).max(1).optional(),
-          scope: scopeArgument.optional(),
-          confirm: z.boolean().optional(),
-        })
-        .strict(),
+        'Delete a memory by memoryId, or the memories a query matches. Without confirm=true it only lists what it would ' +
+        'delete: call it first without, check the candidates, then confirm. Deleted memories can be brought back with restore_memory.',
+      inputSchema: toolInput({
+        userId: userIdArgument,
+        memoryId: memoryIdArgument.optional(),
+        query: z.string().min(1).max(MAX_QUERY_LENGTH).optional(),
+        limit: wholeNumber(1, 20, 'Most memories a query may delete (default 5).').optional(),
+        minScore: z.number().min(0).max(1).describe('Least match score, 0 to 1 (default 0.3).').optional(),
+        scope: scopeArgument.optional(),
+        confirm: z.boolean().optional(),
+      }),
+      outputSchema: toolOutput({
+        dryRun: z.boolean(),
+        candidates: z.array(objectOutput),
+        deleted: idsOutput,
+        message: z.string(),
+        candidateCount: z.number(),
+        deletedCount: z.number(),
+      }),
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>
@@ -114,20 +120,24 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
     {
       title: 'Reflect on what is known about a topic',
       description:
-        'A deterministic digest (no model involved) of the memories relevant to a query: the memories as a framed block ' +
-        '(as prompt_context frames them: when each was said and how long ago, the current memory before the one it replaced), ' +
-        'up to five themes (their most frequent tags, then words), their ids and the dates they span. ' +
-        'Returns {query, summary, themes, sourceIds, memoryCount, dateRange}.',
-      inputSchema: z
-        .object({
-          userId: userIdArgument,
-          query: z.string().min(1).max(MAX_QUERY_LENGTH),
-          limit: wholeNumber(1, 30, 'Most memories to consider (default 10).').optional(),
-          minScore: z.number().min(0).max(1).optional(),
-          scope: scopeArgument.optional(),
-          tags: tagsArgument.describe('Only memories carrying all of these tags.').optional(),
-        })
-        .strict(),
+        'A digest of what memory holds about a topic: the relevant memories with when each was said, their main ' +
+        'themes and the dates they span. Use it to review a topic; use recall to find specific facts.',
+      inputSchema: toolInput({
+        userId: userIdArgument,
+        query: z.string().min(1).max(MAX_QUERY_LENGTH),
+        limit: wholeNumber(1, 30, 'Most memories (default 10).').optional(),
+        minScore: z.number().min(0).max(1).optional(),
+        scope: scopeArgument.optional(),
+        tags: tagsArgument.optional(),
+      }),
+      outputSchema: toolOutput({
+        query: z.string(),
+        summary: z.string(),
+        themes: z.array(z.string()),
+        sourceIds: idsOutput,
+        memoryCount: z.number(),
+        dateRange: objectOutput.nullable(),
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, request) =>
@@ -142,29 +152,27 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
     {
       title: 'Ingest a conversation',
       description:
-        'Store the turns of a conversation as long-term memories ("<role>: <text>", long turns split at paragraphs), with ' +
-        'provenance in metadata.conversation {id, turn, chunk, role, date}. Each turn is also indexed with the two turns before it, ' +
-        'its speaker and the date, so a question finds the answer even when its words were only in the question. Sending the ' +
-        'same conversation again stores nothing (skipped counts those). Returns {conversationId, ingested, skipped, total, memoryIds}.',
-      inputSchema: z
-        .object({
-          userId: userIdArgument,
-          turns: z
-            .array(z.object({ role: z.string().min(1).max(100), content: z.string().min(1).max(1_048_576) }).strict())
-            .min(1)
-            .max(MAX_TURNS),
-          conversationId: z
-            .string()
-            .min(1)
-            .max(128)
-            .describe('Your id for this conversation; derived from the turns when omitted.')
-            .optional(),
-          date: isoDateArgument.describe('When the conversation took place (ISO 8601).').optional(),
-          scope: scopeArgument.optional(),
-          tags: tagsArgument.optional(),
-          metadata: metadataArgument.optional(),
-        })
-        .strict(),
+        "Store a conversation's turns as long-term memories, each findable later with the turns around it. Use it to " +
+        'keep a whole exchange; use remember for a single fact. Sending the same conversation again stores nothing new.',
+      inputSchema: toolInput({
+        userId: userIdArgument,
+        turns: z
+          .array(z.object({ role: z.string().min(1).max(100), content: z.string().min(1).max(1_048_576) }).strict())
+          .min(1)
+          .max(MAX_TURNS),
+        conversationId: z.string().min(1).max(128).describe('Your id for it (derived from the turns if omitted).').optional(),
+        date: isoDateArgument.describe('When it took place.').optional(),
+        scope: scopeArgument.optional(),
+        tags: tagsArgument.optional(),
+        metadata: metadataArgument.optional(),
+      }),
+      outputSchema: toolOutput({
+        conversationId: z.string(),
+        ingested: z.number(),
+        skipped: z.number(),
+        total: z.number(),
+        memoryIds: idsOutput,
+      }),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>

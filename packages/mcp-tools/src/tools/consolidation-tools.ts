@@ -4,7 +4,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { adminTokenArgument, adminUserIdArgument, scopeArgument, wholeNumber } from '../tool-arguments.js';
+import { progressOf } from '../tool-progress.js';
 import { toolSuccess } from '../tool-result.js';
+import { idsOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `consolidate_memories` (short-term → long-term promotion now) and `consolidate_corpus` (near-duplicate merging). */
 export function registerConsolidationTools(server: McpServer, maintenance: Maintenance, pipeline: ToolPipeline): void {
@@ -13,17 +15,25 @@ export function registerConsolidationTools(server: McpServer, maintenance: Maint
     {
       title: 'Promote qualifying short-term memories now',
       description:
-        'Admin. Runs the short-term → long-term promotion pass the scheduler runs every STM_CONSOLIDATION_INTERVAL_MS: every live ' +
-        'short-term memory read at least STM_CONSOLIDATION_ACCESS_THRESHOLD times (and, when set, with importance at least ' +
-        'STM_CONSOLIDATION_IMPORTANCE_THRESHOLD) becomes long-term, keeping its id; one that duplicates a long-term memory collapses ' +
-        'into it. Returns {scanned, promoted, collapsed, skipped, failed, promotedIds}.',
-      inputSchema: z.object({ adminToken: adminTokenArgument, userId: adminUserIdArgument }).strict(),
+        'Admin. Run now the pass that moves short-term memories read often enough (and important enough) to ' +
+        'long-term; the server also runs it on a schedule.',
+      inputSchema: toolInput({ adminToken: adminTokenArgument, userId: adminUserIdArgument }),
+      outputSchema: toolOutput({
+        scanned: z.number(),
+        promoted: z.number(),
+        collapsed: z.number(),
+        skipped: z.number(),
+        failed: z.number(),
+        promotedIds: idsOutput,
+      }),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>
-      runTool(pipeline, request, { kind: 'admin', tool: 'consolidate_memories', adminToken: args.adminToken }, async () => ({
-        result: toolSuccess({ ...(await maintenance.promoteShortTerm({ userId: args.userId })) }),
-      })),
+      runTool(pipeline, request, { kind: 'admin', tool: 'consolidate_memories', adminToken: args.adminToken }, async () => {
+        const onProgress = progressOf(request);
+        onProgress?.({ done: 0, message: 'short-term memories examined' });
+        return { result: toolSuccess({ ...(await maintenance.promoteShortTerm({ userId: args.userId, onProgress })) }) };
+      }),
   );
 
   server.registerTool(
@@ -31,27 +41,34 @@ export function registerConsolidationTools(server: McpServer, maintenance: Maint
     {
       title: 'Merge near-duplicate long-term memories',
       description:
-        'Admin. Finds long-term memories of one tenant and scope whose similarity lies in [MEMORY_CONSOLIDATION_MERGE_THRESHOLD, ' +
-        'MEMORY_DUPLICATE_THRESHOLD) and groups them. Dry run by default: returns the clusters it would merge. With dryRun false each ' +
-        'cluster merges into its canonical memory (highest importance score; pinned, then newest, wins a tie), which gains all their ' +
-        'tags; the others are hidden as superseded (not deleted), linked duplicate-of it and audited — restore_memory of their ' +
-        'previous version undoes a merge. Contradicted memories never merge. Returns {dryRun, scanned, clusters, merged, ' +
-        'skippedConcurrentEdit, cursor, perCluster, perClusterTruncated}; pass cursor to continue.',
-      inputSchema: z
-        .object({
-          adminToken: adminTokenArgument,
-          userId: adminUserIdArgument,
-          scope: scopeArgument.optional(),
-          dryRun: z.boolean().default(true).describe('Only report the clusters (default true).'),
-          limit: wholeNumber(1, CORPUS_SEEDS.max, `Seed memories to examine (default ${CORPUS_SEEDS.default}).`).optional(),
-          cursor: z.string().max(64).optional().describe('The cursor of a previous pass, to continue after it.'),
-        })
-        .strict(),
+        'Admin. Find clusters of near-duplicate long-term memories. A dry run (default) only reports them; with ' +
+        'dryRun false each cluster merges into one memory, the others hidden as superseded (restorable). Pass cursor ' +
+        'back to continue.',
+      inputSchema: toolInput({
+        adminToken: adminTokenArgument,
+        userId: adminUserIdArgument,
+        scope: scopeArgument.optional(),
+        dryRun: z.boolean().default(true),
+        limit: wholeNumber(1, CORPUS_SEEDS.max, `Memories to examine (default ${CORPUS_SEEDS.default}).`).optional(),
+        cursor: z.string().max(64).optional(),
+      }),
+      outputSchema: toolOutput({
+        dryRun: z.boolean(),
+        scanned: z.number(),
+        clusters: z.number(),
+        merged: z.number(),
+        skippedConcurrentEdit: z.number(),
+        cursor: z.string().nullable(),
+        perCluster: z.array(objectOutput),
+        perClusterTruncated: z.boolean(),
+      }),
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     (args, request) =>
-      runTool(pipeline, request, { kind: 'admin', tool: 'consolidate_corpus', adminToken: args.adminToken }, async () => ({
-        result: toolSuccess({ ...(await maintenance.consolidateCorpus(args)) }),
-      })),
+      runTool(pipeline, request, { kind: 'admin', tool: 'consolidate_corpus', adminToken: args.adminToken }, async () => {
+        const onProgress = progressOf(request);
+        onProgress?.({ done: 0 });
+        return { result: toolSuccess({ ...(await maintenance.consolidateCorpus({ ...args, onProgress })) }) };
+      }),
   );
 }

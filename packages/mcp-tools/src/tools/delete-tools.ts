@@ -2,8 +2,9 @@ import type { MemoryEngine } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
-import { memoryIdArgument, userIdArgument } from '../tool-arguments.js';
+import { ignoredArgument, memoryIdArgument, userIdArgument } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
+import { idsOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `delete_memory` and `bulk_delete_memories`. */
 export function registerDeleteTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
@@ -11,10 +12,9 @@ export function registerDeleteTools(server: McpServer, engine: MemoryEngine, pip
     'delete_memory',
     {
       title: 'Delete a memory',
-      description:
-        'Delete one memory. The deletion is audited and can be undone with restore_memory. Deleting a memory that is not ' +
-        'there is not an error: the result says deleted=false. Returns {deleted, memoryId}.',
-      inputSchema: z.object({ userId: userIdArgument, memoryId: memoryIdArgument, actorLabel: z.string().max(256).optional() }).strict(),
+      description: 'Delete one memory by id; restore_memory undoes it. To delete by what memories say, use forget.',
+      inputSchema: toolInput({ userId: userIdArgument, memoryId: memoryIdArgument, actorLabel: ignoredArgument }),
+      outputSchema: toolOutput({ deleted: z.boolean(), memoryId: z.string() }),
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>
@@ -27,16 +27,13 @@ export function registerDeleteTools(server: McpServer, engine: MemoryEngine, pip
     'bulk_delete_memories',
     {
       title: 'Delete several memories',
-      description:
-        'Delete 1 to 100 memories by id; each deletion is audited and restorable. An id that is not there is reported in ' +
-        '"failed" and does not stop the others. Returns {deleted, failed, deletedCount, failedCount}.',
-      inputSchema: z
-        .object({
-          userId: userIdArgument,
-          memoryIds: z.array(memoryIdArgument).min(1).max(100),
-          actorLabel: z.string().max(256).optional(),
-        })
-        .strict(),
+      description: 'Delete up to 100 memories by id; ids not found are reported in failed. restore_memory undoes each.',
+      inputSchema: toolInput({
+        userId: userIdArgument,
+        memoryIds: z.array(memoryIdArgument).min(1).max(100),
+        actorLabel: ignoredArgument,
+      }),
+      outputSchema: toolOutput({ deleted: idsOutput, failed: z.array(objectOutput), deletedCount: z.number(), failedCount: z.number() }),
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>

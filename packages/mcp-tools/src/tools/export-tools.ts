@@ -11,7 +11,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { isoDateArgument, scopeArgument, tagsArgument, tierArgument, toTier, userIdArgument, wholeNumber } from '../tool-arguments.js';
+import { progressOf } from '../tool-progress.js';
 import { toolSuccess } from '../tool-result.js';
+import { objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /**
  * A tool result carries the page twice (as text and as structured content), so a page's lines or notes
@@ -29,44 +31,41 @@ export function registerExportTools(server: McpServer, exports: ExportStore, clo
     {
       title: 'Export memories',
       description:
-        'Export your memories (docs/export-format.md). format jsonl (the default) is the lossless interchange: every ' +
-        'field, links, optionally the version history, the audit trail and the vectors; the first page starts with a ' +
-        "header line; write every page's lines in order, one per line. Returns {format, header, lines, count, nextCursor}. " +
-        'format markdown is for reading, e.g. as an Obsidian vault: one note per memory, YAML frontmatter with its ' +
-        "fields, the content, and its links as [[wikilinks]]; write each note's content to its path. Returns " +
-        '{format, notes: [{path, content}], count, nextCursor}; includeHistory, includeAudit and includeVectors are ' +
-        'refused with it. Paged: pass nextCursor as cursor, with the same filters, until it is null. Filters: tier, ' +
-        'scope (exact), tags (any of them), createdFrom/createdTo, includeDeleted, includeSuperseded.',
-      inputSchema: z
-        .object({
-          userId: userIdArgument,
-          format: z
-            .enum(['jsonl', 'markdown'])
-            .describe('jsonl (the default): the lossless interchange; markdown: one note per memory, for reading.')
-            .optional(),
-          tier: tierArgument.optional(),
-          scope: scopeArgument.optional(),
-          tags: tagsArgument.optional(),
-          createdFrom: isoDateArgument.optional(),
-          createdTo: isoDateArgument.optional(),
-          includeDeleted: z.boolean().optional(),
-          includeSuperseded: z.boolean().optional(),
-          includeHistory: z.boolean().describe("jsonl only: add each memory's earlier versions.").optional(),
-          includeAudit: z.boolean().describe("jsonl only: add each memory's audit trail.").optional(),
-          includeVectors: z.boolean().describe("jsonl only: add each memory's embedding vector (large).").optional(),
-          cursor: z.string().max(64).describe('nextCursor from the previous page.').optional(),
-          limit: wholeNumber(
-            1,
-            EXPORT_MAX_LIMIT,
-            `Memories per page, 1 to ${EXPORT_MAX_LIMIT} (default ${EXPORT_DEFAULT_LIMIT}).`,
-          ).optional(),
-        })
-        .strict(),
+        'Export your memories, a page at a time: pass nextCursor back as cursor, with the same filters, until it is ' +
+        'null. format jsonl (default): lossless lines to write in order (restorable by import). format markdown: one ' +
+        'note per memory ({path, content}), e.g. for an Obsidian vault.',
+      inputSchema: toolInput({
+        userId: userIdArgument,
+        format: z.enum(['jsonl', 'markdown']).optional(),
+        tier: tierArgument.optional(),
+        scope: scopeArgument.optional(),
+        tags: tagsArgument.describe('Any of these tags.').optional(),
+        createdFrom: isoDateArgument.optional(),
+        createdTo: isoDateArgument.optional(),
+        includeDeleted: z.boolean().optional(),
+        includeSuperseded: z.boolean().optional(),
+        includeHistory: z.boolean().describe('jsonl: earlier versions too.').optional(),
+        includeAudit: z.boolean().describe('jsonl: audit trail too.').optional(),
+        includeVectors: z.boolean().describe('jsonl: embedding vectors too (large).').optional(),
+        cursor: z.string().max(64).optional(),
+        limit: wholeNumber(1, EXPORT_MAX_LIMIT, `Memories per page (default ${EXPORT_DEFAULT_LIMIT}).`).optional(),
+      }),
+      outputSchema: toolOutput({
+        format: z.enum(['jsonl', 'markdown']),
+        header: objectOutput.nullable(),
+        lines: z.array(z.string()),
+        notes: z.array(objectOutput),
+        count: z.number(),
+        nextCursor: z.string().nullable(),
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args, request) =>
-      runTool(pipeline, request, { kind: 'memory', tool: 'export_memories', op: 'export', userId: args.userId }, async (context) => {
-        const request: ExportRequest = {
+    (args, extra) =>
+      runTool(pipeline, extra, { kind: 'memory', tool: 'export_memories', op: 'export', userId: args.userId }, async (context) => {
+        // One page per call: progress says the page was started and how many memories it holds.
+        const progress = progressOf(extra);
+        progress?.({ done: 0, message: 'memories exported' });
+        const exportRequest: ExportRequest = {
           tier: args.tier ? toTier(args.tier) : undefined,
           scope: args.scope,
           tags: args.tags,
@@ -82,7 +81,8 @@ export function registerExportTools(server: McpServer, exports: ExportStore, clo
           maxBytes: TOOL_PAGE_BYTES,
         };
         if (args.format === 'markdown') {
-          const page = await readMarkdownExportPage(exports, context.tenant, request);
+          const page = await readMarkdownExportPage(exports, context.tenant, exportRequest);
+          progress?.({ done: page.count, message: 'memories exported' });
           return {
             result: toolSuccess({
               format: 'markdown' as const,
@@ -92,7 +92,8 @@ export function registerExportTools(server: McpServer, exports: ExportStore, clo
             }),
           };
         }
-        const page = await readExportPage(exports, context.tenant, request, clock.now());
+        const page = await readExportPage(exports, context.tenant, exportRequest, clock.now());
+        progress?.({ done: page.count, message: 'memories exported' });
         return {
           result: toolSuccess({
             format: 'jsonl' as const,

@@ -12,6 +12,7 @@ import {
   importMemsvcFile,
   type MemoryEngine,
   MemsvcError,
+  type ProgressListener,
   parseSecretsPolicy,
   SECRETS_POLICIES,
   summarizeImport,
@@ -23,7 +24,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { adminTokenArgument, scopeArgument } from '../tool-arguments.js';
+import { progressOf } from '../tool-progress.js';
 import { toolSuccess } from '../tool-result.js';
+import { objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** A source's files found under a server-side path, relative to `root`. */
 export interface ImportFolderFiles {
@@ -66,54 +69,41 @@ export function registerImportTools(
     {
       title: 'Import memories from files',
       description:
-        `Admin. Imports memory files into the tenant userId. source: ${IMPORT_SOURCES.join(', ')}. The agent sources read ` +
-        "their agent's files (docs/import-sources.md: CLAUDE.md and memory/, AGENTS.md, .cursor/rules, .github copilot " +
-        'instructions, GEMINI.md, a markdown folder), one memory per section; re-importing updates changed sections, skips ' +
-        'unchanged ones, and reports (never overwrites) a memory edited in memsvc since, and sections removed from the files. ' +
-        'memsvc: an export_memories JSONL file, restored losslessly with ids, versions, markers, links and audit. Give either ' +
-        'path (on the server, inside IMPORT_ALLOWED_ROOT: a folder or a file) or files: [{path, content}] inline. dryRun ' +
-        'reports what a run would do and writes nothing. Returns {source, dryRun, files: [{path, parsed, created, updated, ' +
-        'skipped, conflicts, removed, secretsFound, failed, error?, sections?, secrets?}], totals}.',
-      inputSchema: z
-        .object({
-          adminToken: adminTokenArgument,
-          source: z
-            .string()
-            .max(64)
-            .describe(`Where the files come from: ${IMPORT_SOURCES.join(', ')}.`),
-          userId: z.string().min(1).max(256).describe('The tenant the memories are written into.'),
-          path: z
-            .string()
-            .min(1)
-            .max(4096)
-            .describe('A folder or file on the server, inside IMPORT_ALLOWED_ROOT (relative paths start there).')
-            .optional(),
-          files: z
-            .array(z.object({ path: z.string().min(1).max(4096), content: z.string() }).strict())
-            .min(1)
-            .max(MAX_INLINE_FILES)
-            .describe('The files inline (paths relative to the project folder), for a client without access to the server filesystem.')
-            .optional(),
-          root: z
-            .string()
-            .min(1)
-            .max(1024)
-            .describe(
-              'Agent sources, inline files: names the project they come from, so two projects\' CLAUDE.md are two files (default "inline").',
-            )
-            .optional(),
-          scope: scopeArgument
-            .describe("Agent sources: the scope of created memories (a file's frontmatter scope wins). Default: none.")
-            .optional(),
-          secretsPolicy: z
-            .string()
-            .max(16)
-            .describe(`Agent sources: ${SECRETS_POLICIES.join(', ')} (default redact); fail writes nothing when any secret is found.`)
-            .optional(),
-          splitHeadings: z.boolean().describe('Agent sources: one memory per # and ## section (default true), or per file.').optional(),
-          dryRun: z.boolean().default(false).describe('Report what would be imported; write nothing.'),
-        })
-        .strict(),
+        `Admin. Import memory files into a tenant. source: ${IMPORT_SOURCES.join(', ')}. An agent's files (CLAUDE.md, ` +
+        'AGENTS.md, Cursor rules, …) become one memory per section; importing again updates changed sections only. ' +
+        'memsvc restores an export_memories JSONL file as it was. Give path (a folder or file on the server) or files ' +
+        'inline. Try dryRun first: it writes nothing.',
+      inputSchema: toolInput({
+        adminToken: adminTokenArgument,
+        source: z
+          .string()
+          .max(64)
+          .describe(`One of ${IMPORT_SOURCES.join(', ')}.`),
+        userId: z.string().min(1).max(256).describe('The tenant to import into.'),
+        path: z.string().min(1).max(4096).describe('A folder or file on the server.').optional(),
+        files: z
+          .array(z.object({ path: z.string().min(1).max(4096), content: z.string() }).strict())
+          .min(1)
+          .max(MAX_INLINE_FILES)
+          .describe('The files inline, paths relative to the project.')
+          .optional(),
+        root: z.string().min(1).max(1024).describe('Inline files: the project they come from.').optional(),
+        scope: scopeArgument.optional(),
+        secretsPolicy: z
+          .string()
+          .max(16)
+          .describe(`${SECRETS_POLICIES.join(', ')} (default redact).`)
+          .optional(),
+        splitHeadings: z.boolean().describe('One memory per section (default) or per file.').optional(),
+        dryRun: z.boolean().default(false),
+      }),
+      outputSchema: toolOutput({
+        source: z.string(),
+        dryRun: z.boolean(),
+        files: z.array(objectOutput),
+        totals: objectOutput,
+        abortedBySecrets: z.boolean(),
+      }),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>
@@ -121,10 +111,12 @@ export function registerImportTools(
         const source = checkImportSource(args.source);
         const tenant = toTenantId(args.userId);
         checkOneInput(args);
+        const onProgress = progressOf(request);
+        onProgress?.({ done: 0, message: 'files imported' });
         const summary =
           source === 'memsvc'
-            ? await importExport(imports, tenant, args)
-            : await importAgent(imports, { engine, ledger: imports.ledger, clock }, tenant, source, args);
+            ? await importExport(imports, tenant, args, onProgress)
+            : await importAgent(imports, { engine, ledger: imports.ledger, clock }, tenant, source, args, onProgress);
         return { result: toolSuccess({ ...summary }) };
       }),
   );
@@ -140,7 +132,12 @@ interface ImportArguments {
   readonly dryRun: boolean;
 }
 
-async function importExport(imports: ImportToolDependencies, tenant: TenantId, args: ImportArguments): Promise<ImportSummary> {
+async function importExport(
+  imports: ImportToolDependencies,
+  tenant: TenantId,
+  args: ImportArguments,
+  onProgress: ProgressListener | undefined,
+): Promise<ImportSummary> {
   // An export is restored as it was: nothing about it may be re-scoped, split or redacted.
   for (const field of ['root', 'scope', 'secretsPolicy', 'splitHeadings'] as const) {
     if (args[field] !== undefined) {
@@ -150,7 +147,10 @@ async function importExport(imports: ImportToolDependencies, tenant: TenantId, a
   const files = args.path !== undefined ? [await imports.readFile(args.path)] : checkInlineFiles(args.files ?? []);
   const summaries = [];
   // One file at a time: each is its own transaction, and a large import should not hold several.
-  for (const file of files) summaries.push(await importMemsvcFile(imports.store, tenant, file, args.dryRun));
+  for (const file of files) {
+    summaries.push(await importMemsvcFile(imports.store, tenant, file, args.dryRun));
+    onProgress?.({ done: summaries.length, total: files.length, message: 'files imported' });
+  }
   return summarizeImport('memsvc', args.dryRun, summaries);
 }
 
@@ -160,6 +160,7 @@ async function importAgent(
   tenant: TenantId,
   source: AgentFileSource,
   args: ImportArguments,
+  onProgress: ProgressListener | undefined,
 ): Promise<ImportSummary> {
   const secretsPolicy = parseSecretsPolicy(args.secretsPolicy);
   if (args.path !== undefined && args.root !== undefined) {
@@ -179,6 +180,7 @@ async function importAgent(
       secretsPolicy,
       splitHeadings: args.splitHeadings ?? true,
       dryRun: args.dryRun,
+      onProgress,
     },
   );
 }

@@ -3,8 +3,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
-import { memoryIdArgument, userIdArgument, wholeNumber } from '../tool-arguments.js';
+import { ignoredArgument, memoryIdArgument, userIdArgument, wholeNumber } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
+import { memoryOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `promote_memory`, `restore_memory` and `reembed_memory`. */
 export function registerLifecycleTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
@@ -13,9 +14,10 @@ export function registerLifecycleTools(server: McpServer, engine: MemoryEngine, 
     {
       title: 'Promote a short-term memory to long-term',
       description:
-        'Make a short-term memory long-term now (it keeps its id and stops expiring). If the same fact is already stored ' +
-        'long-term, that memory is returned and the short-term one is removed (outcome "duplicate"). Returns {promoted, outcome, memory}.',
-      inputSchema: z.object({ userId: userIdArgument, memoryId: memoryIdArgument, actorLabel: z.string().max(256).optional() }).strict(),
+        'Keep a short-term memory for good (same id, no expiry). If the fact is already stored long-term, that ' +
+        'memory is returned instead (outcome "duplicate").',
+      inputSchema: toolInput({ userId: userIdArgument, memoryId: memoryIdArgument, actorLabel: ignoredArgument }),
+      outputSchema: toolOutput({ promoted: z.boolean(), outcome: z.string(), memory: memoryOutput }),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>
@@ -30,17 +32,15 @@ export function registerLifecycleTools(server: McpServer, engine: MemoryEngine, 
     {
       title: 'Restore a memory',
       description:
-        'Undo a deletion (omit version), or bring back the content, tags and metadata a memory had at an earlier version ' +
-        '(one of the versions its newest 100 audit entries hold, see get_memory_audit; an older one is NOT_FOUND). The ' +
-        'restore is itself a new, audited version. Returns {restored, memory}.',
-      inputSchema: z
-        .object({
-          userId: userIdArgument,
-          memoryId: memoryIdArgument,
-          version: wholeNumber(1, 2_147_483_647, 'An earlier version to bring back; omit to undo a deletion.').optional(),
-          actorLabel: z.string().max(256).optional(),
-        })
-        .strict(),
+        'Undo a deletion (omit version), or bring back what a memory said at an earlier version (see ' +
+        'get_memory_audit). The restore is itself a new version.',
+      inputSchema: toolInput({
+        userId: userIdArgument,
+        memoryId: memoryIdArgument,
+        version: wholeNumber(1, 2_147_483_647, 'Earlier version to bring back.').optional(),
+        actorLabel: ignoredArgument,
+      }),
+      outputSchema: toolOutput({ restored: z.boolean(), memory: memoryOutput }),
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args, request) =>
@@ -54,10 +54,9 @@ export function registerLifecycleTools(server: McpServer, engine: MemoryEngine, 
     'reembed_memory',
     {
       title: 'Re-embed a memory',
-      description:
-        "Compute the memory's vector again from its current content — after the embedding provider was down when it was " +
-        'written, or after a model change. Does not change the version. Returns {memory}.',
-      inputSchema: z.object({ userId: userIdArgument, memoryId: memoryIdArgument, actorLabel: z.string().max(256).optional() }).strict(),
+      description: "Compute a memory's vector again, e.g. when it was stored while the embedding model was unavailable.",
+      inputSchema: toolInput({ userId: userIdArgument, memoryId: memoryIdArgument, actorLabel: ignoredArgument }),
+      outputSchema: toolOutput({ memory: memoryOutput }),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>

@@ -3,6 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { toolSuccess } from '../tool-result.js';
+import { toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `ping`: connectivity check; needs no credentials and touches no data. */
 export function registerPingTool(server: McpServer, clock: Clock, pipeline: ToolPipeline): void {
@@ -10,11 +11,9 @@ export function registerPingTool(server: McpServer, clock: Clock, pipeline: Tool
     'ping',
     {
       title: 'Ping',
-      description: 'Check that the memsvc server is reachable. Returns {"status":"pong","timestamp":<ISO time>}. Takes no arguments.',
-      inputSchema: z.object({}).strict(),
-      // No outputSchema, as for every tool: the SDK's client checks any structuredContent against
-      // it, error results included, so the typed error every tool returns (structuredContent.error)
-      // would reach a client that listed the tools as a schema violation instead.
+      description: 'Check that memsvc is reachable; returns the server time.',
+      inputSchema: toolInput({}),
+      outputSchema: toolOutput({ status: z.literal('pong'), timestamp: z.string() }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (_args, request) =>

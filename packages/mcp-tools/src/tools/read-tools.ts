@@ -16,6 +16,7 @@ import {
   wholeNumber,
 } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
+import { memoryOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `get_memory`, `list_memories` and `get_memory_audit`. */
 export function registerReadTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
@@ -23,13 +24,14 @@ export function registerReadTools(server: McpServer, engine: MemoryEngine, pipel
     'get_memory',
     {
       title: 'Get a memory',
-      description:
-        'Read one memory by id (either tier). Reading counts as an access, which feeds promotion and importance. ' +
-        "An unknown id, an expired or deleted memory, or another tenant's id fails with NOT_FOUND. With asOf, the memory as it " +
-        'was at that moment (NOT_FOUND if it did not exist then or was deleted by then). Returns {found, memory}.',
-      inputSchema: z
-        .object({ userId: userIdArgument, memoryId: memoryIdArgument, scope: scopeArgument.optional(), asOf: asOfArgument.optional() })
-        .strict(),
+      description: 'Read one memory in full by id. With asOf, the memory as it was at that moment.',
+      inputSchema: toolInput({
+        userId: userIdArgument,
+        memoryId: memoryIdArgument,
+        scope: scopeArgument.optional(),
+        asOf: asOfArgument.optional(),
+      }),
+      outputSchema: toolOutput({ found: z.boolean(), memory: memoryOutput, asOf: z.string() }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, request) =>
@@ -50,22 +52,24 @@ export function registerReadTools(server: McpServer, engine: MemoryEngine, pipel
     {
       title: 'List memories',
       description:
-        'Page through memories newest first, across both tiers unless type is given. Filters: scope (exact), tags (a memory ' +
-        'must carry all of them). Superseded memories are hidden unless includeSuperseded is true. Pass the returned ' +
-        'nextCursor as cursor for the next page. asOf lists the memories as they stood at a past moment. ' +
-        'Returns {memories, nextCursor, pagination} (and asOf {at, unavailable, truncated} with asOf).',
-      inputSchema: z
-        .object({
-          userId: userIdArgument,
-          type: tierArgument.optional(),
-          limit: wholeNumber(1, 100, 'Page size, 1 to 100 (default 20).').optional(),
-          cursor: z.string().max(64).describe('nextCursor from the previous page.').optional(),
-          scope: scopeArgument.optional(),
-          tags: tagsArgument.optional(),
-          includeSuperseded: z.boolean().optional(),
-          asOf: asOfArgument.optional(),
-        })
-        .strict(),
+        'Page through memories, newest first, with exact filters (type, scope, tags). To find memories by meaning, use ' +
+        'recall. Pass nextCursor back as cursor for the next page.',
+      inputSchema: toolInput({
+        userId: userIdArgument,
+        type: tierArgument.optional(),
+        limit: wholeNumber(1, 100, 'Page size (default 20).').optional(),
+        cursor: z.string().max(64).optional(),
+        scope: scopeArgument.optional(),
+        tags: tagsArgument.describe('All of these tags.').optional(),
+        includeSuperseded: z.boolean().optional(),
+        asOf: asOfArgument.optional(),
+      }),
+      outputSchema: toolOutput({
+        memories: z.array(memoryOutput),
+        nextCursor: z.string().nullable(),
+        pagination: objectOutput,
+        asOf: objectOutput,
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, request) =>
@@ -96,17 +100,14 @@ export function registerReadTools(server: McpServer, engine: MemoryEngine, pipel
     {
       title: 'Get the audit trail of a memory',
       description:
-        'Every change to one memory, newest first: create, update, delete, restore, promote, contradiction marks. Each entry ' +
-        'has the action, the actor, the version, before (the earlier values of the fields that changed) and after (the whole ' +
-        'memory as the change left it, which restore_memory can bring back). Past the newest 100 entries of a memory, an ' +
-        'entry keeps who, what and when, with after {trimmed: true, changed: [field names]} and before null. Returns {entries}.',
-      inputSchema: z
-        .object({
-          userId: userIdArgument,
-          memoryId: memoryIdArgument,
-          limit: wholeNumber(1, 200, 'How many entries (default 50).').optional(),
-        })
-        .strict(),
+        'Every change to one memory, newest first: who did what, when, and the values before and after. Use it to ' +
+        'pick a version for restore_memory.',
+      inputSchema: toolInput({
+        userId: userIdArgument,
+        memoryId: memoryIdArgument,
+        limit: wholeNumber(1, 200, 'Entries (default 50).').optional(),
+      }),
+      outputSchema: toolOutput({ entries: z.array(objectOutput) }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, request) =>

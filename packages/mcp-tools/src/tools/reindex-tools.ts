@@ -4,7 +4,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { adminTokenArgument, adminUserIdArgument, wholeNumber } from '../tool-arguments.js';
+import { progressOf } from '../tool-progress.js';
 import { toolSuccess } from '../tool-result.js';
+import { objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 const reindexArguments = {
   adminToken: adminTokenArgument,
@@ -12,28 +14,36 @@ const reindexArguments = {
   batchSize: wholeNumber(
     REINDEX_BATCH_SIZE.min,
     REINDEX_BATCH_SIZE.max,
-    `Memories per batch, ${REINDEX_BATCH_SIZE.min} to ${REINDEX_BATCH_SIZE.max} (default ${REINDEX_BATCH_SIZE.default}).`,
+    `Memories per batch (default ${REINDEX_BATCH_SIZE.default}).`,
   ).optional(),
-  reuseExistingEmbeddings: z
-    .boolean()
-    .optional()
-    .describe('Keep vectors already made by the current model (default true); false computes every vector again.'),
+  reuseExistingEmbeddings: z.boolean().optional().describe('Keep vectors of the current model (default true).'),
   recreate: z
     .boolean()
     .optional()
-    .describe(
-      'Drop the vector index first and rebuild it at the end (and, with a new dimensionality, drop the old vectors). ' +
-        'Only for an unscoped full run: refused with userId, cursor or maxMemories. After a model change use recreate with ' +
-        'reuseExistingEmbeddings false.',
-    ),
-  cursor: z.string().max(64).optional().describe('Continue after this memory id (the cursor of a previous run).'),
-  maxMemories: wholeNumber(1, REINDEX_MAX_MEMORIES, 'Stop after this many memories; the result cursor continues.').optional(),
+    .describe('Rebuild the vector index (a full run only). After a model change: recreate, reuseExistingEmbeddings false.'),
+  cursor: z.string().max(64).optional().describe('Continue after this memory id.'),
+  maxMemories: wholeNumber(1, REINDEX_MAX_MEMORIES, 'Stop after this many.').optional(),
 };
 
 const jobIdArguments = {
   adminToken: adminTokenArgument,
-  jobId: z.string().max(64).describe('The jobId queue_reindex_memories returned.'),
+  jobId: z.string().max(64),
 };
+
+/** A reindex job as the job tools return it (reindexJobJson); its `error` is the job's failure, a string. */
+const jobOutput = toolOutput({
+  jobId: z.string(),
+  state: z.string(),
+  progress: objectOutput,
+  cancelRequested: z.boolean(),
+  error: z.union([z.string(), objectOutput]).nullable(),
+  attempts: z.number(),
+  options: objectOutput,
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  heartbeatAt: z.string().nullable(),
+});
 
 /** The five reindex tools of spec §4.3, all admin-guarded. */
 export function registerReindexTools(server: McpServer, maintenance: Maintenance, pipeline: ToolPipeline): void {
@@ -42,28 +52,40 @@ export function registerReindexTools(server: McpServer, maintenance: Maintenance
     {
       title: 'Reindex memory vectors now',
       description:
-        'Admin. Computes vectors for memories, in id order, in batches, and waits for the result: backfills memories stored ' +
-        'while the embedding provider was down and, with reuseExistingEmbeddings false, recomputes every vector. Returns ' +
-        '{processed, indexed, skipped, failed, cursor, stoppedBy}; cursor is null when the run reached the end, else pass it to ' +
-        'continue. For large corpora prefer queue_reindex_memories.',
-      inputSchema: z.object(reindexArguments).strict(),
+        'Admin. Compute missing vectors (or all, with reuseExistingEmbeddings false) and wait for the result. Pass ' +
+        'the returned cursor back to continue; null means done. For a large corpus use queue_reindex_memories.',
+      inputSchema: toolInput(reindexArguments),
+      outputSchema: toolOutput({
+        scope: z.string(),
+        processed: z.number(),
+        indexed: z.number(),
+        skipped: z.number(),
+        failed: z.number(),
+        cursor: z.string().nullable(),
+        stoppedBy: z.string(),
+      }),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     (args, request) =>
-      runTool(pipeline, request, { kind: 'admin', tool: 'reindex_memories', adminToken: args.adminToken }, async () => ({
-        result: toolSuccess({ scope: args.userId ?? 'all-users', ...(await maintenance.reindex(reindexRequest(args))) }),
-      })),
+      runTool(pipeline, request, { kind: 'admin', tool: 'reindex_memories', adminToken: args.adminToken }, async () => {
+        const progress = progressOf(request);
+        const onBatch = progress
+          ? (batch: { processed: number }) => progress({ done: batch.processed, total: args.maxMemories, message: 'memories reindexed' })
+          : undefined;
+        progress?.({ done: 0, total: args.maxMemories, message: 'memories reindexed' });
+        return {
+          result: toolSuccess({ scope: args.userId ?? 'all-users', ...(await maintenance.reindex(reindexRequest(args), onBatch)) }),
+        };
+      }),
   );
 
   server.registerTool(
     'queue_reindex_memories',
     {
       title: 'Queue a reindex job',
-      description:
-        'Admin. The same run as reindex_memories, as a background job: returns {jobId, state: "queued", createdAt} at once. ' +
-        'Jobs run one at a time across all workers (the server runs them itself on the lite profile, on an embedded ' +
-        'database, or with MEMSVC_SERVER_JOBS=true; otherwise memsvc-worker does). Progress and the cursor are saved after every batch; poll get_reindex_status.',
-      inputSchema: z.object(reindexArguments).strict(),
+      description: 'Admin. Run reindex_memories as a background job; returns its jobId at once. Follow it with get_reindex_status.',
+      inputSchema: toolInput(reindexArguments),
+      outputSchema: toolOutput({ jobId: z.string(), state: z.string(), createdAt: z.string() }),
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     (args, request) =>
@@ -77,10 +99,9 @@ export function registerReindexTools(server: McpServer, maintenance: Maintenance
     'get_reindex_status',
     {
       title: 'Reindex job status',
-      description:
-        'Admin. The state (queued, running, completed, failed, cancelled), progress {processed, indexed, skipped, failed, cursor}, ' +
-        'options, attempts and error of a reindex job. A job whose worker died shows failed with the reason; retry it.',
-      inputSchema: z.object(jobIdArguments).strict(),
+      description: "Admin. A reindex job's state (queued, running, completed, failed, cancelled), progress and error.",
+      inputSchema: toolInput(jobIdArguments),
+      outputSchema: jobOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, request) =>
@@ -93,10 +114,9 @@ export function registerReindexTools(server: McpServer, maintenance: Maintenance
     'cancel_reindex_job',
     {
       title: 'Cancel a reindex job',
-      description:
-        'Admin. A queued job is cancelled at once; a running one gets cancelRequested and stops after its current batch ' +
-        '(what it saved stays). Cancelling a finished job is a CONFLICT error. Returns the job.',
-      inputSchema: z.object(jobIdArguments).strict(),
+      description: 'Admin. Cancel a queued job, or stop a running one after its current batch.',
+      inputSchema: toolInput(jobIdArguments),
+      outputSchema: jobOutput,
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>
@@ -109,10 +129,9 @@ export function registerReindexTools(server: McpServer, maintenance: Maintenance
     'retry_reindex_job',
     {
       title: 'Retry a reindex job',
-      description:
-        'Admin. Queues a failed or cancelled job again under the same jobId; it continues from its saved cursor with its counts, ' +
-        'so no memory is skipped or done twice. Retrying a queued, running or completed job is a CONFLICT error. Returns the job.',
-      inputSchema: z.object(jobIdArguments).strict(),
+      description: 'Admin. Run a failed or cancelled job again from where it stopped.',
+      inputSchema: toolInput(jobIdArguments),
+      outputSchema: jobOutput,
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args, request) =>

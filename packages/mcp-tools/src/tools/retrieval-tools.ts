@@ -1,5 +1,5 @@
 import type { MemoryEngine } from '@memsvc/core';
-import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT, PASSAGES, recallHits } from '@memsvc/core';
+import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT, recallHits } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
@@ -17,6 +17,7 @@ import {
   wholeNumber,
 } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
+import { memoryOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `recall`. */
 export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
@@ -25,38 +26,34 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
     {
       title: 'Recall memories relevant to a query',
       description:
-        'Find the memories most relevant to a question or topic, best first, from both tiers (short-term and long-term) unless ' +
-        'type is given. Matches meaning (vector search) and words (full text with stemming, names and numbers), fused into ' +
-        'one score in [0, 1]; a conversation turn also counts by how well the turns after it match. Filters: type, scope (exact), tags (a memory must carry all of them), metadata (must contain ' +
-        'this object), createdFrom/createdTo. Superseded memories are hidden unless includeSuperseded is true; contradicted ' +
-        'ones are returned with contradicted=true. A newer statement of the same fact ("I moved to Berlin" after "I live in Paris") counts as a replacement even when nothing marked it. asOf answers as your memory stood at a past moment (full text only). Each hit says when it was said (said: UTC to the minute, ago: relative to ' +
-        "the server's clock). A memory that replaced a hit comes right before it (added with that hit's score if the search " +
-        'missed it), with replaces: [ids]; the replaced hit has replacedBy: id and is probably outdated. ' +
-        `A memory over ${PASSAGES.wholeUpTo} characters comes as the passage that matched (memory.content, "…" where cut; excerpt {start, end, length}); get_memory or fullContent returns it whole. ` +
-        'semantic is true when the ranking used meaning (an embedding model: ollama, openai); vector is true when it used a query vector at all ' +
-        '(the local embedder hashes words: vector but not semantic; neither when the provider is disabled or unreachable, full text alone). ' +
-        'Returns {query, count, semantic, vector, results: [{score, said, ago, replacedBy?, replaces?, excerpt?, memory}]} (and asOf {at, unavailable, truncated} with asOf).',
-      inputSchema: z
-        .object({
-          userId: userIdArgument,
-          query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('What to look for, in natural language or keywords.'),
-          limit: wholeNumber(1, MAX_RECALL_LIMIT, `How many results, 1 to ${MAX_RECALL_LIMIT} (default 10).`).optional(),
-          type: tierArgument.optional(),
-          scope: scopeArgument.optional(),
-          tags: tagsArgument.optional(),
-          metadata: metadataArgument.optional(),
-          createdFrom: isoDateArgument.optional(),
-          createdTo: isoDateArgument.optional(),
-          includeSuperseded: z.boolean().optional(),
-          asOf: asOfArgument.optional(),
-          fullContent: z
-            .boolean()
-            .optional()
-            .describe(
-              `Return long memories (over ${PASSAGES.wholeUpTo} characters) whole instead of the passage that matched (default false).`,
-            ),
-        })
-        .strict(),
+        'Find the memories most relevant to a question or topic, best first, by meaning and by words. The tool to ' +
+        'look something up; prompt_context gives the same memories as a ready-to-paste block. A hit with replacedBy ' +
+        'is probably outdated: the memory that replaced it comes right before it. Long memories come as the passage ' +
+        'that matched (excerpt); get_memory returns them whole.',
+      inputSchema: toolInput({
+        userId: userIdArgument,
+        query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('A question or keywords.'),
+        limit: wholeNumber(1, MAX_RECALL_LIMIT, 'Results (default 10).').optional(),
+        type: tierArgument.optional(),
+        scope: scopeArgument.optional(),
+        tags: tagsArgument.describe('All of these tags.').optional(),
+        metadata: metadataArgument.describe('Must contain this object.').optional(),
+        createdFrom: isoDateArgument.optional(),
+        createdTo: isoDateArgument.optional(),
+        includeSuperseded: z.boolean().optional(),
+        asOf: asOfArgument.optional(),
+        fullContent: z.boolean().optional().describe('Long memories whole, not the matching passage.'),
+      }),
+      outputSchema: toolOutput({
+        query: z.string(),
+        count: z.number(),
+        semantic: z.boolean(),
+        vector: z.boolean(),
+        results: z.array(
+          z.looseObject({ score: z.number(), said: z.string(), ago: z.string(), replacedBy: z.string(), memory: memoryOutput }).partial(),
+        ),
+        asOf: objectOutput,
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, request) =>

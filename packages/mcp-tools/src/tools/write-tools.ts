@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { memoryJson, relatedJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import {
+  ignoredArgument,
   memoryIdArgument,
   metadataArgument,
   scopeArgument,
@@ -16,55 +17,45 @@ import {
   wholeNumber,
 } from '../tool-arguments.js';
 import { toolSuccess } from '../tool-result.js';
+import { memoryOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
-const contentArgument = z
-  .string()
-  .min(1)
-  .max(MEMORY_LIMITS.contentMaxChars)
-  .describe(`The memory text, 1 to ${MEMORY_LIMITS.contentMaxChars} characters.`);
-const ttlArgument = wholeNumber(
-  MEMORY_LIMITS.ttlMinSeconds,
-  MEMORY_LIMITS.ttlMaxSeconds,
-  `Short-term lifetime in seconds (${MEMORY_LIMITS.ttlMinSeconds}–${MEMORY_LIMITS.ttlMaxSeconds}); default ${MEMORY_LIMITS.ttlDefaultSeconds}. Ignored for long-term.`,
-);
-const importanceArgument = z
-  .number()
-  .min(0)
-  .max(1)
-  .describe('How important this is, 0 to 1. Kept as given (absent stays absent and counts as 0.5); it feeds the importance score.');
+const contentArgument = z.string().min(1).max(MEMORY_LIMITS.contentMaxChars).describe('The memory text.');
+const ttlArgument = wholeNumber(MEMORY_LIMITS.ttlMinSeconds, MEMORY_LIMITS.ttlMaxSeconds, 'Short-term lifetime in seconds.');
+const importanceArgument = z.number().min(0).max(1).describe('0 to 1 (default 0.5).');
 
 // Schemas are built once per process, not per server: the server is created per request.
-const createMemoryInput = z
-  .object({
-    userId: userIdArgument,
-    content: contentArgument,
-    type: tierArgument,
-    scope: scopeArgument.optional(),
-    tags: tagsArgument.optional(),
-    metadata: metadataArgument.optional(),
-    importance: importanceArgument.optional(),
-    pinned: z.boolean().describe('Pinned memories are never pruned.').optional(),
-    ttl: ttlArgument.optional(),
-    supersedes: supersedesArgument.optional(),
-  })
-  .strict();
+const createMemoryInput = toolInput({
+  userId: userIdArgument,
+  content: contentArgument,
+  type: tierArgument,
+  scope: scopeArgument.optional(),
+  tags: tagsArgument.optional(),
+  metadata: metadataArgument.optional(),
+  importance: importanceArgument.optional(),
+  pinned: z.boolean().describe('Never pruned.').optional(),
+  ttl: ttlArgument.optional(),
+  supersedes: supersedesArgument.optional(),
+});
 
-const updateMemoryInput = z
-  .object({
-    userId: userIdArgument,
-    memoryId: memoryIdArgument,
-    expectedVersion: wholeNumber(1, 2_147_483_647, 'The version you read (optimistic concurrency).'),
-    content: contentArgument.optional(),
-    tags: tagsArgument.optional(),
-    metadata: metadataArgument.optional(),
-    importance: importanceArgument.nullable().optional(),
-    pinned: z.boolean().optional(),
-    ttl: ttlArgument.optional(),
-    supersedes: supersedesArgument.optional(),
-    scope: scopeArgument.describe("Ignored (kept for compatibility): a memory's scope does not change.").optional(),
-    actorLabel: z.string().max(256).describe('Ignored (kept for compatibility).').optional(),
-  })
-  .strict();
+const updateMemoryInput = toolInput({
+  userId: userIdArgument,
+  memoryId: memoryIdArgument,
+  expectedVersion: wholeNumber(1, 2_147_483_647, 'The version you read.'),
+  content: contentArgument.optional(),
+  tags: tagsArgument.optional(),
+  metadata: metadataArgument.describe('Merged into the existing keys; null removes a key.').optional(),
+  importance: importanceArgument.nullable().optional(),
+  pinned: z.boolean().optional(),
+  ttl: ttlArgument.optional(),
+  supersedes: supersedesArgument.optional(),
+  scope: scopeArgument.describe('Ignored: a scope does not change.').optional(),
+  actorLabel: ignoredArgument,
+});
+
+const writeOutput = {
+  memory: memoryOutput,
+  superseded: z.array(objectOutput),
+};
 
 /** `create_memory` and `update_memory`. */
 export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
@@ -73,15 +64,19 @@ export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipe
     {
       title: 'Create a memory',
       description:
-        'Store a memory in the tier you choose. If the same fact is already stored (identical text, or near-identical by ' +
-        'embedding), nothing new is written: the result has outcome "duplicate" and the existing memory. If it contradicts ' +
-        'an existing memory, both are marked contradicted (or the older is superseded, per server policy) and listed in ' +
-        '"contradictions". When you know this memory replaces others (a fact changed: a move, a new port, a new date), name them ' +
-        'in supersedes: they are retired in the same call and listed in "superseded" ({memoryId, version}). ' +
-        '"contradictions". A newer statement of the same fact ("I moved to Berlin" after "I live in Paris") marks the ' +
-        'older memory replacedBy the new one. Returns {memory, outcome, wasDeduped, contradictions, related, superseded, embedded}: ' +
-        '"related" lists live memories this one may update or contradict ({id, content, createdAt, why}).',
+        'Store a memory in the tier you choose (remember chooses for you). A duplicate is not stored twice ' +
+        '(outcome "duplicate" returns the existing memory); a contradiction is listed in contradictions. When it ' +
+        'replaces memories you stored (a fact changed), pass their ids in supersedes.',
       inputSchema: createMemoryInput,
+      outputSchema: toolOutput({
+        ...writeOutput,
+        outcome: z.string(),
+        wasDeduped: z.boolean(),
+        duplicate: objectOutput,
+        contradictions: z.array(objectOutput),
+        related: z.array(objectOutput),
+        embedded: z.boolean(),
+      }),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>
@@ -118,14 +113,11 @@ export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipe
     {
       title: 'Update a memory',
       description:
-        "Change a memory's content, tags, metadata, importance, pin or (short-term) ttl. expectedVersion must be the version " +
-        'you read: if someone changed the memory since, the call fails with CONFLICT and the current version, and nothing ' +
-        'changes — read it again and retry. metadata is merged into the existing object (set a key to null to remove it), and ' +
-        'the merged object must stay within the 64 KiB metadata limit; ' +
-        'tags replace the list only when given. When the updated memory now replaces others (the fact changed and older ' +
-        'memories still state the old value), name them in supersedes: retired in the same call, or nothing changes at all. ' +
-        'Returns {memory, superseded}.',
+        "Change a memory's content, tags, metadata, importance, pin or ttl. Pass the version you read as " +
+        'expectedVersion: if the memory changed since, the call fails with CONFLICT and changes nothing; read it ' +
+        'again and retry.',
       inputSchema: updateMemoryInput,
+      outputSchema: toolOutput(writeOutput),
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args, request) =>

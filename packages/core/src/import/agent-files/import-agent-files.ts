@@ -3,6 +3,7 @@ import type { CallContext, MemoryEngine } from '../../engine/memory-engine.js';
 import { isMemsvcError } from '../../errors/memsvc-error.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ImportLedgerEntry, ImportLedgerStore } from '../../ports/import-ledger-store.js';
+import type { ProgressListener } from '../../ports/progress.js';
 import { EMPTY_FILE_COUNTS, type ImportFileSummary, type ImportSummary, type SectionReport, summarizeImport } from '../import-summary.js';
 import type { ImportFile } from '../memsvc-jsonl/import-memsvc-file.js';
 import { type AgentFileParsing, type FilePlan, planAgentFiles, type UnreadableFile } from './plan-agent-files.js';
@@ -22,6 +23,8 @@ export interface AgentImportRequest extends AgentFileParsing {
    */
   readonly wholeFolder: boolean;
   readonly dryRun: boolean;
+  /** Told after each file. */
+  readonly onProgress?: ProgressListener | undefined;
 }
 
 /** What the import needs: the engine (every write goes through its rules), the ledger and a clock. */
@@ -60,6 +63,7 @@ export async function importAgentFiles(
     summaries.push(
       file.error ? fileCounts(file) : await importFile(dependencies, context, request, file, known.get(file.path) ?? new Map()),
     );
+    request.onProgress?.({ done: summaries.length, total: plan.files.length, message: 'files imported' });
   }
   if (request.wholeFolder) {
     const present = new Set(plan.files.map((file) => file.path));
