@@ -15,6 +15,7 @@ import type { Logger } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { type BoundedBody, readBoundedBody } from './bounded-body.js';
+import { OAUTH_RESUME_PATH, resumeConsent } from './oauth-consent-routes.js';
 
 /** A session request's body is a few scopes at most. */
 const SESSION_BODY_MAX_BYTES = 4096;
@@ -28,18 +29,20 @@ export interface AuthRouteDependencies {
   readonly clock: Clock;
   /** Whether cookies (the login's state) are `Secure`: everywhere but plain-HTTP development. */
   readonly secureCookies: boolean;
+  /** The WWW-Authenticate of 401s: naming the protected-resource metadata when OAuth is on. */
+  readonly challenge?: string | undefined;
 }
 
 type ErrorStatus = 400 | 401 | 403 | 404;
 
-function refuse(c: Context, status: ErrorStatus, code: string, message: string) {
+function refuse(c: Context, status: ErrorStatus, code: string, message: string, challenge = 'Bearer') {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
-  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  if (status === 401) headers['WWW-Authenticate'] = challenge;
   return c.json({ error: { code, message } }, status, headers);
 }
 
 /** Where a session request came from: recorded with the session, never trusted for anything. */
-function clientOf(c: Context): SessionClient {
+export function clientOf(c: Context): SessionClient {
   let ipAddress: string | undefined;
   try {
     ipAddress = getConnInfo(c).remote.address;
@@ -119,7 +122,8 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
   app.get('/auth/session', async (c) => {
     const token = bearerToken(c.req.header('authorization'));
     const claims = token ? await sessions.verify(token) : undefined;
-    if (!claims) return refuse(c, 401, 'UNAUTHENTICATED', 'the session token is not valid (expired, logged out or not issued here)');
+    if (!claims)
+      return refuse(c, 401, 'UNAUTHENTICATED', 'the session token is not valid (expired, logged out or not issued here)', deps.challenge);
     return c.json(
       {
         userId: claims.userId,
@@ -136,7 +140,14 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
   app.post('/auth/logout', async (c) => {
     const token = bearerToken(c.req.header('authorization'));
     const ended = token ? await sessions.revoke(token) : undefined;
-    if (!ended) return refuse(c, 401, 'UNAUTHENTICATED', 'logout needs a valid session token: send Authorization: Bearer <session token>');
+    if (!ended)
+      return refuse(
+        c,
+        401,
+        'UNAUTHENTICATED',
+        'logout needs a valid session token: send Authorization: Bearer <session token>',
+        deps.challenge,
+      );
     logger.info({ event: 'session_revoked', jti: ended.jti }, 'session logged out');
     return c.body(null, 204);
   });
@@ -169,8 +180,10 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
       const started = getCookie(c, LOGIN_STATE_COOKIE);
       if (started !== undefined) deleteCookie(c, LOGIN_STATE_COOKIE, loginCookie);
       if (!startedInThisBrowser(started, params.get('state'))) throw new LoginRefused('other-browser');
-      const session = await logins.finish(provider, params, clientOf(c));
+      const { session, redirectTo } = await logins.finishLogin(provider, params, clientOf(c));
       logger.info({ event: 'session_issued', via: provider }, 'session issued');
+      // A login started from the OAuth consent page goes back to it, signed in.
+      if (redirectTo === OAUTH_RESUME_PATH) return resumeConsent(c, session, deps.secureCookies);
       return c.json(sessionJson(session, clock.now()), 200, { 'Cache-Control': 'no-store' });
     } catch (error) {
       if (!(error instanceof LoginRefused)) throw error;

@@ -7,10 +7,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { type AuthRouteDependencies, registerAuthRoutes } from './auth-routes.js';
+import type { BearerChallenges } from './bearer-challenge.js';
 import type { CredentialLookup } from './credential-principals.js';
 import { entryPointLimit } from './entry-point-limit.js';
 import { httpRequestSpans } from './http-request-spans.js';
 import { createMcpHttpHandler } from './mcp-http-route.js';
+import { type OAuthRouteDependencies, registerOAuthRoutes } from './oauth-routes.js';
 import type { CallerVerdict } from './rate-limit-hook.js';
 import { TrafficMeter } from './traffic-meter.js';
 
@@ -35,6 +37,8 @@ export interface HttpAppDependencies {
   readonly traffic?: TrafficMeter;
   /** A span per request, around everything else; without tracing no middleware is added. */
   readonly tracer?: Tracer;
+  /** memsvc's OAuth authorization server for MCP clients: with a JWT_SECRET and OAUTH_REDIRECT_BASE_URL. */
+  readonly oauth?: (OAuthRouteDependencies & { readonly challenges: BearerChallenges }) | undefined;
   /** The dashboard, mounted under /dashboard (MEMSVC_SERVE_DASHBOARD). */
   readonly dashboard?: ReturnType<typeof createDashboard> | undefined;
 }
@@ -114,8 +118,10 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
     const limit = deps.limitUnauthenticated;
     // The dashboard limits its own ways in (sign-in posts, logins) by address, served here or alone.
     app.use('/auth/*', entryPointLimit(limit, clientAddresses));
+    app.use('/oauth/*', entryPointLimit(limit, clientAddresses));
   }
   if (deps.auth) registerAuthRoutes(app, deps.auth);
+  if (deps.oauth) registerOAuthRoutes(app, deps.oauth);
   if (deps.dashboard) mountDashboard(app, deps.dashboard, '/dashboard');
 
   if (deps.createMcpServer) {
@@ -131,6 +137,7 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
         clientAddresses,
         limitUnauthenticated: deps.limitUnauthenticated,
         limitRefusedBody: deps.limitRefusedBody,
+        challenges: deps.oauth?.challenges,
       }),
     );
   }

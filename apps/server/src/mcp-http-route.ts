@@ -1,12 +1,13 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/core';
-import { ANONYMOUS_PRINCIPAL, authInfoOf, PRE_SHARED_KEY_PRINCIPAL, type Principal } from '@memsvc/mcp-tools';
+import { ANONYMOUS_PRINCIPAL, authInfoOf, PRE_SHARED_KEY_PRINCIPAL, type Principal, TOOL_SCOPES, type ToolName } from '@memsvc/mcp-tools';
 import { type AddressVerdict, addressLimitMessage, type ClientAddresses, type Logger, type Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'hono';
+import { BARE_BEARER, type BearerChallenges } from './bearer-challenge.js';
 import { type BoundedBody, readBoundedBody } from './bounded-body.js';
-import type { CredentialLookup } from './credential-principals.js';
+import type { CallerCredential, CredentialLookup } from './credential-principals.js';
 import { JsonNestingScanner, MCP_MAX_JSON_DEPTH } from './json-nesting-scanner.js';
 import { requestsProgress, whenStreamEnds } from './progress-stream.js';
 import type { CallerVerdict } from './rate-limit-hook.js';
@@ -17,7 +18,7 @@ export const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** A JSON-RPC error response with no request id (the request was refused before parsing). */
 export function jsonRpcError(
   c: Context,
-  status: 400 | 401 | 413 | 429 | 500,
+  status: 400 | 401 | 403 | 413 | 429 | 500,
   code: number,
   message: string,
   headers: Record<string, string> = {},
@@ -39,7 +40,7 @@ export async function mcpCaller(
   config: MemsvcConfig,
   authorization: string | undefined,
   findCredential: CredentialLookup | undefined,
-): Promise<{ principal: Principal } | { problem: string }> {
+): Promise<{ principal: Principal | CallerCredential } | { problem: string }> {
   if (!config.auth.required) return { principal: ANONYMOUS_PRINCIPAL };
   const token = bearerToken(authorization);
   if (!token) return { problem: MISSING_CREDENTIAL };
@@ -108,7 +109,10 @@ export function createMcpHttpHandler(deps: {
   limitUnauthenticated?: ((address: string | undefined) => Promise<AddressVerdict>) | undefined;
   /** The user's limit, for an authenticated request whose body is refused before any tool runs. */
   limitRefusedBody?: ((principal: Principal) => Promise<CallerVerdict>) | undefined;
+  /** The WWW-Authenticate of 401s and step-up 403s (bare `Bearer` without an authorization server). */
+  challenges?: BearerChallenges | undefined;
 }) {
+  const challenges = deps.challenges ?? BARE_BEARER;
   const idle: McpServer[] = [];
   return async (c: Context) => {
     const clientAddress = deps.clientAddresses?.ofRequest(c);
@@ -129,7 +133,7 @@ export function createMcpHttpHandler(deps: {
     if (!required || !bearer) {
       const refused = await countAddress();
       if (refused) return refused;
-      if (required) return jsonRpcError(c, 401, -32001, MISSING_CREDENTIAL, { 'WWW-Authenticate': 'Bearer' });
+      if (required) return jsonRpcError(c, 401, -32001, MISSING_CREDENTIAL, { 'WWW-Authenticate': challenges.unauthorized() });
     }
 
     let body: BoundedBody | undefined;
@@ -155,7 +159,7 @@ export function createMcpHttpHandler(deps: {
     const caller = await mcpCaller(deps.config, authorization, deps.findCredential);
     if ('problem' in caller) {
       const refused = await countAddress();
-      return closingIfUnread(refused ?? jsonRpcError(c, 401, -32001, caller.problem, { 'WWW-Authenticate': 'Bearer' }));
+      return closingIfUnread(refused ?? jsonRpcError(c, 401, -32001, caller.problem, { 'WWW-Authenticate': challenges.unauthorized() }));
     }
     const anonymous = caller.principal.kind === 'anonymous';
 
@@ -170,6 +174,15 @@ export function createMcpHttpHandler(deps: {
       }
       parsedBody = parsed.value;
     }
+
+    // Step-up (MCP 2025-11-25 authorization, RFC 6750 §3.1): an OAuth token that lacks the scope
+    // of the one tool it calls is refused before dispatch with 403 insufficient_scope, naming the
+    // scopes to ask for, so the client can send the person back to consent to more.
+    const missing = missingOAuthScope(caller.principal, parsedBody);
+    if (missing)
+      return jsonRpcError(c, 403, -32001, `Forbidden: this tool needs the ${missing.needed} scope`, {
+        'WWW-Authenticate': challenges.insufficientScope(missing.askFor),
+      });
 
     // A JSON-RPC batch is as many requests as it holds: an address pays for each of its messages,
     // so one request cannot carry a hundred uncounted calls.
@@ -210,4 +223,20 @@ export function createMcpHttpHandler(deps: {
       if (!releasedByStream) release();
     }
   };
+}
+
+/**
+ * The scope an OAuth access token lacks for the tool of a single `tools/call`, and the scopes to
+ * ask for instead (those held plus the one needed); undefined for anything else — another
+ * credential (its refusal is the tool's FORBIDDEN result), another method, a batch, a tool that
+ * needs no scope, or a token that holds it.
+ */
+function missingOAuthScope(principal: Principal | CallerCredential, body: unknown): { needed: string; askFor: string[] } | undefined {
+  if (!('oauthClientId' in principal) || principal.oauthClientId === undefined) return undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+  if (method !== 'tools/call' || typeof params?.name !== 'string' || !Object.hasOwn(TOOL_SCOPES, params.name)) return undefined;
+  const needed = TOOL_SCOPES[params.name as ToolName];
+  if (needed === undefined || principal.scopes.includes(needed)) return undefined;
+  return { needed, askFor: [...principal.scopes, needed] };
 }

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { OAuthProviderClient } from '@memsvc/auth';
-import type { MemsvcConfig } from '@memsvc/core';
+import type { Clock, MemsvcConfig } from '@memsvc/core';
 import { cookiesMustBeSecure, createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
 import { createMcpServer } from '@memsvc/mcp-tools';
 import { HealthChecker, httpServerOptions, type Logger, type MemsvcRuntime, openRuntime, rateLimitUnauthenticated } from '@memsvc/runtime';
@@ -11,6 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { credentialPrincipals } from './credential-principals.js';
 import { createHttpApp } from './http-app.js';
 import { loginFlowOf } from './login-flow-of.js';
+import { oauthRoutesOf } from './oauth-server-of.js';
 import { rateLimitRequest } from './rate-limit-hook.js';
 import { SERVER_VERSION } from './server-version.js';
 import { mcpToolDependencies } from './tool-dependencies.js';
@@ -57,9 +58,11 @@ export interface RunningServer {
  * Composes memsvc: opens (and migrates) the store, then serves HTTP (health, metrics and, over
  * streamable HTTP, MCP) and, over stdio, MCP on stdin/stdout.
  */
-/** What a test may put in place of the real world: identity providers on loopback. */
+/** What a test may put in place of the real world: identity providers on loopback, a clock. */
 export interface ServerOverrides {
   readonly identityProviders?: readonly OAuthProviderClient[] | undefined;
+  /** The clock of every expiry (sessions, OAuth codes and requests): a test steps its own. */
+  readonly clock?: Clock | undefined;
 }
 
 export async function startServer(config: MemsvcConfig, logger: Logger, overrides: ServerOverrides = {}): Promise<RunningServer> {
@@ -69,6 +72,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
   const runtime: MemsvcRuntime = await openRuntime(config, {
     applicationName: 'memsvc-server',
     logger,
+    clock: overrides.clock,
     // One probe for /health and memsvc_pgvector_ready: concurrent checks share the one in flight.
     readPgvector: async (store) => {
       health ??= new HealthChecker(store, config.profile, embeddings);
@@ -86,6 +90,8 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
   const overHttp = config.mcp.transport === 'streamable-http';
   let shuttingDown = false;
   const traffic = new TrafficMeter();
+  const logins = loginFlowOf(runtime, overrides.identityProviders);
+  const oauth = oauthRoutesOf(runtime, logger, cookiesMustBeSecure(config), logins);
   const app = createHttpApp({
     config,
     health,
@@ -104,11 +110,13 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     auth: runtime.sessions && {
       apiKeys: runtime.apiKeys,
       sessions: runtime.sessions,
-      logins: loginFlowOf(runtime, overrides.identityProviders),
+      logins,
       logger,
       clock: runtime.clock,
       secureCookies: cookiesMustBeSecure(config),
+      challenge: oauth?.challenges.unauthorized(),
     },
+    oauth,
     ...(config.rateLimit.enabled
       ? {
           limitUnauthenticated: rateLimitUnauthenticated({

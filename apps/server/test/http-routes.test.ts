@@ -4,6 +4,7 @@ import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifies } from '../../../packages/core/test/requirements.js';
 import { createHttpApp, HealthChecker, mcpToolDependencies, readServerConfig, SERVER_NAME, SERVER_VERSION } from '../src/index.js';
+import { oauthRoutesOf } from '../src/oauth-server-of.js';
 
 const METRICS_TOKEN = 'metrics-token-for-route-tests';
 const API_KEY = 'api-key-for-route-tests';
@@ -64,6 +65,13 @@ describe('HTTP routes in process (app.request)', () => {
       });
     } finally {
       draining = false;
+    }
+  });
+
+  it('without OAUTH_REDIRECT_BASE_URL there is no authorization server: no metadata, and a 401 says only Bearer', async () => {
+    expect(oauthRoutesOf(runtime, createLogger('error', { write: () => undefined }), true, undefined)).toBeUndefined();
+    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/oauth/register']) {
+      expect((await app.request(path)).status, path).toBe(404);
     }
   });
 

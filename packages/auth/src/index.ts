@@ -18,7 +18,28 @@ export type { LoginRefusalReason } from './oauth/login-refused.js';
 export { isLoginRefused, LoginRefused } from './oauth/login-refused.js';
 export type { ProviderTransport } from './oauth/oauth-requests.js';
 export type { AuthorizationRequest, CodeExchange, OAuthProviderClient } from './oauth/provider-client.js';
-export type { IssuedSession, SessionClient, SessionIssuer, SessionSubject } from './session-subject.js';
+export type { AuthorizationServerOptions, ConsentSigner, TokenResponse } from './oauth-server/authorization-server.js';
+export { AuthorizationServer } from './oauth-server/authorization-server.js';
+export type { ClientMetadataDocumentsOptions, HostResolver } from './oauth-server/client-metadata-documents.js';
+export {
+  CLIENT_METADATA_MAX_BYTES,
+  CLIENT_METADATA_TIMEOUT_MS,
+  ClientMetadataDocuments,
+} from './oauth-server/client-metadata-documents.js';
+export { OAUTH_LIFETIMES, OAUTH_SCOPES } from './oauth-server/oauth-policy.js';
+export type { OAuthErrorCode } from './oauth-server/oauth-refusal.js';
+export { OAuthRefusal } from './oauth-server/oauth-refusal.js';
+export { verifierMatches } from './oauth-server/pkce.js';
+export { isPublicAddress } from './oauth-server/public-address.js';
+export {
+  authorizationServerMetadata,
+  issuerOf,
+  mcpResourceOf,
+  OAUTH_ENDPOINTS,
+  protectedResourceMetadata,
+  resourceMetadataUrl,
+} from './oauth-server/server-metadata.js';
+export type { IssuedSession, OAuthTokenBinding, SessionClient, SessionIssuer, SessionSubject } from './session-subject.js';
 export type { SessionClaims, SessionTokensOptions } from './session-tokens.js';
 export { looksLikeJwt, SESSION_AUDIENCE, SESSION_ISSUER, SessionTokens } from './session-tokens.js';
 

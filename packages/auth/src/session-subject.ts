@@ -11,6 +11,19 @@ export interface SessionSubject {
   readonly keyId?: string | undefined;
   /** The latest the session may end: an API key's own expiry, which a session must not outlive. */
   readonly notAfter?: Date | null | undefined;
+  /** Set for an OAuth access token: which client it was issued to, for which resource, from which refresh family. */
+  readonly oauth?: OAuthTokenBinding | undefined;
+}
+
+/** What makes a session an OAuth access token (RFC 9068 in spirit): its client, audience, family and lifetime. */
+export interface OAuthTokenBinding {
+  readonly clientId: string;
+  /** The MCP resource (RFC 8707) the token is for: its `aud`. */
+  readonly audience: string;
+  /** The refresh family it was issued from: revoking the family ends the token. */
+  readonly familyId: string;
+  /** At most this long, and never longer than JWT_EXPIRES_IN. */
+  readonly lifetimeSeconds: number;
 }
 
 /** Where a session request came from, recorded with the session (both optional, both untrusted). */

@@ -37,6 +37,10 @@ export interface SessionClaims {
   /** When the session was signed in (`iat`): how fresh the sign-in is, for changes that ask for a recent one. */
   readonly issuedAt: Date;
   readonly expiresAt: Date;
+  /** The token's audience: SESSION_AUDIENCE, or the MCP resource for an OAuth access token. */
+  readonly audience: string;
+  /** The OAuth client an access token was issued to (`client_id`), or null for any other session. */
+  readonly clientId: string | null;
 }
 
 export interface SessionTokensOptions {
@@ -46,6 +50,11 @@ export interface SessionTokensOptions {
   readonly expiresInSeconds: number;
   readonly sessions: SessionStore;
   readonly clock: Clock;
+  /**
+   * The MCP resource of this server (`<OAUTH_REDIRECT_BASE_URL>/mcp`), accepted as an audience
+   * besides SESSION_AUDIENCE: the `aud` of OAuth access tokens. Unset, only SESSION_AUDIENCE is.
+   */
+  readonly resourceAudience?: string | undefined;
 }
 
 /** The three base64url segments of a compact JWS: told apart from an API key without a read. */
@@ -75,8 +84,11 @@ export class SessionTokens {
    */
   readonly #verified = new Map<string, SessionClaims>();
 
+  readonly #audiences: string[];
+
   constructor(options: SessionTokensOptions) {
     this.#options = options;
+    this.#audiences = options.resourceAudience ? [SESSION_AUDIENCE, options.resourceAudience] : [SESSION_AUDIENCE];
     this.#key = new TextEncoder().encode(options.secret.reveal());
   }
 
@@ -84,7 +96,8 @@ export class SessionTokens {
   async issue(subject: SessionSubject, client: SessionClient = {}): Promise<IssuedSession> {
     const now = this.#options.clock.now();
     const issuedAt = Math.floor(now.getTime() / 1000);
-    const lifetimeEnds = (issuedAt + this.#options.expiresInSeconds) * 1000;
+    const lifetime = Math.min(this.#options.expiresInSeconds, subject.oauth?.lifetimeSeconds ?? Number.POSITIVE_INFINITY);
+    const lifetimeEnds = (issuedAt + lifetime) * 1000;
     // Whole seconds, as the token's `exp` says it: the record and the token end together.
     const ends = subject.notAfter ? Math.min(lifetimeEnds, subject.notAfter.getTime()) : lifetimeEnds;
     const expiresAt = new Date(Math.floor(ends / 1000) * 1000);
@@ -96,17 +109,19 @@ export class SessionTokens {
       userAgent: client.userAgent,
       ipAddress: client.ipAddress,
       apiKeyId: subject.keyId,
+      oauthFamilyId: subject.oauth?.familyId,
     });
     const token = await new SignJWT({
       scope: subject.scopes.join(' '),
       via: subject.origin,
       ...(subject.organizationId === null ? {} : { org: subject.organizationId }),
       ...(subject.keyId === undefined ? {} : { key: subject.keyId }),
+      ...(subject.oauth === undefined ? {} : { client_id: subject.oauth.clientId }),
     })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(subject.userId)
       .setIssuer(SESSION_ISSUER)
-      .setAudience(SESSION_AUDIENCE)
+      .setAudience(subject.oauth?.audience ?? SESSION_AUDIENCE)
       .setJti(jti)
       .setIssuedAt(issuedAt)
       .setExpirationTime(expiresAt)
@@ -145,6 +160,11 @@ export class SessionTokens {
     return claims;
   }
 
+  /** Whether the session with this `jti` was ended (logout, every session ended, an account blocked): it is on the denylist. */
+  async isEnded(jti: string): Promise<boolean> {
+    return this.#options.sessions.isDenied(jti, this.#options.clock.now());
+  }
+
   async #verifySignature(token: string): Promise<SessionClaims | undefined> {
     const known = this.#verified.get(token);
     if (known) {
@@ -166,15 +186,18 @@ export class SessionTokens {
       const { payload } = await jwtVerify(token, this.#key, {
         algorithms: [ALGORITHM],
         issuer: SESSION_ISSUER,
-        audience: SESSION_AUDIENCE,
+        audience: this.#audiences,
         currentDate: this.#options.clock.now(),
         requiredClaims: ['sub', 'jti', 'exp', 'iat'],
       });
-      const { sub, jti, exp, iat, scope, org, via, key } = payload;
+      const { sub, jti, exp, iat, scope, org, via, key, aud, client_id: clientId } = payload;
       if (typeof sub !== 'string' || !isValidTenantId(sub) || typeof jti !== 'string' || typeof exp !== 'number') return undefined;
       if (typeof iat !== 'number') return undefined;
       if (typeof scope !== 'string' || !ORIGINS.includes(via as SessionOrigin)) return undefined;
       if ((org !== undefined && typeof org !== 'string') || (key !== undefined && typeof key !== 'string')) return undefined;
+      if (typeof aud !== 'string' || (clientId !== undefined && typeof clientId !== 'string')) return undefined;
+      // An access token is for the resource and names its client; a plain session is neither.
+      if ((aud === SESSION_AUDIENCE) !== (clientId === undefined)) return undefined;
       return {
         userId: toTenantId(sub),
         organizationId: org ?? null,
@@ -185,6 +208,8 @@ export class SessionTokens {
         jti,
         issuedAt: new Date(iat * 1000),
         expiresAt: new Date(exp * 1000),
+        audience: aud,
+        clientId: clientId ?? null,
       };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return undefined;

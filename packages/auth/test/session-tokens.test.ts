@@ -19,6 +19,7 @@ class MapSessionStore implements SessionStore {
       userAgent: session.userAgent ?? null,
       ipAddress: session.ipAddress ?? null,
       apiKeyId: session.apiKeyId ?? null,
+      oauthFamilyId: session.oauthFamilyId ?? null,
     };
     this.sessions.push(record);
     return record;
@@ -108,5 +109,62 @@ describe('session tokens', () => {
     expect(await sessions.verify(await sign(SECRET, 'HS256', 'elsewhere'))).toBeUndefined();
     expect(await sessions.verify('msk_not-a-jwt')).toBeUndefined();
     expect(await sessions.revoke('a.b.c')).toBeUndefined();
+  });
+});
+
+describe('OAuth access tokens', () => {
+  const RESOURCE = 'https://memory.example.test/mcp';
+  const oauthTokens = () => {
+    const clock = new ManualClock('2026-06-01T10:00:00.000Z');
+    const store = new MapSessionStore();
+    const secret = new Secret(SECRET);
+    return {
+      clock,
+      store,
+      sessions: new SessionTokens({ secret, expiresInSeconds: 7 * 86400, sessions: store, clock, resourceAudience: RESOURCE }),
+    };
+  };
+  const binding = { clientId: 'mcp_client', audience: RESOURCE, familyId: '0190f3c2-7a1e-7c3b-9a5e-3f2b1c4d5e6f', lifetimeSeconds: 3600 };
+
+  it('issues a session for the MCP resource, naming its client, living the OAuth lifetime, recorded with its family', async () => {
+    const { sessions, store } = oauthTokens();
+    const issued = await sessions.issue({
+      userId: alice,
+      organizationId: null,
+      scopes: ['memories:read'],
+      origin: 'api-key',
+      keyId: 'k',
+      oauth: binding,
+    });
+    expect(issued.expiresAt).toEqual(new Date('2026-06-01T11:00:00.000Z'));
+    const payload = JSON.parse(Buffer.from(issued.token.split('.')[1] ?? '', 'base64url').toString());
+    expect(payload).toMatchObject({ aud: RESOURCE, client_id: 'mcp_client', sub: 'alice', scope: 'memories:read' });
+    expect(await sessions.verify(issued.token)).toMatchObject({ audience: RESOURCE, clientId: 'mcp_client', keyId: 'k' });
+    expect((store.sessions[0] as { oauthFamilyId?: string } | undefined)?.oauthFamilyId).toBe(binding.familyId);
+    // A plain session is still for memsvc-api and names no client.
+    const plain = await sessions.issue({ userId: alice, organizationId: null, scopes: ['memories:read'], origin: 'github' });
+    expect(await sessions.verify(plain.token)).toMatchObject({ audience: 'memsvc-api', clientId: null });
+  });
+
+  it('refuses a token for another audience, an access token without its client, and a session that names one', async () => {
+    const { sessions, clock } = oauthTokens();
+    const now = Math.floor(clock.now().getTime() / 1000);
+    const sign = (audience: string, claims: Record<string, unknown>) =>
+      new SignJWT({ scope: 'memories:read', via: 'api-key', ...claims })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject('alice')
+        .setIssuer('memsvc')
+        .setAudience(audience)
+        .setJti('jti-1')
+        .setIssuedAt(now)
+        .setExpirationTime(now + 600)
+        .sign(new TextEncoder().encode(SECRET));
+    expect(await sessions.verify(await sign('https://other.example/mcp', { client_id: 'c' }))).toBeUndefined();
+    expect(await sessions.verify(await sign(RESOURCE, {}))).toBeUndefined();
+    expect(await sessions.verify(await sign('memsvc-api', { client_id: 'c' }))).toBeUndefined();
+    expect(await sessions.verify(await sign(RESOURCE, { client_id: 'c' }))).toMatchObject({ clientId: 'c' });
+    // Without a resource audience configured, an access token is refused outright.
+    const { sessions: withoutOAuth } = tokens(clock);
+    expect(await withoutOAuth.verify(await sign(RESOURCE, { client_id: 'c' }))).toBeUndefined();
   });
 });

@@ -81,6 +81,7 @@ export {
   nestingExceeds,
 } from './domain/memory-limits.js';
 export { NAMED_SPEAKER_BOOST, speakerNamedIn } from './domain/named-speaker.js';
+export { isRegisteredRedirectUri, REDIRECT_URI_MAX_LENGTH, redirectUriProblem } from './domain/oauth-redirect-uri.js';
 export type { OrganizationRole } from './domain/organization-rules.js';
 export {
   checkOrganizationName,
@@ -310,6 +311,14 @@ export type {
   WriteOutcome,
 } from './ports/memory-store.js';
 export { MEMORY_MARKERS } from './ports/memory-store.js';
+export type {
+  AuthorizationGrant,
+  CodeGrant,
+  OAuthAuthorizationStore,
+  PendingAuthorization,
+} from './ports/oauth-authorization-store.js';
+export type { NewOAuthClient, OAuthClientRecord, OAuthClientStore } from './ports/oauth-client-store.js';
+export type { OAuthRefreshStore, RefreshOutcome } from './ports/oauth-refresh-store.js';
 export type { IdentityProvider, OAuthStateStore, PendingLogin } from './ports/oauth-state-store.js';
 export type { NewOrganization, OrganizationMember, OrganizationRecord, OrganizationStore } from './ports/organization-store.js';
 export type { Progress, ProgressListener } from './ports/progress.js';

@@ -14,7 +14,9 @@ declare class URL {
   hostname: string;
   host: string;
   port: string;
+  username: string;
   password: string;
   readonly searchParams: URLSearchParams;
   toString(): string;
+  static canParse(input: string, base?: string): boolean;
 }

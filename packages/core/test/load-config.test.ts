@@ -196,6 +196,7 @@ describe('defaults', () => {
       'MEMSVC_CACHE_DIR',
       'MEMSVC_SERVER_JOBS',
       'RATE_LIMIT_IPV6_PREFIX',
+      'OAUTH_CLIENT_METADATA_ALLOWED_HOSTS',
     ];
     expect([...ENV_VARIABLES].sort()).toEqual([...SPEC_VARIABLES, ...OURS].sort());
   });
@@ -441,6 +442,18 @@ describe('auth settings', () => {
     expect(lite.warnings).toContain(
       'GitHub and Google login are ignored in the lite profile: it is single-user, with no sessions or per-agent keys',
     );
+  });
+
+  it(verifies('CFG-OAUTH-METADATA-HOSTS', 'reads OAUTH_CLIENT_METADATA_ALLOWED_HOSTS as host names, none by default'), () => {
+    expect(load({}).config.auth.oauthClientMetadataAllowedHosts).toEqual([]);
+    expect(
+      load({ OAUTH_CLIENT_METADATA_ALLOWED_HOSTS: ' LocalHost, metadata.test ,[::1]' }).config.auth.oauthClientMetadataAllowedHosts,
+    ).toEqual(['localhost', 'metadata.test', '[::1]']);
+    for (const entry of ['http://localhost', 'localhost:8080', 'host/path']) {
+      expect(issuesOf({ OAUTH_CLIENT_METADATA_ALLOWED_HOSTS: entry })).toEqual([
+        { variable: 'OAUTH_CLIENT_METADATA_ALLOWED_HOSTS', message: expect.stringContaining('is not a host name') },
+      ]);
+    }
   });
 
   it(verifies('CFG-DEV-AUTH-PROD', 'refuses the dashboard dev-auth relaxation in production'), () => {

@@ -27,6 +27,8 @@ export const REQUIREMENTS = {
   'CFG-OPENAI-NO-KEY': 'EMBEDDING_PROVIDER=openai without a key is not an error (spec §7)',
   'CFG-OAUTH-PAIR': 'an identity provider is enabled only when both its id and secret are set (spec §5.5)',
   'CFG-OAUTH-LOGIN': 'an enabled login needs OAUTH_REDIRECT_BASE_URL and a JWT_SECRET on standard; lite ignores logins with a warning',
+  'CFG-OAUTH-METADATA-HOSTS':
+    'OAUTH_CLIENT_METADATA_ALLOWED_HOSTS lists host names (no scheme, port or path) whose client metadata documents may be fetched from private addresses; none by default',
   'CFG-TRUSTED-PROXIES': 'MEMSVC_TRUSTED_PROXIES lists IP addresses or CIDR ranges; anything else fails naming the entry',
   'CFG-ALLOWED-HOSTS': 'MEMSVC_ALLOWED_HOSTS lists host names, optionally with a port, or *; anything else fails naming the entry',
   'R-ORIGIN-LOOPBACK':
@@ -112,6 +114,26 @@ export const REQUIREMENTS = {
   'AUTH-KEYS-FRESH': 'making or revoking a key, or ending sessions, needs a sign-in from the last ten minutes',
   'AUTH-KEYS-SESSION-BOUND':
     'a key made in a session expires no later than the session and is revoked when the session ends (logout, every session ended, or its key revoked)',
+  'OAUTH-DISCOVERY':
+    'with OAUTH_REDIRECT_BASE_URL set, /.well-known/oauth-protected-resource (and its /mcp path-inserted form) and /.well-known/oauth-authorization-server describe the resource and the authorization server (S256 only, CIMD, registration, iss, public clients); every 401 of /mcp carries resource_metadata and scope',
+  'OAUTH-STEP-UP':
+    'a single tools/call whose tool needs a scope an OAuth token lacks is refused before dispatch with 403 and WWW-Authenticate error="insufficient_scope" naming the scopes',
+  'OAUTH-REDIRECT-URI':
+    'redirect URIs are compared exactly (a trailing slash differs); javascript:, data:, fragments, credentials and non-loopback http are refused at registration and at authorize',
+  'OAUTH-PKCE':
+    'authorize needs a PKCE S256 challenge (none or plain is refused); the token request must present the verifier that matches it',
+  'OAUTH-CODE-ONCE':
+    'authorization requests and codes are stored only as hashes, bound to client, redirect URI, PKCE challenge, resource and scopes, expire by the clock, and are consumed at most once, even by racing requests',
+  'OAUTH-REFRESH-ROTATION':
+    'refresh tokens are stored hashed and rotated on every use; presenting a rotated one revokes the family and the live access tokens issued from it',
+  'OAUTH-AUDIENCE':
+    "OAuth access tokens are session JWTs whose audience is this server's MCP resource; /mcp refuses a token signed with our secret for another audience, and API-key sessions (aud memsvc-api) keep working",
+  'OAUTH-CIMD':
+    'a client metadata document is fetched with a timeout and a size cap, only from public addresses (every resolved address checked, the connection made to the checked one) unless its host is allowed by OAUTH_CLIENT_METADATA_ALLOWED_HOSTS, and must name its own URL as client_id',
+  'OAUTH-DCR':
+    'dynamic client registration takes a size-capped JSON body, registers a public client, and refuses bad metadata with invalid_redirect_uri or invalid_client_metadata, storing nothing',
+  'OAUTH-CONSENT':
+    'the authorize page is served with a strict CSP and frame-ancestors none, escapes all client-supplied text, needs a CSRF token bound to the browser, and grants at most the scopes the signer holds',
   'AUTH-ORG': 'organizations have a unique slug; an owner is added with the organization; a member has one role, owner, admin or member',
   'RATE-BUCKETS':
     'a call counts against its user and organization buckets when authenticated, its IP bucket otherwise, plus a bucket of its own for a tool with an override (spec §8)',

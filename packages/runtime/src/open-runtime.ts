@@ -1,4 +1,4 @@
-import { ApiKeyAuthenticator, SessionTokens } from '@memsvc/auth';
+import { ApiKeyAuthenticator, mcpResourceOf, SessionTokens } from '@memsvc/auth';
 import {
   type Clock,
   createMemoryEngine,
@@ -133,7 +133,14 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
   const sessions =
     // A secret too short to sign with (only a warning while AUTH_REQUIRED=false) issues nothing.
     config.profile === 'standard' && jwtSecret !== undefined && jwtSecret.reveal().length >= JWT_SECRET_MIN_LENGTH
-      ? new SessionTokens({ secret: jwtSecret, expiresInSeconds: config.auth.jwtExpiresInSeconds, sessions: store.sessions, clock })
+      ? new SessionTokens({
+          secret: jwtSecret,
+          expiresInSeconds: config.auth.jwtExpiresInSeconds,
+          sessions: store.sessions,
+          clock,
+          // OAuth access tokens are for the MCP resource at the public base URL (docs/security.md).
+          resourceAudience: config.auth.oauthRedirectBaseUrl ? mcpResourceOf(config.auth.oauthRedirectBaseUrl) : undefined,
+        })
       : undefined;
 
   let jobs: RunningJobs | undefined;

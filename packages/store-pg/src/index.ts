@@ -1,5 +1,11 @@
 export type { PgApiKeyStoreOptions } from './auth/pg-api-key-store.js';
 export { PgApiKeyStore } from './auth/pg-api-key-store.js';
+export type { PgOAuthAuthorizationStoreOptions } from './auth/pg-oauth-authorization-store.js';
+export { PgOAuthAuthorizationStore } from './auth/pg-oauth-authorization-store.js';
+export type { PgOAuthClientStoreOptions } from './auth/pg-oauth-client-store.js';
+export { PgOAuthClientStore } from './auth/pg-oauth-client-store.js';
+export type { PgOAuthRefreshStoreOptions } from './auth/pg-oauth-refresh-store.js';
+export { PgOAuthRefreshStore } from './auth/pg-oauth-refresh-store.js';
 export type { PgOAuthStateStoreOptions } from './auth/pg-oauth-state-store.js';
 export { PgOAuthStateStore } from './auth/pg-oauth-state-store.js';
 export type { PgOrganizationStoreOptions } from './auth/pg-organization-store.js';

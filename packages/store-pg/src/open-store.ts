@@ -9,6 +9,9 @@ import {
 } from '@memsvc/core';
 import { sql } from 'kysely';
 import { PgApiKeyStore } from './auth/pg-api-key-store.js';
+import { PgOAuthAuthorizationStore } from './auth/pg-oauth-authorization-store.js';
+import { PgOAuthClientStore } from './auth/pg-oauth-client-store.js';
+import { PgOAuthRefreshStore } from './auth/pg-oauth-refresh-store.js';
 import { PgOAuthStateStore } from './auth/pg-oauth-state-store.js';
 import { PgOrganizationStore } from './auth/pg-organization-store.js';
 import { PgSessionStore } from './auth/pg-session-store.js';
@@ -133,6 +136,12 @@ export interface MemsvcStore {
   readonly rateLimits: PgRateLimitStore;
   /** OAuth logins in progress, each consumed at most once. */
   readonly oauthStates: PgOAuthStateStore;
+  /** Clients registered with memsvc's own authorization server (RFC 7591). */
+  readonly oauthClients: PgOAuthClientStore;
+  /** Authorization requests waiting for consent, and issued codes: each used once. */
+  readonly oauthAuthorizations: PgOAuthAuthorizationStore;
+  /** Refresh-token families of the authorization server, rotated on every use. */
+  readonly oauthRefresh: PgOAuthRefreshStore;
   /** Which user an identity-provider account logs in as. */
   readonly userIdentities: PgUserIdentityStore;
   /** On PGlite, the vacuum and analyze its single process never runs by itself; undefined on PostgreSQL. */
@@ -236,6 +245,9 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       sessions: new PgSessionStore({ db: connection.db, clock, ids }),
       rateLimits: new PgRateLimitStore({ db: connection.db }),
       oauthStates: new PgOAuthStateStore({ db: connection.db, clock }),
+      oauthClients: new PgOAuthClientStore({ db: connection.db, clock }),
+      oauthAuthorizations: new PgOAuthAuthorizationStore({ db: connection.db, clock }),
+      oauthRefresh: new PgOAuthRefreshStore({ db: connection.db, clock }),
       userIdentities: new PgUserIdentityStore({ db: connection.db }),
       autovacuum,
       health: () => checkHealth(connection),

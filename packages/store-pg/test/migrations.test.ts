@@ -26,6 +26,11 @@ const EXPECTED_TABLES = [
   'memory_import_ledger',
   'memory_links',
   'memory_terms',
+  'oauth_clients',
+  'oauth_codes',
+  'oauth_pending_authorizations',
+  'oauth_refresh_families',
+  'oauth_refresh_tokens',
   'oauth_states',
   'organization_members',
   'organizations',
@@ -177,6 +182,7 @@ describeEachEngine('migrations', (engine) => {
       '0018-identity-link-controls',
       '0019-audit-by-time',
       '0020-replaced-by',
+      '0021-oauth-authorization-server',
     ]);
     const indexes = await sql<{ indexname: string; indexdef: string }>`
       SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'memories_embedding_hnsw%' ORDER BY indexname`.execute(db);

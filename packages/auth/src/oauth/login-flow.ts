@@ -72,11 +72,15 @@ export class LoginFlow {
 
   /**
    * Begins a login: a fresh state and PKCE verifier, stored (the state as a hash) until the TTL
-   * passes, and the provider URL to send the browser to. The nonce is derived from the state. The
+   * passes with `redirectTo` (a path of this server, checked by the caller), and the provider URL
+   * to send the browser to. The nonce is derived from the state. The
    * caller ties the state to the browser (LOGIN_STATE_COOKIE) and checks it at the callback
    * (startedInThisBrowser) before `finish`.
    */
-  async start(provider: string): Promise<{ authorizationUrl: string; state: string; stateTtlSeconds: number }> {
+  async start(
+    provider: string,
+    options: { readonly redirectTo?: string | undefined } = {},
+  ): Promise<{ authorizationUrl: string; state: string; stateTtlSeconds: number }> {
     const client = this.#client(provider);
     const state = newLoginState();
     const codeVerifier = oauth.generateRandomCodeVerifier();
@@ -88,7 +92,11 @@ export class LoginFlow {
       redirectUri: this.#redirectUri(client.provider),
     });
     const expiresAt = new Date(this.#clock.now().getTime() + this.#stateTtlMs);
-    await this.#states.save(hashLoginState(state), { provider: client.provider, codeVerifier, redirectTo: null }, expiresAt);
+    await this.#states.save(
+      hashLoginState(state),
+      { provider: client.provider, codeVerifier, redirectTo: options.redirectTo ?? null },
+      expiresAt,
+    );
     return { authorizationUrl: url.href, state, stateTtlSeconds: this.#stateTtlMs / 1000 };
   }
 
@@ -99,6 +107,18 @@ export class LoginFlow {
    * blocked account, or a linked one whose verified email changed, is refused (R-IDENTITY-EMAIL).
    */
   async finish(provider: string, params: CallbackParameters, client: SessionClient): Promise<IssuedSession> {
+    return (await this.finishLogin(provider, params, client)).session;
+  }
+
+  /**
+   * As `finish`, and where the login asked to go next (`start`'s `redirectTo`, a path of this
+   * server, or null): an OAuth consent page sends the person through a login and back to itself.
+   */
+  async finishLogin(
+    provider: string,
+    params: CallbackParameters,
+    client: SessionClient,
+  ): Promise<{ session: IssuedSession; redirectTo: string | null }> {
     const providerClient = this.#client(provider);
     const read = (name: string): string | undefined => (params instanceof URLSearchParams ? (params.get(name) ?? undefined) : params[name]);
     if (read('error') !== undefined) throw new LoginRefused('provider-denied', 'the callback carries an error parameter');
@@ -122,7 +142,8 @@ export class LoginFlow {
       throw new LoginRefused(outcome.reason, `the ${providerClient.provider} account is refused: ${outcome.reason}`);
     const { userId } = outcome;
     const scopes = this.#adminEmails.has(identity.email.toLowerCase()) ? ADMIN_SCOPES : PERSON_SCOPES;
-    return this.#issueSession({ userId, organizationId: null, scopes, origin: providerClient.provider }, client);
+    const session = await this.#issueSession({ userId, organizationId: null, scopes, origin: providerClient.provider }, client);
+    return { session, redirectTo: pending.redirectTo };
   }
 
   #client(provider: string): OAuthProviderClient {

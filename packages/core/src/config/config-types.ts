@@ -144,7 +144,10 @@ export interface MemsvcConfig {
     readonly allowUnauthenticatedHttp: boolean;
     readonly jwtSecret: Secret | undefined;
     readonly jwtExpiresInSeconds: number;
+    /** The issuer and resource base of the MCP authorization server, and the base of login callbacks. */
     readonly oauthRedirectBaseUrl: string | undefined;
+    /** Hosts whose client metadata documents may be fetched from private addresses and over http (tests, development). */
+    readonly oauthClientMetadataAllowedHosts: readonly string[];
     readonly github: OAuthClient | undefined;
     readonly google: OAuthClient | undefined;
     readonly dashboard: {

@@ -71,6 +71,13 @@ function checkOrigin(origin: string): string | undefined {
   return `"${origin}" is not an origin such as https://app.example.com (or *)`;
 }
 
+/** A host name or IP address, no port or scheme: an entry of OAUTH_CLIENT_METADATA_ALLOWED_HOSTS. */
+function checkHostName(host: string): string | undefined {
+  return /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?|[0-9a-f:]+)$/i.test(host)
+    ? undefined
+    : `"${host}" is not a host name (no scheme, port or path)`;
+}
+
 function checkEmail(email: string): string | undefined {
   return /^[^\s@]+@[^\s@]+$/.test(email) ? undefined : `"${email}" is not an email address`;
 }
@@ -145,6 +152,7 @@ export const envSchema = {
   JWT_SECRET: secretField(),
   JWT_EXPIRES_IN: durationField('7d'),
   OAUTH_REDIRECT_BASE_URL: optionalUrlField(),
+  OAUTH_CLIENT_METADATA_ALLOWED_HOSTS: listField(checkHostName),
   GITHUB_CLIENT_ID: optionalStringField(),
   GITHUB_CLIENT_SECRET: secretField(),
   GOOGLE_CLIENT_ID: optionalStringField(),

@@ -147,6 +147,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
       jwtSecret: parsed.JWT_SECRET,
       jwtExpiresInSeconds: parsed.JWT_EXPIRES_IN,
       oauthRedirectBaseUrl: parsed.OAUTH_REDIRECT_BASE_URL,
+      oauthClientMetadataAllowedHosts: parsed.OAUTH_CLIENT_METADATA_ALLOWED_HOSTS.map((host) => host.toLowerCase()),
       github: oauthPair('GitHub login', 'GITHUB_CLIENT_ID', parsed.GITHUB_CLIENT_ID, parsed.GITHUB_CLIENT_SECRET, warnings),
       google: oauthPair('Google login', 'GOOGLE_CLIENT_ID', parsed.GOOGLE_CLIENT_ID, parsed.GOOGLE_CLIENT_SECRET, warnings),
       dashboard: {

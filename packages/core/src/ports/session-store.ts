@@ -28,6 +28,8 @@ export interface NewSession {
   readonly ipAddress?: string | undefined;
   /** The API key exchanged for this session, when it was one. */
   readonly apiKeyId?: string | undefined;
+  /** The OAuth refresh family this access token was issued from: reusing a rotated refresh token ends it. */
+  readonly oauthFamilyId?: string | undefined;
 }
 
 /**

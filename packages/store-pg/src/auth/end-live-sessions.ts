@@ -3,14 +3,15 @@ import type { MemsvcDatabase } from '../schema/database-schema.js';
 
 /**
  * Whose live sessions to end: every one of a user's, those exchanged for given API keys, given
- * ones, or a user's sessions from a GitHub or Google login (those exchanged for no key: a session
+ * ones, the access tokens of an OAuth refresh family, or a user's sessions from a GitHub or Google login (those exchanged for no key: a session
  * does not record which provider account opened it).
  */
 export type SessionsToEnd =
   | { readonly userId: string }
   | { readonly apiKeyIds: readonly string[] }
   | { readonly jtis: readonly string[] }
-  | { readonly identityLoginsOf: string };
+  | { readonly identityLoginsOf: string }
+  | { readonly oauthFamilyId: string };
 
 /**
  * Ends live sessions: marks them revoked and puts each `jti` on the denylist until its token would
@@ -26,6 +27,7 @@ export async function endLiveSessions(trx: Kysely<MemsvcDatabase>, which: Sessio
   if ('userId' in which) live = live.where('user_id', '=', which.userId);
   else if ('apiKeyIds' in which) live = live.where('api_key_id', 'in', which.apiKeyIds);
   else if ('jtis' in which) live = live.where('jti', 'in', which.jtis);
+  else if ('oauthFamilyId' in which) live = live.where('oauth_family_id', '=', which.oauthFamilyId);
   else live = live.where('user_id', '=', which.identityLoginsOf).where('api_key_id', 'is', null);
   const ended = await live.returning(['jti', 'expires_at']).execute();
   if (ended.length > 0) {
@@ -37,5 +39,25 @@ export async function endLiveSessions(trx: Kysely<MemsvcDatabase>, which: Sessio
       )
       .execute();
   }
-  return ended.map((session) => session.jti);
+  const jtis = ended.map((session) => session.jti);
+  await endGrantsSignedInWith(trx, jtis, now);
+  return jtis;
+}
+
+/**
+ * Ends the OAuth grants a person consented to while signed in with one of these sessions (a
+ * GitHub or Google login on the consent page): their refresh families are revoked and their live
+ * access tokens ended, so logging out, ending every session or blocking the account reaches the
+ * clients too. Access tokens sign no one in, so this goes one level deep.
+ */
+export async function endGrantsSignedInWith(trx: Kysely<MemsvcDatabase>, jtis: readonly string[], now: Date): Promise<void> {
+  if (jtis.length === 0) return;
+  const families = await trx
+    .updateTable('oauth_refresh_families')
+    .set({ revoked_at: now })
+    .where('sign_in_jti', 'in', jtis)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+  for (const family of families) await endLiveSessions(trx, { oauthFamilyId: family.id }, now);
 }

@@ -12,7 +12,7 @@ import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase, SessionsTable } from '../schema/database-schema.js';
 import { sqlStateOf, UNIQUE_VIOLATION } from './database-errors.js';
 import { endDerivedCredentials } from './end-derived-credentials.js';
-import { endLiveSessions } from './end-live-sessions.js';
+import { endGrantsSignedInWith, endLiveSessions } from './end-live-sessions.js';
 import { untrustedText } from './untrusted-text.js';
 
 // A jti is an identifier we mint ourselves (a UUID in practice): visible ASCII, no whitespace, so
@@ -54,6 +54,9 @@ export class PgSessionStore implements SessionStore {
     if (!(session.expiresAt.getTime() > now.getTime())) {
       throw new MemsvcError('INVALID_INPUT', 'expiresAt must be a time in the future', { field: 'expiresAt' });
     }
+    if (session.oauthFamilyId !== undefined && !isUuid(session.oauthFamilyId)) {
+      throw new MemsvcError('INVALID_INPUT', 'oauthFamilyId must be the id (a UUID) of a refresh family', { field: 'oauthFamilyId' });
+    }
     try {
       const row = await this.#db.transaction().execute(async (trx) => {
         if (session.apiKeyId !== undefined) await lockUsableKey(trx, session.apiKeyId, session.userId, now);
@@ -68,6 +71,7 @@ export class PgSessionStore implements SessionStore {
             user_agent: untrustedText(session.userAgent, USER_AGENT_MAX_LENGTH),
             ip_address: untrustedText(session.ipAddress, IP_ADDRESS_MAX_LENGTH),
             api_key_id: session.apiKeyId ?? null,
+            oauth_family_id: session.oauthFamilyId ?? null,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -109,8 +113,10 @@ export class PgSessionStore implements SessionStore {
         .execute();
       // The first revocation time stays, as with API keys.
       await trx.updateTable('sessions').set({ revoked_at: now }).where('jti', '=', jti).where('revoked_at', 'is', null).execute();
-      // The keys made in this session end with it (a second logout finds them ended already).
+      // The keys made in this session end with it (a second logout finds them ended already),
+      // and so do the OAuth grants consented to while signed in with it.
       await endDerivedCredentials(trx, { sessionJtis: [jti] }, now);
+      await endGrantsSignedInWith(trx, [jti], now);
     });
   }
 

@@ -245,11 +245,22 @@ export class PgLifecycleStore implements LifecycleStore {
   }
 
   async sweepAuthStore(now: Date): Promise<AuthSweepCounts> {
-    const count = async (table: 'sessions' | 'oauth_states' | 'jwt_denylist' | 'rate_limit_counters') =>
-      Number((await this.db.deleteFrom(table).where('expires_at', '<=', now).executeTakeFirst()).numDeletedRows);
+    const count = async (
+      table:
+        | 'sessions'
+        | 'oauth_states'
+        | 'oauth_pending_authorizations'
+        | 'oauth_codes'
+        | 'oauth_refresh_families'
+        | 'jwt_denylist'
+        | 'rate_limit_counters',
+    ) => Number((await this.db.deleteFrom(table).where('expires_at', '<=', now).executeTakeFirst()).numDeletedRows);
+    // Authorization requests, codes and refresh families are OAuth state too (their tokens go with their family).
+    const oauthServer =
+      (await count('oauth_pending_authorizations')) + (await count('oauth_codes')) + (await count('oauth_refresh_families'));
     return {
       sessions: await count('sessions'),
-      oauthStates: await count('oauth_states'),
+      oauthStates: (await count('oauth_states')) + oauthServer,
       deniedJtis: await count('jwt_denylist'),
       rateLimitCounters: await count('rate_limit_counters'),
     };

@@ -22,6 +22,7 @@ import { up as keysMadeInSessions } from './0017-keys-made-in-sessions.js';
 import { up as identityLinkControls } from './0018-identity-link-controls.js';
 import { up as auditByTime } from './0019-audit-by-time.js';
 import { up as replacedBy } from './0020-replaced-by.js';
+import { up as oauthAuthorizationServer } from './0021-oauth-authorization-server.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -51,6 +52,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0018-identity-link-controls': { up: identityLinkControls },
   '0019-audit-by-time': { up: auditByTime },
   '0020-replaced-by': { up: replacedBy },
+  '0021-oauth-authorization-server': { up: oauthAuthorizationServer },
 };
 
 const bundledMigrations: MigrationProvider = {

@@ -165,6 +165,72 @@ export interface SessionsTable {
   ip_address: string | null;
   /** The API key the session was exchanged for (migration 0014); null for identity-provider logins. */
   api_key_id: string | null;
+  /** The OAuth refresh family an access token was issued from (0021): revoking the family ends it. */
+  oauth_family_id: Defaulted<string | null>;
+}
+
+/** A client registered by dynamic registration (0021). */
+export interface OAuthClientsTable {
+  client_id: string;
+  client_name: string | null;
+  client_uri: string | null;
+  redirect_uris: string[];
+  created_at: Date;
+}
+
+/** An authorization request waiting for consent, under the hash of its handle (0021). */
+export interface OAuthPendingAuthorizationsTable {
+  handle_hash: string;
+  client_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  resource: string;
+  scopes: string[];
+  state: string | null;
+  created_at: Date;
+  expires_at: Date;
+}
+
+/** An issued authorization code's binding, under the code's hash (0021). */
+export interface OAuthCodesTable {
+  code_hash: string;
+  client_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  resource: string;
+  scopes: string[];
+  user_id: string;
+  organization_id: string | null;
+  origin: string;
+  api_key_id: string | null;
+  not_after: Date | null;
+  sign_in_jti: string | null;
+  created_at: Date;
+  expires_at: Date;
+}
+
+/** A refresh-token family: one consent's grant (0021). */
+export interface OAuthRefreshFamiliesTable {
+  id: string;
+  client_id: string;
+  resource: string;
+  scopes: string[];
+  user_id: string;
+  organization_id: string | null;
+  origin: string;
+  api_key_id: string | null;
+  sign_in_jti: string | null;
+  created_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+/** A refresh token of a family, by its hash; `used_at` once rotated (0021). */
+export interface OAuthRefreshTokensTable {
+  token_hash: string;
+  family_id: string;
+  created_at: Date;
+  used_at: Date | null;
 }
 
 export interface OAuthStatesTable {
@@ -248,6 +314,11 @@ export interface MemsvcDatabase {
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
   oauth_states: OAuthStatesTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_pending_authorizations: OAuthPendingAuthorizationsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_refresh_families: OAuthRefreshFamiliesTable;
+  oauth_refresh_tokens: OAuthRefreshTokensTable;
   jwt_denylist: JwtDenylistTable;
   rate_limit_counters: RateLimitCountersTable;
   memory_terms: MemoryTermsTable;

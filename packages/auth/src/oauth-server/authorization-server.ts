@@ -1,0 +1,308 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  type AuthorizationGrant,
+  type Clock,
+  isMemsvcError,
+  isRegisteredRedirectUri,
+  type OAuthAuthorizationStore,
+  type OAuthClientRecord,
+  type OAuthClientStore,
+  type OAuthRefreshStore,
+  type PendingAuthorization,
+  redirectUriProblem,
+  type Scope,
+  type SessionOrigin,
+  type TenantId,
+} from '@memsvc/core';
+import type { SessionClient } from '../session-subject.js';
+import type { SessionTokens } from '../session-tokens.js';
+import { checkClientMetadata } from './client-metadata.js';
+import type { ClientMetadataDocuments } from './client-metadata-documents.js';
+import { resolveClient } from './client-resolution.js';
+import { OAUTH_LIFETIMES, requestedScopes } from './oauth-policy.js';
+import { OAuthRefusal } from './oauth-refusal.js';
+import { isS256Challenge, verifierMatches } from './pkce.js';
+import { issuerOf, mcpResourceOf } from './server-metadata.js';
+
+/** Whoever signed in on the authorize page, and what they hold. */
+export interface ConsentSigner {
+  readonly userId: TenantId;
+  readonly organizationId: string | null;
+  readonly scopes: readonly Scope[];
+  readonly origin: SessionOrigin;
+  /** The API key used to sign in: every token of the grant ends when it is revoked. */
+  readonly apiKeyId: string | null;
+  /** When the API key (or login session) used to sign in expires: no token of the grant outlives it. */
+  readonly notAfter: Date | null;
+  /** The GitHub or Google login session used to sign in: when it ends, so does the grant. */
+  readonly signInJti: string | null;
+}
+
+export interface AuthorizationServerOptions {
+  /** The issuer: OAUTH_REDIRECT_BASE_URL without a trailing slash. */
+  readonly issuer: string;
+  readonly clients: OAuthClientStore;
+  readonly authorizations: OAuthAuthorizationStore;
+  readonly refresh: OAuthRefreshStore;
+  readonly sessions: SessionTokens;
+  readonly clock: Clock;
+  /** Client ID Metadata Documents; without it, only registered clients are known. */
+  readonly documents?: ClientMetadataDocuments | undefined;
+}
+
+/** The tokens of a successful token request (RFC 6749 §5.1). */
+export interface TokenResponse {
+  readonly access_token: string;
+  readonly token_type: 'Bearer';
+  readonly expires_in: number;
+  readonly refresh_token: string;
+  readonly scope: string;
+}
+
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
+const newSecret = () => randomBytes(32).toString('base64url');
+
+/**
+ * memsvc's OAuth 2.1 authorization server for MCP clients (MCP 2025-11-25 basic/authorization):
+ * authorization code with PKCE S256, RFC 8707 resource indicators, RFC 9207 `iss`, clients by
+ * dynamic registration (RFC 7591) or metadata document, and rotating refresh tokens. Access
+ * tokens are memsvc session JWTs whose audience is the MCP resource, so logout, the denylist and
+ * key revocation end them as they end any session. HTTP is the caller's: this class takes
+ * parameters and returns what to answer, or throws OAuthRefusal.
+ */
+export class AuthorizationServer {
+  readonly issuer: string;
+  /** The protected resource (RFC 9728): `<issuer>/mcp`, every access token's audience. */
+  readonly resource: string;
+  readonly #options: AuthorizationServerOptions;
+
+  constructor(options: AuthorizationServerOptions) {
+    this.#options = options;
+    this.issuer = issuerOf(options.issuer);
+    this.resource = mcpResourceOf(options.issuer);
+  }
+
+  /** Registers a public client from a registration request's JSON (RFC 7591 §3.1); the response body of §3.2.1. */
+  async register(metadata: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const checked = checkClientMetadata(metadata);
+    const clientId = `mcp_${randomBytes(16).toString('base64url')}`;
+    const client = await this.#options.clients.register({ clientId, ...checked });
+    return {
+      client_id: client.clientId,
+      client_id_issued_at: Math.floor(client.createdAt.getTime() / 1000),
+      redirect_uris: client.redirectUris,
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...(client.clientName === null ? {} : { client_name: client.clientName }),
+      ...(client.clientUri === null ? {} : { client_uri: client.clientUri }),
+    };
+  }
+
+  /** The client with this id: registered here, or described by the document at its URL. invalid_client otherwise. */
+  client(clientId: string | null): Promise<OAuthClientRecord> {
+    return resolveClient(clientId, this.#options);
+  }
+
+  /**
+   * Checks an authorization request (OAuth 2.1 §4.1.1) and keeps it for the consent, returning
+   * the handle the authorize page carries. The client and its redirect URI are checked first:
+   * their refusals are shown, never redirected. Every later refusal is `redirectable`.
+   */
+  async authorize(params: URLSearchParams): Promise<{ handle: string; client: OAuthClientRecord; request: PendingAuthorization }> {
+    for (const name of [
+      'client_id',
+      'redirect_uri',
+      'response_type',
+      'code_challenge',
+      'code_challenge_method',
+      'scope',
+      'resource',
+      'state',
+    ]) {
+      if (params.getAll(name).length > 1) throw new OAuthRefusal('invalid_request', `${name} is given more than once`);
+    }
+    const client = await this.client(params.get('client_id'));
+    const redirectUri = params.get('redirect_uri');
+    if (!redirectUri) throw new OAuthRefusal('invalid_request', 'redirect_uri is required');
+    const problem = redirectUriProblem(redirectUri);
+    if (problem) throw new OAuthRefusal('invalid_request', `redirect_uri: ${problem}`);
+    if (!isRegisteredRedirectUri(client.redirectUris, redirectUri)) {
+      throw new OAuthRefusal('invalid_request', 'redirect_uri is not registered for this client (compared exactly)');
+    }
+    const later = (code: ConstructorParameters<typeof OAuthRefusal>[0], message: string) => new OAuthRefusal(code, message, true);
+    if (params.get('response_type') !== 'code') throw later('unsupported_response_type', 'response_type must be code');
+    const challenge = params.get('code_challenge');
+    if (!challenge) throw later('invalid_request', 'code_challenge is required (PKCE)');
+    if (params.get('code_challenge_method') !== 'S256') throw later('invalid_request', 'code_challenge_method must be S256');
+    if (!isS256Challenge(challenge)) throw later('invalid_request', 'code_challenge must be 43 base64url characters');
+    const scopes = requestedScopes(params.get('scope'));
+    const resource = params.get('resource') ?? this.resource;
+    if (resource !== this.resource) throw later('invalid_target', `resource must be ${this.resource}`);
+    const state = params.get('state');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
+    if (state !== null && (state.length > 1024 || /[\u0000-\u001f\u007f]/.test(state)))
+      throw later('invalid_request', 'state is too long or has control characters');
+    const request: PendingAuthorization = { clientId: client.clientId, redirectUri, codeChallenge: challenge, resource, scopes, state };
+    const handle = newSecret();
+    const expiresAt = new Date(this.#options.clock.now().getTime() + OAUTH_LIFETIMES.pending * 1000);
+    await this.#options.authorizations.savePending(hashOf(handle), request, expiresAt);
+    return { handle, client, request };
+  }
+
+  /** The request waiting under a handle, unless unknown, decided or expired. */
+  async pending(handle: string): Promise<PendingAuthorization | undefined> {
+    return this.#options.authorizations.findPending(hashOf(handle), this.#options.clock.now());
+  }
+
+  /**
+   * Ends a pending request with the person's decision and returns where to send the browser:
+   * the client's redirect URI with a code (approved: the scopes asked for that the signer holds)
+   * or `access_denied`, and `iss` either way (RFC 9207). Undefined when the handle is unknown,
+   * already decided or expired: nothing is redirected then.
+   */
+  async decide(handle: string, signer: ConsentSigner | 'denied'): Promise<string | undefined> {
+    const request = await this.#options.authorizations.consumePending(hashOf(handle), this.#options.clock.now());
+    if (!request) return undefined;
+    const granted = signer === 'denied' ? [] : request.scopes.filter((scope) => signer.scopes.includes(scope));
+    if (signer === 'denied' || granted.length === 0) {
+      const reason = signer === 'denied' ? 'the person denied the request' : 'the signer holds none of the scopes asked for';
+      return this.redirectWithError(request.redirectUri, new OAuthRefusal('access_denied', reason), request.state);
+    }
+    const code = newSecret();
+    const grant = {
+      ...signerGrant(signer, request.clientId, request.resource, granted),
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+    };
+    await this.#options.authorizations.saveCode(
+      hashOf(code),
+      grant,
+      new Date(this.#options.clock.now().getTime() + OAUTH_LIFETIMES.code * 1000),
+    );
+    const url = new URL(request.redirectUri);
+    url.searchParams.set('code', code);
+    if (request.state !== null) url.searchParams.set('state', request.state);
+    url.searchParams.set('iss', this.issuer);
+    return url.href;
+  }
+
+  /** A redirect URI carrying an error (RFC 6749 §4.1.2.1) and `iss` (RFC 9207). */
+  redirectWithError(redirectUri: string, refusal: OAuthRefusal, state: string | null): string {
+    const url = new URL(redirectUri);
+    url.searchParams.set('error', refusal.code);
+    url.searchParams.set('error_description', refusal.message);
+    if (state !== null) url.searchParams.set('state', state);
+    url.searchParams.set('iss', this.issuer);
+    return url.href;
+  }
+
+  /** The token endpoint (OAuth 2.1 §3.2): `authorization_code` and `refresh_token` grants, public clients. */
+  async token(form: URLSearchParams, client: SessionClient): Promise<TokenResponse> {
+    const grantType = form.get('grant_type');
+    if (grantType === 'authorization_code') return this.#exchangeCode(form, client);
+    if (grantType === 'refresh_token') return this.#refresh(form, client);
+    throw new OAuthRefusal(
+      grantType ? 'unsupported_grant_type' : 'invalid_request',
+      'grant_type must be authorization_code or refresh_token',
+    );
+  }
+
+  async #exchangeCode(form: URLSearchParams, client: SessionClient): Promise<TokenResponse> {
+    const code = form.get('code');
+    if (!code) throw new OAuthRefusal('invalid_request', 'code is required');
+    // Consumed before anything else is checked: a code presented with a wrong verifier is spent.
+    const grant = await this.#options.authorizations.consumeCode(hashOf(code), this.#options.clock.now());
+    if (!grant) throw new OAuthRefusal('invalid_grant', 'the code is unknown, used or expired');
+    if (form.get('client_id') !== grant.clientId) throw new OAuthRefusal('invalid_grant', 'the code was issued to another client');
+    if (form.get('redirect_uri') !== grant.redirectUri)
+      throw new OAuthRefusal('invalid_grant', 'redirect_uri differs from the authorization request');
+    if (!verifierMatches(form.get('code_verifier'), grant.codeChallenge))
+      throw new OAuthRefusal('invalid_grant', 'code_verifier does not match the code_challenge');
+    this.#checkResource(form, grant.resource);
+    if (grant.signInJti !== null && (await this.#options.sessions.isEnded(grant.signInJti))) {
+      throw new OAuthRefusal('invalid_grant', 'the sign-in that consented has ended');
+    }
+    const familyId = randomUUID();
+    const access = await this.#issue(grant, familyId, client);
+    const refreshToken = newSecret();
+    // The family, and every token of it, ends no later than the key that consented.
+    const lifetimeEnds = this.#options.clock.now().getTime() + OAUTH_LIFETIMES.refreshFamily * 1000;
+    const familyEnds = new Date(Math.min(lifetimeEnds, grant.notAfter?.getTime() ?? lifetimeEnds));
+    await this.#options.refresh.startFamily(familyId, grant, hashOf(refreshToken), familyEnds);
+    return { ...access, refresh_token: refreshToken };
+  }
+
+  async #refresh(form: URLSearchParams, client: SessionClient): Promise<TokenResponse> {
+    const presented = form.get('refresh_token');
+    if (!presented) throw new OAuthRefusal('invalid_request', 'refresh_token is required');
+    const next = newSecret();
+    const now = this.#options.clock.now();
+    const outcome = await this.#options.refresh.rotate(hashOf(presented), hashOf(next), now);
+    if (outcome.kind !== 'rotated')
+      throw new OAuthRefusal('invalid_grant', 'the refresh token is unknown, expired, revoked or already used');
+    const { grant, familyId } = outcome;
+    const refuseAndRevoke = async (refusal: OAuthRefusal) => {
+      await this.#options.refresh.revokeFamily(familyId, now);
+      return refusal;
+    };
+    if (form.get('client_id') !== grant.clientId)
+      throw await refuseAndRevoke(new OAuthRefusal('invalid_grant', 'the refresh token was issued to another client'));
+    this.#checkResource(form, grant.resource);
+    if (grant.signInJti !== null && (await this.#options.sessions.isEnded(grant.signInJti))) {
+      throw await refuseAndRevoke(new OAuthRefusal('invalid_grant', 'the sign-in that consented has ended'));
+    }
+    // A refresh may narrow the scopes (OAuth 2.1 §4.3.1), never widen them.
+    const asked = form.get('scope');
+    const scopes = asked === null ? grant.scopes : requestedScopes(asked);
+    if (scopes.some((scope) => !grant.scopes.includes(scope)))
+      throw new OAuthRefusal('invalid_scope', 'scope may not exceed what was granted');
+    const access = await this.#issue({ ...grant, scopes }, familyId, client).catch(async (error: unknown) => {
+      throw error instanceof OAuthRefusal ? await refuseAndRevoke(error) : error;
+    });
+    return { ...access, refresh_token: next };
+  }
+
+  #checkResource(form: URLSearchParams, granted: string): void {
+    const resource = form.get('resource');
+    if (resource !== null && resource !== granted) throw new OAuthRefusal('invalid_target', 'resource differs from the one authorized');
+  }
+
+  async #issue(grant: AuthorizationGrant, familyId: string, client: SessionClient): Promise<Omit<TokenResponse, 'refresh_token'>> {
+    try {
+      const session = await this.#options.sessions.issue(
+        {
+          userId: grant.userId,
+          organizationId: grant.organizationId,
+          scopes: grant.scopes,
+          origin: grant.origin,
+          keyId: grant.apiKeyId ?? undefined,
+          notAfter: grant.notAfter,
+          oauth: { clientId: grant.clientId, audience: grant.resource, familyId, lifetimeSeconds: OAUTH_LIFETIMES.accessToken },
+        },
+        client,
+      );
+      const expiresIn = Math.max(0, Math.round((session.expiresAt.getTime() - this.#options.clock.now().getTime()) / 1000));
+      return { access_token: session.token, token_type: 'Bearer', expires_in: expiresIn, scope: grant.scopes.join(' ') };
+    } catch (error) {
+      // The API key used to consent was revoked or expired since: the grant is over.
+      if (isMemsvcError(error, 'UNAUTHENTICATED'))
+        throw new OAuthRefusal('invalid_grant', 'the credential that consented is no longer valid');
+      throw error;
+    }
+  }
+}
+
+function signerGrant(signer: ConsentSigner, clientId: string, resource: string, scopes: readonly Scope[]): AuthorizationGrant {
+  return {
+    clientId,
+    resource,
+    scopes,
+    userId: signer.userId,
+    organizationId: signer.organizationId,
+    origin: signer.origin,
+    apiKeyId: signer.apiKeyId,
+    notAfter: signer.notAfter,
+    signInJti: signer.signInJti,
+  };
+}

@@ -1,0 +1,153 @@
+import type { Clock, CodeGrant, OAuthAuthorizationStore, PendingAuthorization, Scope, SessionOrigin, TenantId } from '@memsvc/core';
+import type { Kysely } from 'kysely';
+import type { MemsvcDatabase } from '../schema/database-schema.js';
+import {
+  checkChallenge,
+  checkClientId,
+  checkDigest,
+  checkFuture,
+  checkGrantScopes,
+  checkRedirectUri,
+  checkResource,
+  checkState,
+  checkSubject,
+} from './oauth-row-checks.js';
+
+const DIGEST = /^[0-9a-f]{64}$/;
+
+/** The dependencies of PgOAuthAuthorizationStore. */
+export interface PgOAuthAuthorizationStoreOptions {
+  readonly db: Kysely<MemsvcDatabase>;
+  readonly clock: Clock;
+}
+
+/**
+ * Authorization requests waiting for consent (`oauth_pending_authorizations`) and issued codes
+ * (`oauth_codes`), each under the SHA-256 of its secret. Consuming is one DELETE … RETURNING, so
+ * a code is used at most once without a lock held across statements; an expired row is deleted
+ * when it is presented, and by the auth-store sweep otherwise.
+ */
+export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
+  readonly #db: Kysely<MemsvcDatabase>;
+  readonly #clock: Clock;
+
+  constructor(options: PgOAuthAuthorizationStoreOptions) {
+    this.#db = options.db;
+    this.#clock = options.clock;
+  }
+
+  async savePending(handleHash: string, request: PendingAuthorization, expiresAt: Date): Promise<void> {
+    const now = this.#clock.now();
+    checkDigest(handleHash, 'handle');
+    checkClientId(request.clientId);
+    checkRedirectUri(request.redirectUri);
+    checkChallenge(request.codeChallenge);
+    checkResource(request.resource);
+    const scopes = checkGrantScopes(request.scopes);
+    checkState(request.state);
+    checkFuture(expiresAt, now);
+    await this.#db
+      .insertInto('oauth_pending_authorizations')
+      .values({
+        handle_hash: handleHash,
+        client_id: request.clientId,
+        redirect_uri: request.redirectUri,
+        code_challenge: request.codeChallenge,
+        resource: request.resource,
+        scopes,
+        state: request.state,
+        created_at: now,
+        expires_at: expiresAt,
+      })
+      .execute();
+  }
+
+  async findPending(handleHash: string, now: Date): Promise<PendingAuthorization | undefined> {
+    if (!DIGEST.test(handleHash)) return undefined;
+    const row = await this.#db
+      .selectFrom('oauth_pending_authorizations')
+      .selectAll()
+      .where('handle_hash', '=', handleHash)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return row ? toPending(row) : undefined;
+  }
+
+  async consumePending(handleHash: string, now: Date): Promise<PendingAuthorization | undefined> {
+    if (!DIGEST.test(handleHash)) return undefined;
+    const row = await this.#db
+      .deleteFrom('oauth_pending_authorizations')
+      .where('handle_hash', '=', handleHash)
+      .returningAll()
+      .executeTakeFirst();
+    return row && row.expires_at.getTime() > now.getTime() ? toPending(row) : undefined;
+  }
+
+  async saveCode(codeHash: string, grant: CodeGrant, expiresAt: Date): Promise<void> {
+    const now = this.#clock.now();
+    checkDigest(codeHash, 'code');
+    checkClientId(grant.clientId);
+    checkRedirectUri(grant.redirectUri);
+    checkChallenge(grant.codeChallenge);
+    checkResource(grant.resource);
+    const scopes = checkGrantScopes(grant.scopes);
+    checkSubject(grant);
+    checkFuture(expiresAt, now);
+    await this.#db
+      .insertInto('oauth_codes')
+      .values({
+        code_hash: codeHash,
+        client_id: grant.clientId,
+        redirect_uri: grant.redirectUri,
+        code_challenge: grant.codeChallenge,
+        resource: grant.resource,
+        scopes,
+        user_id: grant.userId,
+        organization_id: grant.organizationId,
+        origin: grant.origin,
+        api_key_id: grant.apiKeyId,
+        not_after: grant.notAfter,
+        sign_in_jti: grant.signInJti,
+        created_at: now,
+        expires_at: expiresAt,
+      })
+      .execute();
+  }
+
+  async consumeCode(codeHash: string, now: Date): Promise<CodeGrant | undefined> {
+    if (!DIGEST.test(codeHash)) return undefined;
+    const row = await this.#db.deleteFrom('oauth_codes').where('code_hash', '=', codeHash).returningAll().executeTakeFirst();
+    if (!row || row.expires_at.getTime() <= now.getTime()) return undefined;
+    return {
+      clientId: row.client_id,
+      redirectUri: row.redirect_uri,
+      codeChallenge: row.code_challenge,
+      resource: row.resource,
+      scopes: row.scopes as Scope[],
+      userId: row.user_id as TenantId,
+      organizationId: row.organization_id,
+      origin: row.origin as SessionOrigin,
+      apiKeyId: row.api_key_id,
+      notAfter: row.not_after,
+      signInJti: row.sign_in_jti,
+    };
+  }
+}
+
+function toPending(row: {
+  client_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  resource: string;
+  scopes: string[];
+  state: string | null;
+}): PendingAuthorization {
+  return {
+    clientId: row.client_id,
+    redirectUri: row.redirect_uri,
+    codeChallenge: row.code_challenge,
+    resource: row.resource,
+    scopes: row.scopes as Scope[],
+    state: row.state,
+  };
+}
