@@ -72,6 +72,26 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
   // origin it was not told to trust gets nothing, not even a preflight answer.
   app.use('*', requestOriginGuard(config, logger));
 
+  if (deps.oauth) {
+    // The OAuth metadata, registration and token endpoints answer pages of any origin, which the
+    // origin guard lets through for them alone: browser-based MCP clients discover, register and
+    // redeem codes across origins, and nothing ambient (no cookie) rides on these requests.
+    const anyPage = cors({
+      origin: '*',
+      allowHeaders: ['Content-Type', 'Authorization', 'Mcp-Protocol-Version'],
+      allowMethods: ['GET', 'POST', 'OPTIONS'],
+    });
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/*',
+      '/.well-known/oauth-authorization-server',
+      '/oauth/register',
+      '/oauth/token',
+    ]) {
+      app.use(path, anyPage);
+    }
+  }
+
   if (config.http.corsAllowedOrigins.length > 0) {
     const origins = config.http.corsAllowedOrigins;
     app.use(

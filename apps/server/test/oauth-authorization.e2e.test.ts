@@ -140,13 +140,23 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
           resource_name: 'memsvc',
         });
       }
-      // A page of another origin gets nothing (the origin guard), not even a preflight: a
-      // browser-based client's origin goes in CORS_ALLOWED_ORIGINS.
+      // A browser-based client of any origin may discover, register and redeem (no cookie rides
+      // on those); the consent page and /mcp stay closed to a page of an origin not configured.
       const preflight = await fetch(`${base}/oauth/register`, {
         method: 'OPTIONS',
         headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST' },
       });
-      expect(preflight.status).toBe(403);
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      const crossOrigin = await fetch(`${base}/.well-known/oauth-authorization-server`, {
+        headers: { origin: 'https://inspector.example' },
+      });
+      expect(crossOrigin.status).toBe(200);
+      expect(crossOrigin.headers.get('access-control-allow-origin')).toBe('*');
+      for (const path of ['/oauth/authorize', '/mcp']) {
+        const page = await fetch(`${base}${path}`, { headers: { origin: 'https://inspector.example' } });
+        expect(page.status, path).toBe(403);
+      }
       const discovered = await fetch(`${base}/.well-known/oauth-authorization-server`);
       const metadata = (await discovered.json()) as Record<string, unknown>;
       expect(metadata).toMatchObject({
@@ -474,7 +484,9 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
         for (const overrides of [
           { client_id: 'mcp_unknown' },
           { redirect_uri: `${REDIRECT}/` },
-          { redirect_uri: 'http://127.0.0.1:47124/callback' },
+          // Another port of the registered loopback redirect is the same redirect (RFC 8252); another path is not.
+          { redirect_uri: `${new URL(REDIRECT).origin}/elsewhere` },
+          { redirect_uri: 'http://127.0.0.1:47124/elsewhere' },
           { redirect_uri: 'javascript:alert(1)' },
         ]) {
           const answer = await fetch(authorizeUrl(overrides), { redirect: 'manual' });

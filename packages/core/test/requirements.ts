@@ -119,7 +119,7 @@ export const REQUIREMENTS = {
   'OAUTH-STEP-UP':
     'a single tools/call whose tool needs a scope an OAuth token lacks is refused before dispatch with 403 and WWW-Authenticate error="insufficient_scope" naming the scopes',
   'OAUTH-REDIRECT-URI':
-    'redirect URIs are compared exactly (a trailing slash differs); javascript:, data:, fragments, credentials and non-loopback http are refused at registration and at authorize',
+    'redirect URIs are compared exactly (a trailing slash differs) but for the port of a loopback http redirect (RFC 8252); javascript:, data:, fragments, credentials and non-loopback http are refused at registration',
   'OAUTH-PKCE':
     'authorize needs a PKCE S256 challenge (none or plain is refused); the token request must present the verifier that matches it',
   'OAUTH-CODE-ONCE':

@@ -45,11 +45,25 @@ export function redirectUriProblem(uri: string): string | undefined {
   return /^[a-z][a-z0-9+.-]*:$/.test(scheme) ? undefined : 'a redirect URI has an unusable scheme';
 }
 
+/** `http://<loopback>[:port]<rest>` as written, host and rest kept exactly; the port is what may vary. */
+const LOOPBACK_REDIRECT = /^http:\/\/(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(?::\d{1,5})?([/?].*)?$/u;
+
+/** A loopback http redirect URI with its port left out, or undefined for any other URI. */
+function portlessLoopback(uri: string): string | undefined {
+  const match = LOOPBACK_REDIRECT.exec(uri);
+  return match ? `http://${match[1]}${match[2] ?? ''}` : undefined;
+}
+
 /**
  * Whether a redirect URI presented in a request is one registered for the client. Compared as
- * exact strings (OAuth 2.1 §4.1.1, RFC 9700 §4.1.3): no normalisation, so `…/callback/` is
- * not `…/callback`, and a loopback port is not a wildcard.
+ * exact strings (OAuth 2.1 §4.1.1, RFC 9700 §4.1.3): no normalisation, so `…/callback/` is not
+ * `…/callback`. The one exception is the port of a loopback redirect (RFC 8252 §7.3, OAuth 2.1
+ * §8.4.2): a native app listens on whatever port the OS gave it at the time of the request, so
+ * `http://127.0.0.1/callback` registered admits `http://127.0.0.1:49152/callback` — same host as
+ * written, same path, any port.
  */
 export function isRegisteredRedirectUri(registered: readonly string[], presented: string): boolean {
-  return registered.includes(presented);
+  if (registered.includes(presented)) return true;
+  const portless = portlessLoopback(presented);
+  return portless !== undefined && registered.some((uri) => portlessLoopback(uri) === portless);
 }
