@@ -3,10 +3,12 @@
 // Two `memsvc-server` processes of the standard profile on one PostgreSQL database: one open
 // (ALLOW_UNAUTHENTICATED_HTTP, the tenant from MEMSVC_DEFAULT_USER_ID), one with
 // AUTH_REQUIRED=true, called with a per-agent API key made by `memsvc keys create` and with a
-// session JWT that key was exchanged for (POST /auth/session). All read the same memory with
+// session JWT that key was exchanged for (POST /auth/session), and with an OAuth access token the
+// same key consented to (dynamic registration, PKCE, consent, code exchange). All read the same memory with
 // `get_memory`, in rotating rounds so drift hits each alike; prints P50 / P95 of each and
 // writes bench/results/auth-<timestamp>.json.
 // Environment: AUTH_BENCH_CALLS (per round, default 500), AUTH_BENCH_ROUNDS (default 4).
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +19,62 @@ const CALLS = Number(process.env.AUTH_BENCH_CALLS ?? 500);
 const ROUNDS = Number(process.env.AUTH_BENCH_ROUNDS ?? 4);
 const USER = 'bench-user';
 
+/** An OAuth access token for `key`, through the flow an MCP client runs: register, authorize with PKCE, consent, redeem. */
+async function oauthAccessToken(base, key) {
+  const redirectUri = 'http://127.0.0.1/callback';
+  const registered = await fetch(`${base}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ redirect_uris: [redirectUri], client_name: 'auth bench' }),
+  });
+  const { client_id: clientId } = await registered.json();
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const resource = `${OAUTH_BASE}/mcp`;
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'bench',
+    scope: 'memories:read',
+    resource,
+  });
+  const page = await fetch(`${base}/oauth/authorize?${query}`);
+  const cookie = page.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1];
+  const consent = await fetch(`${base}/oauth/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ handle, api_key: key, decision: 'approve' }),
+  });
+  const code = new URL(consent.headers.get('location') ?? 'http://x/').searchParams.get('code');
+  if (!code) throw new Error(`consent answered ${consent.status} without a code`);
+  const token = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: clientId,
+      code_verifier: verifier,
+      resource,
+    }),
+  });
+  const { access_token: accessToken } = await token.json();
+  if (!accessToken) throw new Error(`the token endpoint answered ${token.status}`);
+  return accessToken;
+}
+
+// The issuer and resource the server names; the bench reaches it on its own port (a loopback Host either way).
+const OAUTH_BASE = 'http://127.0.0.1';
+
 const database = await postgresDatabase(root);
 const servers = [];
 try {
@@ -24,15 +82,22 @@ try {
   const common = { DATABASE_URL: database.url, DEPLOYMENT_PROFILE: 'standard', MEMSVC_DEFAULT_USER_ID: USER };
   const open = await startServer(root, database.url, { ...common, ALLOW_UNAUTHENTICATED_HTTP: 'true' });
   servers.push(open);
-  const authed = await startServer(root, database.url, { ...common, AUTH_REQUIRED: 'true', JWT_SECRET: 'b'.repeat(48) });
+  const authed = await startServer(root, database.url, {
+    ...common,
+    AUTH_REQUIRED: 'true',
+    JWT_SECRET: 'b'.repeat(48),
+    OAUTH_REDIRECT_BASE_URL: OAUTH_BASE,
+  });
   servers.push(authed);
   const exchanged = await fetch(`${authed.base}/auth/session`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
   if (exchanged.status !== 201) throw new Error(`POST /auth/session answered ${exchanged.status}`);
   const { token } = await exchanged.json();
+  const oauthToken = await oauthAccessToken(authed.base, key);
   const clients = {
     open: await mcpClient(open.base),
     'api key': await mcpClient(authed.base, { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
     session: await mcpClient(authed.base, { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    oauth: await mcpClient(authed.base, { requestInit: { headers: { authorization: `Bearer ${oauthToken}` } } }),
   };
   const stored = await clients.open.callTool({
     name: 'create_memory',
@@ -57,14 +122,19 @@ try {
     open: percentileSummary(samples.open),
     apiKey: percentileSummary(samples['api key']),
     session: percentileSummary(samples.session),
+    oauth: percentileSummary(samples.oauth),
   };
   summary.p50CostMs = ms(summary.apiKey.p50 - summary.open.p50);
   summary.sessionP50CostMs = ms(summary.session.p50 - summary.open.p50);
+  summary.oauthP50CostMs = ms(summary.oauth.p50 - summary.open.p50);
   console.log('get_memory, PostgreSQL, standard profile     P50 / P95 / P99 (ms)');
   console.log(`  no authentication                           ${summary.open.p50} / ${summary.open.p95} / ${summary.open.p99}`);
   console.log(`  AUTH_REQUIRED=true, per-agent API key       ${summary.apiKey.p50} / ${summary.apiKey.p95} / ${summary.apiKey.p99}`);
   console.log(`  AUTH_REQUIRED=true, session JWT             ${summary.session.p50} / ${summary.session.p95} / ${summary.session.p99}`);
-  console.log(`  authentication's cost at P50: API key ${summary.p50CostMs} ms, session ${summary.sessionP50CostMs} ms (budget 0.3 ms)`);
+  console.log(`  AUTH_REQUIRED=true, OAuth access token      ${summary.oauth.p50} / ${summary.oauth.p95} / ${summary.oauth.p99}`);
+  console.log(
+    `  authentication's cost at P50: API key ${summary.p50CostMs} ms, session ${summary.sessionP50CostMs} ms, OAuth ${summary.oauthP50CostMs} ms (budget 0.3 ms)`,
+  );
   for (const client of Object.values(clients)) await client.close();
   const out = join(root, 'bench', 'results');
   mkdirSync(out, { recursive: true });
