@@ -15,6 +15,11 @@ function invalid(field: string, message: string): never {
   throw new MemsvcError('INVALID_INPUT', `${field}: ${message}`, { field });
 }
 
+/** Whether a presented hash can be one we stored: a lookup by anything else finds nothing without a query. */
+export function isDigest(value: string): boolean {
+  return DIGEST.test(value);
+}
+
 /** Refuses anything but a SHA-256 digest in lowercase hex, naming the field. */
 export function checkDigest(value: string, field: string): void {
   if (!DIGEST.test(value)) invalid(field, 'must be stored as a SHA-256 digest in lowercase hex');

@@ -11,9 +11,8 @@ import {
   checkResource,
   checkState,
   checkSubject,
+  isDigest,
 } from './oauth-row-checks.js';
-
-const DIGEST = /^[0-9a-f]{64}$/;
 
 /** The dependencies of PgOAuthAuthorizationStore. */
 export interface PgOAuthAuthorizationStoreOptions {
@@ -63,7 +62,7 @@ export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
   }
 
   async findPending(handleHash: string, now: Date): Promise<PendingAuthorization | undefined> {
-    if (!DIGEST.test(handleHash)) return undefined;
+    if (!isDigest(handleHash)) return undefined;
     const row = await this.#db
       .selectFrom('oauth_pending_authorizations')
       .selectAll()
@@ -74,7 +73,7 @@ export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
   }
 
   async consumePending(handleHash: string, now: Date): Promise<PendingAuthorization | undefined> {
-    if (!DIGEST.test(handleHash)) return undefined;
+    if (!isDigest(handleHash)) return undefined;
     const row = await this.#db
       .deleteFrom('oauth_pending_authorizations')
       .where('handle_hash', '=', handleHash)
@@ -115,7 +114,7 @@ export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
   }
 
   async consumeCode(codeHash: string, now: Date): Promise<CodeGrant | undefined> {
-    if (!DIGEST.test(codeHash)) return undefined;
+    if (!isDigest(codeHash)) return undefined;
     const row = await this.#db.deleteFrom('oauth_codes').where('code_hash', '=', codeHash).returningAll().executeTakeFirst();
     if (!row || row.expires_at.getTime() <= now.getTime()) return undefined;
     return {

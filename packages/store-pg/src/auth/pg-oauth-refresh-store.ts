@@ -4,9 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { endLiveSessions } from './end-live-sessions.js';
-import { checkClientId, checkDigest, checkFuture, checkGrantScopes, checkResource, checkSubject } from './oauth-row-checks.js';
-
-const DIGEST = /^[0-9a-f]{64}$/;
+import { checkClientId, checkDigest, checkFuture, checkGrantScopes, checkResource, checkSubject, isDigest } from './oauth-row-checks.js';
 
 /** The dependencies of PgOAuthRefreshStore. */
 export interface PgOAuthRefreshStoreOptions {
@@ -64,7 +62,7 @@ export class PgOAuthRefreshStore implements OAuthRefreshStore {
   }
 
   async rotate(tokenHash: string, nextHash: string, now: Date): Promise<RefreshOutcome> {
-    if (!DIGEST.test(tokenHash)) return { kind: 'unknown' };
+    if (!isDigest(tokenHash)) return { kind: 'unknown' };
     checkDigest(nextHash, 'nextRefreshToken');
     return this.#db.transaction().execute(async (trx): Promise<RefreshOutcome> => {
       const used = await trx
