@@ -79,6 +79,9 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
         .selectAll()
         .execute()
     ).length;
+  /** Codes not yet redeemed: a redeemed one is kept until it expires, so a replay is recognised. */
+  const liveCodes = async () =>
+    (await server.store.connection.db.selectFrom('oauth_codes').select('code_hash').where('redeemed_at', 'is', null).execute()).length;
   const counts = async () => ({
     clients: await count('oauth_clients'),
     pending: await count('oauth_pending_authorizations'),
@@ -414,14 +417,14 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
         expect([wrong.status, await wrong.json()]).toEqual([400, expect.objectContaining({ error: 'invalid_grant' })]);
         const reused = await exchange(provider.verifier);
         expect(await reused.json()).toMatchObject({ error: 'invalid_grant' });
-        expect(await count('oauth_codes')).toBe(0);
+        expect(await liveCodes()).toBe(0);
       },
     );
 
     it(
       verifies(
         'OAUTH-CODE-ONCE',
-        'a code is used once; a second exchange, another redirect URI or another client is invalid_grant; a code past its minute is too',
+        'a code is used once; a second exchange is invalid_grant and revokes what the first obtained; another redirect URI or client is invalid_grant; a code past its minute is too',
       ),
       async () => {
         const provider = new RecordingOAuthClient(REDIRECT);
@@ -441,8 +444,17 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
             ...overrides,
           });
         const code = await codeFor();
-        expect((await exchange(code)).status).toBe(200);
+        const first = await exchange(code);
+        expect(first.status).toBe(200);
+        const issued = (await first.json()) as { access_token: string; refresh_token: string };
+        expect((await mcpStatus(issued.access_token)).status).toBe(200);
+        // The code presented again (an interceptor replaying it): refused, and what its first use
+        // obtained is ended — the access token at once, the refresh token for good.
         expect(await (await exchange(code)).json()).toMatchObject({ error: 'invalid_grant' });
+        expect((await mcpStatus(issued.access_token)).status).toBe(401);
+        expect(
+          await (await token({ grant_type: 'refresh_token', refresh_token: issued.refresh_token, client_id: clientId })).json(),
+        ).toMatchObject({ error: 'invalid_grant' });
         expect(await (await exchange(await codeFor(), { redirect_uri: `${REDIRECT}/` })).json()).toMatchObject({ error: 'invalid_grant' });
         expect(await (await exchange(await codeFor(), { client_id: 'mcp_someone_else' })).json()).toMatchObject({ error: 'invalid_grant' });
         expect(await (await exchange(await codeFor(), { resource: 'https://other.example/mcp' })).json()).toMatchObject({
@@ -451,7 +463,9 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
         const late = await codeFor();
         clock.advance(60_000);
         expect(await (await exchange(late)).json()).toMatchObject({ error: 'invalid_grant' });
-        expect(await count('oauth_codes')).toBe(0);
+        // What is left are redeemed codes, kept until the sweep so a replay is recognised.
+        const left = await server.store.connection.db.selectFrom('oauth_codes').select('redeemed_at').execute();
+        expect(left.every((row) => row.redeemed_at !== null)).toBe(true);
       },
     );
 
@@ -471,7 +485,7 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
       });
       expect(late.status).toBe(400);
       expect(late.headers.get('location')).toBeNull();
-      expect(await count('oauth_codes')).toBe(0);
+      expect(await liveCodes()).toBe(0);
     });
 
     it(
@@ -552,7 +566,11 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
         expect([back.searchParams.get('error'), back.searchParams.get('iss')]).toEqual(['access_denied', base]);
         const narrowed = await consent(authorizeUrl({ scope: 'memories:read memories:delete' }), { apiKey: readerKey.key });
         expect(new URL(narrowed.decision.headers.get('location') ?? '').searchParams.get('code')).toBeTruthy();
-        const grant = await server.store.connection.db.selectFrom('oauth_codes').select('scopes').executeTakeFirstOrThrow();
+        const grant = await server.store.connection.db
+          .selectFrom('oauth_codes')
+          .select('scopes')
+          .where('redeemed_at', 'is', null)
+          .executeTakeFirstOrThrow();
         expect(grant.scopes).toEqual(['memories:read']);
         const unknownScope = await fetch(authorizeUrl({ scope: 'admin' }), { redirect: 'manual' });
         expect(new URL(unknownScope.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_scope');

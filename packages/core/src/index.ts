@@ -314,6 +314,7 @@ export { MEMORY_MARKERS } from './ports/memory-store.js';
 export type {
   AuthorizationGrant,
   CodeGrant,
+  CodeRedemption,
   OAuthAuthorizationStore,
   PendingAuthorization,
 } from './ports/oauth-authorization-store.js';

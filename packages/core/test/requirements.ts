@@ -123,7 +123,7 @@ export const REQUIREMENTS = {
   'OAUTH-PKCE':
     'authorize needs a PKCE S256 challenge (none or plain is refused); the token request must present the verifier that matches it',
   'OAUTH-CODE-ONCE':
-    'authorization requests and codes are stored only as hashes, bound to client, redirect URI, PKCE challenge, resource and scopes, expire by the clock, and are consumed at most once, even by racing requests',
+    'authorization requests and codes are stored only as hashes, bound to client, redirect URI, PKCE challenge, resource and scopes, expire by the clock, and are consumed at most once, even by racing requests; a code presented again revokes the tokens its first use obtained',
   'OAUTH-REFRESH-ROTATION':
     'refresh tokens are stored hashed and rotated on every use; presenting a rotated one revokes the family and the live access tokens issued from it',
   'OAUTH-AUDIENCE':

@@ -122,8 +122,12 @@ describeEachEngine('OAuth authorization server storage', (engine) => {
         await store.oauthAuthorizations.saveCode(codeHash, grant, inMinutes(1));
         const stored = await store.connection.db.selectFrom('oauth_codes').selectAll().executeTakeFirstOrThrow();
         expect(stored.code_hash).toBe(codeHash);
-        expect(await store.oauthAuthorizations.consumeCode(codeHash, clock.now())).toEqual(grant);
-        expect(await store.oauthAuthorizations.consumeCode(codeHash, clock.now())).toBeUndefined();
+        const familyId = randomUUID();
+        expect(await store.oauthAuthorizations.consumeCode(codeHash, familyId, clock.now())).toEqual({ kind: 'granted', grant });
+        // A second use is recognised, with the family the first one was redeemed for.
+        expect(await store.oauthAuthorizations.consumeCode(codeHash, randomUUID(), clock.now())).toEqual({ kind: 'reused', familyId });
+        expect(await store.oauthAuthorizations.consumeCode(digest(), randomUUID(), clock.now())).toEqual({ kind: 'unknown' });
+        expect(await store.oauthAuthorizations.consumeCode('not a digest', randomUUID(), clock.now())).toEqual({ kind: 'unknown' });
 
         // Expired at the instant of expiry, and deleted all the same.
         const late = digest();
@@ -133,17 +137,21 @@ describeEachEngine('OAuth authorization server storage', (engine) => {
         clock.advance(MINUTE);
         expect(await store.oauthAuthorizations.findPending(lateRequest, clock.now())).toBeUndefined();
         expect(await store.oauthAuthorizations.consumePending(lateRequest, clock.now())).toBeUndefined();
-        expect(await store.oauthAuthorizations.consumeCode(late, clock.now())).toBeUndefined();
-        expect(await rows('oauth_codes')).toBe(0);
+        expect(await store.oauthAuthorizations.consumeCode(late, randomUUID(), clock.now())).toEqual({ kind: 'unknown' });
+        // The expired code is gone; the redeemed one stays until its minute is up (then the sweep takes it).
+        expect(await rows('oauth_codes')).toBe(1);
         expect(await rows('oauth_pending_authorizations')).toBe(0);
       },
     );
 
-    it('of racing token requests with one code, exactly one gets the grant', async () => {
+    it('of racing token requests with one code, exactly one gets the grant and the others see it reused', async () => {
       const codeHash = digest();
       await store.oauthAuthorizations.saveCode(codeHash, code(), inMinutes(1));
-      const results = await Promise.all(Array.from({ length: 6 }, () => store.oauthAuthorizations.consumeCode(codeHash, clock.now())));
-      expect(results.filter((result) => result !== undefined)).toHaveLength(1);
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => store.oauthAuthorizations.consumeCode(codeHash, randomUUID(), clock.now())),
+      );
+      expect(results.filter((result) => result.kind === 'granted')).toHaveLength(1);
+      expect(results.filter((result) => result.kind === 'reused')).toHaveLength(5);
     });
 
     it('refuses bad input with INVALID_INPUT naming the field, and writes nothing', async () => {

@@ -212,8 +212,17 @@ export class AuthorizationServer {
     const code = form.get('code');
     if (!code) throw new OAuthRefusal('invalid_request', 'code is required');
     // Consumed before anything else is checked: a code presented with a wrong verifier is spent.
-    const grant = await this.#options.authorizations.consumeCode(hashOf(code), this.#options.clock.now());
-    if (!grant) throw new OAuthRefusal('invalid_grant', 'the code is unknown, used or expired');
+    const familyId = randomUUID();
+    const now = this.#options.clock.now();
+    const redemption = await this.#options.authorizations.consumeCode(hashOf(code), familyId, now);
+    if (redemption.kind === 'reused') {
+      // A code presented twice was intercepted or replayed: what its first use obtained is ended
+      // too (RFC 6749 §4.1.2, OAuth 2.1 §4.1.3), the refresh family and its live access tokens.
+      await this.#options.refresh.revokeFamily(redemption.familyId, now);
+      throw new OAuthRefusal('invalid_grant', 'the code was already used; the tokens issued for it are revoked');
+    }
+    if (redemption.kind === 'unknown') throw new OAuthRefusal('invalid_grant', 'the code is unknown, used or expired');
+    const { grant } = redemption;
     if (form.get('client_id') !== grant.clientId) throw new OAuthRefusal('invalid_grant', 'the code was issued to another client');
     if (form.get('redirect_uri') !== grant.redirectUri)
       throw new OAuthRefusal('invalid_grant', 'redirect_uri differs from the authorization request');
@@ -223,7 +232,6 @@ export class AuthorizationServer {
     if (grant.signInJti !== null && (await this.#options.sessions.isEnded(grant.signInJti))) {
       throw new OAuthRefusal('invalid_grant', 'the sign-in that consented has ended');
     }
-    const familyId = randomUUID();
     const access = await this.#issue(grant, familyId, client);
     const refreshToken = newSecret();
     // The family, and every token of it, ends no later than the key that consented.

@@ -41,10 +41,20 @@ export interface CodeGrant extends AuthorizationGrant {
 }
 
 /**
+ * What presenting a code found: its grant (now redeemed for the family `familyId`); a code
+ * already redeemed, with the family issued for it (RFC 6749 §4.1.2: a second use should revoke
+ * what the first obtained); or nothing usable (unknown or expired).
+ */
+export type CodeRedemption =
+  | { readonly kind: 'granted'; readonly grant: CodeGrant }
+  | { readonly kind: 'reused'; readonly familyId: string }
+  | { readonly kind: 'unknown' };
+
+/**
  * The single-use steps of an authorization (OAuth 2.1 §4.1): a request between the authorize page
  * and the consent, and a code between the redirect and the token request. Both are stored only
- * as the SHA-256 of their secret, expire, and are consumed at most once (DELETE … RETURNING): of
- * two racing uses, one wins.
+ * as the SHA-256 of their secret, expire, and are consumed at most once: of two racing uses, one
+ * wins.
  */
 export interface OAuthAuthorizationStore {
   /** Keeps a checked request under the hash of its handle until `expiresAt`. INVALID_INPUT naming the field for bad input. */
@@ -59,6 +69,10 @@ export interface OAuthAuthorizationStore {
   /** Keeps an issued code's binding under the code's hash until `expiresAt`. */
   saveCode(codeHash: string, grant: CodeGrant, expiresAt: Date): Promise<void>;
 
-  /** Takes the code under this hash, deleting it; undefined when unknown, used or expired (deleted too). */
-  consumeCode(codeHash: string, now: Date): Promise<CodeGrant | undefined>;
+  /**
+   * Redeems the code under this hash for the refresh family `familyId`, once: of racing
+   * redemptions one is granted and the others see it reused. A redeemed code is kept (with its
+   * family) until it expires, so a replay is told apart from a guess; an expired one is deleted.
+   */
+  consumeCode(codeHash: string, familyId: string, now: Date): Promise<CodeRedemption>;
 }

@@ -1,6 +1,15 @@
-import type { Clock, CodeGrant, OAuthAuthorizationStore, PendingAuthorization, Scope, SessionOrigin, TenantId } from '@memsvc/core';
-import type { Kysely } from 'kysely';
-import type { MemsvcDatabase } from '../schema/database-schema.js';
+import type {
+  Clock,
+  CodeGrant,
+  CodeRedemption,
+  OAuthAuthorizationStore,
+  PendingAuthorization,
+  Scope,
+  SessionOrigin,
+  TenantId,
+} from '@memsvc/core';
+import type { Kysely, Selectable } from 'kysely';
+import type { MemsvcDatabase, OAuthCodesTable } from '../schema/database-schema.js';
 import {
   checkChallenge,
   checkClientId,
@@ -22,9 +31,10 @@ export interface PgOAuthAuthorizationStoreOptions {
 
 /**
  * Authorization requests waiting for consent (`oauth_pending_authorizations`) and issued codes
- * (`oauth_codes`), each under the SHA-256 of its secret. Consuming is one DELETE … RETURNING, so
- * a code is used at most once without a lock held across statements; an expired row is deleted
- * when it is presented, and by the auth-store sweep otherwise.
+ * (`oauth_codes`), each under the SHA-256 of its secret. A pending request is consumed by one
+ * DELETE … RETURNING; a code by one conditional UPDATE that marks it redeemed, so it is used at
+ * most once without a lock held across statements, and a second use is recognised until the
+ * code expires. An expired row is deleted when it is presented, and by the auth-store sweep otherwise.
  */
 export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
   readonly #db: Kysely<MemsvcDatabase>;
@@ -113,24 +123,40 @@ export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
       .execute();
   }
 
-  async consumeCode(codeHash: string, now: Date): Promise<CodeGrant | undefined> {
-    if (!isDigest(codeHash)) return undefined;
-    const row = await this.#db.deleteFrom('oauth_codes').where('code_hash', '=', codeHash).returningAll().executeTakeFirst();
-    if (!row || row.expires_at.getTime() <= now.getTime()) return undefined;
-    return {
-      clientId: row.client_id,
-      redirectUri: row.redirect_uri,
-      codeChallenge: row.code_challenge,
-      resource: row.resource,
-      scopes: row.scopes as Scope[],
-      userId: row.user_id as TenantId,
-      organizationId: row.organization_id,
-      origin: row.origin as SessionOrigin,
-      apiKeyId: row.api_key_id,
-      notAfter: row.not_after,
-      signInJti: row.sign_in_jti,
-    };
+  async consumeCode(codeHash: string, familyId: string, now: Date): Promise<CodeRedemption> {
+    if (!isDigest(codeHash)) return { kind: 'unknown' };
+    // The row lock of one conditional UPDATE decides racing redemptions: one sets redeemed_at.
+    const row = await this.#db
+      .updateTable('oauth_codes')
+      .set({ redeemed_at: now, family_id: familyId })
+      .where('code_hash', '=', codeHash)
+      .where('redeemed_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    if (row && row.expires_at.getTime() > now.getTime()) return { kind: 'granted', grant: toCodeGrant(row) };
+    if (row) {
+      await this.#db.deleteFrom('oauth_codes').where('code_hash', '=', codeHash).execute();
+      return { kind: 'unknown' };
+    }
+    const used = await this.#db.selectFrom('oauth_codes').select('family_id').where('code_hash', '=', codeHash).executeTakeFirst();
+    return used?.family_id ? { kind: 'reused', familyId: used.family_id } : { kind: 'unknown' };
   }
+}
+
+function toCodeGrant(row: Selectable<OAuthCodesTable>): CodeGrant {
+  return {
+    clientId: row.client_id,
+    redirectUri: row.redirect_uri,
+    codeChallenge: row.code_challenge,
+    resource: row.resource,
+    scopes: row.scopes as Scope[],
+    userId: row.user_id as TenantId,
+    organizationId: row.organization_id,
+    origin: row.origin as SessionOrigin,
+    apiKeyId: row.api_key_id,
+    notAfter: row.not_after,
+    signInJti: row.sign_in_jti,
+  };
 }
 
 function toPending(row: {

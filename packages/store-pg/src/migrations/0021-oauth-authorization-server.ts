@@ -43,7 +43,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       not_after timestamptz,
       sign_in_jti text,
       created_at timestamptz NOT NULL,
-      expires_at timestamptz NOT NULL
+      expires_at timestamptz NOT NULL,
+      redeemed_at timestamptz,
+      family_id uuid
     )`.execute(db);
   await sql`
     CREATE TABLE oauth_refresh_families (

@@ -207,6 +207,10 @@ export interface OAuthCodesTable {
   sign_in_jti: string | null;
   created_at: Date;
   expires_at: Date;
+  /** When the code was redeemed; kept until it expires, so a second use is recognised. */
+  redeemed_at: Generated<Date | null>;
+  /** The refresh family issued for it: revoked when the code is presented again. */
+  family_id: Generated<string | null>;
 }
 
 /** A refresh-token family: one consent's grant (0021). */
