@@ -97,6 +97,16 @@ describe('what every server refuses, and why', () => {
     }
   });
 
+  it(verifies('R-ORIGIN-NO-HEADER', 'Origin null passes only when the browser says the page is the same origin'), () => {
+    // Chromium posts a form from a no-referrer page with Origin: null and Sec-Fetch-Site: same-origin.
+    expect(loopback.judge({ host: 'localhost:3000', origin: 'null', fetchSite: 'same-origin' }).allowed).toBe(true);
+    for (const fetchSite of ['cross-site', 'same-site', 'none', undefined]) {
+      expect(loopback.judge({ host: 'localhost:3000', origin: 'null', fetchSite }).allowed, String(fetchSite)).toBe(false);
+    }
+    // The Host is still checked first: a rebound name's own page is same-origin with itself.
+    expect(loopback.judge({ host: 'evil.example.com', origin: 'null', fetchSite: 'same-origin' }).allowed).toBe(false);
+  });
+
   it(verifies('R-ORIGIN-REASON', 'a refusal names the value and the setting to change'), () => {
     expect(reasonOf(loopback, 'evil.example.com')).toMatch(/Host "evil.example.com" is refused.*MEMSVC_ALLOWED_HOSTS/u);
     expect(reasonOf(policyOf({ bindHost: '0.0.0.0' }), 'evil.example.com')).toMatch(/Add "evil.example.com" to MEMSVC_ALLOWED_HOSTS/u);

@@ -36,7 +36,7 @@ export const REQUIREMENTS = {
   'R-ORIGIN-CONFIGURED':
     "a server bound beyond loopback answers loopback names, IP literals, its public URLs' hosts and MEMSVC_ALLOWED_HOSTS; pages only from their own origin, a public URL or CORS_ALLOWED_ORIGINS",
   'R-ORIGIN-NO-HEADER':
-    'a request without an Origin (an agent, a CLI) is judged by its Host only; Origin null or a non-http origin is refused',
+    'a request without an Origin (an agent, a CLI) is judged by its Host only; Origin null (unless the browser says Sec-Fetch-Site: same-origin) or a non-http origin is refused',
   'R-ORIGIN-REASON': 'every refusal names the refused value and the setting that would allow it',
   'CFG-DEV-AUTH-PROD': 'MEMSVC_DASHBOARD_DEV_AUTH is refused in production',
   'CFG-IMPORT-ROOT': 'IMPORT_ALLOWED_ROOT defaults to the home directory and must be absolute',

@@ -16,6 +16,8 @@ export interface RequestOriginPolicyOptions {
 export interface RequestOriginHeaders {
   readonly host: string | undefined;
   readonly origin: string | undefined;
+  /** `Sec-Fetch-Site`, which the browser writes and no page can: how it judges the request's initiator. */
+  readonly fetchSite?: string | undefined;
   readonly localPort?: number | undefined;
 }
 
@@ -68,7 +70,8 @@ function isIpLiteral(name: string): boolean {
  *   MEMSVC_ALLOWED_HOSTS.
  * - Origin. No Origin (agents, CLIs, curl) is not a browser page and passes. Otherwise the page must
  *   be the request's own origin, a configured public URL's, one in CORS_ALLOWED_ORIGINS, or — on a
- *   loopback server — a loopback page. `Origin: null` (sandboxed frames, files) is refused.
+ *   loopback server — a loopback page. `Origin: null` (sandboxed frames, files) is refused, unless
+ *   the browser says the page is this request's own origin (`Sec-Fetch-Site: same-origin`).
  *
  * A refusal says which setting would allow the request.
  */
@@ -109,6 +112,11 @@ export class RequestOriginPolicy {
       if (refused) return refused;
     }
     if (request.origin === undefined) return ALLOWED;
+    // A browser posting a form from a page whose Referrer-Policy is no-referrer (the dashboard's)
+    // writes `Origin: null`; it says `Sec-Fetch-Site: same-origin` only when that page has this
+    // request's own origin — which, the Host being one of ours, is ours. An opaque origin
+    // (sandboxed frame, file) is never same-origin with anything.
+    if (request.origin.trim() === 'null' && request.fetchSite === 'same-origin') return ALLOWED;
     return this.#judgeOrigin(request.origin.trim(), host);
   }
 

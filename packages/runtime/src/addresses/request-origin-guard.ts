@@ -41,7 +41,7 @@ export function requestOriginGuard(config: MemsvcConfig, logger: Logger) {
     const host = c.req.header('host') ?? new URL(c.req.url).host;
     const origin = ANY_ORIGIN_PATHS.some((path) => path.test(c.req.path)) ? undefined : c.req.header('origin');
     const localPort = (c.env as { incoming?: { socket?: { localPort?: number } } } | undefined)?.incoming?.socket?.localPort;
-    const verdict = policy.judge({ host, origin, localPort });
+    const verdict = policy.judge({ host, origin, fetchSite: c.req.header('sec-fetch-site'), localPort });
     if (verdict.allowed) {
       await next();
       return undefined;
