@@ -50,6 +50,24 @@ export function checkGrantScopes(scopes: readonly Scope[]): Scope[] {
   return checkScopes(scopes, 'scopes');
 }
 
+/**
+ * What a pending request and its code are both bound to (client, redirect URI, PKCE challenge,
+ * resource, scopes), checked in one place; returns the scopes as stored.
+ */
+export function checkAuthorizationBinding(binding: {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  resource: string;
+  scopes: readonly Scope[];
+}): Scope[] {
+  checkClientId(binding.clientId);
+  checkRedirectUri(binding.redirectUri);
+  checkChallenge(binding.codeChallenge);
+  checkResource(binding.resource);
+  return checkGrantScopes(binding.scopes);
+}
+
 /** The subject part of a grant: a valid tenant, a known origin, a key id that is a UUID. */
 export function checkSubject(grant: { userId: string; origin: string; apiKeyId: string | null; signInJti: string | null }): void {
   if (grant.signInJti !== null && !/^[\x21-\x7e]{1,200}$/.test(grant.signInJti)) invalid('signInJti', 'must be the jti of a session');

@@ -10,18 +10,7 @@ import type {
 } from '@memsvc/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { MemsvcDatabase, OAuthCodesTable } from '../schema/database-schema.js';
-import {
-  checkChallenge,
-  checkClientId,
-  checkDigest,
-  checkFuture,
-  checkGrantScopes,
-  checkRedirectUri,
-  checkResource,
-  checkState,
-  checkSubject,
-  isDigest,
-} from './oauth-row-checks.js';
+import { checkAuthorizationBinding, checkDigest, checkFuture, checkState, checkSubject, isDigest } from './oauth-row-checks.js';
 
 /** The dependencies of PgOAuthAuthorizationStore. */
 export interface PgOAuthAuthorizationStoreOptions {
@@ -48,11 +37,7 @@ export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
   async savePending(handleHash: string, request: PendingAuthorization, expiresAt: Date): Promise<void> {
     const now = this.#clock.now();
     checkDigest(handleHash, 'handle');
-    checkClientId(request.clientId);
-    checkRedirectUri(request.redirectUri);
-    checkChallenge(request.codeChallenge);
-    checkResource(request.resource);
-    const scopes = checkGrantScopes(request.scopes);
+    const scopes = checkAuthorizationBinding(request);
     checkState(request.state);
     checkFuture(expiresAt, now);
     await this.#db
@@ -95,11 +80,7 @@ export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
   async saveCode(codeHash: string, grant: CodeGrant, expiresAt: Date): Promise<void> {
     const now = this.#clock.now();
     checkDigest(codeHash, 'code');
-    checkClientId(grant.clientId);
-    checkRedirectUri(grant.redirectUri);
-    checkChallenge(grant.codeChallenge);
-    checkResource(grant.resource);
-    const scopes = checkGrantScopes(grant.scopes);
+    const scopes = checkAuthorizationBinding(grant);
     checkSubject(grant);
     checkFuture(expiresAt, now);
     await this.#db
