@@ -1,4 +1,5 @@
-import { DEFAULT_KEY_SCOPES, IMPORT_SOURCES, SCOPES, SECRETS_POLICIES } from '@memsvc/core';
+import { DEFAULT_KEY_SCOPES, SCOPES } from '@memsvc/core';
+import { IMPORT_SOURCES, SECRETS_POLICIES } from '@memsvc/import-export';
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { CLI_VERSION } from './cli-version.js';

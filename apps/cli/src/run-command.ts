@@ -1,4 +1,5 @@
-import { ConfigError, isMemsvcError } from '@memsvc/core';
+import { ConfigError } from '@memsvc/config';
+import { isMemsvcError } from '@memsvc/core';
 import { type Command, CommanderError } from 'commander';
 import type { CliContext } from './cli-context.js';
 

@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createMemoryEngine, isFrontmatterError, splitFrontmatter, toTenantId } from '@memsvc/core';
+import { createMemoryEngine, toTenantId } from '@memsvc/core';
 import { StaticEmbedder } from '@memsvc/core/testing';
+import { isFrontmatterError, splitFrontmatter } from '@memsvc/import-export';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { cliWorkspace, openTestStore } from './support/cli-engines.js';

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { ConfigError, type LoadedConfig, loadConfig } from '@memsvc/core';
+import { ConfigError, type LoadedConfig, loadConfig } from '@memsvc/config';
 
 /**
  * The dashboard's configuration: the server's variables, with WEB_DATABASE_URL (when set) as the

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { ConfigError, isMemsvcError } from '@memsvc/core';
+import { ConfigError } from '@memsvc/config';
+import { isMemsvcError } from '@memsvc/core';
 import { createLogger, programFlagsOrExit } from '@memsvc/runtime';
 import { readDashboardConfig } from './dashboard-config.js';
 import { DASHBOARD_HELP, DASHBOARD_VERSION } from './dashboard-help.js';

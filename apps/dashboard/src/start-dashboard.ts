@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { OAuthProviderClient } from '@memsvc/auth';
-import type { MemsvcConfig } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/config';
 import { cookiesMustBeSecure, createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
 import { httpServerOptions, type Logger, openRuntime } from '@memsvc/runtime';
 

@@ -1,4 +1,4 @@
-import { ConfigError } from '@memsvc/core';
+import { ConfigError } from '@memsvc/config';
 import { describe, expect, it } from 'vitest';
 import { readDashboardConfig } from '../src/dashboard-config.js';
 

@@ -1,5 +1,6 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
-import type { MemsvcConfig, Tracer } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/config';
+import type { Tracer } from '@memsvc/core';
 import { type createDashboard, mountDashboard } from '@memsvc/dashboard';
 import type { Principal } from '@memsvc/mcp-tools';
 import { type AddressVerdict, ClientAddresses, type HealthChecker, type Logger, type Metrics, requestOriginGuard } from '@memsvc/runtime';

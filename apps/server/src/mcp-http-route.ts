@@ -1,5 +1,5 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
-import type { MemsvcConfig } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/config';
 import { ANONYMOUS_PRINCIPAL, authInfoOf, PRE_SHARED_KEY_PRINCIPAL, type Principal, TOOL_SCOPES, type ToolName } from '@memsvc/mcp-tools';
 import { type AddressVerdict, addressLimitMessage, type ClientAddresses, type Logger, type Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

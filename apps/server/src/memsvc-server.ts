@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { ConfigError, isMemsvcError } from '@memsvc/core';
+import { ConfigError } from '@memsvc/config';
+import { isMemsvcError } from '@memsvc/core';
 import { createLogger, programFlagsOrExit } from '@memsvc/runtime';
 import { serveBootFailure } from './boot-failure-server.js';
 import { readServerConfig } from './server-config.js';

@@ -1,6 +1,6 @@
+import type { MemsvcConfig } from '@memsvc/config';
 import {
   type Clock,
-  type MemsvcConfig,
   MemsvcError,
   type RateLimitBucketKind,
   type RateLimitCaller,

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { assertServerMayBoot, type LoadedConfig, loadConfig } from '@memsvc/core';
+import { assertServerMayBoot, type LoadedConfig, loadConfig } from '@memsvc/config';
 
 /**
  * The server's boot-time configuration: every rule of spec §7, including the standard-profile

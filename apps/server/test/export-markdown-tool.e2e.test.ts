@@ -1,4 +1,4 @@
-import { isFrontmatterError, splitFrontmatter } from '@memsvc/core';
+import { isFrontmatterError, splitFrontmatter } from '@memsvc/import-export';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, e2eEngines } from './support/tool-calls.js';

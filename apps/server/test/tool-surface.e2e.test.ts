@@ -1,4 +1,4 @@
-import { TOOL_SETS } from '@memsvc/core';
+import { TOOL_SETS } from '@memsvc/config';
 import { ADMIN_TOOLS } from '@memsvc/mcp-tools';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';

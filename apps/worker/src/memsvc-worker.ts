@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { homedir } from 'node:os';
-import { ConfigError, isMemsvcError, type LoadedConfig, loadConfig } from '@memsvc/core';
+import { ConfigError, type LoadedConfig, loadConfig } from '@memsvc/config';
+import { isMemsvcError } from '@memsvc/core';
 import { createLogger, openRuntime, programFlagsOrExit } from '@memsvc/runtime';
 import { WORKER_HELP, WORKER_VERSION } from './worker-help.js';
 import { serveWorkerHttp } from './worker-http.js';

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkReindexRequest, loadConfig, type MemsvcConfig } from '@memsvc/core';
+import { loadConfig, type MemsvcConfig } from '@memsvc/config';
+import { checkReindexRequest } from '@memsvc/core';
 import { ManualClock, ManualTimers } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '@memsvc/core';
+import { loadConfig } from '@memsvc/config';
 import { createLogger, openConfiguredStore } from '@memsvc/runtime';
 import { openStore } from '@memsvc/store-pg';
 import { sql } from 'kysely';

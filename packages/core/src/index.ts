@@ -1,30 +1,3 @@
-export type { ConfigIssue } from './config/config-error.js';
-export { ConfigError } from './config/config-error.js';
-export type {
-  ContradictionPolicy,
-  DeploymentProfile,
-  LogLevel,
-  McpTransport,
-  MemsvcConfig,
-  NodeEnv,
-  OAuthClient,
-  ReadDatabaseConfig,
-  ToolRateLimit,
-} from './config/config-types.js';
-export type { DatabaseTarget, DatabaseUrlResult } from './config/database-url.js';
-export { describeDatabaseTarget, parseDatabaseUrl, redactDatabaseUrl } from './config/database-url.js';
-export { LITE_DEFAULT_USER_ID } from './config/default-user.js';
-export { parseDurationSeconds } from './config/duration.js';
-export type { EnvVariable } from './config/env-schema.js';
-export { ENV_VARIABLES, envSchema, HNSW_MAX_DIMENSIONS } from './config/env-schema.js';
-export type { EmbeddingProviderName } from './config/known-models.js';
-export { DEFAULT_EMBEDDING_MODEL, EMBEDDING_PROVIDERS, knownModelDimensions } from './config/known-models.js';
-export type { ConfigContext, LoadedConfig } from './config/load-config.js';
-export { JWT_SECRET_MIN_LENGTH, loadConfig } from './config/load-config.js';
-export type { ProfileResolution } from './config/profile.js';
-export { resolveProfile } from './config/profile.js';
-export { isSecret, Secret } from './config/secret.js';
-export { assertServerMayBoot } from './config/server-boot-rules.js';
 export { addressBucketOf, DEFAULT_IPV6_RATE_LIMIT_PREFIX } from './domain/address-bucket.js';
 export { API_KEY_MAX_LIFETIME_DAYS, API_KEY_NAME_MAX_LENGTH, checkApiKeyName, keyLifetimeDays } from './domain/api-key-rules.js';
 export { ASKING_DISCOUNT, asksQuestion } from './domain/asking-turn.js';
@@ -32,9 +5,14 @@ export { AUDIT_LIMITS, changedFieldsBefore, trimmedAuditAfter } from './domain/a
 export { contentFingerprintText } from './domain/content-fingerprint.js';
 export type { ContextBlock, ContextBudget, PackOptions } from './domain/context-block.js';
 export { EMPTY_CONTEXT, estimateTokens, packContext, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from './domain/context-block.js';
+export type { ContradictionPolicy } from './domain/contradiction-policy.js';
 export type { MergeBand, MergeCluster, SimilarPair } from './domain/corpus-merge.js';
 export { compareCanonical, inMergeBand, mergeClusters } from './domain/corpus-merge.js';
+export type { DatabaseTarget, DatabaseUrlResult } from './domain/database-url.js';
+export { describeDatabaseTarget, parseDatabaseUrl, redactDatabaseUrl } from './domain/database-url.js';
 export { checkDisplayName } from './domain/display-name.js';
+export type { EmbeddingProviderName } from './domain/embedding-models.js';
+export { DEFAULT_EMBEDDING_MODEL, EMBEDDING_PROVIDERS, knownModelDimensions } from './domain/embedding-models.js';
 export type { FactChange, FactChangeReason, FactShape } from './domain/fact-change.js';
 export { detectFactChange, factShape } from './domain/fact-change.js';
 export { orderReplacementsFirst } from './domain/fact-replacement-order.js';
@@ -50,7 +28,7 @@ export {
 export type { ImportanceInputs } from './domain/importance.js';
 export { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceScore, isPruneEligible, isStale, PINNED_FLOOR } from './domain/importance.js';
 export { type ImportanceParts, importanceParts } from './domain/importance-parts.js';
-export { isLoopbackHost } from './domain/ip-address.js';
+export { isIpOrCidr, isLoopbackHost } from './domain/ip-address.js';
 export type { LexicalCorpusStatistics, LexicalPosting, LexicalRanking } from './domain/lexical-ranking.js';
 export { bm25Score, bm25TermScore, inverseDocumentFrequency, LEXICAL_RANKING } from './domain/lexical-ranking.js';
 export type { DecayRules, DecayVerdict, PromotionRules } from './domain/lifecycle-rules.js';
@@ -93,7 +71,14 @@ export {
   slugFromName,
 } from './domain/organization-rules.js';
 export { rankingQueryText } from './domain/query-terms.js';
-export type { RateLimitBucket, RateLimitBucketKind, RateLimitCaller, RateLimitDecision } from './domain/rate-limits.js';
+export type {
+  RateLimitBucket,
+  RateLimitBucketKind,
+  RateLimitCaller,
+  RateLimitDecision,
+  RateLimitSettings,
+  ToolRateLimit,
+} from './domain/rate-limits.js';
 export {
   ADMITTED,
   checkRateLimitBucket,
@@ -135,6 +120,7 @@ export type { Scope } from './domain/scopes.js';
 export { checkScopes, DEFAULT_KEY_SCOPES, isScope, parseScopes, SCOPES } from './domain/scopes.js';
 export type { ConversationReference, SearchContextSources } from './domain/search-context.js';
 export { buildSearchContext, conversationReference, isConversationTurn, speakerOf } from './domain/search-context.js';
+export { isSecret, Secret } from './domain/secret.js';
 export type {
   FactChangeFinding,
   Neighbour,
@@ -144,24 +130,14 @@ export type {
   WriteRules,
 } from './domain/similarity-rules.js';
 export { decideWrite, writeRules } from './domain/similarity-rules.js';
+export { fnv1a64Hex } from './domain/stable-hash.js';
 export { isStorableText, unstorableTextAt } from './domain/storable-text.js';
 export type { SupersessionEffect, SupersessionRequest } from './domain/supersession-plan.js';
 export { MAX_SUPERSEDES, supersessionRequest, withoutRetired } from './domain/supersession-plan.js';
 export { formatSearchDate, resolveRelativeDates } from './domain/temporal-context.js';
 export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
-export type { ToolName } from './domain/tool-names.js';
-export { TOOL_GROUPS, TOOL_NAMES } from './domain/tool-names.js';
-export type { ToolSetName } from './domain/tool-sets.js';
-export {
-  ALL_TOOL_SETS,
-  CALLABLE_BY_DEFAULT,
-  DEFAULT_TOOL_SETS,
-  isToolSetName,
-  TOOL_SET_NAMES,
-  TOOL_SETS,
-  toolsOfSets,
-} from './domain/tool-sets.js';
+export { HNSW_MAX_DIMENSIONS } from './domain/vector-limits.js';
 export type { MemoriesAsOf } from './domain/versions-as-of.js';
 export { AS_OF_MAX_MEMORIES } from './domain/versions-as-of.js';
 export type { ContradictionEffect, PlannedLink, PromotionPlan, ReplacementEffect, WritePlan } from './domain/write-plan.js';
@@ -228,63 +204,6 @@ export { updateMemory } from './engine/update-memory.js';
 export { writeMemory } from './engine/write-memory.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
-export { canonicalJson, utf8Length } from './export/canonical-json.js';
-export type { ExportHeader, MemoryLineParts } from './export/export-format.js';
-export { EXPORT_FORMAT, EXPORT_FORMAT_VERSION, exportHeader, memoryLine, versionHistory } from './export/export-format.js';
-export type { ExportLines } from './export/export-page.js';
-export { readExportPage } from './export/export-page.js';
-export type { ExportPlan, ExportRequest } from './export/export-request.js';
-export { EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT, EXPORT_MAX_PAGE_BYTES, planExport } from './export/export-request.js';
-export type { MarkdownExportPage } from './export/markdown-export-page.js';
-export { planMarkdownExport, readMarkdownExportPage } from './export/markdown-export-page.js';
-export type { MarkdownNote, MarkdownNoteParts } from './export/markdown-note.js';
-export { markdownNote } from './export/markdown-note.js';
-export { markdownNoteName, markdownNotePath } from './export/markdown-note-name.js';
-export type { AgentImportDependencies, AgentImportRequest } from './import/agent-files/import-agent-files.js';
-export { importAgentFiles } from './import/agent-files/import-agent-files.js';
-export type { UnreadableFile } from './import/agent-files/plan-agent-files.js';
-export { SECRET_FLAG_TAG } from './import/agent-files/section-memory.js';
-export { IMPORT_MAX_FILE_BYTES } from './import/import-limits.js';
-export type { ImportSource } from './import/import-sources.js';
-export { checkImportSource, IMPORT_SOURCES } from './import/import-sources.js';
-export type {
-  ImportFileError,
-  ImportFileSummary,
-  ImportSummary,
-  SecretsReport,
-  SectionOutcome,
-  SectionReport,
-} from './import/import-summary.js';
-export { EMPTY_FILE_COUNTS, summarizeImport } from './import/import-summary.js';
-export type { ImportFile } from './import/memsvc-jsonl/import-memsvc-file.js';
-export { importMemsvcFile } from './import/memsvc-jsonl/import-memsvc-file.js';
-export type { ParsedMemsvcExport } from './import/memsvc-jsonl/parse-memsvc-export.js';
-export { parseMemsvcExport, READABLE_EXPORT_VERSIONS } from './import/memsvc-jsonl/parse-memsvc-export.js';
-export type { SecretFinding } from './import/secrets/scan-secrets.js';
-export { redactSecrets, scanSecrets } from './import/secrets/scan-secrets.js';
-export type { SecretPattern } from './import/secrets/secret-patterns.js';
-export { SECRET_PATTERNS } from './import/secrets/secret-patterns.js';
-export type { SecretsOutcome, SecretsPolicy, SectionFinding, SectionSecrets } from './import/secrets/secrets-policy.js';
-export { applySecretsPolicy, parseSecretsPolicy, SECRETS_POLICIES } from './import/secrets/secrets-policy.js';
-export type { AgentFileSource } from './import/sources/agent-file-source.js';
-export { AGENT_FILE_SOURCES, isAgentFileSource, parseAgentFileSource } from './import/sources/agent-file-source.js';
-export type { FileText } from './import/sources/file-text.js';
-export { AGENT_FILE_MAX_CHARS } from './import/sources/file-text.js';
-export type { FrontmatterError, FrontmatterOptions, FrontmatterResult } from './import/sources/frontmatter.js';
-export { isFrontmatterError, splitFrontmatter } from './import/sources/frontmatter.js';
-export { SPLIT_LEVELS } from './import/sources/heading-split.js';
-export type {
-  ImportFileFailure,
-  ImportProvenance,
-  ImportSection,
-  ParsedFile,
-  ParseOptions,
-  SourceFileInput,
-} from './import/sources/import-section.js';
-export { parseSourceFiles } from './import/sources/parse-source-files.js';
-export { normalizeRelativePath } from './import/sources/relative-path.js';
-export { boundContent } from './import/sources/section-bounds.js';
-export { selectFiles } from './import/sources/source-registry.js';
 export type { ApiKeyRecord, ApiKeyStore, NewApiKey } from './ports/api-key-store.js';
 export type { Clock } from './ports/clock.js';
 export type { Embedder } from './ports/embedder.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { addressBucketOf, type MemsvcConfig, rateLimitBuckets } from '../src/index.js';
+import { addressBucketOf, type RateLimitSettings, rateLimitBuckets } from '../src/index.js';
 import { verifies } from './requirements.js';
 
-const settings = (ipv6Prefix: number): MemsvcConfig['rateLimit'] => ({
+const settings = (ipv6Prefix: number): RateLimitSettings => ({
   enabled: true,
   windowSeconds: 60,
   userPerWindow: 120,

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   checkRateLimitBucket,
   isMemsvcError,
-  type MemsvcConfig,
   type RateLimitBucket,
+  type RateLimitSettings,
   rateLimitBuckets,
   refusedDecision,
   retryAfterSeconds,
@@ -11,7 +11,7 @@ import {
 } from '../src/index.js';
 import { verifies } from './requirements.js';
 
-const settings: MemsvcConfig['rateLimit'] = {
+const settings: RateLimitSettings = {
   enabled: true,
   windowSeconds: 60,
   userPerWindow: 120,

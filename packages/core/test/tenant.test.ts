@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMemsvcError, parseDurationSeconds, toTenantId } from '../src/index.js';
+import { isMemsvcError, toTenantId } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 describe('tenant ids', () => {
@@ -18,13 +18,5 @@ describe('tenant ids', () => {
       expect(isMemsvcError(caught, 'INVALID_INPUT')).toBe(true);
       expect((caught as { data: { field: string } }).data.field).toBe('userId');
     }
-  });
-});
-
-describe('durations', () => {
-  it(verifies('CFG-JWT-EXPIRES', 'parses each unit'), () => {
-    expect(parseDurationSeconds('2d')).toBe(172_800);
-    expect(parseDurationSeconds('90S')).toBe(90);
-    expect(parseDurationSeconds('')).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
-import { loadConfig, toTenantId } from '@memsvc/core';
+import { loadConfig } from '@memsvc/config';
+import { toTenantId } from '@memsvc/core';
 import { describe, expect, it } from 'vitest';
 import { httpConfigs, MCP_URL_PLACEHOLDER, stdioConfigs } from '../src/pages/access/agent-configs.js';
 import { ConnectAgentSection } from '../src/pages/access/connect-agent-section.js';

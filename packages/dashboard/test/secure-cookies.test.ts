@@ -1,4 +1,4 @@
-import { loadConfig } from '@memsvc/core';
+import { loadConfig } from '@memsvc/config';
 import { describe, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
 import { cookiesMustBeSecure } from '../src/index.js';

@@ -1,6 +1,8 @@
 // Prints what each tool costs in `tools/list` (bytes of its JSON), by set, and the size of the
 // default listing: `pnpm --filter @memsvc/mcp-tools sizes` after a build. docs/tools.md keeps the table.
-import { createMemoryEngine, DEFAULT_TOOL_SETS, Secret, TOOL_SET_NAMES, TOOL_SETS } from '@memsvc/core';
+
+import { DEFAULT_TOOL_SETS, TOOL_SET_NAMES, TOOL_SETS } from '@memsvc/config';
+import { createMemoryEngine, Secret } from '@memsvc/core';
 import { InMemoryExportStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';

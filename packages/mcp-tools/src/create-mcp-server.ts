@@ -1,4 +1,5 @@
-import type { Clock, ExportStore, Maintenance, MemoryEngine, ToolSetName } from '@memsvc/core';
+import type { ToolSetName } from '@memsvc/config';
+import type { Clock, ExportStore, Maintenance, MemoryEngine } from '@memsvc/core';
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { registerMemoryResource } from './memory-resource.js';

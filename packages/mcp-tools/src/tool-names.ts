@@ -1,6 +1,6 @@
-import { TOOL_GROUPS, type ToolName } from '@memsvc/core';
+import { TOOL_GROUPS, type ToolName } from '@memsvc/config';
 
-export { TOOL_GROUPS, TOOL_NAMES, type ToolName } from '@memsvc/core';
+export { TOOL_GROUPS, TOOL_NAMES, type ToolName } from '@memsvc/config';
 
 /**
  * Tools that require `adminToken` (spec §5.6): maintenance that reads or changes every tenant,

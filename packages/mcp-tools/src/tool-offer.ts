@@ -1,4 +1,5 @@
-import { CALLABLE_BY_DEFAULT, DEFAULT_TOOL_SETS, MemsvcError, type ToolSetName, toolsOfSets } from '@memsvc/core';
+import { CALLABLE_BY_DEFAULT, DEFAULT_TOOL_SETS, type ToolSetName, toolsOfSets } from '@memsvc/config';
+import { MemsvcError } from '@memsvc/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AdminAuthEvent } from './run-tool.js';
 import { ADMIN_TOOLS, type ToolName } from './tool-names.js';

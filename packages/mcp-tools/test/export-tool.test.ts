@@ -1,5 +1,7 @@
-import { createMemoryEngine, isFrontmatterError, splitFrontmatter, TOOL_SET_NAMES } from '@memsvc/core';
+import { TOOL_SET_NAMES } from '@memsvc/config';
+import { createMemoryEngine } from '@memsvc/core';
 import { InMemoryExportStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+import { isFrontmatterError, splitFrontmatter } from '@memsvc/import-export';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { createMemoryEngine, type ToolSetName, toTenantId, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '@memsvc/core';
+import type { ToolSetName } from '@memsvc/config';
+import { createMemoryEngine, toTenantId, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '@memsvc/core';
 import { InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';

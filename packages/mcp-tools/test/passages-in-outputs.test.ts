@@ -1,4 +1,5 @@
-import { createMemoryEngine, PASSAGES, TOOL_SET_NAMES } from '@memsvc/core';
+import { TOOL_SET_NAMES } from '@memsvc/config';
+import { createMemoryEngine, PASSAGES } from '@memsvc/core';
 import { InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';

@@ -1,4 +1,5 @@
-import { createMemoryEngine, TOOL_SET_NAMES } from '@memsvc/core';
+import { TOOL_SET_NAMES } from '@memsvc/config';
+import { createMemoryEngine } from '@memsvc/core';
 import { InMemoryMemoryStore, ManualClock, RecordingTracer, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';

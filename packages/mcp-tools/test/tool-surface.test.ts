@@ -1,4 +1,5 @@
-import { createMemoryEngine, TOOL_SETS } from '@memsvc/core';
+import { TOOL_SETS } from '@memsvc/config';
+import { createMemoryEngine } from '@memsvc/core';
 import { InMemoryExportStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';

@@ -1,5 +1,5 @@
 import { githubClient, googleClient, LoginFlow, type OAuthProviderClient } from '@memsvc/auth';
-import type { OAuthClient } from '@memsvc/core';
+import type { OAuthClient } from '@memsvc/config';
 import type { MemsvcRuntime } from './open-runtime.js';
 
 /** Which client credentials a login uses, and where the provider sends the browser back. */

@@ -1,4 +1,5 @@
-import type { Clock, MemsvcConfig, Tracer } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/config';
+import type { Clock, Tracer } from '@memsvc/core';
 import { createEmbedder, type EmbedderChoice, type EmbeddingRequestEvent, providerInUse } from '@memsvc/embeddings';
 import { type MemsvcStore, openStore, PGLITE_AUTOVACUUM_INTERVAL_MS, type ReplicaEvents } from '@memsvc/store-pg';
 import type { Logger } from './logger.js';

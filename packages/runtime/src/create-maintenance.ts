@@ -1,4 +1,5 @@
-import { type Clock, type Embedder, Maintenance, type MaintenanceEvents, type MemsvcConfig, type Tracer } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/config';
+import { type Clock, type Embedder, Maintenance, type MaintenanceEvents, type Tracer } from '@memsvc/core';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import type { Metrics } from './metrics.js';
 

@@ -1,4 +1,5 @@
-import { isSecret, type LogLevel, NO_TRACING, type Tracer } from '@memsvc/core';
+import type { LogLevel } from '@memsvc/config';
+import { isSecret, NO_TRACING, type Tracer } from '@memsvc/core';
 import pino, { type Logger } from 'pino';
 
 /** Where a logger finds the span in progress; openRuntime points it at the runtime's tracer. */

@@ -1,4 +1,4 @@
-import type { DeploymentProfile } from '@memsvc/core';
+import type { DeploymentProfile } from '@memsvc/config';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**

@@ -1,14 +1,13 @@
 import { ApiKeyAuthenticator, mcpResourceOf, SessionTokens } from '@memsvc/auth';
+import { JWT_SECRET_MIN_LENGTH, type MemsvcConfig } from '@memsvc/config';
 import {
   type Clock,
   createMemoryEngine,
   type Embedder,
   type EmbeddingProviderName,
   FUSION_WEIGHTS,
-  JWT_SECRET_MIN_LENGTH,
   type Maintenance,
   type MemoryEngine,
-  type MemsvcConfig,
   type Timers,
   type Tracer,
 } from '@memsvc/core';

@@ -1,4 +1,4 @@
-import type { MemsvcConfig } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/config';
 
 /** The five scheduled jobs of spec §1.9. */
 export type ScheduledJobName = 'stm-expiry-sweep' | 'stm-promotion' | 'auth-store-sweep' | 'ltm-decay' | 'corpus-consolidation';

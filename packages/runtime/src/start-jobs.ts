@@ -1,4 +1,5 @@
-import type { Embedder, Maintenance, MemsvcConfig, Tracer } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/config';
+import type { Embedder, Maintenance, Tracer } from '@memsvc/core';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';

@@ -1,5 +1,6 @@
 import { mintApiKey } from '@memsvc/auth';
-import { loadConfig, toTenantId } from '@memsvc/core';
+import { loadConfig } from '@memsvc/config';
+import { toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, type MemsvcRuntime, openRuntime } from '../src/index.js';

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, toTenantId } from '@memsvc/core';
+import { loadConfig } from '@memsvc/config';
+import { toTenantId } from '@memsvc/core';
 import { describe, expect, it } from 'vitest';
 import { childProcessTestEnv } from '../../../tooling/vitest/child-process-env.ts';
 import { createLogger, openRuntime } from '../src/index.js';

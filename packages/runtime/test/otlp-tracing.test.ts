@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { loadConfig, MemsvcError, NO_TRACING, toTenantId } from '@memsvc/core';
+import { loadConfig } from '@memsvc/config';
+import { MemsvcError, NO_TRACING, toTenantId } from '@memsvc/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CollectorBehaviour, childrenOf, type OtlpCollector, startOtlpCollector } from '../../../tooling/vitest/otlp-collector.ts';
 import { createLogger, logTraceIds, openRuntime, openTracing, type SpanDropReason } from '../src/index.js';

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
-import { loadConfig, toTenantId } from '@memsvc/core';
+import { loadConfig } from '@memsvc/config';
+import { toTenantId } from '@memsvc/core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';

@@ -1,4 +1,5 @@
-import { DECAY_JOB, loadConfig, toTenantId } from '@memsvc/core';
+import { loadConfig } from '@memsvc/config';
+import { DECAY_JOB, toTenantId } from '@memsvc/core';
 import { ManualClock, ManualTimers } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { openStore } from '@memsvc/store-pg';

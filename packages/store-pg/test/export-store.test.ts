@@ -1,5 +1,6 @@
-import { type CallContext, createMemoryEngine, type ExportQuery, readExportPage, toTenantId } from '@memsvc/core';
+import { type CallContext, createMemoryEngine, type ExportQuery, toTenantId } from '@memsvc/core';
 import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+import { readExportPage } from '@memsvc/import-export';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { MemsvcStore } from '../src/index.js';

@@ -1,13 +1,6 @@
-import {
-  type CallContext,
-  createMemoryEngine,
-  type ExportRequest,
-  importMemsvcFile,
-  readExportPage,
-  type TenantId,
-  toTenantId,
-} from '@memsvc/core';
+import { type CallContext, createMemoryEngine, type TenantId, toTenantId } from '@memsvc/core';
 import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+import { type ExportRequest, importMemsvcFile, readExportPage } from '@memsvc/import-export';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MemsvcStore, UuidV7Generator } from '../src/index.js';

@@ -24,11 +24,18 @@ function manifest(directory: string): Manifest {
 /** Publishable packages, their export keys, and the sibling packages each may depend on. */
 const PUBLISHABLE = {
   'packages/core': { name: '@memsvc/core', exports: ['.', './package.json', './testing'], mayUse: [] },
+  'packages/config': { name: '@memsvc/config', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
+  'packages/import-export': { name: '@memsvc/import-export', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
   'packages/store-pg': { name: '@memsvc/store-pg', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
   'packages/embeddings': { name: '@memsvc/embeddings', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
   'packages/auth': { name: '@memsvc/auth', exports: ['.', './package.json', './testing'], mayUse: ['@memsvc/core'] },
-  // The admin tools compare adminToken with @memsvc/auth's constant-time check (DESIGN §1: auth sits below mcp-tools).
-  'packages/mcp-tools': { name: '@memsvc/mcp-tools', exports: ['.', './package.json'], mayUse: ['@memsvc/core', '@memsvc/auth'] },
+  // The admin tools compare adminToken with @memsvc/auth's constant-time check (DESIGN §1: auth sits below mcp-tools);
+  // the tool catalogue is the vocabulary of MCP_TOOLS, so it lives with the configuration.
+  'packages/mcp-tools': {
+    name: '@memsvc/mcp-tools',
+    exports: ['.', './package.json'],
+    mayUse: ['@memsvc/core', '@memsvc/auth', '@memsvc/config', '@memsvc/import-export'],
+  },
 } as const;
 
 const APPS = { 'apps/server': '@memsvc/server', 'apps/worker': '@memsvc/worker', 'apps/cli': '@memsvc/cli' } as const;

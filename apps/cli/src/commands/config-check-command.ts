@@ -1,4 +1,4 @@
-import { assertServerMayBoot } from '@memsvc/core';
+import { assertServerMayBoot } from '@memsvc/config';
 import type { CliContext } from '../cli-context.js';
 import { readConfig } from '../read-config.js';
 

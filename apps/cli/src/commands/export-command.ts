@@ -1,17 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import {
-  EXPORT_MAX_LIMIT,
-  type ExportRequest,
-  MEMORY_TIERS,
-  type MemoryTier,
-  MemsvcError,
-  planExport,
-  planMarkdownExport,
-  readExportPage,
-  type TenantId,
-} from '@memsvc/core';
+import { MEMORY_TIERS, type MemoryTier, MemsvcError, type TenantId } from '@memsvc/core';
+import { EXPORT_MAX_LIMIT, type ExportRequest, planExport, planMarkdownExport, readExportPage } from '@memsvc/import-export';
 import { systemClock } from '@memsvc/store-pg';
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';

@@ -1,17 +1,15 @@
+import type { MemsvcConfig } from '@memsvc/config';
+import { createMemoryEngine, FUSION_WEIGHTS, type TenantId } from '@memsvc/core';
 import {
   checkImportSource,
-  createMemoryEngine,
-  FUSION_WEIGHTS,
   type ImportFileSummary,
   type ImportSource,
   type ImportSummary,
   importAgentFiles,
   importMemsvcFile,
-  type MemsvcConfig,
   parseSecretsPolicy,
   summarizeImport,
-  type TenantId,
-} from '@memsvc/core';
+} from '@memsvc/import-export';
 import { configuredEmbedder, createLogger, readImportFile, readImportFolder } from '@memsvc/runtime';
 import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
 import { sql } from 'kysely';

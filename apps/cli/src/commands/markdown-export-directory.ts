@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { type ExportRequest, type ExportStore, type MarkdownNote, MemsvcError, readMarkdownExportPage, type TenantId } from '@memsvc/core';
+import { type ExportStore, MemsvcError, type TenantId } from '@memsvc/core';
+import { type ExportRequest, type MarkdownNote, readMarkdownExportPage } from '@memsvc/import-export';
 
 /**
  * Refuses an `--out` that holds something already: a markdown export fills a whole directory,

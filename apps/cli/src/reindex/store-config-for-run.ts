@@ -1,4 +1,5 @@
-import { knownModelDimensions, type MemsvcConfig, type ReindexRequest } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/config';
+import { knownModelDimensions, type ReindexRequest } from '@memsvc/core';
 import type { MemsvcStore } from '@memsvc/store-pg';
 
 /**

@@ -1,6 +1,23 @@
-import type { MemsvcConfig } from '../config/config-types.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import { addressBucketOf } from './address-bucket.js';
+
+/** A per-tool rate limit from `RATE_LIMIT_TOOL_OVERRIDES`. */
+export interface ToolRateLimit {
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
+/** The limiter's settings (RATE_LIMIT_* variables, spec §8). */
+export interface RateLimitSettings {
+  readonly enabled: boolean;
+  readonly windowSeconds: number;
+  readonly userPerWindow: number;
+  readonly orgPerWindow: number;
+  readonly ipPerWindow: number;
+  /** RATE_LIMIT_IPV6_PREFIX: IPv6 clients are counted per network of this many leading bits (1..128). */
+  readonly ipv6Prefix: number;
+  readonly toolOverrides: Readonly<Record<string, ToolRateLimit>>;
+}
 
 /** Whose calls a bucket counts: what a refusal reports, so the edge can say which limit was hit. */
 export type RateLimitBucketKind = 'user' | 'org' | 'ip' | 'tool';
@@ -48,11 +65,7 @@ export const ADMITTED: RateLimitDecision = Object.freeze({ admitted: true, retry
  * still counts against the general buckets. No buckets when the limiter is off, or for a caller
  * with neither a user nor an address (stdio), which is then not limited.
  */
-export function rateLimitBuckets(
-  caller: RateLimitCaller,
-  tool: string | undefined,
-  settings: MemsvcConfig['rateLimit'],
-): RateLimitBucket[] {
+export function rateLimitBuckets(caller: RateLimitCaller, tool: string | undefined, settings: RateLimitSettings): RateLimitBucket[] {
   if (!settings.enabled) return [];
   const window = settings.windowSeconds;
   const buckets: RateLimitBucket[] = [];

@@ -1,5 +1,5 @@
-import type { EmbeddingProviderName } from '../config/known-models.js';
 import { ASKING_DISCOUNT, asksQuestion } from './asking-turn.js';
+import type { EmbeddingProviderName } from './embedding-models.js';
 import { FOLLOW_UP_SUPPORT, type FollowUpRules, withFollowUpSupport } from './follow-up-support.js';
 import type { MemoryRecord } from './memory.js';
 import { NAMED_SPEAKER_BOOST, speakerNamedIn } from './named-speaker.js';

@@ -1,4 +1,4 @@
-import type { ContradictionPolicy } from '../config/config-types.js';
+import type { ContradictionPolicy } from './contradiction-policy.js';
 import { detectFactChange, type FactChangeReason, factShape } from './fact-change.js';
 import type { MemoryRecord, MemoryTier } from './memory.js';
 import { isConversationMemory } from './search-context.js';

@@ -1,4 +1,4 @@
-import type { ContradictionPolicy } from '../config/config-types.js';
+import type { ContradictionPolicy } from './contradiction-policy.js';
 import type { MemoryRecord, MemoryTier } from './memory.js';
 import type { FactChangeFinding, Neighbour, WriteDecision } from './similarity-rules.js';
 

@@ -1,5 +1,5 @@
-import type { ContradictionPolicy } from '../config/config-types.js';
-import { DEFAULT_EMBEDDING_MODEL } from '../config/known-models.js';
+import type { ContradictionPolicy } from '../domain/contradiction-policy.js';
+import { DEFAULT_EMBEDDING_MODEL } from '../domain/embedding-models.js';
 import { importanceScore } from '../domain/importance.js';
 import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, MemoryTier } from '../domain/memory.js';
 import {

@@ -1,4 +1,4 @@
-import { HNSW_MAX_DIMENSIONS } from '../config/env-schema.js';
+import { HNSW_MAX_DIMENSIONS } from '../domain/vector-limits.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { VectorSpace, VectorSpaceInfo } from '../ports/vector-space.js';
 

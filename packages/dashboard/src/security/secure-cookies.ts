@@ -1,4 +1,5 @@
-import { isLoopbackHost, type MemsvcConfig } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/config';
+import { isLoopbackHost } from '@memsvc/core';
 
 /**
  * Whether cookies (the session, the CSRF token, a login's state) are sent with `Secure`. The

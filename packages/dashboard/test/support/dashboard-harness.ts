@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { OAuthProviderClient } from '@memsvc/auth';
-import { loadConfig } from '@memsvc/core';
+import { loadConfig } from '@memsvc/config';
 import { createLogger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
 import { Hono } from 'hono';
 import { createDashboard, dashboardLoginFlow, mountDashboard } from '../../src/index.js';

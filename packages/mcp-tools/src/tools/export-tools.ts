@@ -1,12 +1,5 @@
-import type { Clock } from '@memsvc/core';
-import {
-  EXPORT_DEFAULT_LIMIT,
-  EXPORT_MAX_LIMIT,
-  type ExportRequest,
-  type ExportStore,
-  readExportPage,
-  readMarkdownExportPage,
-} from '@memsvc/core';
+import type { Clock, ExportStore } from '@memsvc/core';
+import { EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT, type ExportRequest, readExportPage, readMarkdownExportPage } from '@memsvc/import-export';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';

@@ -1,25 +1,27 @@
 import {
-  type AgentFileSource,
   type Clock,
+  type ImportLedgerStore,
+  type ImportStore,
+  type MemoryEngine,
+  MemsvcError,
+  type ProgressListener,
+  type TenantId,
+  toTenantId,
+} from '@memsvc/core';
+import {
+  type AgentFileSource,
   checkImportSource,
   IMPORT_MAX_FILE_BYTES,
   IMPORT_SOURCES,
   type ImportFile,
-  type ImportLedgerStore,
-  type ImportStore,
   type ImportSummary,
   importAgentFiles,
   importMemsvcFile,
-  type MemoryEngine,
-  MemsvcError,
-  type ProgressListener,
   parseSecretsPolicy,
   SECRETS_POLICIES,
   summarizeImport,
-  type TenantId,
-  toTenantId,
   type UnreadableFile,
-} from '@memsvc/core';
+} from '@memsvc/import-export';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';

@@ -1,4 +1,5 @@
-import { type Clock, type MemsvcConfig, type RateLimitBucketKind, type RateLimitStore, rateLimitBuckets } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/config';
+import { type Clock, type RateLimitBucketKind, type RateLimitStore, rateLimitBuckets } from '@memsvc/core';
 
 /** What an address over RATE_LIMIT_IP_RPM is told, with the wait in its Retry-After header. */
 export function addressLimitMessage(retryAfterSeconds: number): string {

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { IMPORT_MAX_FILE_BYTES, MemsvcError } from '@memsvc/core';
+import { MemsvcError } from '@memsvc/core';
+import { IMPORT_MAX_FILE_BYTES } from '@memsvc/import-export';
 import { resolveImportPath } from './resolve-import-path.js';
 
 /** A file an import may read: its resolved path and its text. */

@@ -1,15 +1,8 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import {
-  AGENT_FILE_MAX_CHARS,
-  type AgentFileSource,
-  type ImportFile,
-  isMemsvcError,
-  MemsvcError,
-  selectFiles,
-  type UnreadableFile,
-} from '@memsvc/core';
+import { isMemsvcError, MemsvcError } from '@memsvc/core';
+import { AGENT_FILE_MAX_CHARS, type AgentFileSource, type ImportFile, selectFiles, type UnreadableFile } from '@memsvc/import-export';
 import { readImportFile } from './read-import-file.js';
 import { isInside, resolveImportPath } from './resolve-import-path.js';
 

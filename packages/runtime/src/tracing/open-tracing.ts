@@ -1,4 +1,5 @@
-import { type MemsvcConfig, NO_TRACING, type Tracer } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/config';
+import { NO_TRACING, type Tracer } from '@memsvc/core';
 
 /** Why spans were given up (the `reason` label of memsvc_trace_spans_dropped_total). */
 export type SpanDropReason = 'queue_full' | 'export_failed' | 'shutdown';

@@ -1,4 +1,5 @@
-import { type MemsvcConfig, redactDatabaseUrl, type TenantId } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/config';
+import { redactDatabaseUrl, type TenantId } from '@memsvc/core';
 
 /** The server's name in every client's configuration. */
 const SERVER_NAME = 'memsvc';

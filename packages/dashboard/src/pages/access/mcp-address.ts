@@ -1,4 +1,4 @@
-import type { MemsvcConfig } from '@memsvc/core';
+import type { MemsvcConfig } from '@memsvc/config';
 import type { Context } from 'hono';
 import type { DashboardOptions } from '../../dashboard-dependencies.js';
 import type { DashboardEnv } from '../../dashboard-env.js';
