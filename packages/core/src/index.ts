@@ -18,7 +18,7 @@ export { detectFactChange, factShape } from './domain/fact-change.js';
 export { orderReplacementsFirst } from './domain/fact-replacement-order.js';
 export type { FollowUpRules, MatchedMemory } from './domain/follow-up-support.js';
 export { FOLLOW_UP_SUPPORT, withFollowUpSupport } from './domain/follow-up-support.js';
-export type { IdentityLinkState, IdentityLoginOutcome, IdentityLoginRefusal } from './domain/identity-link-rules.js';
+export type { IdentityAccount, IdentityLinkState, IdentityLoginOutcome, IdentityLoginRefusal } from './domain/identity-link-rules.js';
 export {
   checkIdentityAccount,
   IDENTITY_PROVIDERS,
@@ -40,12 +40,13 @@ export type {
   JsonObject,
   JsonValue,
   MemoryEmbedding,
+  MemoryMarker,
   MemoryPatch,
   MemoryRecord,
   MemoryTier,
   NewMemory,
 } from './domain/memory.js';
-export { MEMORY_TIERS } from './domain/memory.js';
+export { MEMORY_MARKERS, MEMORY_TIERS } from './domain/memory.js';
 export { describeAge, formatInstant } from './domain/memory-age.js';
 export {
   checkContent,
@@ -121,14 +122,7 @@ export { checkScopes, DEFAULT_KEY_SCOPES, isScope, parseScopes, SCOPES } from '.
 export type { ConversationReference, SearchContextSources } from './domain/search-context.js';
 export { buildSearchContext, conversationReference, isConversationTurn, speakerOf } from './domain/search-context.js';
 export { isSecret, Secret } from './domain/secret.js';
-export type {
-  FactChangeFinding,
-  Neighbour,
-  SimilarityRules,
-  WriteCandidates,
-  WriteDecision,
-  WriteRules,
-} from './domain/similarity-rules.js';
+export type { SimilarityRules, WriteCandidates, WriteRules } from './domain/similarity-rules.js';
 export { decideWrite, writeRules } from './domain/similarity-rules.js';
 export { fnv1a64Hex } from './domain/stable-hash.js';
 export { isStorableText, unstorableTextAt } from './domain/storable-text.js';
@@ -140,6 +134,7 @@ export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tena
 export { HNSW_MAX_DIMENSIONS } from './domain/vector-limits.js';
 export type { MemoriesAsOf } from './domain/versions-as-of.js';
 export { AS_OF_MAX_MEMORIES } from './domain/versions-as-of.js';
+export type { FactChangeFinding, Neighbour, WriteDecision } from './domain/write-decision.js';
 export type { ContradictionEffect, PlannedLink, PromotionPlan, ReplacementEffect, WritePlan } from './domain/write-plan.js';
 export { comparedTiers, planPromotion, planWrite } from './domain/write-plan.js';
 export type { ForgetInput, ForgetResult, ReflectInput, ReflectResult, RememberInput, RememberResult } from './engine/agent-memory.js';
@@ -216,7 +211,6 @@ export type {
   Actor,
   ListMemoriesQuery,
   MemoryLinkRecord,
-  MemoryMarker,
   MemoryPage,
   MemoryStore,
   NearestMemory,
@@ -229,7 +223,6 @@ export type {
   WriteOptions,
   WriteOutcome,
 } from './ports/memory-store.js';
-export { MEMORY_MARKERS } from './ports/memory-store.js';
 export type {
   AuthorizationGrant,
   CodeGrant,
@@ -257,7 +250,6 @@ export type { TimerHandle, Timers } from './ports/timers.js';
 export type { SpanAttributes, SpanAttributeValue, TraceIds, Tracer, TraceSpan } from './ports/tracer.js';
 export { NO_TRACING, spanErrorCode } from './ports/tracer.js';
 export type {
-  IdentityAccount,
   IdentityLink,
   IdentityLinkChange,
   IdentityRelink,

@@ -1,5 +1,10 @@
-import type { AuthorizationServer } from './authorization-server.js';
 import { OAUTH_SCOPES } from './oauth-policy.js';
+
+/** Where the authorization server and the MCP resource it protects are reached. */
+export interface ServerAddresses {
+  readonly issuer: string;
+  readonly resource: string;
+}
 
 /** The paths of the authorization server's endpoints, under its issuer. */
 export const OAUTH_ENDPOINTS = Object.freeze({
@@ -9,7 +14,7 @@ export const OAUTH_ENDPOINTS = Object.freeze({
 });
 
 /** RFC 8414 authorization-server metadata, served at `/.well-known/oauth-authorization-server`. */
-export function authorizationServerMetadata(server: AuthorizationServer, documents: boolean): Record<string, unknown> {
+export function authorizationServerMetadata(server: ServerAddresses, documents: boolean): Record<string, unknown> {
   return {
     issuer: server.issuer,
     authorization_endpoint: `${server.issuer}${OAUTH_ENDPOINTS.authorize}`,
@@ -27,7 +32,7 @@ export function authorizationServerMetadata(server: AuthorizationServer, documen
 }
 
 /** RFC 9728 protected-resource metadata of the MCP endpoint. */
-export function protectedResourceMetadata(server: AuthorizationServer): Record<string, unknown> {
+export function protectedResourceMetadata(server: ServerAddresses): Record<string, unknown> {
   return {
     resource: server.resource,
     authorization_servers: [server.issuer],
@@ -38,7 +43,7 @@ export function protectedResourceMetadata(server: AuthorizationServer): Record<s
 }
 
 /** Where the protected-resource metadata of the MCP endpoint lives (RFC 9728 §3.1: the path inserted). */
-export function resourceMetadataUrl(server: AuthorizationServer): string {
+export function resourceMetadataUrl(server: ServerAddresses): string {
   return `${server.issuer}/.well-known/oauth-protected-resource/mcp`;
 }
 

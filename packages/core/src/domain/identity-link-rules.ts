@@ -1,7 +1,15 @@
 import { MemsvcError } from '../errors/memsvc-error.js';
-import type { IdentityProvider } from '../ports/oauth-state-store.js';
-import type { IdentityAccount } from '../ports/user-identity-store.js';
 import type { TenantId } from './tenant.js';
+
+/** The identity providers memsvc can log a person in with (spec §5.5). */
+export type IdentityProvider = 'github' | 'google';
+
+/** An account at an identity provider: the provider and the provider's stable id of it. */
+export interface IdentityAccount {
+  readonly provider: IdentityProvider;
+  /** The provider's stable id of the account (GitHub's numeric id, Google's `sub`). */
+  readonly providerUserId: string;
+}
 
 /** What an operator decided about a linked identity-provider account, and the user it acts as. */
 export interface IdentityLinkState {

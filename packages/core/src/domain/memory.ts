@@ -97,3 +97,7 @@ export interface AuditEntry {
   readonly after: JsonObject | null;
   readonly createdAt: Date;
 }
+
+/** The markers a memory can carry, as the dashboard filters by them. */
+export const MEMORY_MARKERS = ['pinned', 'stale', 'contradicted', 'superseded'] as const;
+export type MemoryMarker = (typeof MEMORY_MARKERS)[number];

@@ -2,6 +2,7 @@ import type { ContradictionPolicy } from './contradiction-policy.js';
 import { detectFactChange, type FactChangeReason, factShape } from './fact-change.js';
 import type { MemoryRecord, MemoryTier } from './memory.js';
 import { isConversationMemory } from './search-context.js';
+import type { FactChangeFinding, Neighbour, WriteDecision } from './write-decision.js';
 import { comparedTiers, type PromotionPlan, planPromotion, planWrite, type WritePlan } from './write-plan.js';
 
 /** The similarity bands of spec §3.2, from configuration. */
@@ -10,12 +11,6 @@ export interface SimilarityRules {
   readonly contradictionThreshold: number;
   readonly contradictionThresholdMax: number;
   readonly contradictionPolicy: ContradictionPolicy;
-}
-
-/** A live memory of the same tenant and scope, and its cosine similarity to the new content. */
-export interface Neighbour {
-  readonly memory: MemoryRecord;
-  readonly similarity: number;
 }
 
 /** What a store found for a write, inside the transaction that will perform it. */
@@ -31,26 +26,6 @@ export interface WriteCandidates {
    */
   readonly related?: readonly MemoryRecord[];
 }
-
-/** R-FACT-WRITE: an existing memory whose fact the new one changes. */
-export interface FactChangeFinding {
-  readonly memory: MemoryRecord;
-  readonly reason: FactChangeReason;
-  /** What the older memory said that the new one replaces (stored text: untrusted). */
-  readonly replacedValues: readonly string[];
-}
-
-export type WriteDecision =
-  /** R-DUP: collapse into an existing row; nothing new is stored. */
-  | { readonly kind: 'collapse'; readonly into: MemoryRecord; readonly similarity: number; readonly exact: boolean }
-  /** Store the memory; contradicted rows get the policy's treatment. */
-  | {
-      readonly kind: 'insert';
-      readonly contradictions: readonly Neighbour[];
-      readonly policy: ContradictionPolicy;
-      /** Existing memories whose fact the new one changes: marked replaced, never hidden. */
-      readonly changes: readonly FactChangeFinding[];
-    };
 
 /**
  * Classifies a write by spec §3.2, band edges exactly as written:

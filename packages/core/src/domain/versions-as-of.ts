@@ -1,8 +1,8 @@
 import { MemsvcError } from '../errors/memsvc-error.js';
-import type { RecallFilters } from '../ports/memory-store.js';
 import { jsonContains } from './json-containment.js';
 import type { AuditEntry, JsonObject, MemoryRecord } from './memory.js';
 import { MEMORY_TIERS, type MemoryTier } from './memory.js';
+import type { RecallFilters } from './recall-filters.js';
 import type { TenantId } from './tenant.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ContradictionPolicy } from './contradiction-policy.js';
 import type { MemoryRecord, MemoryTier } from './memory.js';
-import type { FactChangeFinding, Neighbour, WriteDecision } from './similarity-rules.js';
+import type { FactChangeFinding, Neighbour, WriteDecision } from './write-decision.js';
 
 /** A link a contradiction records, between the new (or promoted) memory and an existing one. */
 export interface PlannedLink {

@@ -1,7 +1,7 @@
 import type { ContradictionPolicy } from '../domain/contradiction-policy.js';
 import { DEFAULT_EMBEDDING_MODEL } from '../domain/embedding-models.js';
 import { importanceScore } from '../domain/importance.js';
-import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, MemoryTier } from '../domain/memory.js';
+import type { AuditEntry, MemoryEmbedding, MemoryMarker, MemoryPatch, MemoryRecord, MemoryTier } from '../domain/memory.js';
 import {
   checkContent,
   checkImportance,
@@ -19,13 +19,14 @@ import {
   isConversationTurn,
   NEIGHBOUR_TURNS,
 } from '../domain/search-context.js';
-import { type SimilarityRules, type WriteDecision, writeRules } from '../domain/similarity-rules.js';
+import { type SimilarityRules, writeRules } from '../domain/similarity-rules.js';
 import { type SupersessionRequest, supersessionRequest } from '../domain/supersession-plan.js';
 import type { TenantId } from '../domain/tenant.js';
+import type { WriteDecision } from '../domain/write-decision.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
-import type { Actor, MemoryLinkRecord, MemoryMarker, MemoryPage, MemoryStore, WriteOutcome } from '../ports/memory-store.js';
+import type { Actor, MemoryLinkRecord, MemoryPage, MemoryStore, WriteOutcome } from '../ports/memory-store.js';
 import { NO_TRACING, type Tracer, type TraceSpan } from '../ports/tracer.js';
 import { type AsOfGaps, getAsOf, listAsOf } from './as-of-reads.js';
 import { promoteMemory } from './promote-memory.js';

@@ -1,10 +1,13 @@
 import type { LexicalRanking } from '../domain/lexical-ranking.js';
-import type { AuditEntry, MemoryEmbedding, MemoryPatch, MemoryRecord, MemoryTier, NewMemory } from '../domain/memory.js';
+import type { AuditEntry, MemoryEmbedding, MemoryMarker, MemoryPatch, MemoryRecord, MemoryTier, NewMemory } from '../domain/memory.js';
+import type { RecallFilters } from '../domain/recall-filters.js';
 import type { RecallCandidate } from '../domain/recall-ranking.js';
-import type { Neighbour, WriteDecision } from '../domain/similarity-rules.js';
 import type { SupersessionRequest } from '../domain/supersession-plan.js';
 import type { TenantId } from '../domain/tenant.js';
+import type { Neighbour, WriteDecision } from '../domain/write-decision.js';
 import type { NewMemoryUnit, PromotionUnit, UpdateUnit } from './write-unit.js';
+
+export type { RecallFilters };
 
 /** Who did something, for the audit trail. */
 export interface Actor {
@@ -33,10 +36,6 @@ export interface ListMemoriesQuery {
   readonly createdTo?: Date;
 }
 
-/** The markers a memory can carry, as the dashboard filters by them. */
-export const MEMORY_MARKERS = ['pinned', 'stale', 'contradicted', 'superseded'] as const;
-export type MemoryMarker = (typeof MEMORY_MARKERS)[number];
-
 export interface MemoryPage {
   readonly items: readonly MemoryRecord[];
   /** Present when more rows follow. Opaque to callers. */
@@ -64,23 +63,6 @@ export interface MemoryLinkRecord {
   readonly score: number | null;
   readonly note: string | null;
   readonly createdAt: Date;
-}
-
-/** Which memories a recall may return. */
-export interface RecallFilters {
-  /** One tier; both when undefined. */
-  readonly tier?: MemoryTier | undefined;
-  /** Exact scope; every scope when undefined, unscoped only when null. */
-  readonly scope?: string | null | undefined;
-  /** Memories carrying every one of these tags (the same all-of rule as list_memories). */
-  readonly tags?: readonly string[] | undefined;
-  /** Memories whose metadata contains this object (JSON containment). */
-  readonly metadata?: Readonly<Record<string, unknown>> | undefined;
-  readonly createdFrom?: Date | undefined;
-  readonly createdTo?: Date | undefined;
-  readonly includeSuperseded?: boolean | undefined;
-  /** Only memories carrying this marker (listing; recall never sets it). */
-  readonly marker?: MemoryMarker | undefined;
 }
 
 export interface RecallCandidateQuery {

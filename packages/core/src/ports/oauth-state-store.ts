@@ -1,5 +1,6 @@
-/** The identity providers memsvc can log a person in with (spec §5.5). */
-export type IdentityProvider = 'github' | 'google';
+import type { IdentityProvider } from '../domain/identity-link-rules.js';
+
+export type { IdentityProvider };
 
 /** What a login remembers between sending the browser to the provider and its callback. */
 export interface PendingLogin {

@@ -1,13 +1,5 @@
-import type { IdentityLoginOutcome } from '../domain/identity-link-rules.js';
+import type { IdentityAccount, IdentityLoginOutcome, IdentityProvider } from '../domain/identity-link-rules.js';
 import type { TenantId } from '../domain/tenant.js';
-import type { IdentityProvider } from './oauth-state-store.js';
-
-/** An account at an identity provider: the provider and the provider's stable id of it. */
-export interface IdentityAccount {
-  readonly provider: IdentityProvider;
-  /** The provider's stable id of the account (GitHub's numeric id, Google's `sub`). */
-  readonly providerUserId: string;
-}
 
 /** A person's account at an identity provider, as a login proved it. */
 export interface VerifiedIdentity extends IdentityAccount {

@@ -1,6 +1,7 @@
 import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
-import type { Neighbour, WriteCandidates } from '../domain/similarity-rules.js';
+import type { WriteCandidates } from '../domain/similarity-rules.js';
 import type { SupersessionEffect } from '../domain/supersession-plan.js';
+import type { Neighbour } from '../domain/write-decision.js';
 import type { ContradictionEffect, ReplacementEffect } from '../domain/write-plan.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { Actor } from '../ports/memory-store.js';

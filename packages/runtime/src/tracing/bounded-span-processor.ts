@@ -1,7 +1,9 @@
 import { TraceFlags } from '@opentelemetry/api';
 import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { SpanDropReason } from './open-tracing.js';
+
+/** Why spans were given up (the `reason` label of memsvc_trace_spans_dropped_total). */
+export type SpanDropReason = 'queue_full' | 'export_failed' | 'shutdown';
 
 export interface BoundedSpanProcessorOptions {
   readonly exporter: SpanExporter;

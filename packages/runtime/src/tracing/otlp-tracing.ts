@@ -4,7 +4,7 @@ import { defaultResource, resourceFromAttributes } from '@opentelemetry/resource
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { BoundedSpanProcessor } from './bounded-span-processor.js';
 import { ContextTracer } from './context-tracer.js';
-import type { RunningTracing, TracingEvents } from './open-tracing.js';
+import type { RunningTracing, TracingEvents } from './running-tracing.js';
 
 /** How spans leave the process (TRACE_EXPORT_DEFAULTS). */
 export interface TraceExportTuning {
