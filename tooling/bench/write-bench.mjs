@@ -12,7 +12,7 @@
 //                clients (the load generator shares the machine's cores with the server);
 // for one tenant, then for TENANTS tenants × CLIENTS callers each (their ceiling: the same rows
 // over the same tenants, CLIENTS connections); and the vector backfill: BACKFILL memories over
-// 151 tenants stored without vectors, embedded by the reindex use-case (core's runReindex over the
+// 151 tenants stored without vectors, embedded by the reindex use-case (core's reindex (Maintenance.runReindexJob) over the
 // store, batches of 1,000, as reindex_memories runs it), as it is and with every shard index
 // kept live (as before issue 19), beside its raw reference (UPDATE of the same vectors, 1,000 a
 // statement, indexes live). Every case writes the same contents (the
@@ -26,7 +26,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, runReindex, toTenantId } from '@memsvc/core';
+import { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, Maintenance, toTenantId } from '@memsvc/core';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { HNSW_SHARD_INDEX_NAMES, openStore, PgReindexStore, systemClock, UuidV7Generator } from '@memsvc/store-pg';
 import { CompiledQuery, sql } from 'kysely';
@@ -251,12 +251,30 @@ async function writeCase(engine, name, tenantOf, callers, results) {
   }
 }
 
+/** Maintenance's thresholds; only the reindex runs here, so they are the spec's defaults and unused. */
+const MAINTENANCE_SETTINGS = {
+  promotion: { accessThreshold: 3, importanceThreshold: 0.7 },
+  decay: { halfLifeDays: 14, batchSize: 500, staleScoreThreshold: 0.15, pruneScoreThreshold: 0.05, pruneOlderThanDays: 90 },
+  similarity: DEFAULT_ENGINE_SETTINGS.similarity,
+  mergeThreshold: 0.9,
+};
+
 /** Memories without vectors embedded by the reindex use-case, batches of 1,000, as reindex_memories runs it. */
 async function reindexBackfill(store, reindexStore) {
   const t0 = performance.now();
-  const summary = await runReindex(
-    { store: reindexStore, embedder },
+  const maintenance = new Maintenance({
+    lifecycle: store.lifecycle,
+    memories: store.memories,
+    reindexStore,
+    jobs: store.reindexJobs,
+    review: store.review,
+    embedder,
+    clock: systemClock,
+    settings: MAINTENANCE_SETTINGS,
+  });
+  const summary = await maintenance.runReindexJob(
     { tenant: undefined, batchSize: 1000, reuseExistingEmbeddings: true, recreate: false, cursor: undefined, maxMemories: undefined },
+    {},
   );
   const seconds = (performance.now() - t0) / 1000;
   const { rows } = await sql`SELECT count(*) FILTER (WHERE embedding IS NULL)::int AS missing,

@@ -18,7 +18,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createMemoryEngine, promptContext, toTenantId } from '@memsvc/core';
+import { createMemoryEngine, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { createEmbedder, LocalEmbedder } from '@memsvc/embeddings';
 import { openStore } from '@memsvc/store-pg';
@@ -100,14 +100,14 @@ async function measure(engineName, name) {
       if (newAt >= 0 && newAt < 5) counts.replacementInTop5++;
       const hiddenOrMarked = oldAt < 0 || isMarked(results[oldAt].memory, results[oldAt]);
       if (hiddenOrMarked) counts.olderHiddenOrMarked++;
-      const block = await promptContext(engine, context, { query: scenario.question });
+      const block = await engine.promptContext(context, { query: scenario.question });
       const newInBlock = block.memoryIds.indexOf(replacement.id);
       const oldInBlock = block.memoryIds.indexOf(old.id);
       if (newInBlock >= 0 && (oldInBlock < 0 || newInBlock < oldInBlock)) counts.promptNewestFirst++;
       if (!newestFirst || !hiddenOrMarked) misses.push({ kind: 'change', question: scenario.question, newAt, oldAt, hiddenOrMarked });
       for (const id of distractorIds) {
         falses.distractors++;
-        const distractor = await engine.peek(context, id);
+        const distractor = await engine.getUncounted(context, id);
         if (isMarked(distractor)) {
           falses.distractorsMarked++;
           misses.push({ kind: 'distractor marked', scenario: scenario.replacement, distractor: distractor.content });
@@ -127,7 +127,7 @@ async function measure(engineName, name) {
       const second = await engine.create(context, { tier: 'ltm', content: pair.second });
       clock.set(START + 31 * DAY);
       const { results } = await engine.recall(context, { query: pair.question, limit: 10 });
-      const stored = await engine.peek(context, first.id);
+      const stored = await engine.getUncounted(context, first.id);
       const ranked = results.find((result) => result.memory.id === first.id);
       falses.pairs++;
       if (second.outcome === 'duplicate' || isMarked(stored) || (ranked && isMarked(ranked.memory, ranked))) {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toTenantId, updateMemory } from '@memsvc/core';
+import { toTenantId } from '@memsvc/core';
+import { updateMemory } from '@memsvc/core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { cliWorkspace, openTestStore } from './support/cli-engines.js';

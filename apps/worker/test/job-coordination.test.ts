@@ -82,7 +82,12 @@ describeOnPostgres('jobs across processes on PostgreSQL', () => {
   const unembedded = async (store: MemsvcStore) =>
     Number((await sql<{ n: string }>`SELECT count(*) AS n FROM memories WHERE embedding IS NULL`.execute(store.connection.db)).rows[0]?.n);
   const runnerFor = (store: MemsvcStore, runnerId: string) =>
-    new ReindexRunner({ jobs: store.reindexJobs, store: store.reindex, embedder: local, logger, runnerId });
+    new ReindexRunner({
+      jobs: store.reindexJobs,
+      maintenance: createMaintenance({ store, embedder: local, config: configFor(), clock: systemClock }),
+      logger,
+      runnerId,
+    });
   /** Waits until the job has saved at least `processed` memories. */
   const untilProcessed = async (store: MemsvcStore, jobId: string, processed: number) => {
     while ((await jobRow(store, jobId)).progress.processed < processed) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -182,8 +187,7 @@ describeOnPostgres('jobs across processes on PostgreSQL', () => {
 
     const rescuer = new ReindexRunner({
       jobs: store.reindexJobs,
-      store: store.reindex,
-      embedder: local,
+      maintenance: createMaintenance({ store, embedder: local, config: configFor(), clock: systemClock }),
       logger,
       runnerId: 'rescuer',
       abandonAfterMs: 1_000,

@@ -1,40 +1,25 @@
-export { addressBucketOf, DEFAULT_IPV6_RATE_LIMIT_PREFIX } from './domain/address-bucket.js';
+export { DEFAULT_IPV6_RATE_LIMIT_PREFIX } from './domain/address-bucket.js';
 export { API_KEY_MAX_LIFETIME_DAYS, API_KEY_NAME_MAX_LENGTH, checkApiKeyName, keyLifetimeDays } from './domain/api-key-rules.js';
-export { ASKING_DISCOUNT, asksQuestion } from './domain/asking-turn.js';
-export { AUDIT_LIMITS, changedFieldsBefore, trimmedAuditAfter } from './domain/audit-change.js';
+export { AUDIT_LIMITS, changedFieldsBefore } from './domain/audit-change.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';
-export type { ContextBlock, ContextBudget, PackOptions } from './domain/context-block.js';
-export { EMPTY_CONTEXT, estimateTokens, packContext, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from './domain/context-block.js';
+export type { ContextBlock } from './domain/context-block.js';
+export { packContext, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from './domain/context-block.js';
 export type { ContradictionPolicy } from './domain/contradiction-policy.js';
-export type { MergeBand, MergeCluster, SimilarPair } from './domain/corpus-merge.js';
-export { compareCanonical, inMergeBand, mergeClusters } from './domain/corpus-merge.js';
+export type { MergeBand, SimilarPair } from './domain/corpus-merge.js';
 export type { DatabaseTarget, DatabaseUrlResult } from './domain/database-url.js';
 export { describeDatabaseTarget, parseDatabaseUrl, redactDatabaseUrl } from './domain/database-url.js';
-export { checkDisplayName } from './domain/display-name.js';
 export type { EmbeddingProviderName } from './domain/embedding-models.js';
 export { DEFAULT_EMBEDDING_MODEL, EMBEDDING_PROVIDERS, knownModelDimensions } from './domain/embedding-models.js';
-export type { FactChange, FactChangeReason, FactShape } from './domain/fact-change.js';
-export { detectFactChange, factShape } from './domain/fact-change.js';
-export { orderReplacementsFirst } from './domain/fact-replacement-order.js';
-export type { FollowUpRules, MatchedMemory } from './domain/follow-up-support.js';
-export { FOLLOW_UP_SUPPORT, withFollowUpSupport } from './domain/follow-up-support.js';
-export type { IdentityAccount, IdentityLinkState, IdentityLoginOutcome, IdentityLoginRefusal } from './domain/identity-link-rules.js';
-export {
-  checkIdentityAccount,
-  IDENTITY_PROVIDERS,
-  identityLoginOutcome,
-  parseIdentityAccount,
-} from './domain/identity-link-rules.js';
-export type { ImportanceInputs } from './domain/importance.js';
-export { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceScore, isPruneEligible, isStale, PINNED_FLOOR } from './domain/importance.js';
+export type { FactChangeReason } from './domain/fact-change.js';
+export type { IdentityAccount, IdentityLoginOutcome } from './domain/identity-link-rules.js';
+export { checkIdentityAccount, identityLoginOutcome, parseIdentityAccount } from './domain/identity-link-rules.js';
+export { ACCESS_SATURATION, PINNED_FLOOR } from './domain/importance.js';
 export { type ImportanceParts, importanceParts } from './domain/importance-parts.js';
 export { isIpOrCidr, isLoopbackHost } from './domain/ip-address.js';
 export type { LexicalCorpusStatistics, LexicalPosting, LexicalRanking } from './domain/lexical-ranking.js';
-export { bm25Score, bm25TermScore, inverseDocumentFrequency, LEXICAL_RANKING } from './domain/lexical-ranking.js';
-export type { DecayRules, DecayVerdict, PromotionRules } from './domain/lifecycle-rules.js';
-export { decayVerdict, qualifiesForPromotion } from './domain/lifecycle-rules.js';
-export type { Passage } from './domain/matching-passage.js';
-export { matchingPassage, PASSAGES } from './domain/matching-passage.js';
+export { bm25Score, bm25TermScore, LEXICAL_RANKING } from './domain/lexical-ranking.js';
+export type { DecayRules, PromotionRules } from './domain/lifecycle-rules.js';
+export { PASSAGES } from './domain/matching-passage.js';
 export type {
   AuditEntry,
   JsonObject,
@@ -47,31 +32,10 @@ export type {
   NewMemory,
 } from './domain/memory.js';
 export { MEMORY_MARKERS, MEMORY_TIERS } from './domain/memory.js';
-export { describeAge, formatInstant } from './domain/memory-age.js';
-export {
-  checkContent,
-  checkMergedMetadata,
-  checkMetadata,
-  checkScope,
-  checkTags,
-  checkTtlSeconds,
-  MEMORY_LIMITS,
-  mergeMetadata,
-  nestingExceeds,
-} from './domain/memory-limits.js';
-export { NAMED_SPEAKER_BOOST, speakerNamedIn } from './domain/named-speaker.js';
+export { checkContent, checkMetadata, checkScope, checkTags, MEMORY_LIMITS, nestingExceeds } from './domain/memory-limits.js';
 export { isRegisteredRedirectUri, REDIRECT_URI_MAX_LENGTH, redirectUriProblem } from './domain/oauth-redirect-uri.js';
 export type { OrganizationRole } from './domain/organization-rules.js';
-export {
-  checkOrganizationName,
-  checkOrganizationRole,
-  checkOrganizationSlug,
-  ORGANIZATION_NAME_MAX_LENGTH,
-  ORGANIZATION_ROLES,
-  ORGANIZATION_SLUG_MAX_LENGTH,
-  slugFromName,
-} from './domain/organization-rules.js';
-export { rankingQueryText } from './domain/query-terms.js';
+export { checkOrganizationName, checkOrganizationRole, checkOrganizationSlug, slugFromName } from './domain/organization-rules.js';
 export type {
   RateLimitBucket,
   RateLimitBucketKind,
@@ -80,123 +44,66 @@ export type {
   RateLimitSettings,
   ToolRateLimit,
 } from './domain/rate-limits.js';
-export {
-  ADMITTED,
-  checkRateLimitBucket,
-  rateLimitBuckets,
-  refusedDecision,
-  retryAfterSeconds,
-  windowStartOf,
-} from './domain/rate-limits.js';
-export type { FusionContext, FusionWeights, RankedMemory, RecallCandidate } from './domain/recall-ranking.js';
-export {
-  FUSION_WEIGHTS,
-  fusedScore,
-  fusionContextOf,
-  lexicalStrength,
-  RANKING_ADJUSTMENT,
-  RRF_K,
-  rankCandidates,
-  recallScore,
-  vectorConfidence,
-} from './domain/recall-ranking.js';
+export { ADMITTED, checkRateLimitBucket, rateLimitBuckets, refusedDecision, windowStartOf } from './domain/rate-limits.js';
+export type { FusionWeights, RankedMemory, RecallCandidate } from './domain/recall-ranking.js';
+export { FUSION_WEIGHTS, fusionContextOf, recallScore } from './domain/recall-ranking.js';
 export type { ReindexJobJson } from './domain/reindex-job-json.js';
 export { reindexJobJson } from './domain/reindex-job-json.js';
 export type { ReindexJob, ReindexJobState, ReindexOptions, ReindexRequest, ReindexSummary } from './domain/reindex-rules.js';
-export {
-  assertCanCancel,
-  assertCanRetry,
-  checkJobId,
-  checkReindexRequest,
-  EMPTY_REINDEX_SUMMARY,
-  REINDEX_BATCH_SIZE,
-  REINDEX_JOB_STATES,
-  REINDEX_MAX_MEMORIES,
-} from './domain/reindex-rules.js';
-export type { ContextEntry, ReplacementLink } from './domain/replacement-order.js';
-export { currentFirst, replacementOf } from './domain/replacement-order.js';
+export { checkReindexRequest, EMPTY_REINDEX_SUMMARY, REINDEX_BATCH_SIZE, REINDEX_MAX_MEMORIES } from './domain/reindex-rules.js';
+export type { ContextEntry } from './domain/replacement-order.js';
 export type { RequestOriginHeaders, RequestOriginPolicyOptions, RequestOriginVerdict } from './domain/request-origin-policy.js';
 export { RequestOriginPolicy } from './domain/request-origin-policy.js';
 export type { Scope } from './domain/scopes.js';
 export { checkScopes, DEFAULT_KEY_SCOPES, isScope, parseScopes, SCOPES } from './domain/scopes.js';
-export type { ConversationReference, SearchContextSources } from './domain/search-context.js';
-export { buildSearchContext, conversationReference, isConversationTurn, speakerOf } from './domain/search-context.js';
 export { isSecret, Secret } from './domain/secret.js';
 export type { SimilarityRules, WriteCandidates, WriteRules } from './domain/similarity-rules.js';
-export { decideWrite, writeRules } from './domain/similarity-rules.js';
+export { writeRules } from './domain/similarity-rules.js';
 export { fnv1a64Hex } from './domain/stable-hash.js';
-export { isStorableText, unstorableTextAt } from './domain/storable-text.js';
+export { unstorableTextAt } from './domain/storable-text.js';
 export type { SupersessionEffect, SupersessionRequest } from './domain/supersession-plan.js';
-export { MAX_SUPERSEDES, supersessionRequest, withoutRetired } from './domain/supersession-plan.js';
-export { formatSearchDate, resolveRelativeDates } from './domain/temporal-context.js';
+export { MAX_SUPERSEDES } from './domain/supersession-plan.js';
 export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
 export { HNSW_MAX_DIMENSIONS } from './domain/vector-limits.js';
 export type { MemoriesAsOf } from './domain/versions-as-of.js';
-export { AS_OF_MAX_MEMORIES } from './domain/versions-as-of.js';
 export type { FactChangeFinding, Neighbour, WriteDecision } from './domain/write-decision.js';
 export type { ContradictionEffect, PlannedLink, PromotionPlan, ReplacementEffect, WritePlan } from './domain/write-plan.js';
-export { comparedTiers, planPromotion, planWrite } from './domain/write-plan.js';
 export type { ForgetInput, ForgetResult, ReflectInput, ReflectResult, RememberInput, RememberResult } from './engine/agent-memory.js';
-export { forget, reflect, remember, resolveTier } from './engine/agent-memory.js';
-export type {
-  ApproveConsolidationDependencies,
-  ConsolidationApproval,
-  ConsolidationApprovalInput,
-  SeenCluster,
-} from './engine/approve-consolidation.js';
-export { APPROVED_CLUSTERS_MAX, approveConsolidation } from './engine/approve-consolidation.js';
+export type { ConsolidationApproval, ConsolidationApprovalInput, SeenCluster } from './engine/approve-consolidation.js';
 export type { AsOfGaps } from './engine/as-of-reads.js';
 export type { LoadContextInput, QueryContextResult } from './engine/context-builders.js';
-export { CHAR_BUDGET, compressContext, loadContext, promptContext, TOKEN_BUDGET } from './engine/context-builders.js';
-export type { Admit } from './engine/current-first.js';
-export { admitFilters, currentFirstEntries } from './engine/current-first.js';
-export type { FadingMemoriesDependencies, FadingMemory, FadingMemoryPage } from './engine/fading-memories.js';
-export { FADING_PAGE_MAX, listFadingMemories } from './engine/fading-memories.js';
+export { CHAR_BUDGET, TOKEN_BUDGET } from './engine/context-builders.js';
+export type { CreateMemoryInput, CreateResult, RelatedMemory, SupersededMemory } from './engine/create-memory.js';
+export type { CallContext, EngineSettings, MemoryEngineOptions } from './engine/engine-parts.js';
+export { DEFAULT_ENGINE_SETTINGS } from './engine/engine-parts.js';
+export type { FadingMemory, FadingMemoryPage } from './engine/fading-memories.js';
 export type { ConversationTurn, IngestInput, IngestResult } from './engine/ingest-conversation.js';
-export { chunkTurn, ingestConversation, MAX_CHUNKS, MAX_TURNS } from './engine/ingest-conversation.js';
+export { chunkTurn, MAX_TURNS } from './engine/ingest-conversation.js';
 export type {
-  CorpusConsolidationInput,
   CorpusConsolidationResult,
   DecayScanOptions,
   DecayScanResult,
-  LifecycleDependencies,
   LifecycleSettings,
   PromotionPassResult,
 } from './engine/lifecycle-jobs.js';
-export { CORPUS_SEEDS, consolidateCorpus, DECAY_JOB, decayScan, promoteQualified, sweepExpiredShortTerm } from './engine/lifecycle-jobs.js';
+export { CORPUS_SEEDS, DECAY_JOB } from './engine/lifecycle-jobs.js';
+export type { ListInput } from './engine/list-memories.js';
 export type { MaintenanceEvents, MaintenanceOptions } from './engine/maintenance.js';
 export { Maintenance } from './engine/maintenance.js';
-export type {
-  CallContext,
-  CreateMemoryInput,
-  CreateResult,
-  EngineSettings,
-  ListInput,
-  MemoryEngineOptions,
-  RelatedMemory,
-  SupersededMemory,
-  UpdateMemoryInput,
-  UpdateResult,
-} from './engine/memory-engine.js';
-export { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, MemoryEngine } from './engine/memory-engine.js';
-export { promoteMemory } from './engine/promote-memory.js';
+export { createMemoryEngine, MemoryEngine } from './engine/memory-engine.js';
 export type { RecallInput, RecallResult } from './engine/recall.js';
 export { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from './engine/recall.js';
 export type { RecallHit } from './engine/recall-hits.js';
-export { recallHits } from './engine/recall-hits.js';
-export type { ReindexControl, ReindexDependencies, ReindexRunResult, ReindexStop } from './engine/reindex.js';
-export { runReindex } from './engine/reindex.js';
+export type { ReindexControl, ReindexRunResult, ReindexStop } from './engine/reindex.js';
 export type {
   ContradictionOutcome,
   ContradictionResolution,
-  ResolveContradictionDependencies,
   ResolveContradictionInput,
   SeenMemory,
 } from './engine/resolve-contradiction.js';
-export { CONTRADICTION_OUTCOMES, CONTRADICTION_RESOLVE_ACTION, resolveContradiction } from './engine/resolve-contradiction.js';
-export { updateMemory } from './engine/update-memory.js';
-export { writeMemory } from './engine/write-memory.js';
+export { CONTRADICTION_OUTCOMES, CONTRADICTION_RESOLVE_ACTION } from './engine/resolve-contradiction.js';
+export type { UpdateMemoryInput, UpdateResult } from './engine/revise-memory.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
 export type { ApiKeyRecord, ApiKeyStore, NewApiKey } from './ports/api-key-store.js';
@@ -249,13 +156,7 @@ export type { NewSession, SessionOrigin, SessionRecord, SessionStore } from './p
 export type { TimerHandle, Timers } from './ports/timers.js';
 export type { SpanAttributes, SpanAttributeValue, TraceIds, Tracer, TraceSpan } from './ports/tracer.js';
 export { NO_TRACING, spanErrorCode } from './ports/tracer.js';
-export type {
-  IdentityLink,
-  IdentityLinkChange,
-  IdentityRelink,
-  UserIdentityStore,
-  VerifiedIdentity,
-} from './ports/user-identity-store.js';
+export type { IdentityLink, IdentityLinkChange, IdentityRelink, UserIdentityStore, VerifiedIdentity } from './ports/user-identity-store.js';
 export type { VectorSpace, VectorSpaceInfo } from './ports/vector-space.js';
 export type {
   CandidateUnit,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addressBucketOf, type RateLimitSettings, rateLimitBuckets } from '../src/index.js';
+import { addressBucketOf } from '../src/domain/address-bucket.js';
+import { type RateLimitSettings, rateLimitBuckets } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const settings = (ipv6Prefix: number): RateLimitSettings => ({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { changedFieldsBefore, checkMergedMetadata, MEMORY_LIMITS } from '../src/index.js';
+import { checkMergedMetadata } from '../src/domain/memory-limits.js';
+import { changedFieldsBefore, MEMORY_LIMITS } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 describe('audit before', () => {

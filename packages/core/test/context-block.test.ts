@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  EMPTY_CONTEXT,
-  estimateTokens,
-  type MemoryRecord,
-  matchingPassage,
-  packContext,
-  resolveTier,
-  UNTRUSTED_CLOSE,
-  UNTRUSTED_OPEN,
-} from '../src/index.js';
+import { EMPTY_CONTEXT, estimateTokens } from '../src/domain/context-block.js';
+import { matchingPassage } from '../src/domain/matching-passage.js';
+import { resolveTier } from '../src/engine/agent-memory.js';
+import { type MemoryRecord, packContext, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const memory = (id: string, content: string, extra: Partial<MemoryRecord> = {}) =>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { detectFactChange, factShape, type MemoryRecord, orderReplacementsFirst, type RankedMemory } from '../src/index.js';
+import { detectFactChange, factShape } from '../src/domain/fact-change.js';
+import { orderReplacementsFirst } from '../src/domain/fact-replacement-order.js';
+import type { MemoryRecord, RankedMemory } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 /** [older, newer]: the newer states a changed value of the older's fact. */

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ASKING_DISCOUNT,
-  asksQuestion,
-  FOLLOW_UP_SUPPORT,
-  FUSION_WEIGHTS,
-  type MemoryRecord,
-  type RecallCandidate,
-  rankCandidates,
-  withFollowUpSupport,
-} from '../src/index.js';
+import { ASKING_DISCOUNT, asksQuestion } from '../src/domain/asking-turn.js';
+import { FOLLOW_UP_SUPPORT, withFollowUpSupport } from '../src/domain/follow-up-support.js';
+import { rankCandidates } from '../src/domain/recall-ranking.js';
+import { FUSION_WEIGHTS, type MemoryRecord, type RecallCandidate } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const turnOf = (id: string, turn: number) => ({ conversation: { id, turn, chunk: 0, role: 'user' } });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ACCESS_SATURATION, IMPORTANCE_WEIGHTS, importanceParts, importanceScore, PINNED_FLOOR } from '../src/index.js';
+import { IMPORTANCE_WEIGHTS, importanceScore } from '../src/domain/importance.js';
+import { ACCESS_SATURATION, importanceParts, PINNED_FLOOR } from '../src/index.js';
 
 const DAY = 86_400_000;
 const now = new Date('2026-05-01T12:00:00.000Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bm25Score, LEXICAL_RANKING, type RecallCandidateQuery, toTenantId, writeMemory, writeRules } from '../src/index.js';
-import { InMemoryMemoryStore, InMemoryVectorSpace, ManualClock, SequentialIdGenerator } from '../src/testing/index.js';
+import { bm25Score, LEXICAL_RANKING, type RecallCandidateQuery, toTenantId, writeRules } from '../src/index.js';
+import { InMemoryMemoryStore, InMemoryVectorSpace, ManualClock, SequentialIdGenerator, writeMemory } from '../src/testing/index.js';
 
 // The store contract suite (store-pg's describeEachStore suites) runs on this store beside PGlite
 // and PostgreSQL. These are the cases that only concern the in-memory store: its own tokenizer,

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assertCanCancel,
-  assertCanRetry,
-  checkReindexRequest,
-  compareCanonical,
-  decayVerdict,
-  inMergeBand,
-  MEMORY_LIMITS,
-  type MemoryRecord,
-  mergeClusters,
-  qualifiesForPromotion,
-  toTenantId,
-} from '../src/index.js';
+import { compareCanonical, inMergeBand, mergeClusters } from '../src/domain/corpus-merge.js';
+import { decayVerdict, qualifiesForPromotion } from '../src/domain/lifecycle-rules.js';
+import { assertCanCancel, assertCanRetry } from '../src/domain/reindex-rules.js';
+import { checkReindexRequest, MEMORY_LIMITS, type MemoryRecord, toTenantId } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const now = new Date('2026-06-01T00:00:00Z');

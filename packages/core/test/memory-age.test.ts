@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeAge, formatInstant, isMemsvcError } from '../src/index.js';
+import { describeAge, formatInstant } from '../src/domain/memory-age.js';
+import { isMemsvcError } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const NOW = new Date('2026-11-27T14:05:30Z');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkContent, checkMetadata, checkScope, checkTags, isStorableText, MEMORY_LIMITS, nestingExceeds } from '../src/index.js';
+import { isStorableText } from '../src/domain/storable-text.js';
+import { checkContent, checkMetadata, checkScope, checkTags, MEMORY_LIMITS, nestingExceeds } from '../src/index.js';
 
 /** Nested `{a: {a: … true}}`, built without recursion. */
 const nested = (depth: number) => {

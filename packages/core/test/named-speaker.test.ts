@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FUSION_WEIGHTS,
-  type MemoryRecord,
-  NAMED_SPEAKER_BOOST,
-  type RecallCandidate,
-  rankCandidates,
-  speakerNamedIn,
-  speakerOf,
-} from '../src/index.js';
+import { NAMED_SPEAKER_BOOST, speakerNamedIn } from '../src/domain/named-speaker.js';
+import { rankCandidates } from '../src/domain/recall-ranking.js';
+import { speakerOf } from '../src/domain/search-context.js';
+import { FUSION_WEIGHTS, type MemoryRecord, type RecallCandidate } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const memory = (content: string, metadata: Record<string, unknown> = {}) => ({ content, metadata });

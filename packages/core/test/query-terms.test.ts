@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankingQueryText } from '../src/index.js';
+import { rankingQueryText } from '../src/domain/query-terms.js';
 import { verifies } from './requirements.js';
 
 describe('ranking terms of a question', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { retryAfterSeconds } from '../src/domain/rate-limits.js';
 import {
   checkRateLimitBucket,
   isMemsvcError,
@@ -6,7 +7,6 @@ import {
   type RateLimitSettings,
   rateLimitBuckets,
   refusedDecision,
-  retryAfterSeconds,
   windowStartOf,
 } from '../src/index.js';
 import { verifies } from './requirements.js';

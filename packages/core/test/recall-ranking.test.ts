@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FUSION_WEIGHTS,
-  fusionContextOf,
-  lexicalStrength,
-  type MemoryRecord,
-  type RecallCandidate,
-  rankCandidates,
-  recallScore,
-  vectorConfidence,
-} from '../src/index.js';
+import { lexicalStrength, rankCandidates, vectorConfidence } from '../src/domain/recall-ranking.js';
+import { FUSION_WEIGHTS, fusionContextOf, type MemoryRecord, type RecallCandidate, recallScore } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const now = new Date('2026-05-01T00:00:00Z');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { currentFirst, type MemoryRecord, type ReplacementLink, replacementOf } from '../src/index.js';
+import { currentFirst, type ReplacementLink, replacementOf } from '../src/domain/replacement-order.js';
+import type { MemoryRecord } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const memory = (id: string, createdAt: string, extra: Partial<MemoryRecord> = {}) =>

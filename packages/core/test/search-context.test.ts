@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSearchContext, conversationReference, isConversationTurn } from '../src/index.js';
+import { buildSearchContext, conversationReference, isConversationTurn } from '../src/domain/search-context.js';
 import { verifies } from './requirements.js';
 
 describe('search context', () => {

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decideWrite,
-  importanceScore,
-  isPruneEligible,
-  isStale,
-  type MemoryRecord,
-  type SimilarityRules,
-  writeRules,
-} from '../src/index.js';
+import { importanceScore, isPruneEligible, isStale } from '../src/domain/importance.js';
+import { decideWrite } from '../src/domain/similarity-rules.js';
+import { type MemoryRecord, type SimilarityRules, writeRules } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const rules: SimilarityRules = {

@@ -53,7 +53,7 @@ for (const engine of dashboardEngines('memories_bulk')) {
       ).memory;
     };
     const isDeleted = async (context: CallContext, id: string) =>
-      (await dashboard.runtime.engine.peek(context, id, { includeDeleted: true })).deletedAt !== null;
+      (await dashboard.runtime.engine.getUncounted(context, id, { includeDeleted: true })).deletedAt !== null;
 
     it('asks first, naming how many and which, and deletes nothing until the answer', async () => {
       const a = await create(dev, `Alpha ${XSS}`);
@@ -101,7 +101,7 @@ for (const engine of dashboardEngines('memories_bulk')) {
       expect(await isDeleted(dev, b.id)).toBe(false);
       // What was deleted before stays deleted; what was never touched is as it was.
       expect(await isDeleted(dev, gone.id)).toBe(true);
-      expect(await dashboard.runtime.engine.peek(dev, kept.id)).toMatchObject({ version: 1, deletedAt: null });
+      expect(await dashboard.runtime.engine.getUncounted(dev, kept.id)).toMatchObject({ version: 1, deletedAt: null });
       expect(await (await get('/memories?restored=2&missed=0')).text()).toContain('2 memories restored.');
 
       // A second undo finds nothing to restore and says why.

@@ -78,7 +78,7 @@ describe.skipIf(!BROWSER_AVAILABLE)('the memories page in Chromium', () => {
     await page.click('form.undo button');
     await expect.poll(() => page.textContent('.notice')).toContain('2 memories restored.');
     expect(await page.locator('table.memories tbody tr').count()).toBe(5);
-    for (const id of chosen) expect((await dashboard.runtime.engine.peek(dev, id)).deletedAt).toBeNull();
+    for (const id of chosen) expect((await dashboard.runtime.engine.getUncounted(dev, id)).deletedAt).toBeNull();
 
     // Deleted memories are listed, and one restores from its row.
     await page.check('tbody tr:nth-child(3) input[name=ids]');

@@ -66,7 +66,7 @@ describe.skipIf(!BROWSER_AVAILABLE)('the memory page in Chromium', () => {
     expect(await sides.nth(1).textContent()).toBe('The deploy target is ap-south-1.');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'memory-conflict');
-    expect(await engine.peek(dev, memory.id)).toMatchObject({
+    expect(await engine.getUncounted(dev, memory.id)).toMatchObject({
       content: 'The deploy target is eu-central-1 (changed by an agent).',
       version: 3,
     });
@@ -76,7 +76,7 @@ describe.skipIf(!BROWSER_AVAILABLE)('the memory page in Chromium', () => {
     await page.click('button:has-text("Restore version 1")');
     await expect.poll(() => page.textContent('.notice')).toContain('content is now the newest version');
     expect(await page.textContent('pre.content')).toBe('The deploy target is eu-west-1.\nRollbacks go through the runbook.');
-    expect(await engine.peek(dev, memory.id)).toMatchObject({ version: 4, tags: ['ops', 'deploy'] });
+    expect(await engine.getUncounted(dev, memory.id)).toMatchObject({ version: 4, tags: ['ops', 'deploy'] });
 
     // Pin, then promote to long-term.
     await page.click('button:has-text("Pin")');
@@ -85,7 +85,7 @@ describe.skipIf(!BROWSER_AVAILABLE)('the memory page in Chromium', () => {
     expect(await page.textContent('table.importance')).toContain('pinned:');
     await page.click('button:has-text("Promote to long-term")');
     await expect.poll(() => page.textContent('.notice')).toContain('Moved to long-term memory.');
-    expect(await engine.peek(dev, memory.id)).toMatchObject({ tier: 'ltm', pinned: true });
+    expect(await engine.getUncounted(dev, memory.id)).toMatchObject({ tier: 'ltm', pinned: true });
 
     // Delete (asks first), then the deleted page offers Restore.
     await page.click('button:has-text("Delete")');

@@ -55,7 +55,7 @@ for (const engine of dashboardEngines('memory_page')) {
         expect(response.status, action).toBe(404);
         expect(await response.text()).not.toContain('launch code');
       }
-      const untouched = await dashboard.runtime.engine.peek(other, theirs.id);
+      const untouched = await dashboard.runtime.engine.getUncounted(other, theirs.id);
       expect(untouched).toMatchObject({ content: 'The other tenant’s launch code is 0000', version: 1, pinned: false, deletedAt: null });
       expect(await dashboard.runtime.engine.audit(other, theirs.id)).toHaveLength(1);
     });
@@ -74,7 +74,7 @@ for (const engine of dashboardEngines('memory_page')) {
         body: new URLSearchParams({ ...edit, _csrf: CSRF }).toString(),
       });
       expect(crossSite.status).toBe(403);
-      const after = await dashboard.runtime.engine.peek(dev, memory.id);
+      const after = await dashboard.runtime.engine.getUncounted(dev, memory.id);
       expect(after).toMatchObject({ content: 'The deploy target is eu-west-1', version: 1 });
       expect(await dashboard.runtime.engine.audit(dev, memory.id)).toHaveLength(1);
     });
@@ -184,7 +184,7 @@ for (const engine of dashboardEngines('memory_page')) {
       });
       expect(saved.status).toBe(303);
       expect(saved.headers.get('location')).toBe(`/memories/${memory.id}?notice=saved`);
-      expect(await dashboard.runtime.engine.peek(dev, memory.id)).toMatchObject({
+      expect(await dashboard.runtime.engine.getUncounted(dev, memory.id)).toMatchObject({
         content: 'Alice takes her coffee with milk',
         tags: ['prefs', 'coffee'],
         version: 2,
@@ -202,20 +202,20 @@ for (const engine of dashboardEngines('memory_page')) {
         expectedVersion: '2',
       });
       expect(same.headers.get('location')).toBe(`/memories/${memory.id}?notice=unchanged`);
-      expect((await dashboard.runtime.engine.peek(dev, memory.id)).version).toBe(2);
+      expect((await dashboard.runtime.engine.getUncounted(dev, memory.id)).version).toBe(2);
 
       const stale = await post(`/memories/${memory.id}/edit`, { content: 'Alice quit coffee', tags: 'prefs', expectedVersion: '1' });
       expect(stale.status).toBe(409);
       const conflict = await stale.text();
       expect(conflict).toContain('Alice takes her coffee with milk');
       expect(conflict).toContain('Alice quit coffee');
-      expect((await dashboard.runtime.engine.peek(dev, memory.id)).version).toBe(2);
+      expect((await dashboard.runtime.engine.getUncounted(dev, memory.id)).version).toBe(2);
 
       const pinned = await post(`/memories/${memory.id}/pin`, { pinned: 'true', expectedVersion: '2' });
       expect(pinned.headers.get('location')).toBe(`/memories/${memory.id}?notice=pinned`);
       const stalePin = await post(`/memories/${memory.id}/pin`, { pinned: 'false', expectedVersion: '2' });
       expect(stalePin.headers.get('location')).toBe(`/memories/${memory.id}?notice=stale`);
-      expect((await dashboard.runtime.engine.peek(dev, memory.id)).pinned).toBe(true);
+      expect((await dashboard.runtime.engine.getUncounted(dev, memory.id)).pinned).toBe(true);
 
       expect((await post(`/memories/${memory.id}/delete`, {})).headers.get('location')).toBe(`/memories/${memory.id}?notice=deleted`);
       const deletedPage = await (await get(`/memories/${memory.id}`)).text();
@@ -228,7 +228,7 @@ for (const engine of dashboardEngines('memory_page')) {
       expect((await post(`/memories/${memory.id}/restore`, { version: '1' })).headers.get('location')).toBe(
         `/memories/${memory.id}?notice=restored-version`,
       );
-      expect(await dashboard.runtime.engine.peek(dev, memory.id)).toMatchObject({
+      expect(await dashboard.runtime.engine.getUncounted(dev, memory.id)).toMatchObject({
         content: 'Alice takes her coffee black',
         tags: ['prefs'],
       });

@@ -33,7 +33,7 @@ const other: CallContext = { tenant: toTenantId('someone-else'), actor: { id: 'a
 /** The memory as the engine sees it now, or undefined once it is deleted. */
 async function current(dashboard: TestDashboard, context: CallContext, id: string): Promise<MemoryRecord | undefined> {
   try {
-    return await dashboard.runtime.engine.peek(context, id);
+    return await dashboard.runtime.engine.getUncounted(context, id);
   } catch (error) {
     if (isMemsvcError(error, 'NOT_FOUND')) return undefined;
     throw error;

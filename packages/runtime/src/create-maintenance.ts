@@ -20,6 +20,7 @@ export function createMaintenance(deps: {
     memories: store.memories,
     reindexStore: store.reindex,
     jobs: store.reindexJobs,
+    review: store.review,
     embedder: deps.embedder,
     clock: deps.clock,
     settings: {

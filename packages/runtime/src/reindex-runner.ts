@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import {
-  type Embedder,
-  JobOwnershipLost,
-  type ReindexJob,
-  type ReindexJobQueue,
-  type ReindexStore,
-  runReindex,
-  type Tracer,
-} from '@memsvc/core';
+import { JobOwnershipLost, type Maintenance, type ReindexJob, type ReindexJobQueue } from '@memsvc/core';
 import { isTransientDatabaseError } from '@memsvc/store-pg';
 import type { Logger } from './logger.js';
 
 export interface ReindexRunnerOptions {
   readonly jobs: ReindexJobQueue;
-  readonly store: ReindexStore;
-  readonly embedder: Embedder;
+  /** Runs each job's batches (Maintenance.runReindexJob), with the reindex span when it has a tracer. */
+  readonly maintenance: Maintenance;
   readonly logger: Logger;
   /** Identifies this runner in the job row (default: host, pid and a random suffix). */
   readonly runnerId?: string;
@@ -28,8 +20,6 @@ export interface ReindexRunnerOptions {
   /** Every job this runner ends, with how it ended (metrics). */
   readonly onFinished?: (job: ReindexJob, state: 'completed' | 'failed' | 'cancelled') => void;
   readonly unref?: boolean;
-  /** Each job run is a `memory.reindex` span with the job id; polls that find nothing leave no trace. */
-  readonly tracer?: Tracer;
 }
 
 /** Attempts of one storage call while the database is unreachable: ~15 s in all. */
@@ -104,8 +94,7 @@ export class ReindexRunner {
     }, this.options.heartbeatMs ?? 5000);
     heartbeat.unref();
     try {
-      const { store, embedder, tracer } = this.options;
-      const result = await runReindex({ store, embedder, tracer }, job.options, {
+      const result = await this.options.maintenance.runReindexJob(job.options, {
         job: { jobId: job.jobId, runnerId: this.runnerId },
         resumeFrom: job.progress,
         shouldStop: () => this.#stopping || lost,

@@ -52,12 +52,10 @@ export function startJobs(
   });
   const runner = new ReindexRunner({
     jobs: deps.store.reindexJobs,
-    store: deps.store.reindex,
-    embedder: deps.embedder,
+    maintenance: deps.maintenance,
     logger: deps.logger,
     ...(deps.unref ? { unref: true } : {}),
     ...(deps.metrics ? { onFinished: countReindex(deps.metrics) } : {}),
-    ...(deps.tracer ? { tracer: deps.tracer } : {}),
     ...deps.runner,
   });
   scheduler.start();

@@ -1,18 +1,4 @@
-import {
-  type CallContext,
-  compressContext,
-  createMemoryEngine,
-  FUSION_WEIGHTS,
-  forget,
-  ingestConversation,
-  isMemsvcError,
-  loadContext,
-  type MemoryEngine,
-  promptContext,
-  reflect,
-  remember,
-  toTenantId,
-} from '@memsvc/core';
+import { type CallContext, createMemoryEngine, FUSION_WEIGHTS, isMemsvcError, type MemoryEngine, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { beforeAll, beforeEach, expect, it } from 'vitest';
@@ -34,15 +20,15 @@ describeEachStore('context and agent-memory tools', (kind) => {
   });
 
   it('remember picks the tier, and reports a duplicate exactly when nothing new was stored', async () => {
-    const note = await remember(memories, alice, { content: 'Currently migrating the billing database' });
+    const note = await memories.remember(alice, { content: 'Currently migrating the billing database' });
     expect(note).toMatchObject({ resolvedType: 'stm', wasDeduped: false, outcome: 'created' });
-    const fact = await remember(memories, alice, { content: 'The billing database is PostgreSQL 15' });
+    const fact = await memories.remember(alice, { content: 'The billing database is PostgreSQL 15' });
     expect(fact).toMatchObject({ resolvedType: 'ltm', wasDeduped: false });
-    const again = await remember(memories, alice, { content: 'the billing database is postgresql 15 ' });
+    const again = await memories.remember(alice, { content: 'the billing database is postgresql 15 ' });
     expect(again).toMatchObject({ wasDeduped: true, outcome: 'duplicate' });
     expect(again.memory.id).toBe(fact.memory.id);
     // A caller cannot fake the flag through metadata.
-    const faked = await remember(memories, alice, { content: 'Dana uses Helix', metadata: { duplicateMatches: ['x'] } });
+    const faked = await memories.remember(alice, { content: 'Dana uses Helix', metadata: { duplicateMatches: ['x'] } });
     expect(faked.wasDeduped).toBe(false);
   });
 
@@ -50,18 +36,18 @@ describeEachStore('context and agent-memory tools', (kind) => {
   itWithStemming('forget previews by default, deletes on confirm, audits, and restore brings the memory back', async () => {
     const { memory } = await memories.create(alice, { tier: 'ltm', content: 'Alice is allergic to peanuts' });
     await memories.create(alice, { tier: 'ltm', content: 'The office wifi password rotates monthly' });
-    const preview = await forget(memories, alice, { query: 'peanut allergy' });
+    const preview = await memories.forget(alice, { query: 'peanut allergy' });
     expect(preview).toMatchObject({ dryRun: true, deleted: [] });
     expect(preview.candidates.map((c) => c.memoryId)).toEqual([memory.id]);
-    expect((await memories.peek(alice, memory.id)).deletedAt).toBeNull();
-    const done = await forget(memories, alice, { query: 'peanut allergy', confirm: true });
+    expect((await memories.getUncounted(alice, memory.id)).deletedAt).toBeNull();
+    const done = await memories.forget(alice, { query: 'peanut allergy', confirm: true });
     expect(done).toMatchObject({ dryRun: false, deleted: [memory.id] });
     expect(await codeOf(memories.get(alice, memory.id))).toBe('NOT_FOUND');
     expect((await memories.audit(alice, memory.id))[0]?.action).toBe('delete');
     expect((await memories.restore(alice, memory.id)).content).toBe('Alice is allergic to peanuts');
-    expect((await forget(memories, alice, { memoryId: memory.id, confirm: true })).deleted).toEqual([memory.id]);
-    expect(await codeOf(forget(memories, alice, {}))).toBe('INVALID_INPUT');
-    expect(await codeOf(forget(memories, alice, { memoryId: memory.id, query: 'x' }))).toBe('INVALID_INPUT');
+    expect((await memories.forget(alice, { memoryId: memory.id, confirm: true })).deleted).toEqual([memory.id]);
+    expect(await codeOf(memories.forget(alice, {}))).toBe('INVALID_INPUT');
+    expect(await codeOf(memories.forget(alice, { memoryId: memory.id, query: 'x' }))).toBe('INVALID_INPUT');
   });
 
   it('load_context gives recent then important memories of both tiers, without superseded ones, within budget', async () => {
@@ -77,12 +63,12 @@ describeEachStore('context and agent-memory tools', (kind) => {
     }
     clock.advance(1000);
     const current = await memories.create(alice, { tier: 'stm', content: 'Currently on call for the payments team', ttlSeconds: 3600 });
-    const block = await loadContext(memories, alice, { recentLimit: 2, importantLimit: 1, maxChars: 2000 });
+    const block = await memories.loadContext(alice, { recentLimit: 2, importantLimit: 1, maxChars: 2000 });
     expect(block.memoryIds).toEqual([current.memory.id, expect.any(String), important.memory.id]);
     expect(block.text).toContain('(short-term)');
     expect(block.charCount).toBeLessThanOrEqual(2000);
-    expect(await codeOf(loadContext(memories, alice, { maxChars: 100 }))).toBe('INVALID_INPUT');
-    expect(await codeOf(loadContext(memories, alice, { recentLimit: 21 }))).toBe('INVALID_INPUT');
+    expect(await codeOf(memories.loadContext(alice, { maxChars: 100 }))).toBe('INVALID_INPUT');
+    expect(await codeOf(memories.loadContext(alice, { recentLimit: 21 }))).toBe('INVALID_INPUT');
   });
 
   it('prompt_context and compress_context pack recall hits in rank order within their budgets, and refuse absurd budgets', async () => {
@@ -93,17 +79,17 @@ describeEachStore('context and agent-memory tools', (kind) => {
       await memories.create(alice, { tier: 'ltm', content: `Kubernetes autoscaling note ${i}: ${detail}` });
     }
     await memories.create(alice, { tier: 'ltm', content: 'Lunch is at noon' });
-    const prompt = await promptContext(memories, alice, { query: 'kubernetes autoscaling', tokenBudget: 300 });
+    const prompt = await memories.promptContext(alice, { query: 'kubernetes autoscaling', tokenBudget: 300 });
     expect(prompt.estimatedTokens).toBeLessThanOrEqual(300);
     expect(prompt.truncated).toBe(true);
     expect(prompt.candidatesFound).toBeGreaterThan(prompt.memoryIds.length);
-    const compressed = await compressContext(memories, alice, { query: 'kubernetes autoscaling', maxChars: 1000 });
+    const compressed = await memories.compressContext(alice, { query: 'kubernetes autoscaling', maxChars: 1000 });
     expect(compressed.charCount).toBeLessThanOrEqual(1000);
     expect(compressed.text).not.toContain('Lunch');
-    expect(await codeOf(promptContext(memories, alice, { query: 'x', tokenBudget: 0 }))).toBe('INVALID_INPUT');
-    expect(await codeOf(promptContext(memories, alice, { query: 'x', tokenBudget: 1e9 }))).toBe('INVALID_INPUT');
-    expect(await codeOf(compressContext(memories, alice, { query: 'x', maxChars: 40_000 }))).toBe('INVALID_INPUT');
-    expect((await promptContext(memories, alice, { query: 'quantum chromodynamics' })).text).toBe('(no memories)');
+    expect(await codeOf(memories.promptContext(alice, { query: 'x', tokenBudget: 0 }))).toBe('INVALID_INPUT');
+    expect(await codeOf(memories.promptContext(alice, { query: 'x', tokenBudget: 1e9 }))).toBe('INVALID_INPUT');
+    expect(await codeOf(memories.compressContext(alice, { query: 'x', maxChars: 40_000 }))).toBe('INVALID_INPUT');
+    expect((await memories.promptContext(alice, { query: 'quantum chromodynamics' })).text).toBe('(no memories)');
   });
 
   it('reflect digests the relevant memories deterministically: themes, sources, date range', async () => {
@@ -111,13 +97,13 @@ describeEachStore('context and agent-memory tools', (kind) => {
     clock.advance(86_400_000);
     await memories.create(alice, { tier: 'ltm', content: 'Atlas billing deploys to eu-west-1', tags: ['atlas', 'deploy'] });
     await memories.create(alice, { tier: 'ltm', content: 'Lunch is at noon', tags: ['office'] });
-    const first = await reflect(memories, alice, { query: 'atlas billing' });
+    const first = await memories.reflect(alice, { query: 'atlas billing' });
     expect(first.memoryCount).toBe(2);
     expect(first.themes[0]).toBe('atlas');
     expect(first.themes).toContain('billing');
     expect(first.dateRange).toEqual({ earliest: '2026-05-01T09:00:00.000Z', latest: '2026-05-02T09:00:00.000Z' });
-    expect(await reflect(memories, alice, { query: 'atlas billing' })).toEqual(first);
-    expect(await reflect(memories, alice, { query: 'submarine' })).toMatchObject({ memoryCount: 0, themes: [], dateRange: null });
+    expect(await memories.reflect(alice, { query: 'atlas billing' })).toEqual(first);
+    expect(await memories.reflect(alice, { query: 'submarine' })).toMatchObject({ memoryCount: 0, themes: [], dateRange: null });
   });
 });
 
@@ -137,10 +123,10 @@ describeEachStore('ingest_conversation', (kind) => {
   });
 
   it('stores turns with provenance, finds an answer by its question, and adds nothing on a re-ingest', async () => {
-    const first = await ingestConversation(memories, alice, { turns, date: new Date('2026-04-30T15:00:00Z'), tags: ['chat'] });
+    const first = await memories.ingestConversation(alice, { turns, date: new Date('2026-04-30T15:00:00Z'), tags: ['chat'] });
     expect(first).toMatchObject({ ingested: 4, skipped: 0, total: 4 });
     expect(first.conversationId).toMatch(/^conv-[0-9a-f]{16}$/);
-    const answer = await memories.peek(alice, first.memoryIds[1] ?? '');
+    const answer = await memories.getUncounted(alice, first.memoryIds[1] ?? '');
     expect(answer.content).toBe('assistant: 5433, because 5432 is still taken by the legacy cluster.');
     expect(answer.metadata).toEqual({
       conversation: { id: first.conversationId, turn: 1, chunk: 0, role: 'assistant', date: '2026-04-30' },
@@ -152,12 +138,12 @@ describeEachStore('ingest_conversation', (kind) => {
     const approver = await memories.recall(alice, { query: 'who approves production deploys', limit: 2 });
     expect(approver.results.map((r) => r.memory.id)).toContain(first.memoryIds[3]);
 
-    const again = await ingestConversation(memories, alice, { turns, date: new Date('2026-04-30T15:00:00Z'), tags: ['chat'] });
+    const again = await memories.ingestConversation(alice, { turns, date: new Date('2026-04-30T15:00:00Z'), tags: ['chat'] });
     expect(again).toMatchObject({ conversationId: first.conversationId, ingested: 0, skipped: 4, memoryIds: first.memoryIds });
   });
 
   it('lifts an answer by the turns that follow it, and forget still judges each memory by its own match', async () => {
-    const chat = await ingestConversation(memories, alice, {
+    const chat = await memories.ingestConversation(alice, {
       conversationId: 'promotion-chat',
       date: new Date('2026-04-29T10:00:00Z'),
       turns: [
@@ -176,22 +162,22 @@ describeEachStore('ingest_conversation', (kind) => {
 
     // A threshold between the answer's own match and its lifted score: forget leaves it alone.
     const between = ((answer?.matchScore ?? 0) + (answer?.score ?? 0)) / 2;
-    const preview = await forget(memories, alice, { query: 'What was John promoted to?', minScore: between, limit: 20 });
+    const preview = await memories.forget(alice, { query: 'What was John promoted to?', minScore: between, limit: 20 });
     expect(preview.candidates.map((candidate) => candidate.memoryId)).not.toContain(answerId);
     for (const candidate of preview.candidates) expect(candidate.score).toBeGreaterThanOrEqual(Math.floor(between * 10_000) / 10_000);
   });
 
   it('splits a long turn at paragraphs, and refuses bad turns naming the field', async () => {
     const paragraph = 'word '.repeat(1500).trim();
-    const long = await ingestConversation(memories, alice, {
+    const long = await memories.ingestConversation(alice, {
       turns: [{ role: 'user', content: `${paragraph}\n\n${paragraph}` }],
       conversationId: 'long-1',
     });
     expect(long).toMatchObject({ conversationId: 'long-1', total: 2 });
-    const error = await ingestConversation(memories, alice, { turns: [{ role: 'user', content: '   ' }] }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await memories
+      .ingestConversation(alice, { turns: [{ role: 'user', content: '   ' }] })
+      .catch((caught: unknown) => caught);
     expect(isMemsvcError(error) && error.data).toEqual({ field: 'turns.0.content' });
-    expect(await codeOf(ingestConversation(memories, alice, { turns: [] }))).toBe('INVALID_INPUT');
+    expect(await codeOf(memories.ingestConversation(alice, { turns: [] }))).toBe('INVALID_INPUT');
   });
 });

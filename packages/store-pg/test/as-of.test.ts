@@ -122,7 +122,7 @@ describeEachStore('asOf (recall, get and list as the memory was then)', (kind) =
     verifies('R-ASOF-INPUT', 'asOf in the future, before the first memory or malformed is INVALID_INPUT naming asOf, nothing changed'),
     async () => {
       const audit = await store.auditRowCount();
-      const before = await memories.peek(alice, ids.home ?? '');
+      const before = await memories.getUncounted(alice, ids.home ?? '');
       for (const asOf of [at('15:01'), at('08:59'), new Date('not a date')]) {
         expect(await refusal(memories.recall(alice, { query: 'editor', asOf }))).toEqual(['INVALID_INPUT', 'asOf']);
         expect(await refusal(memories.get(alice, ids.home ?? '', { asOf }))).toEqual(['INVALID_INPUT', 'asOf']);
@@ -132,7 +132,7 @@ describeEachStore('asOf (recall, get and list as the memory was then)', (kind) =
       expect(await refusal(memories.list(context('nobody'), { limit: 10, asOf: at('12:00') }))).toEqual(['INVALID_INPUT', 'asOf']);
       expect(await store.auditRowCount()).toBe(audit);
       // Reading as of a moment counts no access.
-      expect(await memories.peek(alice, ids.home ?? '')).toEqual(before);
+      expect(await memories.getUncounted(alice, ids.home ?? '')).toEqual(before);
     },
   );
 

@@ -54,7 +54,7 @@ describeEachStore('bounded metadata and audit', (kind) => {
         data: { field: 'metadata' },
         message: expect.stringMatching(new RegExp(`${mergedSize} bytes.*merg.*limit is ${MEMORY_LIMITS.metadataMaxBytes}`)),
       });
-      expect(await memories.peek(alice, memory.id)).toEqual(memory);
+      expect(await memories.getUncounted(alice, memory.id)).toEqual(memory);
       expect(await store.auditRowCount()).toBe(auditRows);
 
       // Removing a key in the same update makes room: the limit applies to what is stored.

@@ -40,7 +40,7 @@ describeEachStore('changed facts', (kind) => {
     const berlin = await memories.create(ana, { tier: 'ltm', content: 'I moved to Berlin last month, so I live in Berlin now' });
 
     expect(berlin.related).toEqual([expect.objectContaining({ id: paris.id, content: 'I live in Paris', why: 'changed-fact' })]);
-    const older = await memories.peek(ana, paris.id);
+    const older = await memories.getUncounted(ana, paris.id);
     expect(older).toMatchObject({ replacedBy: berlin.memory.id, supersededBy: null, contradicted: false, version: 1 });
     const listed = await memories.list(ana, { limit: 20 });
     expect(listed.items.map((item) => item.id)).toContain(paris.id);
@@ -63,9 +63,9 @@ describeEachStore('changed facts', (kind) => {
     clock.advance(DAY);
     const note = (await memories.create(ana, { tier: 'stm', content: 'Staging got a new IP: 10.0.7.40', ttlSeconds: 7 * 86_400 })).memory;
     // A short-term write is compared with long-term rows too: the change is seen at once.
-    expect(await memories.peek(ana, old.id)).toMatchObject({ replacedBy: note.id, supersededBy: null });
+    expect(await memories.getUncounted(ana, old.id)).toMatchObject({ replacedBy: note.id, supersededBy: null });
     expect((await memories.promote(ana, note.id)).outcome).toBe('promoted');
-    expect(await memories.peek(ana, old.id)).toMatchObject({ replacedBy: note.id, supersededBy: null });
+    expect(await memories.getUncounted(ana, old.id)).toMatchObject({ replacedBy: note.id, supersededBy: null });
     const actions = (await memories.audit(ana, old.id)).map((entry) => entry.action);
     expect(actions.filter((action) => action === 'fact-change')).toHaveLength(1);
   });
@@ -102,8 +102,8 @@ describeEachStore('changed facts', (kind) => {
 
     expect(bob.related).toEqual([]);
     expect(billing.related).toEqual([]);
-    for (const id of [alice.id, auth.id]) expect((await memories.peek(ana, id)).replacedBy).toBeNull();
-    expect((await memories.peek(context('bea'), elsewhere.id)).replacedBy).toBeNull();
+    for (const id of [alice.id, auth.id]) expect((await memories.getUncounted(ana, id)).replacedBy).toBeNull();
+    expect((await memories.getUncounted(context('bea'), elsewhere.id)).replacedBy).toBeNull();
     const results = (await memories.recall(ana, { query: 'where does Alice live?' })).results;
     expect(results[0]?.memory.id).toBe(alice.id);
     expect(results.every((result) => result.replacedBy === undefined || result.memory.id !== alice.id)).toBe(true);

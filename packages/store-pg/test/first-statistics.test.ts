@@ -1,4 +1,5 @@
-import { DEFAULT_ENGINE_SETTINGS, toTenantId, writeMemory, writeRules } from '@memsvc/core';
+import { DEFAULT_ENGINE_SETTINGS, toTenantId, writeRules } from '@memsvc/core';
+import { writeMemory } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { FIRST_STATISTICS_ROWS } from '../src/connection/first-statistics.js';

@@ -1,5 +1,5 @@
-import { type ImportedMemory, isMemsvcError, type TenantId, toTenantId, updateMemory } from '@memsvc/core';
-import { ManualClock } from '@memsvc/core/testing';
+import { type ImportedMemory, isMemsvcError, type TenantId, toTenantId } from '@memsvc/core';
+import { ManualClock, updateMemory } from '@memsvc/core/testing';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MemsvcDatabase, type MemsvcStore, UuidV7Generator } from '../src/index.js';

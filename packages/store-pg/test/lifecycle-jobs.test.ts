@@ -107,9 +107,9 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
     const pass = await maintenance.promoteShortTerm({ scheduled: true });
     expect(pass).toMatchObject({ scanned: 1, promoted: 1, collapsed: 0, failed: 0, promotedIds: [standup.memory.id] });
     expect(promotedEvents).toEqual([1]);
-    expect((await memories.peek(alice, standup.memory.id)).tier).toBe('ltm');
-    expect((await memories.peek(bob, lunch.memory.id)).tier).toBe('stm');
-    expect((await memories.peek(alice, lasting.memory.id)).tier).toBe('ltm');
+    expect((await memories.getUncounted(alice, standup.memory.id)).tier).toBe('ltm');
+    expect((await memories.getUncounted(bob, lunch.memory.id)).tier).toBe('stm');
+    expect((await memories.getUncounted(alice, lasting.memory.id)).tier).toBe('ltm');
 
     // One more read qualifies bob's note; scoped to alice, the pass leaves it alone.
     await read(bob, lunch.memory.id, 1);
@@ -175,12 +175,12 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
     expect(first.pruned + rest.pruned).toBe(1);
 
     // low: 0.4·0 + 0.35·0.05 = 0.0175 → pruned; pinned: never pruned, kept at 0.9; normal: 0.2175 → stale.
-    await expect(memories.peek(alice, low.memory.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect(await memories.peek(alice, lowPinned.memory.id)).toMatchObject({ stale: false, importanceScore: 0.9 });
-    const ordinary = await memories.peek(alice, normal.memory.id);
+    await expect(memories.getUncounted(alice, low.memory.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await memories.getUncounted(alice, lowPinned.memory.id)).toMatchObject({ stale: false, importanceScore: 0.9 });
+    const ordinary = await memories.getUncounted(alice, normal.memory.id);
     expect(ordinary.stale).toBe(true);
     expect(ordinary.version).toBe(1); // bookkeeping does not bump the client's version
-    expect((await memories.peek(bob, fresh.memory.id)).stale).toBe(false);
+    expect((await memories.getUncounted(bob, fresh.memory.id)).stale).toBe(false);
 
     const [pruneEntry] = await memories.audit(alice, low.memory.id);
     expect(pruneEntry).toMatchObject({ action: 'prune', actor: 'system:ltm-decay' });
@@ -214,8 +214,8 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
     const visible = (await memories.list(alice, { limit: 10 })).items.map((memory: MemoryRecord) => memory.id);
     expect(visible).not.toContain(first.memory.id);
     expect(visible).not.toContain(third.memory.id);
-    expect((await memories.peek(alice, second.memory.id)).tags).toEqual(['ports', 'infra']);
-    const loser = await memories.peek(alice, first.memory.id);
+    expect((await memories.getUncounted(alice, second.memory.id)).tags).toEqual(['ports', 'infra']);
+    const loser = await memories.getUncounted(alice, first.memory.id);
     expect(loser).toMatchObject({ supersededBy: second.memory.id, version: 2 });
     const links = await sql<{ rel_type: string; target_memory_id: string }>`
       SELECT rel_type, target_memory_id FROM memory_links WHERE source_memory_id = ${first.memory.id}`.execute(store.connection.db);
@@ -286,7 +286,7 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
     if (!pair) throw new Error('expected a pair');
     const outcome = await store.lifecycle.mergeCluster(pair.a, [{ memory: pair.b, similarity: pair.similarity }], [], { id: 'test' });
     expect(outcome).toBe('changed-meanwhile');
-    expect((await memories.peek(alice, a.memory.id)).supersededBy).toBeNull();
+    expect((await memories.getUncounted(alice, a.memory.id)).supersededBy).toBeNull();
   });
 
   it('the auth-store sweep deletes expired sessions, OAuth states, denied JWT ids and lapsed rate-limit counters', async () => {
@@ -319,6 +319,7 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
       memories: store.memories,
       reindexStore: store.reindex,
       jobs: store.reindexJobs,
+      review: store.review,
       embedder,
       clock,
       settings: TEST_LIFECYCLE_SETTINGS,

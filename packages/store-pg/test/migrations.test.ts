@@ -3,7 +3,6 @@ import { afterEach, expect, it } from 'vitest';
 import {
   HNSW_SHARD_INDEX_NAMES,
   KNOWN_MIGRATIONS,
-  MIGRATION_TABLE,
   migrateToLatest,
   migrateUpTo,
   openDatabase,
@@ -11,6 +10,7 @@ import {
   type StoreConnection,
   vectorShardOf,
 } from '../src/index.js';
+import { MIGRATION_TABLE } from '../src/migrations/migrate.js';
 import { describeEachEngine } from './support/each-engine.js';
 
 /** The advisory-lock key Kysely's Migrator takes on PostgreSQL (its postgres-adapter.js). */

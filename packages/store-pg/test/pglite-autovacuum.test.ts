@@ -2,7 +2,8 @@ import { toTenantId } from '@memsvc/core';
 import { ManualClock, ManualTimers } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type MemsvcStore, PGLITE_AUTOVACUUM_INTERVAL_MS, upkeepOf } from '../src/index.js';
+import { upkeepOf } from '../src/connection/pglite-autovacuum.js';
+import { type MemsvcStore, PGLITE_AUTOVACUUM_INTERVAL_MS } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
 import { openTestStore } from './support/open-test-store.js';
 

@@ -1,4 +1,4 @@
-import { type CallContext, createMemoryEngine, FUSION_WEIGHTS, forget, type MemoryEngine, toTenantId } from '@memsvc/core';
+import { type CallContext, createMemoryEngine, FUSION_WEIGHTS, type MemoryEngine, toTenantId } from '@memsvc/core';
 import { ManualClock, ManualTimers } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { sql } from 'kysely';
@@ -384,12 +384,12 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
       }
       recorder.take();
       // The preview may be as stale as any read within the bound; the deletion may not.
-      const preview = await forget(engine, alice, { query: 'garage door code', confirm: false });
+      const preview = await engine.forget(alice, { query: 'garage door code', confirm: false });
       expect(preview.candidates.map((candidate) => candidate.content)).toEqual(['The garage door code is 1234']);
       expect(recorder.take()).toEqual([{ target: 'replica', reason: 'caught-up' }]);
-      const confirmed = await forget(engine, alice, { query: 'garage door code', confirm: true });
+      const confirmed = await engine.forget(alice, { query: 'garage door code', confirm: true });
       expect(confirmed).toMatchObject({ candidates: [], deleted: [] });
-      expect((await engine.peek(alice, code.memory.id)).content).toBe('Lunch with the team is at noon on Fridays');
+      expect((await engine.getUncounted(alice, code.memory.id)).content).toBe('Lunch with the team is at noon on Fridays');
     } finally {
       await queryOne(urls.standby, 'SELECT pg_wal_replay_resume()');
     }

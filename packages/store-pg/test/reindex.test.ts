@@ -6,13 +6,14 @@ import {
   type Embedder,
   JobOwnershipLost,
   Maintenance,
+  type ReindexControl,
   type ReindexJob,
-  runReindex,
+  type ReindexRequest,
+  type ReindexStore,
   toTenantId,
-  writeMemory,
   writeRules,
 } from '@memsvc/core';
-import { ManualClock } from '@memsvc/core/testing';
+import { ManualClock, writeMemory } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -66,8 +67,19 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
   }
   const unembedded = async () =>
     Number((await sql<{ n: string }>`SELECT count(*) AS n FROM memories WHERE embedding IS NULL`.execute(store.connection.db)).rows[0]?.n);
-  const reindex = (request: Parameters<typeof checkReindexRequest>[0], embedder: Embedder = local) =>
-    runReindex({ store: store.reindex, embedder }, checkReindexRequest(request));
+  /** A synchronous run over the given reindex store and embedder, driven as a job is (Maintenance.runReindexJob). */
+  const runReindex = (reindexStore: ReindexStore, embedder: Embedder, request: ReindexRequest, control: ReindexControl = {}) =>
+    new Maintenance({
+      lifecycle: store.lifecycle,
+      memories: store.memories,
+      reindexStore,
+      jobs: store.reindexJobs,
+      review: store.review,
+      embedder,
+      clock,
+      settings: TEST_LIFECYCLE_SETTINGS,
+    }).runReindexJob(checkReindexRequest(request), control);
+  const reindex = (request: ReindexRequest, embedder: Embedder = local) => runReindex(store.reindex, embedder, request);
 
   it('backfills memories without vectors, then skips them on a reuse run', async () => {
     await seed(7);
@@ -166,6 +178,7 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
       memories: store.memories,
       reindexStore: store.reindex,
       jobs,
+      review: store.review,
       embedder: local,
       clock,
       settings: TEST_LIFECYCLE_SETTINGS,
@@ -318,11 +331,16 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
     it('a shard mostly without vectors loses its index for the run and has it rebuilt, valid, at the end', async () => {
       const ids = await seed(9);
       const duringRun: Promise<{ name: string; valid: boolean }[]>[] = [];
-      const result = await runReindex({ store: backfillStore(), embedder: local }, checkReindexRequest({ batchSize: 4 }), {
-        onBatch: () => {
-          duringRun.push(shardIndexes());
+      const result = await runReindex(
+        backfillStore(),
+        local,
+        { batchSize: 4 },
+        {
+          onBatch: () => {
+            duringRun.push(shardIndexes());
+          },
         },
-      });
+      );
       expect(result).toMatchObject({ processed: 9, indexed: 9, failed: 0, stoppedBy: 'end' });
       // After the first batch was saved, alice's shard had no index; the others kept theirs.
       const [afterFirstBatch] = await Promise.all(duringRun);
@@ -391,9 +409,7 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
         saves++;
         return saves === 2 ? Promise.reject(new Error('connection lost')) : reindexStore.saveBatch(writes, checkpoint);
       };
-      await expect(
-        runReindex({ store: failing, embedder: local }, checkReindexRequest({ batchSize: 4 }), { pipelineDepth: 1 }),
-      ).rejects.toThrow('connection lost');
+      await expect(runReindex(failing, local, { batchSize: 4 }, { pipelineDepth: 1 })).rejects.toThrow('connection lost');
       expect(await shardIndexes()).toEqual(HNSW_SHARD_INDEX_NAMES.map((name) => ({ name, valid: true })));
       expect(await unembedded()).toBe(4);
     });

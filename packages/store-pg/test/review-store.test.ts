@@ -1,13 +1,10 @@
 import {
-  approveConsolidation,
   type CallContext,
   CONTRADICTION_RESOLVE_ACTION,
   type ContradictedPair,
   createMemoryEngine,
-  listFadingMemories,
   Maintenance,
   type MemoryEngine,
-  resolveContradiction,
   toTenantId,
 } from '@memsvc/core';
 import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
@@ -81,6 +78,17 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
 
   const store = () => suite.current;
   const review = () => store().review;
+  const maintenance = () =>
+    new Maintenance({
+      lifecycle: store().lifecycle,
+      memories: store().memories,
+      reindexStore: store().reindex,
+      jobs: store().reindexJobs,
+      review: review(),
+      embedder,
+      clock,
+      settings: TEST_LIFECYCLE_SETTINGS,
+    });
   const create = async (who: CallContext, content: string) => {
     clock.advance(1000);
     return (await memories.create(who, { content, tier: 'ltm' })).memory;
@@ -141,7 +149,7 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
     if (!pair) throw new Error('a pair');
     const links = await linkCount();
 
-    const result = await resolveContradiction({ review: review(), memories: store().memories }, alice, {
+    const result = await maintenance().resolveContradiction(alice, {
       pair: seen(pair),
       outcome: 'keep-both',
     });
@@ -154,7 +162,7 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
       const last = (await auditOf(memory.id)).at(-1);
       expect(last).toMatchObject({ action: CONTRADICTION_RESOLVE_ACTION, actor: 'user:alice', version: memory.version + 1 });
       expect(last?.after).toMatchObject({ contradicted: false, resolution: 'keep-both', pair: [pair.newer.id, pair.older.id] });
-      expect((await memories.peek(alice, memory.id)).contradicted).toBe(false);
+      expect((await memories.getUncounted(alice, memory.id)).contradicted).toBe(false);
     }
     expect(await linkCount()).toBe(links);
     expect((await review().contradictedPairs(alice.tenant, { limit: 10 })).pairs).toEqual([]);
@@ -165,13 +173,14 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
     await create(alice, TEXT.greenTea);
     const [pair] = (await review().contradictedPairs(alice.tenant, { limit: 10 })).pairs;
     if (!pair) throw new Error('a pair');
-    const deps = { review: review(), memories: store().memories };
     await memories.update(alice, pair.older.id, { tags: ['edited'] }, pair.older.version);
 
-    expect(await codeOf(resolveContradiction(deps, alice, { pair: seen(pair), outcome: 'keep-both' }))).toBe('CONFLICT');
-    expect(await codeOf(resolveContradiction(deps, bob, { pair: seen(pair), outcome: 'keep-newer' }))).toBe('NOT_FOUND');
-    expect(await codeOf(resolveContradiction(deps, bob, { pair: seen(pair), outcome: 'keep-both' }))).toBe('NOT_FOUND');
-    expect(await codeOf(resolveContradiction(deps, alice, { pair: seen(pair), outcome: 'drop-both' as never }))).toBe('INVALID_INPUT');
+    expect(await codeOf(maintenance().resolveContradiction(alice, { pair: seen(pair), outcome: 'keep-both' }))).toBe('CONFLICT');
+    expect(await codeOf(maintenance().resolveContradiction(bob, { pair: seen(pair), outcome: 'keep-newer' }))).toBe('NOT_FOUND');
+    expect(await codeOf(maintenance().resolveContradiction(bob, { pair: seen(pair), outcome: 'keep-both' }))).toBe('NOT_FOUND');
+    expect(await codeOf(maintenance().resolveContradiction(alice, { pair: seen(pair), outcome: 'drop-both' as never }))).toBe(
+      'INVALID_INPUT',
+    );
     // The store refuses a stale version by itself too, before writing anything.
     expect(
       await codeOf(
@@ -193,7 +202,6 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
     const ttl60 = await create(alice, TEXT.ttl60);
     const ttl90 = await create(alice, TEXT.ttl90);
     const ttl120 = await create(alice, TEXT.ttl120);
-    const deps = { review: review(), memories: store().memories };
     const pairOf = async (a: string, b: string) => {
       const pair = await review().contradictedPair(alice.tenant, a, b);
       if (!pair) throw new Error('an open pair');
@@ -201,7 +209,7 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
     };
 
     // 60 s against 90 s: keep the older (60 s). 60 s still contradicts 120 s, so it stays marked.
-    const first = await resolveContradiction(deps, alice, { pair: seen(await pairOf(ttl60.id, ttl90.id)), outcome: 'keep-older' });
+    const first = await maintenance().resolveContradiction(alice, { pair: seen(await pairOf(ttl60.id, ttl90.id)), outcome: 'keep-older' });
     expect(first.deletedId).toBe(ttl90.id);
     expect(first.kept.map((memory) => [memory.id, memory.contradicted])).toEqual([[ttl60.id, true]]);
     expect((await auditOf(ttl90.id)).at(-1)).toMatchObject({ action: 'delete', actor: 'user:alice' });
@@ -209,7 +217,10 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
     expect(open.pairs.map(pairIds)).toEqual([[TEXT.ttl120, TEXT.ttl60]]);
 
     // 60 s against 120 s: keep the newer. 120 s has no other pair, so its mark goes.
-    const second = await resolveContradiction(deps, alice, { pair: seen(await pairOf(ttl60.id, ttl120.id)), outcome: 'keep-newer' });
+    const second = await maintenance().resolveContradiction(alice, {
+      pair: seen(await pairOf(ttl60.id, ttl120.id)),
+      outcome: 'keep-newer',
+    });
     expect(second.deletedId).toBe(ttl60.id);
     expect(second.kept.map((memory) => [memory.id, memory.contradicted, memory.version])).toEqual([[ttl120.id, false, 2]]);
     expect((await auditOf(ttl120.id)).at(-1)).toMatchObject({
@@ -254,12 +265,11 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
     expect(raw.items.map((memory) => memory.id)).toEqual([pruneable.id, readSince.id, pinned.id, young.id, stale.id]);
     expect(raw.nextCursor).toBeUndefined();
 
-    const deps = { review: review(), clock, rules: TEST_LIFECYCLE_SETTINGS.decay };
     const listed = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await listFadingMemories(deps, alice, { limit: 2, cursor });
+      const page = await maintenance().fadingMemories(alice, { limit: 2, cursor });
       listed.push(...page.items);
       cursor = page.nextCursor;
       pages++;
@@ -283,16 +293,7 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
     for (const content of [TEXT.kayakGarage, TEXT.kayakShed, TEXT.standupNine, TEXT.standupNineAgain]) await insert(alice, content);
     await insert(bob, TEXT.kayakGarage);
     await insert(bob, TEXT.kayakShed);
-    const maintenance = new Maintenance({
-      lifecycle: store().lifecycle,
-      memories: store().memories,
-      reindexStore: store().reindex,
-      jobs: store().reindexJobs,
-      embedder,
-      clock,
-      settings: TEST_LIFECYCLE_SETTINGS,
-    });
-    const dryRun = await maintenance.consolidateCorpus({ userId: 'alice', dryRun: true });
+    const dryRun = await maintenance().consolidateCorpus({ userId: 'alice', dryRun: true });
     expect(dryRun.clusters).toBe(2);
     const shown = await review().memoriesByIds(
       alice.tenant,
@@ -303,16 +304,15 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
       canonical: version(cluster.canonicalId),
       losers: cluster.loserIds.map(version),
     }));
-    const band = { mergeThreshold: TEST_LIFECYCLE_SETTINGS.mergeThreshold, duplicateThreshold: 0.97 };
 
     // Bob approving Alice's clusters: his own pass has none of them.
-    expect(await approveConsolidation({ lifecycle: store().lifecycle, band }, bob, { clusters })).toEqual({ merged: 0, changed: 2 });
+    expect(await maintenance().approveConsolidation(bob, { clusters })).toEqual({ merged: 0, changed: 2 });
 
     // One member of the second cluster is edited after the dry run.
     const edited = clusters[1]?.losers[0];
     if (!edited) throw new Error('a loser');
     await memories.update(alice, edited.id, { tags: ['edited'] }, edited.version);
-    expect(await approveConsolidation({ lifecycle: store().lifecycle, band }, alice, { clusters })).toEqual({ merged: 1, changed: 1 });
+    expect(await maintenance().approveConsolidation(alice, { clusters })).toEqual({ merged: 1, changed: 1 });
 
     const merged = clusters[0];
     if (!merged) throw new Error('a cluster');
@@ -323,6 +323,6 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
     expect((await store().memories.findById(alice.tenant, edited.id))?.supersededBy).toBeNull();
     const bobsLeft = await store().memories.list(bob.tenant, { limit: 10 });
     expect(bobsLeft.items.every((memory) => memory.supersededBy === null)).toBe(true);
-    expect(await codeOf(approveConsolidation({ lifecycle: store().lifecycle, band }, alice, { clusters: [] }))).toBe('INVALID_INPUT');
+    expect(await codeOf(maintenance().approveConsolidation(alice, { clusters: [] }))).toBe('INVALID_INPUT');
   });
 });

@@ -1,4 +1,4 @@
-import { type CallContext, createMemoryEngine, type MemoryEngine, MemsvcError, remember, toTenantId } from '@memsvc/core';
+import { type CallContext, createMemoryEngine, type MemoryEngine, MemsvcError, toTenantId } from '@memsvc/core';
 import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { beforeEach, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
@@ -63,7 +63,7 @@ describeEachStore('supersedes (a caller retires what a write replaces)', (kind) 
       expect(berlin.outcome).toBe('created');
       expect(berlin.superseded).toEqual([{ memoryId: paris.memory.id, version: 2 }]);
       expect((await memories.list(alice, { limit: 10 })).items.map((m) => m.id)).toEqual([berlin.memory.id]);
-      const retired = await memories.peek(alice, paris.memory.id);
+      const retired = await memories.getUncounted(alice, paris.memory.id);
       expect(retired).toMatchObject({ supersededBy: berlin.memory.id, version: 2, content: 'I live in Paris' });
       const [latest] = await memories.audit(alice, paris.memory.id, 1);
       expect(latest).toMatchObject({ action: 'supersede', actor: 'user:alice', version: 2 });
@@ -85,7 +85,7 @@ describeEachStore('supersedes (a caller retires what a write replaces)', (kind) 
   it(verifies('R-SUPERSEDES-RETIRE', 'remember and update_memory take supersedes too, and report what they retired'), async () => {
     const port = await memories.create(alice, { tier: 'ltm', content: 'The API listens on port 8080' });
     const again = await memories.create(alice, { tier: 'ltm', content: 'The API port is configured in deploy.yaml' });
-    const remembered = await remember(memories, alice, { content: 'The API now listens on port 9090', supersedes: [port.memory.id] });
+    const remembered = await memories.remember(alice, { content: 'The API now listens on port 9090', supersedes: [port.memory.id] });
     expect(remembered.superseded).toEqual([{ memoryId: port.memory.id, version: 2 }]);
     const revised = await memories.revise(
       alice,
@@ -105,7 +105,7 @@ describeEachStore('supersedes (a caller retires what a write replaces)', (kind) 
       const restated = await memories.create(alice, { tier: 'ltm', content: 'Standup is at 10:00', supersedes: [old.memory.id] });
       expect(restated.outcome).toBe('created');
       expect(restated.memory.id).not.toBe(old.memory.id);
-      expect((await memories.peek(alice, old.memory.id)).supersededBy).toBe(restated.memory.id);
+      expect((await memories.getUncounted(alice, old.memory.id)).supersededBy).toBe(restated.memory.id);
     },
   );
 
@@ -121,12 +121,12 @@ describeEachStore('supersedes (a caller retires what a write replaces)', (kind) 
       const older = await memories.create(alice, { tier: 'ltm', content: 'My rent is 900 euros' });
       await memories.create(alice, { tier: 'ltm', content: 'My rent is 950 euros', supersedes: [older.memory.id] });
       const before = await state();
-      const bobBefore = await memories.peek(bob, theirs.memory.id);
+      const bobBefore = await memories.getUncounted(bob, theirs.memory.id);
       const messages: string[] = [];
       for (const id of [UNKNOWN, 'not-a-memory-id', theirs.memory.id, deleted.memory.id, older.memory.id]) {
         for (const write of [
           () => memories.create(alice, { tier: 'ltm', content: 'A new fact', supersedes: [id] }),
-          () => remember(memories, alice, { content: 'Another new fact', supersedes: [id] }),
+          () => memories.remember(alice, { content: 'Another new fact', supersedes: [id] }),
         ]) {
           const refused = await refusal(write());
           expect(refused).toMatchObject({ code: 'INVALID_INPUT', field: 'supersedes' });
@@ -136,7 +136,7 @@ describeEachStore('supersedes (a caller retires what a write replaces)', (kind) 
       // One answer for every case: nothing tells an unknown id from another tenant's.
       expect(new Set(messages).size).toBe(1);
       expect(await state()).toEqual(before);
-      expect(await memories.peek(bob, theirs.memory.id)).toEqual(bobBefore);
+      expect(await memories.getUncounted(bob, theirs.memory.id)).toEqual(bobBefore);
       // The update is refused as a whole: its own change is not kept either.
       const mine = await memories.create(alice, { tier: 'ltm', content: 'My editor is vim' });
       const beforeUpdate = await state();

@@ -1,14 +1,4 @@
-import {
-  type CallContext,
-  compressContext,
-  createMemoryEngine,
-  loadContext,
-  type MemoryEngine,
-  promptContext,
-  recallHits,
-  reflect,
-  toTenantId,
-} from '@memsvc/core';
+import { type CallContext, createMemoryEngine, type MemoryEngine, toTenantId } from '@memsvc/core';
 import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { beforeEach, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
@@ -68,20 +58,20 @@ describeEachStore('time and replacements in what an agent reads', (kind) => {
       const { plant, paris, berlin } = await writeTheMove(memories);
       const headerOf = (id: string) => (id === berlin.id ? '2026-11-24T14:05Z, 3 days ago' : '2026-11-20T09:00Z, 7 days ago');
       for (const block of [
-        await promptContext(memories, alice, { query: 'where do I live' }),
-        await compressContext(memories, alice, { query: 'where do I live' }),
-        await loadContext(memories, alice, {}),
+        await memories.promptContext(alice, { query: 'where do I live' }),
+        await memories.compressContext(alice, { query: 'where do I live' }),
+        await memories.loadContext(alice, {}),
       ]) {
         expect(block.text.startsWith('## Memory Context (now 2026-11-27T14:05Z)\n')).toBe(true);
         for (const id of [paris.id, berlin.id]) expect(block.text).toContain(`### ${headerOf(id)} (id ${id}`);
       }
-      expect((await loadContext(memories, alice, {})).text).toContain('### 2026-11-18T08:00Z, 9 days ago\nThe office plant');
-      expect((await reflect(memories, alice, { query: 'where do I live', minScore: 0 })).summary).toContain(
+      expect((await memories.loadContext(alice, {})).text).toContain('### 2026-11-18T08:00Z, 9 days ago\nThe office plant');
+      expect((await memories.reflect(alice, { query: 'where do I live', minScore: 0 })).summary).toContain(
         `### 2026-11-24T14:05Z, 3 days ago (id ${berlin.id}, current, replaces ${paris.id})\n${BERLIN}`,
       );
       // The clock moves, the ages follow; what was stored does not change.
       clock.set('2027-01-10T14:05:00.000Z');
-      expect((await loadContext(memories, alice, {})).text).toContain('### 2026-11-18T08:00Z, 7 weeks ago\nThe office plant');
+      expect((await memories.loadContext(alice, {})).text).toContain('### 2026-11-18T08:00Z, 7 weeks ago\nThe office plant');
       expect(plant.createdAt.toISOString()).toBe('2026-11-18T08:00:00.000Z');
     },
   );
@@ -94,14 +84,14 @@ describeEachStore('time and replacements in what an agent reads', (kind) => {
       // Recall itself already puts the changed fact first (R-FACT-ORDER); the reader gets Berlin first too.
       const ranked = (await memories.recall(alice, { query: 'where do I live' })).results.map((hit) => hit.memory.id);
       expect(ranked.slice(0, 2)).toEqual([berlin.id, paris.id]);
-      const prompt = await promptContext(memories, alice, { query: 'where do I live' });
+      const prompt = await memories.promptContext(alice, { query: 'where do I live' });
       expect(prompt.memoryIds.slice(0, 2)).toEqual([berlin.id, paris.id]);
       expect(prompt.text).toContain(`(id ${berlin.id}, current, replaces ${paris.id})\n${BERLIN}`);
       expect(prompt.text).toContain(`(id ${paris.id}, outdated, replaced by ${berlin.id})\n${PARIS}`);
       expect(prompt.text).not.toContain('contradicted');
-      const reflected = await reflect(memories, alice, { query: 'where do I live', minScore: 0 });
+      const reflected = await memories.reflect(alice, { query: 'where do I live', minScore: 0 });
       expect(reflected.sourceIds.slice(0, 2)).toEqual([berlin.id, paris.id]);
-      const session = await loadContext(memories, alice, {});
+      const session = await memories.loadContext(alice, {});
       expect(session.memoryIds.indexOf(berlin.id)).toBeLessThan(session.memoryIds.indexOf(paris.id));
     },
   );
@@ -116,16 +106,16 @@ describeEachStore('time and replacements in what an agent reads', (kind) => {
       const { paris, berlin } = await writeTheMove(memories);
       const { results } = await memories.recall(alice, { query: 'Paris' });
       expect(results.map((hit) => hit.memory.id)).toEqual([paris.id]);
-      const block = await promptContext(memories, alice, { query: 'Paris' });
+      const block = await memories.promptContext(alice, { query: 'Paris' });
       expect(block.memoryIds).toEqual([berlin.id, paris.id]);
       expect(block.candidatesFound).toBe(1);
-      const hits = await recallHits(memories, alice, results, {});
+      const hits = await memories.recallHits(alice, results, {});
       expect(hits.map((hit) => [hit.memory.id, hit.score, hit.said, hit.ago, hit.replaces, hit.replacedBy])).toEqual([
         [berlin.id, results[0]?.score, '2026-11-24T14:05Z', '3 days ago', [paris.id], undefined],
         [paris.id, results[0]?.score, '2026-11-20T09:00Z', '7 days ago', undefined, berlin.id],
       ]);
       // A filter the replacement does not pass keeps it out; the label still names it.
-      const outOfWindow = await promptContext(memories, alice, { query: 'Paris', createdTo: new Date('2026-11-21T00:00:00Z') });
+      const outOfWindow = await memories.promptContext(alice, { query: 'Paris', createdTo: new Date('2026-11-21T00:00:00Z') });
       expect(outOfWindow.memoryIds).toEqual([paris.id]);
       expect(outOfWindow.text).toContain(`(id ${paris.id}, outdated, replaced by ${berlin.id})`);
     },
@@ -136,8 +126,8 @@ describeEachStore('time and replacements in what an agent reads', (kind) => {
     async () => {
       const superseding = engineWith('supersede');
       const { paris, berlin } = await writeTheMove(superseding);
-      expect((await promptContext(superseding, alice, { query: 'Paris' })).memoryIds).toEqual([]);
-      const shown = await promptContext(superseding, alice, { query: 'Paris', includeSuperseded: true });
+      expect((await superseding.promptContext(alice, { query: 'Paris' })).memoryIds).toEqual([]);
+      const shown = await superseding.promptContext(alice, { query: 'Paris', includeSuperseded: true });
       expect(shown.memoryIds).toEqual([berlin.id, paris.id]);
       expect(shown.text).toContain(`(id ${paris.id}, outdated, replaced by ${berlin.id})`);
 
@@ -145,7 +135,7 @@ describeEachStore('time and replacements in what an agent reads', (kind) => {
       const flagging = engineWith('flag');
       const move = await writeTheMove(flagging);
       expect(await flagging.delete(alice, move.berlin.id)).toBe(true);
-      const alone = await promptContext(flagging, alice, { query: 'Paris' });
+      const alone = await flagging.promptContext(alice, { query: 'Paris' });
       expect(alone.memoryIds).toEqual([move.paris.id]);
       expect(alone.text).toContain('### 2026-11-20T09:00Z, 7 days ago (contradicted)\nI live in Paris');
       expect(alone.text).not.toContain('outdated');

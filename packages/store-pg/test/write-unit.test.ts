@@ -5,10 +5,9 @@ import {
   type TenantId,
   toTenantId,
   type WriteOutcome,
-  writeMemory,
   writeRules,
 } from '@memsvc/core';
-import { ManualClock } from '@memsvc/core/testing';
+import { ManualClock, writeMemory } from '@memsvc/core/testing';
 import { beforeEach, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
 import { describeEachStore } from './support/each-store.js';

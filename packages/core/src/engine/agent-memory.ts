@@ -1,8 +1,10 @@
 import { packContext } from '../domain/context-block.js';
 import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
+import type { CreateResult } from './create-memory.js';
 import { admitFilters, currentFirstEntries } from './current-first.js';
-import type { CallContext, CreateResult, MemoryEngine } from './memory-engine.js';
+import type { CallContext } from './engine-parts.js';
+import type { MemoryOperations } from './memory-operations.js';
 
 /**
  * Cues that a note is about now rather than for good ("currently", "today", "working on", …):
@@ -37,7 +39,7 @@ export function resolveTier(input: Pick<RememberInput, 'type' | 'content' | 'ttl
 }
 
 /** `remember`: the smart write. Picks the tier, then writes under the same rules as create. */
-export async function remember(engine: MemoryEngine, context: CallContext, input: RememberInput): Promise<RememberResult> {
+export async function remember(engine: MemoryOperations, context: CallContext, input: RememberInput): Promise<RememberResult> {
   const tier = resolveTier(input);
   const created = await engine.create(context, {
     content: input.content,
@@ -74,13 +76,13 @@ export interface ForgetResult {
  * `forget`: delete by id, or by what a query finds. Shows what it would delete unless
  * `confirm` is true. Deletes are the ordinary soft deletes: audited and restorable.
  */
-export async function forget(engine: MemoryEngine, context: CallContext, input: ForgetInput): Promise<ForgetResult> {
+export async function forget(engine: MemoryOperations, context: CallContext, input: ForgetInput): Promise<ForgetResult> {
   if ((input.memoryId === undefined) === (input.query === undefined)) {
     throw new MemsvcError('INVALID_INPUT', 'give either memoryId or query', { field: input.memoryId === undefined ? 'query' : 'memoryId' });
   }
   let candidates: ForgetResult['candidates'];
   if (input.memoryId !== undefined) {
-    const memory = await engine.peek(context, input.memoryId);
+    const memory = await engine.getUncounted(context, input.memoryId);
     candidates = [{ memoryId: memory.id, content: memory.content, score: undefined }];
   } else {
     const limit = input.limit ?? 5;
@@ -138,7 +140,7 @@ const STOP_WORDS = new Set(
  * the memories as a framed block, and up to five themes — their most frequent tags, then their
  * most frequent words — with the sources and the dates they span.
  */
-export async function reflect(engine: MemoryEngine, context: CallContext, input: ReflectInput): Promise<ReflectResult> {
+export async function reflect(engine: MemoryOperations, context: CallContext, input: ReflectInput): Promise<ReflectResult> {
   const limit = input.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1 || limit > 30)
     throw new MemsvcError('INVALID_INPUT', 'limit must be from 1 to 30', { field: 'limit' });

@@ -3,8 +3,8 @@ import { checkScope } from '../domain/memory-limits.js';
 import { checkReindexRequest } from '../domain/reindex-rules.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { LifecycleStore } from '../ports/lifecycle-store.js';
+import type { CallContext } from './engine-parts.js';
 import { CORPUS_SEEDS } from './lifecycle-jobs.js';
-import type { CallContext } from './memory-engine.js';
 import type { SeenMemory } from './resolve-contradiction.js';
 
 /** A cluster as the person saw it in a dry run: the memory kept and those merging into it, at the versions shown. */

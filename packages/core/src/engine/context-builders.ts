@@ -4,7 +4,8 @@ import type { MemoryRecord } from '../domain/memory.js';
 import type { RankedMemory } from '../domain/recall-ranking.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import { admitFilters, currentFirstEntries } from './current-first.js';
-import type { CallContext, MemoryEngine } from './memory-engine.js';
+import type { CallContext } from './engine-parts.js';
+import type { MemoryOperations } from './memory-operations.js';
 import type { RecallInput } from './recall.js';
 
 export const CHAR_BUDGET = { min: 512, max: 32_000 } as const;
@@ -35,7 +36,7 @@ export interface QueryContextResult extends ContextBlock {
  * passage that matched the query (R-RECALL-PASSAGE).
  */
 async function rankedContext(
-  engine: MemoryEngine,
+  engine: MemoryOperations,
   context: CallContext,
   input: RecallInput & { minScore?: number | undefined },
   budget: { maxChars: number } | { maxTokens: number },
@@ -53,7 +54,7 @@ async function rankedContext(
 
 /** `prompt_context`: the memories most relevant to a query, packed within a token budget. */
 export async function promptContext(
-  engine: MemoryEngine,
+  engine: MemoryOperations,
   context: CallContext,
   input: RecallInput & { tokenBudget?: number | undefined; minScore?: number | undefined },
 ): Promise<QueryContextResult> {
@@ -63,7 +64,7 @@ export async function promptContext(
 
 /** `compress_context`: the memories most relevant to a query, packed within a character budget. */
 export async function compressContext(
-  engine: MemoryEngine,
+  engine: MemoryOperations,
   context: CallContext,
   input: RecallInput & { maxChars?: number | undefined; minScore?: number | undefined },
 ): Promise<QueryContextResult> {
@@ -84,7 +85,7 @@ export interface LoadContextInput {
  * (what was going on), then the most important ones (what matters), without repeats or
  * superseded rows, each replacement before what it replaced, packed within a character budget.
  */
-export async function loadContext(engine: MemoryEngine, context: CallContext, input: LoadContextInput): Promise<ContextBlock> {
+export async function loadContext(engine: MemoryOperations, context: CallContext, input: LoadContextInput): Promise<ContextBlock> {
   const maxChars = checkRange(input.maxChars ?? 6000, CHAR_BUDGET, 'maxChars');
   const recentLimit = checkRange(input.recentLimit ?? 5, { min: 0, max: 20 }, 'recentLimit');
   const importantLimit = checkRange(input.importantLimit ?? 10, { min: 0, max: 30 }, 'importantLimit');

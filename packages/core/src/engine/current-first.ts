@@ -1,7 +1,8 @@
 import type { MemoryRecord } from '../domain/memory.js';
 import { type ContextEntry, currentFirst, linkedMemoryIds, type ReplacementLink, replacementOf } from '../domain/replacement-order.js';
 import { isMemsvcError } from '../errors/memsvc-error.js';
-import type { CallContext, MemoryEngine } from './memory-engine.js';
+import type { CallContext } from './engine-parts.js';
+import type { MemoryOperations } from './memory-operations.js';
 
 /** Links read per memory: a memory contradicted more often than this is rare, and its oldest links are enough. */
 const LINKS_PER_MEMORY = 20;
@@ -41,7 +42,7 @@ export function admitFilters(filters: {
  * within the caller's tenant; it counts no access and changes nothing.
  */
 export async function currentFirstEntries(
-  engine: MemoryEngine,
+  engine: MemoryOperations,
   context: CallContext,
   memories: readonly MemoryRecord[],
   admit: Admit = () => true,
@@ -66,7 +67,7 @@ export async function currentFirstEntries(
     for (const id of new Set(named)) {
       if (live.has(id) || missing.has(id) || lookups >= MAX_LOOKUPS) continue;
       lookups++;
-      const memory = await peekLive(engine, context, id);
+      const memory = await readLive(engine, context, id);
       if (memory) {
         live.set(id, memory);
         found.push(memory);
@@ -101,9 +102,9 @@ function isReplacement(id: string, replacedBy: ReadonlyMap<string, string>): boo
   return false;
 }
 
-async function peekLive(engine: MemoryEngine, context: CallContext, id: string): Promise<MemoryRecord | undefined> {
+async function readLive(engine: MemoryOperations, context: CallContext, id: string): Promise<MemoryRecord | undefined> {
   try {
-    return await engine.peek(context, id);
+    return await engine.getUncounted(context, id);
   } catch (error) {
     if (isMemsvcError(error) && error.code === 'NOT_FOUND') return undefined;
     throw error;

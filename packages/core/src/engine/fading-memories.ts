@@ -3,7 +3,7 @@ import type { MemoryRecord } from '../domain/memory.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { ReviewStore } from '../ports/review-store.js';
-import type { CallContext } from './memory-engine.js';
+import type { CallContext } from './engine-parts.js';
 
 /** A long-term memory the decay scan marks stale or is about to prune. */
 export interface FadingMemory {

@@ -2,7 +2,8 @@ import { MEMORY_LIMITS } from '../domain/memory-limits.js';
 import { buildSearchContext, NEIGHBOUR_TURNS } from '../domain/search-context.js';
 import { fnv1a64Hex } from '../domain/stable-hash.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
-import type { CallContext, MemoryEngine } from './memory-engine.js';
+import type { CallContext } from './engine-parts.js';
+import type { MemoryOperations } from './memory-operations.js';
 
 export const MAX_TURNS = 500;
 export const MAX_CHUNKS = 500;
@@ -65,7 +66,7 @@ export function chunkTurn(role: string, content: string): string[] {
  * words "staging" and "port" were only in the question. Writes go through the duplicate rules,
  * so sending the same conversation again stores nothing and reports every chunk as skipped.
  */
-export async function ingestConversation(engine: MemoryEngine, context: CallContext, input: IngestInput): Promise<IngestResult> {
+export async function ingestConversation(engine: MemoryOperations, context: CallContext, input: IngestInput): Promise<IngestResult> {
   if (input.turns.length < 1 || input.turns.length > MAX_TURNS) {
     throw new MemsvcError('INVALID_INPUT', `turns must hold 1 to ${MAX_TURNS} turns`, { field: 'turns' });
   }

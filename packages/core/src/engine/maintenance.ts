@@ -5,6 +5,7 @@ import {
   checkJobId,
   checkReindexRequest,
   type ReindexJob,
+  type ReindexOptions,
   type ReindexRequest,
 } from '../domain/reindex-rules.js';
 import { toTenantId } from '../domain/tenant.js';
@@ -15,7 +16,11 @@ import type { AuthSweepCounts, LifecycleStore } from '../ports/lifecycle-store.j
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { ProgressListener } from '../ports/progress.js';
 import type { ReindexJobQueue, ReindexStore } from '../ports/reindex-store.js';
+import type { ReviewStore } from '../ports/review-store.js';
 import type { Tracer } from '../ports/tracer.js';
+import { approveConsolidation, type ConsolidationApproval, type ConsolidationApprovalInput } from './approve-consolidation.js';
+import type { CallContext } from './engine-parts.js';
+import { type FadingMemoryPage, listFadingMemories } from './fading-memories.js';
 import {
   type CorpusConsolidationResult,
   consolidateCorpus,
@@ -27,7 +32,8 @@ import {
   promoteQualified,
   sweepExpiredShortTerm,
 } from './lifecycle-jobs.js';
-import { type ReindexRunResult, runReindex } from './reindex.js';
+import { type ReindexControl, type ReindexRunResult, runReindex } from './reindex.js';
+import { type ContradictionResolution, type ResolveContradictionInput, resolveContradiction } from './resolve-contradiction.js';
 
 /** Counters the composing app turns into metrics (spec §4.2). */
 export interface MaintenanceEvents {
@@ -44,6 +50,8 @@ export interface MaintenanceOptions {
   readonly memories: MemoryStore;
   readonly reindexStore: ReindexStore;
   readonly jobs: ReindexJobQueue;
+  /** What the review queue reads: contradicted pairs and fading memories. */
+  readonly review: ReviewStore;
   readonly embedder: Embedder;
   readonly clock: Clock;
   readonly settings: LifecycleSettings;
@@ -53,9 +61,10 @@ export interface MaintenanceOptions {
 }
 
 /**
- * The maintenance use-cases behind the scheduled jobs, the admin tools and the reindex CLI, with
- * their input checks in one place. Which caller may run them (the admin token) is the edge's
- * business; what they do is here.
+ * The upkeep of memories: the scheduled jobs, the admin tools, the reindex CLI and its job
+ * runner, and the review queue where a person decides what upkeep proposes (fading memories,
+ * contradicted pairs, merges) — with their input checks in one place. Which caller may run them
+ * (the admin token, the signed-in viewer) is the edge's business; what they do is here.
  */
 export class Maintenance {
   constructor(private readonly options: MaintenanceOptions) {}
@@ -155,6 +164,33 @@ export class Maintenance {
   async retryReindex(jobId: string): Promise<ReindexJob> {
     assertCanRetry(await this.reindexStatus(jobId));
     return this.options.jobs.retry(checkJobId(jobId));
+  }
+
+  /** The caller's fading memories, lowest score first: what the decay scan marks or deletes (the review queue). */
+  fadingMemories(context: CallContext, query: { readonly limit: number; readonly cursor?: string | undefined }): Promise<FadingMemoryPage> {
+    const { review, clock, settings } = this.options;
+    return listFadingMemories({ review, clock, rules: settings.decay }, context, query);
+  }
+
+  /** A person's decision on a contradicted pair of their memories: keep both, the newer, or the older. */
+  resolveContradiction(context: CallContext, input: ResolveContradictionInput): Promise<ContradictionResolution> {
+    return resolveContradiction({ review: this.options.review, memories: this.options.memories }, context, input);
+  }
+
+  /** Merges the clusters a person approved after a consolidation dry run, exactly as they were shown. */
+  approveConsolidation(context: CallContext, input: ConsolidationApprovalInput): Promise<ConsolidationApproval> {
+    const { lifecycle, settings } = this.options;
+    const band = { mergeThreshold: settings.mergeThreshold, duplicateThreshold: settings.similarity.duplicateThreshold };
+    return approveConsolidation({ lifecycle, band }, context, input);
+  }
+
+  /**
+   * One run of a queued reindex job, driven by its runner (progress saved with each batch, a stop
+   * honoured between batches). The runner reports how the job ended; `events` are not told.
+   */
+  runReindexJob(options: ReindexOptions, control: ReindexControl): Promise<ReindexRunResult> {
+    const { reindexStore: store, embedder, tracer } = this.options;
+    return runReindex({ store, embedder, tracer }, options, control);
   }
 
   private get lifecycleDependencies() {

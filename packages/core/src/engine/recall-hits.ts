@@ -3,7 +3,8 @@ import { describeAge, formatInstant } from '../domain/memory-age.js';
 import type { RankedMemory } from '../domain/recall-ranking.js';
 import type { ContextEntry } from '../domain/replacement-order.js';
 import { admitFilters, currentFirstEntries } from './current-first.js';
-import type { CallContext, MemoryEngine } from './memory-engine.js';
+import type { CallContext } from './engine-parts.js';
+import type { MemoryOperations } from './memory-operations.js';
 import type { RecallInput } from './recall.js';
 
 /** A recall hit as an agent reads it: its score, when it was said and how long ago, and what replaced what. */
@@ -23,7 +24,7 @@ export interface RecallHit extends ContextEntry {
  * memory carries the passage that matched (`passage`), which is what a reader should be shown.
  */
 export async function recallHits(
-  engine: MemoryEngine,
+  engine: MemoryOperations,
   context: CallContext,
   results: readonly RankedMemory[],
   filters: Pick<RecallInput, 'scope' | 'tags' | 'tier' | 'createdFrom' | 'createdTo'>,

@@ -2,7 +2,7 @@ import type { MemoryRecord } from '../domain/memory.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { ReviewStore } from '../ports/review-store.js';
-import type { CallContext } from './memory-engine.js';
+import type { CallContext } from './engine-parts.js';
 
 /** What a person can decide about a contradicted pair. */
 export const CONTRADICTION_OUTCOMES = ['keep-both', 'keep-newer', 'keep-older'] as const;

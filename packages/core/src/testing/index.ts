@@ -1,3 +1,7 @@
+// The engine's write path below its input checks, so a store adapter's tests can drive a write
+// (or an update) into their store exactly as the engine does, with chosen vectors and decisions.
+export { updateMemory } from '../engine/update-memory.js';
+export { writeMemory } from '../engine/write-memory.js';
 export { InMemoryExportStore } from './in-memory-export-store.js';
 export { InMemoryImportLedger } from './in-memory-import-ledger.js';
 export type { InMemoryMemoryStoreOptions, InMemoryStoreContents } from './in-memory-memory-store.js';

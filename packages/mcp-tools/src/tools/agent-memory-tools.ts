@@ -1,5 +1,5 @@
 import type { MemoryEngine } from '@memsvc/core';
-import { forget, ingestConversation, MAX_QUERY_LENGTH, MAX_TURNS, MEMORY_LIMITS, reflect, remember } from '@memsvc/core';
+import { MAX_QUERY_LENGTH, MAX_TURNS, MEMORY_LIMITS } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson, relatedJson } from '../memory-json.js';
@@ -53,7 +53,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'remember', op: 'create', userId: args.userId }, async (context) => {
-        const result = await remember(engine, context, {
+        const result = await engine.remember(context, {
           content: args.content,
           type: args.type === 'short-term' ? 'stm' : args.type === 'long-term' ? 'ltm' : 'auto',
           scope: args.scope,
@@ -107,7 +107,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'forget', op: 'delete', userId: args.userId }, async (context) => {
-        const result = await forget(engine, context, args);
+        const result = await engine.forget(context, args);
         const message = result.dryRun
           ? `${result.candidates.length} memories would be deleted; call again with confirm=true to delete them`
           : `deleted ${result.deleted.length} of ${result.candidates.length} memories; restore_memory brings any of them back`;
@@ -142,7 +142,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'reflect', op: 'recall', userId: args.userId }, async (context) => {
-        const result = await reflect(engine, context, args);
+        const result = await engine.reflect(context, args);
         return { result: toolSuccess({ query: args.query, ...result }) };
       }),
   );
@@ -177,7 +177,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'ingest_conversation', op: 'create', userId: args.userId }, async (context) => {
-        const result = await ingestConversation(engine, context, args);
+        const result = await engine.ingestConversation(context, args);
         return { tier: 'ltm', result: toolSuccess({ ...result }) };
       }),
   );

@@ -1,5 +1,5 @@
 import type { MemoryEngine } from '@memsvc/core';
-import { CHAR_BUDGET, type ContextBlock, compressContext, loadContext, MAX_QUERY_LENGTH, promptContext, TOKEN_BUDGET } from '@memsvc/core';
+import { CHAR_BUDGET, type ContextBlock, MAX_QUERY_LENGTH, TOKEN_BUDGET } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -65,7 +65,7 @@ export function registerContextTools(server: McpServer, engine: MemoryEngine, pi
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'load_context', op: 'context', userId: args.userId }, async (context) => {
-        const block = await loadContext(engine, context, args);
+        const block = await engine.loadContext(context, args);
         return { result: contextResult(block, {}) };
       }),
   );
@@ -93,7 +93,7 @@ export function registerContextTools(server: McpServer, engine: MemoryEngine, pi
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'prompt_context', op: 'context', userId: args.userId }, async (context) => {
-        const block = await promptContext(engine, context, args);
+        const block = await engine.promptContext(context, args);
         return {
           result: contextResult(block, { tokenBudget: args.tokenBudget ?? 2000, candidatesFound: block.candidatesFound }),
         };
@@ -119,7 +119,7 @@ export function registerContextTools(server: McpServer, engine: MemoryEngine, pi
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'compress_context', op: 'context', userId: args.userId }, async (context) => {
-        const block = await compressContext(engine, context, args);
+        const block = await engine.compressContext(context, args);
         return { result: contextResult(block, { candidatesFound: block.candidatesFound }) };
       }),
   );

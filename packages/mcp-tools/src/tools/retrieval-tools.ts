@@ -1,5 +1,5 @@
 import type { MemoryEngine } from '@memsvc/core';
-import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT, recallHits } from '@memsvc/core';
+import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from '@memsvc/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
@@ -72,7 +72,7 @@ export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, 
         };
         const { results, semantic, vector, asOf } = await engine.recall(context, input);
         // As of a past moment, what replaced a hit later is the future: the hits stay as ranked then.
-        const hits = await recallHits(engine, context, results, input, {
+        const hits = await engine.recallHits(context, results, input, {
           replacements: asOf === undefined,
           ...(args.fullContent ? {} : { query: args.query }),
         });

@@ -32,7 +32,7 @@ export function registerBulkRoutes(app: Hono<DashboardEnv>, dependencies: Dashbo
       // The question shows what would go: only the viewer's live memories among the ids.
       const memories: MemoryRecord[] = [];
       for (const id of selection.ids) {
-        const memory = await engine.peek(context, id).catch((error: unknown) => {
+        const memory = await engine.getUncounted(context, id).catch((error: unknown) => {
           if (isMemsvcError(error, 'NOT_FOUND')) return undefined;
           throw error;
         });

@@ -161,7 +161,7 @@ export function registerMemoryRoutes(app: Hono<DashboardEnv>, dependencies: Dash
 /** The memory, deleted or not, or undefined when there is none with this id in the viewer's tenant. */
 async function peek(engine: MemoryEngine, context: CallContext, id: string): Promise<MemoryRecord | undefined> {
   try {
-    return await engine.peek(context, id, { includeDeleted: true });
+    return await engine.getUncounted(context, id, { includeDeleted: true });
   } catch (error) {
     if (isMemsvcError(error, 'NOT_FOUND')) return undefined;
     throw error;

@@ -1,12 +1,4 @@
-import {
-  approveConsolidation,
-  type CorpusConsolidationResult,
-  isMemsvcError,
-  listFadingMemories,
-  type MemoryRecord,
-  resolveContradiction,
-  type SeenCluster,
-} from '@memsvc/core';
+import { type CorpusConsolidationResult, isMemsvcError, type MemoryRecord, type SeenCluster } from '@memsvc/core';
 import type { Hono } from 'hono';
 import { callContextOf } from '../../auth/viewer.js';
 import type { DashboardDependencies, DashboardOptions } from '../../dashboard-dependencies.js';
@@ -52,14 +44,13 @@ export function registerReviewRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     pruneScoreThreshold: config.decay.pruneScoreThreshold,
     pruneOlderThanDays: config.decay.pruneOlderThanDays,
   };
-  const band = { mergeThreshold: config.similarity.mergeThreshold, duplicateThreshold: config.similarity.duplicateThreshold };
 
   app.get('/review', async (c) => {
     const viewer = c.get('viewer');
     const pairsCursor = matching(c.req.query('pairs'), PAIR_CURSOR);
     const fadingCursor = matching(c.req.query('fading'), SCORE_CURSOR);
     const pairs = await store.review.contradictedPairs(viewer.tenant, { limit: PAIRS_PAGE, cursor: pairsCursor });
-    const fading = await listFadingMemories({ review: store.review, clock, rules }, callContextOf(viewer), {
+    const fading = await maintenance.fadingMemories(callContextOf(viewer), {
       limit: FADING_PAGE,
       cursor: fadingCursor,
     });
@@ -83,7 +74,7 @@ export function registerReviewRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     if (!decision) return c.redirect(reviewUrl(base, 'not-a-pair', 'contradictions'), 303);
     try {
       // NOT_FOUND (no such open pair in the viewer's tenant, another tenant's ids included) is the error page's 404.
-      await resolveContradiction({ review: store.review, memories: store.memories }, callContextOf(c.get('viewer')), decision);
+      await maintenance.resolveContradiction(callContextOf(c.get('viewer')), decision);
     } catch (error) {
       if (!isMemsvcError(error, 'CONFLICT')) throw error;
       return c.redirect(reviewUrl(base, 'pair-changed', 'contradictions'), 303);
@@ -132,7 +123,7 @@ export function registerReviewRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     // The dry run's parameters again (this tenant, the default seed limit, the same cursor), so the
     // pass that approves is the pass that was shown; see approveConsolidation for why it is not
     // consolidateCorpus({ dryRun: false }).
-    const result = await approveConsolidation({ lifecycle: store.lifecycle, band }, callContextOf(c.get('viewer')), { cursor, clusters });
+    const result = await maintenance.approveConsolidation(callContextOf(c.get('viewer')), { cursor, clusters });
     return c.redirect(back({ notice: 'merged', n: String(result.merged), changed: String(result.changed) }), 303);
   });
 }

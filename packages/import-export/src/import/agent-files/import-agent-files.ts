@@ -25,7 +25,7 @@ export interface AgentImportRequest extends AgentFileParsing {
 
 /** What the import needs: the engine (every write goes through its rules), the ledger and a clock. */
 export interface AgentImportDependencies {
-  readonly engine: Pick<MemoryEngine, 'create' | 'update' | 'peek'>;
+  readonly engine: Pick<MemoryEngine, 'create' | 'update' | 'getUncounted'>;
   readonly ledger: ImportLedgerStore;
   readonly clock: Clock;
 }
@@ -129,7 +129,7 @@ async function importSection(
   if (entry.fingerprint === section.fingerprint) return { section: section.anchor, outcome: 'unchanged', memoryId: entry.memoryId };
 
   const conflict = (reason: string): SectionReport => ({ section: section.anchor, outcome: 'conflict', memoryId: entry.memoryId, reason });
-  const current = await dependencies.engine.peek(context, entry.memoryId).catch((error: unknown) => {
+  const current = await dependencies.engine.getUncounted(context, entry.memoryId).catch((error: unknown) => {
     if (isMemsvcError(error, 'NOT_FOUND')) return undefined;
     throw error;
   });
