@@ -86,18 +86,24 @@ for (const engine of engines) {
         ids.older = (await memories.create(alice, { content: OLDER, tier: 'ltm' })).memory.id;
         ids.newer = (await memories.create(alice, { content: NEWER, tier: 'ltm' })).memory.id;
         for (let i = 0; i < 22; i += 1) {
-          const memory = await store.memories.insert(alice.tenant, { tier: 'ltm', content: `fact ${i}`, tags: ['plain'] }, alice.actor);
+          const memory = await store.memories.insertAsGiven(
+            alice.tenant,
+            { tier: 'ltm', content: `fact ${i}`, tags: ['plain'] },
+            alice.actor,
+          );
           plain.push(memory.id);
         }
-        ids.hostile = (await store.memories.insert(alice.tenant, { tier: 'ltm', content: HOSTILE, tags: ['no', '---'] }, alice.actor)).id;
+        ids.hostile = (
+          await store.memories.insertAsGiven(alice.tenant, { tier: 'ltm', content: HOSTILE, tags: ['no', '---'] }, alice.actor)
+        ).id;
         ids.stm = (
-          await store.memories.insert(
+          await store.memories.insertAsGiven(
             alice.tenant,
             { tier: 'stm', content: 'for today', expiresAt: new Date(Date.now() + 86_400_000) },
             alice.actor,
           )
         ).id;
-        await store.memories.insert(toTenantId('bob'), { tier: 'ltm', content: "bob's fact" }, { id: 'user:bob' });
+        await store.memories.insertAsGiven(toTenantId('bob'), { tier: 'ltm', content: "bob's fact" }, { id: 'user:bob' });
       } finally {
         await store.close();
       }

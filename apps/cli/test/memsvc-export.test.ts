@@ -47,7 +47,7 @@ for (const engine of engines) {
         const alice = toTenantId('alice');
         const actor = { id: 'user:alice' };
         for (let i = 0; i < 25; i += 1) {
-          const memory = await store.memories.insert(
+          const memory = await store.memories.insertAsGiven(
             alice,
             { tier: 'ltm', content: `fact ${i}`, tags: [i % 5 === 0 ? 'five' : 'other'], scope: 'project:x' },
             actor,
@@ -62,7 +62,7 @@ for (const engine of engines) {
           { actor, action: 'update', expectedVersion: 1 },
         );
         await store.memories.softDelete(alice, ids[1] ?? '', actor);
-        await store.memories.insert(toTenantId('bob'), { tier: 'ltm', content: "bob's fact" }, { id: 'user:bob' });
+        await store.memories.insertAsGiven(toTenantId('bob'), { tier: 'ltm', content: "bob's fact" }, { id: 'user:bob' });
       } finally {
         await store.close();
       }

@@ -103,7 +103,13 @@ for (const engine of engines) {
         const ids: string[] = [];
         for (let i = 0; i < 30; i += 1) {
           ids.push(
-            (await store.memories.insert(alice, { tier: 'ltm', content: `fact ${i}`, tags: ['t'], metadata: { i: { n: i } } }, actor)).id,
+            (
+              await store.memories.insertAsGiven(
+                alice,
+                { tier: 'ltm', content: `fact ${i}`, tags: ['t'], metadata: { i: { n: i } } },
+                actor,
+              )
+            ).id,
           );
         }
         await updateMemory(

@@ -52,7 +52,7 @@ async function seedWithoutVectors(url: string): Promise<void> {
   try {
     for (let i = 0; i < MEMORIES; i++) {
       const tenant = i % 4 === 3 ? bob : alice;
-      await store.memories.insert(
+      await store.memories.insertAsGiven(
         tenant,
         { tier: 'ltm', content: `fact ${i}: the deploy window number ${i} is on day ${i % 7}` },
         { id: 'test' },
@@ -240,7 +240,7 @@ describe('memsvc-reindex failures', () => {
       }
     };
     await unpinned(async (store) => {
-      for (let i = 0; i < MEMORIES; i++) await store.memories.insert(alice, { tier: 'ltm', content: `fact ${i}` }, { id: 'test' });
+      for (let i = 0; i < MEMORIES; i++) await store.memories.insertAsGiven(alice, { tier: 'ltm', content: `fact ${i}` }, { id: 'test' });
     });
     // The default provider (Ollama, nomic-embed-text: 768 dimensions), with nobody listening.
     const down = await reindex(['--json'], url, { EMBEDDING_PROVIDER: 'ollama', OLLAMA_URL: 'http://127.0.0.1:1', LOG_LEVEL: 'error' });

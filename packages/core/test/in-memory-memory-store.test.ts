@@ -31,14 +31,14 @@ describe('InMemoryMemoryStore', () => {
   it('R-LEX-BM25: scores exactly as core’s bm25Score over the tenant’s statistics, every lowercase word a term', async () => {
     const clock = new ManualClock();
     const store = new InMemoryMemoryStore({ clock });
-    const target = await store.insert(alice, { tier: 'ltm', content: 'The kayak trip to the lake was the best kayak trip' }, actor);
-    await store.insert(alice, { tier: 'ltm', content: 'Invoices are stored in PostgreSQL' }, actor);
-    const picnic = await store.insert(
+    const target = await store.insertAsGiven(alice, { tier: 'ltm', content: 'The kayak trip to the lake was the best kayak trip' }, actor);
+    await store.insertAsGiven(alice, { tier: 'ltm', content: 'Invoices are stored in PostgreSQL' }, actor);
+    const picnic = await store.insertAsGiven(
       alice,
       { tier: 'ltm', content: 'We packed sandwiches for the lake', searchContext: 'lake trip' },
       actor,
     );
-    await store.insert(bob, { tier: 'ltm', content: 'kayak kayak kayak lake lake' }, actor);
+    await store.insertAsGiven(bob, { tier: 'ltm', content: 'kayak kayak kayak lake lake' }, actor);
     // No stemming and no stop words: "the" counts, so the target has 11 terms, the picnic 6 and 2 of context.
     const corpus = { documents: 3, averageLength: (11 + 5 + 6 + 0.5 * 2) / 3 };
     const posting = (contentFrequency: number, contextFrequency: number, [contentLength, contextLength]: number[], df: number) => ({
@@ -58,13 +58,13 @@ describe('InMemoryMemoryStore', () => {
   it('honours every recall filter: tier, scope (null = unscoped), tags, metadata containment, dates, superseded', async () => {
     const clock = new ManualClock('2026-05-01T09:00:00.000Z');
     const store = new InMemoryMemoryStore({ clock });
-    const unscoped = await store.insert(
+    const unscoped = await store.insertAsGiven(
       alice,
       { tier: 'ltm', content: 'deploy notes', tags: ['ops'], metadata: { team: { name: 'x', size: 3 } } },
       actor,
     );
     clock.advance(60_000);
-    const scoped = await store.insert(
+    const scoped = await store.insertAsGiven(
       alice,
       {
         tier: 'stm',
@@ -112,7 +112,7 @@ describe('InMemoryMemoryStore', () => {
 
   it('hands out copies: changing a returned record or audit entry changes nothing stored', async () => {
     const store = new InMemoryMemoryStore({ clock: new ManualClock() });
-    const created = await store.insert(alice, { tier: 'ltm', content: 'kept as written', tags: ['a'], metadata: { n: 1 } }, actor);
+    const created = await store.insertAsGiven(alice, { tier: 'ltm', content: 'kept as written', tags: ['a'], metadata: { n: 1 } }, actor);
     (created.tags as string[]).push('b');
     (created.metadata as { n: number }).n = 2;
     const [entry] = await store.auditTrail(alice, created.id, 10);
@@ -123,8 +123,8 @@ describe('InMemoryMemoryStore', () => {
 
   it('keeps each tenant’s rows, audit entries and links apart, also when inspected', async () => {
     const store = new InMemoryMemoryStore({ clock: new ManualClock() });
-    const mine = await store.insert(alice, { tier: 'ltm', content: 'alice only' }, actor);
-    await store.insert(bob, { tier: 'ltm', content: 'bob only' }, actor);
+    const mine = await store.insertAsGiven(alice, { tier: 'ltm', content: 'alice only' }, actor);
+    await store.insertAsGiven(bob, { tier: 'ltm', content: 'bob only' }, actor);
     expect(store.contents(alice).memories.map((memory) => memory.content)).toEqual(['alice only']);
     expect(store.contents(bob).audit.every((entry) => entry.memoryId !== mine.id)).toBe(true);
     expect(store.contents().memories).toHaveLength(2);
@@ -137,7 +137,7 @@ describe('InMemoryMemoryStore', () => {
   it('accepts a custom IdGenerator, and takes its own ids as page cursors', async () => {
     let n = 0;
     const store = new InMemoryMemoryStore({ clock: new ManualClock(), ids: { next: () => `m${String(++n).padStart(4, '0')}` } });
-    for (let i = 0; i < 3; i++) await store.insert(alice, { tier: 'ltm', content: `memory ${i}` }, actor);
+    for (let i = 0; i < 3; i++) await store.insertAsGiven(alice, { tier: 'ltm', content: `memory ${i}` }, actor);
     const first = await store.list(alice, { limit: 2 });
     expect(first.items.map((memory) => memory.id)).toEqual(['m0003', 'm0002']);
     const second = await store.list(alice, { limit: 2, cursor: first.nextCursor });
@@ -152,10 +152,10 @@ describe('InMemoryMemoryStore', () => {
     const clock = new ManualClock();
     const store = new InMemoryMemoryStore({ clock });
     const turn = (n: number) =>
-      store.insert(alice, { tier: 'ltm', content: `turn ${n}`, metadata: { conversation: { id: 'c', turn: n } } }, actor);
+      store.insertAsGiven(alice, { tier: 'ltm', content: `turn ${n}`, metadata: { conversation: { id: 'c', turn: n } } }, actor);
     await turn(0);
     await turn(1);
-    for (let i = 0; i < 3; i++) await store.insert(alice, { tier: 'ltm', content: `other ${i}` }, actor);
+    for (let i = 0; i < 3; i++) await store.insertAsGiven(alice, { tier: 'ltm', content: `other ${i}` }, actor);
     const query = { count: 2, conversationId: 'c', beforeTurn: 2, scope: null, since: clock.now() };
     expect((await store.precedingMemories(alice, { ...query, window: 5 })).map((m) => m.content)).toEqual(['turn 1', 'turn 0']);
     expect((await store.precedingMemories(alice, { ...query, window: 4 })).map((m) => m.content)).toEqual(['turn 1']);
@@ -184,9 +184,9 @@ describe('InMemoryVectorSpace', () => {
     const store = new InMemoryMemoryStore({ clock: new ManualClock(), vectorSpace: space });
     expect(await space.describe()).toBeUndefined();
     expect(await store.nearest(alice, [1, 0, 0], 5)).toEqual([]);
-    await store.insert(alice, { tier: 'ltm', content: 'a', embedding: { vector: [1, 0, 0], model: 'm' } }, actor);
+    await store.insertAsGiven(alice, { tier: 'ltm', content: 'a', embedding: { vector: [1, 0, 0], model: 'm' } }, actor);
     expect(await space.describe()).toEqual({ dimensions: 3, model: 'm', hnswM: null, hnswEfConstruction: null });
-    const wrong = store.insert(alice, { tier: 'ltm', content: 'b', embedding: { vector: [1, 0], model: 'm' } }, actor);
+    const wrong = store.insertAsGiven(alice, { tier: 'ltm', content: 'b', embedding: { vector: [1, 0], model: 'm' } }, actor);
     await expect(wrong).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH', data: { expected: 3, actual: 2 } });
     await expect(store.nearest(alice, [1, 0], 5)).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH' });
     // A query vector of another size leaves recall to full text, as in the SQL stores.

@@ -280,7 +280,11 @@ describe.each(dashboardEngines('memsvc_dashboard_access'))('the access page [$na
 
   it('gives a session the pages and actions of its scopes only: a read-only key cannot change or delete a memory', async () => {
     const frank = toTenantId('frank');
-    const memory = await dashboard.runtime.store.memories.insert(frank, { tier: 'ltm', content: 'frank keeps this' }, { id: 'test' });
+    const memory = await dashboard.runtime.store.memories.insertAsGiven(
+      frank,
+      { tier: 'ltm', content: 'frank keeps this' },
+      { id: 'test' },
+    );
     const reader = await signedIn(frank, ['memories:read']);
     expect((await reader.get(`/memories/${memory.id}`)).status).toBe(200);
     for (const [action, form, scopes] of [

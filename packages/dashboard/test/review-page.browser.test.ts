@@ -51,7 +51,7 @@ async function contradict(dashboard: TestDashboard, context: CallContext, [first
 /** Stores a long-term memory as it stands after months unread: created `daysAgo`, with the score the decay scan stored. */
 async function faded(dashboard: TestDashboard, content: string, daysAgo: number, fields: { importance?: number; importanceScore: number }) {
   const { store } = dashboard.runtime;
-  const memory = await store.memories.insert(dev.tenant, { tier: 'ltm', content, ...fields }, dev.actor);
+  const memory = await store.memories.insertAsGiven(dev.tenant, { tier: 'ltm', content, ...fields }, dev.actor);
   const createdAt = new Date(Date.now() - daysAgo * DAY);
   await store.connection.db.updateTable('memories').set({ created_at: createdAt }).where('id', '=', memory.id).execute();
   return memory;
@@ -74,7 +74,7 @@ describe.skipIf(!BROWSER_AVAILABLE)('the review page in Chromium', () => {
       const [vector] = (await embedder.embed([content])) ?? [];
       if (!vector || !embedder.model) throw new Error('the local embedder gives a vector');
       kayaks.push(
-        await store.memories.insert(dev.tenant, { tier: 'ltm', content, embedding: { vector, model: embedder.model } }, dev.actor),
+        await store.memories.insertAsGiven(dev.tenant, { tier: 'ltm', content, embedding: { vector, model: embedder.model } }, dev.actor),
       );
     }
     pruneable = await faded(dashboard, 'A note about a printer that no longer exists', 60, { importance: 0, importanceScore: 0.05 });

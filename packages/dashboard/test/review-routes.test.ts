@@ -47,7 +47,11 @@ describe('the review routes, in process', () => {
       const [vector] = (await embedder.embed([content])) ?? [];
       if (!vector || !embedder.model) throw new Error('the local embedder gives a vector');
       theirKayaks.push(
-        await store.memories.insert(other.tenant, { tier: 'ltm', content, embedding: { vector, model: embedder.model } }, other.actor),
+        await store.memories.insertAsGiven(
+          other.tenant,
+          { tier: 'ltm', content, embedding: { vector, model: embedder.model } },
+          other.actor,
+        ),
       );
     }
   });

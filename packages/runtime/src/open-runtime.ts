@@ -13,7 +13,7 @@ import {
 } from '@memsvc/core';
 import { OPENAI_BASE_URL, ResilientEmbedder } from '@memsvc/embeddings';
 import { type MemsvcStore, type ReplicaEvents, systemClock } from '@memsvc/store-pg';
-import { configuredEmbedder, openConfiguredStore } from './configured-parts.js';
+import { configuredEmbedder, openConfiguredStore } from './configured-store-and-embedder.js';
 import { createMaintenance } from './create-maintenance.js';
 import { registerEmbeddingMetrics } from './embedding-metrics.js';
 import { EmbeddingReachability } from './embedding-reachability.js';

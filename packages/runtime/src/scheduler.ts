@@ -1,7 +1,7 @@
 import { type Clock, type Maintenance, NO_TRACING, type TimerHandle, type Timers, type Tracer } from '@memsvc/core';
 import { type JobRuns, systemClock } from '@memsvc/store-pg';
-import { scheduledJobBody } from './job-bodies.js';
 import type { Logger } from './logger.js';
+import { scheduledJobWork } from './scheduled-job-work.js';
 import type { ScheduledJob } from './scheduled-jobs.js';
 import { systemTimers } from './system-timers.js';
 
@@ -53,7 +53,7 @@ export class Scheduler {
 
   start(): void {
     for (const job of this.deps.jobs.filter((candidate) => candidate.enabled)) {
-      const body = scheduledJobBody(job.name, this.deps.maintenance, this.deps.logger, this.#stopping.signal);
+      const body = scheduledJobWork(job.name, this.deps.maintenance, this.deps.logger, this.#stopping.signal);
       this.schedule(job, body, this.deps.firstTickMs ?? Math.random() * job.intervalMs);
     }
   }

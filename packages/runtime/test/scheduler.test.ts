@@ -62,7 +62,7 @@ describe('Scheduler shutdown during a long decay pass (PGlite)', () => {
     const maintenance = createMaintenance({ store, embedder: new LocalEmbedder(), config, clock });
     const total = 40;
     for (let i = 0; i < total; i++)
-      await store.memories.insert(toTenantId('alice'), { tier: 'ltm', content: `fact number ${i}` }, { id: 'test' });
+      await store.memories.insertAsGiven(toTenantId('alice'), { tier: 'ltm', content: `fact number ${i}` }, { id: 'test' });
     const logged: string[] = [];
     const scheduler = new Scheduler({
       jobs: [{ name: 'ltm-decay', intervalMs: 86_400_000, enabled: true }],

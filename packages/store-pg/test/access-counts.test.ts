@@ -42,7 +42,8 @@ describeEachEngine('access counts', (engine) => {
 
   const insertMemories = async (count: number, prefix: string) => {
     const ids: string[] = [];
-    for (let i = 0; i < count; i++) ids.push((await store.memories.insert(alice, { tier: 'ltm', content: `${prefix} ${i}` }, actor)).id);
+    for (let i = 0; i < count; i++)
+      ids.push((await store.memories.insertAsGiven(alice, { tier: 'ltm', content: `${prefix} ${i}` }, actor)).id);
     return ids;
   };
   const accessCounts = async (ids: readonly string[]) =>

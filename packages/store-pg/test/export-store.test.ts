@@ -195,7 +195,7 @@ describeEachEngine('export store', (engine) => {
       },
       transformResult: async (args) => args.result,
     });
-    const { PgExportStore } = await import('../src/index.js');
+    const { PgExportStore } = await import('../src/export/pg-export-store.js');
     await new PgExportStore({ db: counting, clock }).exportPage(alice.tenant, everything);
     expect(statements).toHaveLength(3);
   });

@@ -33,7 +33,7 @@ describeEachEngine('first statistics of a new database', (engine) => {
     store = await openTestStore({ database: await engine.freshDatabaseUrl() });
     const open = store;
     for (let i = 0; i < FIRST_STATISTICS_ROWS - 1; i++) {
-      await open.memories.insert(alice, { tier: 'ltm', content: `harbour note ${i}` }, actor);
+      await open.memories.insertAsGiven(alice, { tier: 'ltm', content: `harbour note ${i}` }, actor);
     }
     await open.memories.settle();
     // Only autovacuum could have analysed them yet (PostgreSQL, rarely within a test): memsvc has not.

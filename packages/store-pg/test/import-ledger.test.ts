@@ -20,7 +20,7 @@ describeEachEngine('import ledger', (engine) => {
   });
 
   const entry = async (tenant = alice, overrides: Partial<ImportLedgerEntry> = {}): Promise<ImportLedgerEntry> => {
-    const memory = await store.memories.insert(tenant, { tier: 'ltm', content: `section of ${tenant} ${Math.random()}` }, actor);
+    const memory = await store.memories.insertAsGiven(tenant, { tier: 'ltm', content: `section of ${tenant} ${Math.random()}` }, actor);
     return {
       source: 'claude-code',
       root: '/home/dev/project',

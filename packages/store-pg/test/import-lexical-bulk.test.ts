@@ -108,7 +108,7 @@ async function expectConsistent(db: Kysely<MemsvcDatabase>, tenant: string): Pro
 async function insertOneByOne(store: MemsvcStore, tenant: TenantId, memories: readonly ImportedMemory[]): Promise<string[]> {
   const written: string[] = [];
   for (const memory of memories) {
-    const record = await store.memories.insert(
+    const record = await store.memories.insertAsGiven(
       tenant,
       { tier: 'ltm', content: memory.content, searchContext: memory.searchContext },
       SYSTEM,
@@ -201,7 +201,7 @@ describeEachEngine('import store: the lexical index written in bulk (migration 0
     expect(terms.map((row) => row.term).sort()).toEqual(['differ', 'entir', 'lighthous']);
     await expectConsistent(db, tenant);
     // The bulk mode ended with the file's inserts: an insert after an import is indexed by the trigger.
-    const after = await store.memories.insert(tenant, { tier: 'ltm', content: 'a lighthouse keeper' }, SYSTEM);
+    const after = await store.memories.insertAsGiven(tenant, { tier: 'ltm', content: 'a lighthouse keeper' }, SYSTEM);
     expect(await db.selectFrom('memory_terms').select('term').where('memory_id', '=', after.id).execute()).toHaveLength(2);
     await expectConsistent(db, tenant);
   });
@@ -215,7 +215,7 @@ describeEachEngine('import store: the lexical index written in bulk (migration 0
       let written = 0;
       // At least a few, and as many as fit while the imports run (several connections on PostgreSQL).
       while (importing || written < 5) {
-        await store.memories.insert(tenant, { tier: 'ltm', ...contentOf(written) }, SYSTEM);
+        await store.memories.insertAsGiven(tenant, { tier: 'ltm', ...contentOf(written) }, SYSTEM);
         written += 1;
       }
       return written;
@@ -260,7 +260,7 @@ describeEachEngine('import store: the lexical index written in bulk (migration 0
       const stripeCount = async () =>
         (await sql<{ n: number }>`SELECT count(*)::int AS n FROM lexical_corpus WHERE user_id = ${tenant}`.execute(db)).rows[0]?.n;
       await store.imports.importMemories(tenant, importedMemories(20), { dryRun: false });
-      await store.memories.insert(tenant, { tier: 'ltm', content: 'a harbour pilot' }, SYSTEM);
+      await store.memories.insertAsGiven(tenant, { tier: 'ltm', content: 'a harbour pilot' }, SYSTEM);
       // One writer at a time: every commit takes the lowest stripe, so the tenant has one.
       expect(await stripeCount()).toBe(1);
       // What the trigger does at commit: take a stripe of the tenant's statistics, held to the end.
@@ -269,7 +269,7 @@ describeEachEngine('import store: the lexical index written in bulk (migration 0
       });
       await holder.held;
       await store.imports.importMemories(tenant, importedMemories(300), { dryRun: false });
-      await store.memories.insert(tenant, { tier: 'ltm', content: 'a lighthouse keeper' }, SYSTEM);
+      await store.memories.insertAsGiven(tenant, { tier: 'ltm', content: 'a lighthouse keeper' }, SYSTEM);
       holder.release();
       await holder.done;
       await expectConsistent(db, tenant);
@@ -292,7 +292,7 @@ describeEachEngine('import store: the lexical index written in bulk (migration 0
       const finished: string[] = [];
       const importing = store.imports.importMemories(tenant, importedMemories(300), { dryRun: false }).then(() => finished.push('import'));
       const writing = store.memories
-        .insert(tenant, { tier: 'ltm', content: 'a lighthouse keeper' }, SYSTEM)
+        .insertAsGiven(tenant, { tier: 'ltm', content: 'a lighthouse keeper' }, SYSTEM)
         .then(() => finished.push('write'));
       const waiting = async () =>
         (
@@ -363,7 +363,7 @@ describeEachEngine('import store: the lexical index written in bulk (migration 0
     await expectConsistent(db, tenant);
 
     // And the bulk mode did not outlive the failed transaction on its connection.
-    const after = await store.memories.insert(tenant, { tier: 'ltm', content: 'a lighthouse keeper' }, SYSTEM);
+    const after = await store.memories.insertAsGiven(tenant, { tier: 'ltm', content: 'a lighthouse keeper' }, SYSTEM);
     expect(await db.selectFrom('memory_terms').select('term').where('memory_id', '=', after.id).execute()).toHaveLength(2);
     await expectConsistent(db, tenant);
   });

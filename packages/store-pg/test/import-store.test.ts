@@ -260,7 +260,7 @@ describeEachEngine('import store: the memsvc JSONL round trip', (engine) => {
 
       const dry = await importMemsvcFile(empty.imports, toTenantId('gus'), { path: 'alice.jsonl', content: fileA }, true);
       expect(dry).toMatchObject({ vectorsDropped: 0, failed: 0 });
-      const held = await empty.memories.insert(toTenantId('hal'), { tier: 'ltm', content: 'held by hal' }, { id: 'test' });
+      const held = await empty.memories.insertAsGiven(toTenantId('hal'), { tier: 'ltm', content: 'held by hal' }, { id: 'test' });
       const line = JSON.parse(fileA.split('\n').find((text) => text.includes('"vector"')) ?? '') as Record<string, unknown>;
       const refused = [fileA.split('\n')[0], JSON.stringify({ ...line, id: held.id, links: [] })].join('\n');
       expect((await importMemsvcFile(empty.imports, toTenantId('gus'), { path: 'r.jsonl', content: refused }, false)).error?.code).toBe(

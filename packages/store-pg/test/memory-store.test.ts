@@ -23,7 +23,7 @@ describeEachStore('memory store', (kind) => {
   const count = (tenant: TenantId) => store.rowCount(tenant);
 
   it('stores a memory and reads it back without its vector', async () => {
-    const created = await store.memories.insert(
+    const created = await store.memories.insertAsGiven(
       alice,
       {
         tier: 'ltm',
@@ -58,7 +58,7 @@ describeEachStore('memory store', (kind) => {
   });
 
   it("never shows one tenant another tenant's memory", async () => {
-    const secret = await store.memories.insert(
+    const secret = await store.memories.insertAsGiven(
       alice,
       { tier: 'ltm', content: 'alice only', embedding: { vector: [0, 1, 0], model: 'm' } },
       actor,
@@ -72,7 +72,7 @@ describeEachStore('memory store', (kind) => {
   });
 
   it('hides short-term memories once they expire', async () => {
-    const note = await store.memories.insert(
+    const note = await store.memories.insertAsGiven(
       alice,
       { tier: 'stm', content: 'working on the parser today', expiresAt: new Date(clock.now().getTime() + HOUR) },
       actor,
@@ -89,7 +89,7 @@ describeEachStore('memory store', (kind) => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
       const tier = i % 2 === 0 ? 'ltm' : 'stm';
-      const memory = await store.memories.insert(
+      const memory = await store.memories.insertAsGiven(
         alice,
         { tier, content: `memory ${i}`, expiresAt: tier === 'stm' ? new Date(clock.now().getTime() + HOUR) : null },
         actor,
@@ -98,7 +98,7 @@ describeEachStore('memory store', (kind) => {
       clock.advance(1);
     }
     const first = await store.memories.list(alice, { limit: 3 });
-    await store.memories.insert(alice, { tier: 'ltm', content: 'added between pages' }, actor);
+    await store.memories.insertAsGiven(alice, { tier: 'ltm', content: 'added between pages' }, actor);
     const second = await store.memories.list(alice, { limit: 3, cursor: first.nextCursor });
     const third = await store.memories.list(alice, { limit: 3, cursor: second.nextCursor });
     expect([...first.items, ...second.items, ...third.items].map((m) => m.id)).toEqual([...ids].reverse());
@@ -123,7 +123,7 @@ describeEachStore('memory store', (kind) => {
   });
 
   it('soft-deletes with a version bump and an audit row, and can still show the deleted row', async () => {
-    const memory = await store.memories.insert(alice, { tier: 'ltm', content: 'to forget' }, actor);
+    const memory = await store.memories.insertAsGiven(alice, { tier: 'ltm', content: 'to forget' }, actor);
     clock.advance(1000);
     expect(await store.memories.softDelete(alice, memory.id, { id: 'agent:k1' })).toBe(true);
     expect(await store.memories.softDelete(alice, memory.id, actor)).toBe(false);
@@ -144,15 +144,15 @@ describeEachStore('memory store', (kind) => {
   });
 
   it('lists only the deleted, restorable memories when asked, newest first, paged, with the other filters', async () => {
-    const kept = await store.memories.insert(alice, { tier: 'ltm', content: 'kept', tags: ['a'] }, actor);
-    const first = await store.memories.insert(alice, { tier: 'ltm', content: 'first gone', tags: ['a'] }, actor);
-    const second = await store.memories.insert(alice, { tier: 'ltm', content: 'second gone', tags: ['b'] }, actor);
-    const brief = await store.memories.insert(
+    const kept = await store.memories.insertAsGiven(alice, { tier: 'ltm', content: 'kept', tags: ['a'] }, actor);
+    const first = await store.memories.insertAsGiven(alice, { tier: 'ltm', content: 'first gone', tags: ['a'] }, actor);
+    const second = await store.memories.insertAsGiven(alice, { tier: 'ltm', content: 'second gone', tags: ['b'] }, actor);
+    const brief = await store.memories.insertAsGiven(
       alice,
       { tier: 'stm', content: 'brief gone', expiresAt: new Date(clock.now().getTime() + HOUR) },
       actor,
     );
-    const other = await store.memories.insert(bob, { tier: 'ltm', content: "bob's gone" }, actor);
+    const other = await store.memories.insertAsGiven(bob, { tier: 'ltm', content: "bob's gone" }, actor);
     for (const [tenant, memory] of [
       [alice, first],
       [alice, second],
@@ -180,10 +180,10 @@ describeEachStore('memory store', (kind) => {
 
   it('refuses bad input and writes nothing', async () => {
     const attempts = [
-      store.memories.insert(alice, { tier: 'stm', content: 'no expiry' }, actor),
-      store.memories.insert(alice, { tier: 'ltm', content: 'expiring ltm', expiresAt: new Date() }, actor),
-      store.memories.insert(alice, { tier: 'ltm', content: 'nan', embedding: { vector: [Number.NaN, 0, 0], model: 'm' } }, actor),
-      store.memories.insert(alice, { tier: 'ltm', content: 'empty', embedding: { vector: [], model: 'm' } }, actor),
+      store.memories.insertAsGiven(alice, { tier: 'stm', content: 'no expiry' }, actor),
+      store.memories.insertAsGiven(alice, { tier: 'ltm', content: 'expiring ltm', expiresAt: new Date() }, actor),
+      store.memories.insertAsGiven(alice, { tier: 'ltm', content: 'nan', embedding: { vector: [Number.NaN, 0, 0], model: 'm' } }, actor),
+      store.memories.insertAsGiven(alice, { tier: 'ltm', content: 'empty', embedding: { vector: [], model: 'm' } }, actor),
     ];
     for (const attempt of attempts) {
       expect(isMemsvcError(await attempt.catch((caught: unknown) => caught), 'INVALID_INPUT')).toBe(true);
@@ -193,19 +193,23 @@ describeEachStore('memory store', (kind) => {
   });
 
   it('finds the nearest memories of a tenant by cosine similarity, skipping deleted and unembedded rows', async () => {
-    const east = await store.memories.insert(alice, { tier: 'ltm', content: 'east', embedding: { vector: [1, 0, 0], model: 'm' } }, actor);
-    const northEast = await store.memories.insert(
+    const east = await store.memories.insertAsGiven(
+      alice,
+      { tier: 'ltm', content: 'east', embedding: { vector: [1, 0, 0], model: 'm' } },
+      actor,
+    );
+    const northEast = await store.memories.insertAsGiven(
       alice,
       { tier: 'ltm', content: 'north-east', embedding: { vector: [1, 1, 0], model: 'm' } },
       actor,
     );
-    const north = await store.memories.insert(
+    const north = await store.memories.insertAsGiven(
       alice,
       { tier: 'ltm', content: 'north', embedding: { vector: [0, 1, 0], model: 'm' } },
       actor,
     );
-    await store.memories.insert(alice, { tier: 'ltm', content: 'no vector yet' }, actor);
-    await store.memories.insert(bob, { tier: 'ltm', content: "bob's east", embedding: { vector: [1, 0, 0], model: 'm' } }, actor);
+    await store.memories.insertAsGiven(alice, { tier: 'ltm', content: 'no vector yet' }, actor);
+    await store.memories.insertAsGiven(bob, { tier: 'ltm', content: "bob's east", embedding: { vector: [1, 0, 0], model: 'm' } }, actor);
 
     const nearest = await store.memories.nearest(alice, [1, 0.1, 0], 10);
     expect(nearest.map((n) => n.memory.id)).toEqual([east.id, northEast.id, north.id]);
@@ -216,7 +220,7 @@ describeEachStore('memory store', (kind) => {
   });
 
   it('backfills a vector later without bumping the version', async () => {
-    const memory = await store.memories.insert(alice, { tier: 'ltm', content: 'stored while the provider was down' }, actor);
+    const memory = await store.memories.insertAsGiven(alice, { tier: 'ltm', content: 'stored while the provider was down' }, actor);
     expect(memory.hasEmbedding).toBe(false);
     expect(await store.memories.setEmbedding(alice, memory.id, { vector: [0, 0, 1], model: 'm2' })).toBe(true);
     expect(await store.memories.findById(alice, memory.id)).toMatchObject({ hasEmbedding: true, embeddingModel: 'm2', version: 1 });
@@ -224,7 +228,7 @@ describeEachStore('memory store', (kind) => {
 
   it('keeps every one of many concurrent inserts, with distinct, time-ordered ids', async () => {
     const created = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => store.memories.insert(alice, { tier: 'ltm', content: `parallel ${i}` }, actor)),
+      Array.from({ length: 40 }, (_, i) => store.memories.insertAsGiven(alice, { tier: 'ltm', content: `parallel ${i}` }, actor)),
     );
     const ids = created.map((m) => m.id);
     expect(new Set(ids).size).toBe(40);
@@ -248,7 +252,7 @@ describeEachEngine('memory store on a database', (engine) => {
   });
 
   it('reports a failing database on delete as a failure, never as "not found"', async () => {
-    const memory = await store.memories.insert(alice, { tier: 'ltm', content: 'kept through an outage' }, actor);
+    const memory = await store.memories.insertAsGiven(alice, { tier: 'ltm', content: 'kept through an outage' }, actor);
     await sql`ALTER TABLE memories RENAME TO memories_unreachable`.execute(store.connection.db);
     try {
       await expect(store.memories.softDelete(alice, memory.id, actor)).rejects.toThrow(/memories/);

@@ -65,7 +65,7 @@ describe('embedded PGlite directories', () => {
   it('keeps data across close and reopen', async () => {
     const directory = join(temporaryDirectory(), 'data');
     const first = await openTestStore({ database: `pglite://${directory}` });
-    const memory = await first.memories.insert(tenant, { tier: 'ltm', content: 'persisted' }, { id: 'test' });
+    const memory = await first.memories.insertAsGiven(tenant, { tier: 'ltm', content: 'persisted' }, { id: 'test' });
     await first.close();
     expect(existsSync(join(directory, 'memsvc.lock'))).toBe(false);
 
@@ -85,8 +85,8 @@ describe('embedded PGlite directories', () => {
       const second = await openTestStore({ database: `pglite://${directory}` });
       stores.push(second);
       expect([first.connection.hosting?.(), second.connection.hosting?.()]).toEqual([true, false]);
-      const fromFirst = await first.memories.insert(tenant, { tier: 'ltm', content: 'from the first' }, { id: 'test' });
-      const fromSecond = await second.memories.insert(tenant, { tier: 'ltm', content: 'from the second' }, { id: 'test' });
+      const fromFirst = await first.memories.insertAsGiven(tenant, { tier: 'ltm', content: 'from the first' }, { id: 'test' });
+      const fromSecond = await second.memories.insertAsGiven(tenant, { tier: 'ltm', content: 'from the second' }, { id: 'test' });
       expect((await second.memories.findById(tenant, fromFirst.id))?.content).toBe('from the first');
       expect((await first.memories.findById(tenant, fromSecond.id))?.content).toBe('from the second');
 

@@ -32,7 +32,7 @@ describeEachEngine("the operator's reads (operations page) and the recent reinde
       clock.set('2026-05-10T12:30:00.000Z');
     }
   };
-  const ltm = (tenant: typeof alice, content: string) => store.memories.insert(tenant, { tier: 'ltm', content }, actor);
+  const ltm = (tenant: typeof alice, content: string) => store.memories.insertAsGiven(tenant, { tier: 'ltm', content }, actor);
 
   /** A small history over ten days, at known instants. */
   async function seedHistory(): Promise<void> {
@@ -44,7 +44,7 @@ describeEachEngine("the operator's reads (operations page) and the recent reinde
     const first = await at('2026-05-08T00:10:00.000Z', () => ltm(alice, 'first of the eighth'));
     await at('2026-05-08T23:59:00.000Z', () => ltm(bob, 'second of the eighth'));
     await at('2026-05-09T10:00:00.000Z', () =>
-      store.memories.insert(bob, { tier: 'stm', content: 'a passing note', expiresAt: new Date('2026-06-01T00:00:00.000Z') }, actor),
+      store.memories.insertAsGiven(bob, { tier: 'stm', content: 'a passing note', expiresAt: new Date('2026-06-01T00:00:00.000Z') }, actor),
     );
     await at('2026-05-10T11:15:00.000Z', () => store.memories.softDelete(alice, first.id, actor));
     await at('2026-05-10T12:05:00.000Z', () => ltm(bob, 'new today'));

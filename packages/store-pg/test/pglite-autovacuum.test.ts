@@ -41,7 +41,7 @@ describeEachEngine('PGlite autovacuum', (engine) => {
     );
   };
   const writeMemories = async (open: MemsvcStore, count: number) => {
-    for (let i = 0; i < count; i++) await open.memories.insert(alice, { tier: 'ltm', content: `harbour note ${i}` }, actor);
+    for (let i = 0; i < count; i++) await open.memories.insertAsGiven(alice, { tier: 'ltm', content: `harbour note ${i}` }, actor);
   };
 
   if (engine.name === 'postgres') {

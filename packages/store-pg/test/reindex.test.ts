@@ -62,7 +62,7 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
   async function seed(count: number, tenant = alice): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < count; i++)
-      ids.push((await store.memories.insert(tenant, { tier: 'ltm', content: `fact number ${i} about ${tenant}` }, actor)).id);
+      ids.push((await store.memories.insertAsGiven(tenant, { tier: 'ltm', content: `fact number ${i} about ${tenant}` }, actor)).id);
     return ids;
   }
   const unembedded = async () =>
@@ -301,7 +301,7 @@ describeEachEngine('reindex runs and the reindex job queue', (engine) => {
       }
     } else {
       // PGlite is one connection: the write queues behind the build, and must not be lost.
-      await store.memories.insert(
+      await store.memories.insertAsGiven(
         alice,
         { tier: 'ltm', content: 'written during the rebuild', embedding: { vector, model: local.model } },
         actor,

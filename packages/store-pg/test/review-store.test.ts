@@ -238,7 +238,7 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
   it('lists stale and prune-eligible long-term memories of the tenant, lowest score first, judged now (R-DECAY-1)', async () => {
     const insert = async (who: CallContext, content: string, daysAgo: number, fields: Record<string, unknown>) => {
       clock.set(new Date(Date.parse(START) - daysAgo * DAY).toISOString());
-      const memory = await store().memories.insert(who.tenant, { tier: 'ltm', content, ...fields }, who.actor);
+      const memory = await store().memories.insertAsGiven(who.tenant, { tier: 'ltm', content, ...fields }, who.actor);
       clock.set(START);
       return memory;
     };
@@ -253,7 +253,7 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
     const deleted = await insert(alice, 'deleted already', 60, { importance: 0, importanceScore: 0.01 });
     await store().memories.softDelete(alice.tenant, deleted.id, alice.actor);
     clock.set(new Date(Date.parse(START) - DAY).toISOString());
-    await store().memories.insert(
+    await store().memories.insertAsGiven(
       alice.tenant,
       { tier: 'stm', content: 'short-term', importanceScore: 0.01, expiresAt: new Date(Date.parse(START) + DAY) },
       alice.actor,
@@ -288,7 +288,7 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
     const insert = (who: CallContext, content: string) => {
       clock.advance(1000);
       const embedding = { vector: VECTORS[content] ?? vector(15), model: 'static-test' };
-      return store().memories.insert(who.tenant, { tier: 'ltm', content, embedding }, who.actor);
+      return store().memories.insertAsGiven(who.tenant, { tier: 'ltm', content, embedding }, who.actor);
     };
     for (const content of [TEXT.kayakGarage, TEXT.kayakShed, TEXT.standupNine, TEXT.standupNineAgain]) await insert(alice, content);
     await insert(bob, TEXT.kayakGarage);

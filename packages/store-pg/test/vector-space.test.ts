@@ -42,7 +42,11 @@ describeEachEngine('vector space', (engine) => {
     expect(await columnType(store)).toBe('vector');
     expect(await hnswIndex(store)).toBeUndefined();
 
-    await store.memories.insert('t' as never, { tier: 'ltm', content: 'a', embedding: { vector: [1, 0, 0], model: 'm' } }, { id: 'test' });
+    await store.memories.insertAsGiven(
+      't' as never,
+      { tier: 'ltm', content: 'a', embedding: { vector: [1, 0, 0], model: 'm' } },
+      { id: 'test' },
+    );
     expect(await store.vectorSpace.describe()).toMatchObject({ dimensions: 3, model: 'm' });
     expect(await columnType(store)).toBe('vector(3)');
     expect(await hnswIndex(store)).toMatch(/USING hnsw \(embedding vector_cosine_ops\)/);
@@ -63,7 +67,7 @@ describeEachEngine('vector space', (engine) => {
   it('refuses a vector of another size with DIMENSION_MISMATCH and stores nothing', async () => {
     const store = await open({ vector: { dimensions: 3 } });
     const error = await store.memories
-      .insert('t' as never, { tier: 'ltm', content: 'wrong size', embedding: { vector: [1, 2], model: 'm' } }, { id: 'test' })
+      .insertAsGiven('t' as never, { tier: 'ltm', content: 'wrong size', embedding: { vector: [1, 2], model: 'm' } }, { id: 'test' })
       .catch((caught: unknown) => caught);
     expect(isMemsvcError(error, 'DIMENSION_MISMATCH')).toBe(true);
     expect((error as Error).message).toMatch(/stores 3-dimensional vectors.*got a 2-dimensional one.*--recreate --regenerate/);
@@ -103,7 +107,7 @@ describeEachEngine('vector space', (engine) => {
     const store = await open({ vector: { dimensions: 3 } });
     const tenants = [...Array.from({ length: 60 }, (_, i) => `tenant-${i}`), 'ユーザー', 'émile', '🦊-agent', 'x'.repeat(128)];
     for (const [i, tenant] of tenants.entries()) {
-      await store.memories.insert(
+      await store.memories.insertAsGiven(
         tenant as never,
         { tier: 'ltm', content: `fact ${i}`, embedding: { vector: [1, i, 2], model: 'm' } },
         { id: 'test' },
@@ -121,7 +125,7 @@ describeEachEngine('vector space', (engine) => {
     const tenants = ['alice', 'bob', 'carol'];
     for (let i = 0; i < 300; i++) {
       const tenant = tenants[i % tenants.length] as string;
-      await store.memories.insert(
+      await store.memories.insertAsGiven(
         tenant as never,
         { tier: 'ltm', content: `note ${i} of ${tenant}`, embedding: { vector: [1, (i % 17) / 17, (i % 5) / 5], model: 'm' } },
         { id: 'test' },

@@ -101,7 +101,14 @@ describe('workspace layout (DESIGN.md §1)', () => {
     }
     expect(manifest('packages/runtime')).toMatchObject({ name: '@memsvc/runtime', type: 'module', publishConfig: { access: 'public' } });
     // The runtime composes the adapters (auth's key authenticator among them), never mcp-tools or an app.
-    expect(uses('packages/runtime').sort()).toEqual(['@memsvc/auth', '@memsvc/core', '@memsvc/embeddings', '@memsvc/store-pg']);
+    expect(uses('packages/runtime').sort()).toEqual([
+      '@memsvc/auth',
+      '@memsvc/config',
+      '@memsvc/core',
+      '@memsvc/embeddings',
+      '@memsvc/import-export',
+      '@memsvc/store-pg',
+    ]);
   });
 
   it('pins the package manager and the Node version for turbo and users', () => {

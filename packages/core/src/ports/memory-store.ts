@@ -147,8 +147,12 @@ export interface UpdateOptions {
  * Every mutation writes an audit row in the same transaction.
  */
 export interface MemoryStore {
-  /** Inserts a memory without the write rules (imports of already-checked rows, tests). */
-  insert(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord>;
+  /**
+   * Stores a memory exactly as given, without the write rules (no duplicate, contradiction or
+   * changed-fact check): for seeding a store in tests and benchmarks. The engine never calls it;
+   * its writes go through writeUnit.
+   */
+  insertAsGiven(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord>;
 
   /**
    * Runs `work`, core's write use case (engine/write-memory.ts), as the unit of work of writing

@@ -87,7 +87,7 @@ export class InMemoryMemoryStore implements MemoryStore {
   // rows in one consistent state; a unit of work, which core's use case awaits step by step, runs
   // in the queue, and each of its steps checks the rows as they are (as under the SQL locks).
 
-  async insert(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord> {
+  async insertAsGiven(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord> {
     checkNewMemory(memory);
     if (memory.embedding) this.checkEmbedding(memory.embedding);
     const now = this.#clock.now();

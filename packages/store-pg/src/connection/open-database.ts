@@ -63,12 +63,12 @@ export async function openDatabase(target: DatabaseTarget | string, options: Ope
   if (resolved.storage === 'directory') return openSharedDirectory(resolved.directory, description, options);
 
   // Loaded on demand: a server on PostgreSQL never pays for parsing the embedded engine.
-  const [{ openPglite, turnLoopBetweenStatements }, { createPgConfig }] = await Promise.all([
+  const [{ openPglite, yieldToEventLoopBeforeEachStatement }, { createPgConfig }] = await Promise.all([
     import('./embedded-engine.js'),
     import('@electric-sql/pglite/node-postgres'),
   ]);
   const embedded = await openPglite('memory', options.pgliteTemplate);
-  turnLoopBetweenStatements(embedded.pglite);
+  yieldToEventLoopBeforeEachStatement(embedded.pglite);
   // PGlite is one connection; its pool config has size 1, so concurrent transactions queue.
   const db = kyselyOver(new pg.Pool({ ...createPgConfig(embedded.pglite), types: memsvcTypeParsers }), 'pglite', options);
   return {

@@ -88,7 +88,7 @@ export class PgMemoryStore implements MemoryStore {
     return this.options.db;
   }
 
-  async insert(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord> {
+  async insertAsGiven(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord> {
     checkNewMemory(memory);
     // The id is minted when the call arrives, not when a pooled connection frees up, so ids
     // (time-ordered) follow the order of the calls.

@@ -61,8 +61,8 @@ export class ReplicaRoutedMemoryStore implements MemoryStore {
 
   // Writes: on the primary, and the tenant's reads wait for the standby to show them.
 
-  insert(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord> {
-    return this.writing(tenant, () => this.primary.insert(tenant, memory, actor));
+  insertAsGiven(tenant: TenantId, memory: NewMemory, actor: Actor): Promise<MemoryRecord> {
+    return this.writing(tenant, () => this.primary.insertAsGiven(tenant, memory, actor));
   }
 
   writeUnit<T>(tenant: TenantId, actor: Actor, memory: NewMemory, work: (unit: NewMemoryUnit) => Promise<T>): Promise<T> {

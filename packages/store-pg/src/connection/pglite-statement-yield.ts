@@ -15,7 +15,7 @@ const STARTS_A_STATEMENT = new Set(['P'.charCodeAt(0), 'Q'.charCodeAt(0)]);
  * Statements still run one at a time and in order (node-postgres queues a connection's
  * messages, and PGlite is one connection); only other requests' JavaScript runs in between.
  */
-export function turnLoopBetweenStatements(pglite: PGlite): void {
+export function yieldToEventLoopBeforeEachStatement(pglite: PGlite): void {
   const execute = pglite.execProtocolStream.bind(pglite);
   pglite.execProtocolStream = async (message, options) => {
     if (STARTS_A_STATEMENT.has(message[0] ?? 0)) await nextLoopTurn();

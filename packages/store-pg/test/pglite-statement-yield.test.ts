@@ -5,7 +5,7 @@ import { openDatabase, type StoreConnection } from '../src/index.js';
 /**
  * PGlite runs on this thread and answers through promises alone: without a loop turn between
  * statements, a long transaction kept every timer, socket and HTTP request of the process
- * waiting until its end (pglite-turns.ts).
+ * waiting until its end (pglite-statement-yield.ts).
  */
 describe('the embedded engine lets the event loop turn between statements', () => {
   let connection: StoreConnection;

@@ -9,7 +9,7 @@ const SCHEDULED_CORPUS_SEEDS = 2_000;
  * What each scheduled job does, as a function returning the status scheduler_state records.
  * Every run logs one line with its counts. `stopping` is aborted when the process shuts down.
  */
-export function scheduledJobBody(
+export function scheduledJobWork(
   name: ScheduledJobName,
   maintenance: Maintenance,
   logger: Logger,
