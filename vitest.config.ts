@@ -7,8 +7,8 @@ import { SlowProjectsFirst } from './tooling/vitest/slow-projects-first.ts';
 // Vitest runs one file at a time on a 2-core machine by default (cores - 1), but most of a
 // storage or process test's time is spent waiting on PostgreSQL, PGlite or a child process, so
 // two files at a time finish the suite sooner (three were faster still, but starved the
-// timing-sensitive process tests on a busy machine). MEMSVC_TEST_WORKERS overrides it.
-const maxWorkers = Number(process.env.MEMSVC_TEST_WORKERS ?? 2);
+// timing-sensitive process tests on a busy machine). TEST_MEMSVC_WORKERS overrides it.
+const maxWorkers = Number(process.env.TEST_MEMSVC_WORKERS ?? 2);
 
 export default defineConfig({
   test: {

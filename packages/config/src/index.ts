@@ -9,12 +9,13 @@ export type {
   OAuthClient,
   ReadDatabaseConfig,
 } from './config-types.js';
+export { JWT_SECRET_MIN_LENGTH } from './cross-variable-rules.js';
 export { LITE_DEFAULT_USER_ID } from './default-user.js';
 export { parseDurationSeconds } from './duration.js';
 export type { EnvVariable } from './env-schema.js';
 export { ENV_VARIABLES, envSchema } from './env-schema.js';
 export type { ConfigContext, LoadedConfig } from './load-config.js';
-export { JWT_SECRET_MIN_LENGTH, loadConfig } from './load-config.js';
+export { loadConfig } from './load-config.js';
 export type { ProfileResolution } from './profile.js';
 export { resolveProfile } from './profile.js';
 export { assertServerMayBoot } from './server-boot-rules.js';

@@ -130,6 +130,7 @@ export type {
   WriteOptions,
   WriteOutcome,
 } from './ports/memory-store.js';
+export { checkFinite, checkLimit, checkNewMemory, MAX_PAGE_SIZE } from './ports/memory-store-checks.js';
 export type {
   AuthorizationGrant,
   CodeGrant,

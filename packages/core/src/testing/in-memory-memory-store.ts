@@ -16,6 +16,7 @@ import type {
   VersionsAsOf,
   VersionsAsOfQuery,
 } from '../ports/memory-store.js';
+import { checkFinite, checkLimit, checkNewMemory } from '../ports/memory-store-checks.js';
 import type { NewMemoryUnit, PromotionUnit, UpdateUnit } from '../ports/write-unit.js';
 import { cosineSimilarity, toStoredVector } from './cosine-similarity.js';
 import { recallCandidates } from './in-memory-recall-candidates.js';
@@ -26,7 +27,6 @@ import { isLiveAt, isUnexpiredAt, matchesFilters, newestFirst } from './memory-v
 import { precedingMemories } from './preceding-memories.js';
 import { restoreMemory } from './restore-memory.js';
 import { SequentialIdGenerator } from './sequential-id-generator.js';
-import { checkFinite, checkLimit, checkNewMemory } from './store-input-checks.js';
 import { changeRow, copyJson, newStoredMemory, type StoredMemory, toRecord } from './stored-memory.js';
 import { WriteQueue } from './write-queue.js';
 

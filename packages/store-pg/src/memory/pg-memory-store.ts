@@ -2,6 +2,9 @@ import {
   type Actor,
   type AuditEntry,
   type Clock,
+  checkFinite,
+  checkLimit,
+  checkNewMemory,
   type IdGenerator,
   type ListMemoriesQuery,
   type MemoryEmbedding,
@@ -23,14 +26,13 @@ import {
   type VersionsAsOf,
   type VersionsAsOfQuery,
 } from '@memsvc/core';
-import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { FirstStatistics } from '../connection/first-statistics.js';
 import { retryingLockConflicts } from '../connection/lock-conflicts.js';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import type { PgVectorSpace } from '../vector/pg-vector-space.js';
 import type { VectorFeatures } from '../vector/vector-features.js';
-import { inVectorShardOf } from '../vector/vector-shards.js';
 import { AccessCounter } from './access-counter.js';
 import { readAuditTrail, writeAudit } from './audit-trail.js';
 import { insertMemory } from './insert-memory.js';
@@ -48,13 +50,15 @@ import {
   updateMemoryRow,
   vectorLiteral,
 } from './memory-row.js';
+import { nearestMemories, precedingMemories } from './neighbour-queries.js';
+import { toColumns } from './patch-columns.js';
 import { holdForPromotion, PgPromotionUnit } from './pg-promotion-unit.js';
 import { PgUpdateUnit } from './pg-update-unit.js';
 import { PgNewMemoryUnit } from './pg-write-unit.js';
 import { explainRecallCandidates, findRecallCandidates } from './recall-candidates.js';
 import { restoreMemory } from './restore-memory.js';
 import { readVersionsAsOf } from './versions-as-of.js';
-import { hashContent, sameScope } from './write-path.js';
+import { hashContent } from './write-path.js';
 import { inLockedTransaction, lockInTransaction, type SearchSettings, writeLockKey } from './write-transaction.js';
 
 export interface PgMemoryStoreOptions {
@@ -68,9 +72,6 @@ export interface PgMemoryStoreOptions {
   /** `PGVECTOR_HNSW_EF_SEARCH`: candidate list size of each HNSW search. */
   readonly hnswEfSearch?: number | undefined;
 }
-
-/** Largest page `list` returns. */
-export const MAX_PAGE_SIZE = 1000;
 
 /**
  * The MemoryStore port over PostgreSQL or PGlite. Every statement filters on the tenant it is
@@ -305,68 +306,12 @@ export class PgMemoryStore implements MemoryStore {
   }
 
   async precedingMemories(tenant: TenantId, query: PrecedingMemoryQuery): Promise<readonly MemoryRecord[]> {
-    const now = this.options.clock.now();
-    const recent = this.db
-      .selectFrom('memories')
-      .select('id')
-      .where('user_id', '=', tenant)
-      .where('deleted_at', 'is', null)
-      .orderBy('id', 'desc')
-      .limit(query.window);
-    // The turns before `beforeTurn`, as metadata text ("12"), so one IN list serves both shapes.
-    const turns =
-      query.beforeTurn === undefined
-        ? undefined
-        : Array.from({ length: Math.min(query.count, query.beforeTurn) }, (_, i) => String((query.beforeTurn ?? 0) - 1 - i));
-    if (turns?.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('memories')
-      .select(MEMORY_COLUMNS)
-      .select(hasEmbeddingColumn)
-      .where('id', 'in', recent)
-      .where('user_id', '=', tenant)
-      .where(isLiveAt(now))
-      .where((eb) => {
-        const { conversationId } = query;
-        if (conversationId === undefined) return eb.and([sameScope(query.scope), eb('created_at', '>=', query.since)]);
-        const turnIs = (path: RawBuilder<unknown>) => (turns === undefined ? [] : [eb(path, 'in', turns)]);
-        return eb.or([
-          eb.and([eb(sql`metadata->>'conversationId'`, '=', conversationId), ...turnIs(sql`metadata->>'turn'`)]),
-          eb.and([eb(sql`metadata->'conversation'->>'id'`, '=', conversationId), ...turnIs(sql`metadata->'conversation'->>'turn'`)]),
-        ]);
-      })
-      .orderBy('id', 'desc')
-      .limit(query.count)
-      .execute();
-    return rows.map((row) => toMemoryRecord(row as MemoryRow));
+    return precedingMemories(this.db, tenant, query, this.options.clock.now());
   }
 
   async nearest(tenant: TenantId, vector: readonly number[], limit: number): Promise<readonly NearestMemory[]> {
     checkLimit(limit);
-    const space = await this.options.vectorSpace.describe();
-    if (!space) return [];
-    checkFinite(vector);
-    if (space.dimensions !== vector.length) {
-      // Reuse the vector space's message, which tells the operator how to recover.
-      await this.options.vectorSpace.ensure(vector.length, null);
-    }
-    const now = this.options.clock.now();
-    const distance = sql<number>`embedding <=> ${vectorLiteral(vector)}`;
-    const rows = await this.db
-      .selectFrom('memories')
-      .select(MEMORY_COLUMNS)
-      .select(hasEmbeddingColumn)
-      .select(sql<number>`1 - (${distance})`.as('similarity'))
-      .where('user_id', '=', tenant)
-      .where(isLiveAt(now))
-      .where('embedding', 'is not', null)
-      .where(inVectorShardOf(tenant))
-      .orderBy(distance)
-      .limit(limit)
-      .execute();
-    return rows
-      .map((row) => ({ memory: toMemoryRecord(row as MemoryRow), similarity: Number(row.similarity) }))
-      .sort((a, b) => b.similarity - a.similarity);
+    return nearestMemories(this.db, this.options.vectorSpace, tenant, vector, limit, this.options.clock.now());
   }
 
   private async lockLiveRow(trx: Transaction<MemsvcDatabase>, tenant: TenantId, id: string, now: Date): Promise<MemoryRecord> {
@@ -382,46 +327,5 @@ export class PgMemoryStore implements MemoryStore {
   private async checkVector(embedding: MemoryEmbedding): Promise<void> {
     checkFinite(embedding.vector);
     await this.options.vectorSpace.ensure(embedding.vector.length, embedding.model);
-  }
-}
-
-function toColumns(patch: MemoryPatch, now: Date): Record<string, unknown> {
-  const columns: Record<string, unknown> = {};
-  if (patch.content !== undefined) {
-    columns.content = patch.content;
-    columns.content_hash = hashContent(patch.content);
-  }
-  if (patch.tags !== undefined) columns.tags = [...patch.tags];
-  if (patch.metadata !== undefined) columns.metadata = JSON.stringify(patch.metadata);
-  if (patch.importance !== undefined) columns.importance = patch.importance;
-  if (patch.importanceScore !== undefined) columns.importance_score = patch.importanceScore;
-  if (patch.pinned !== undefined) columns.pinned = patch.pinned;
-  if (patch.tier !== undefined) columns.tier = patch.tier;
-  if (patch.expiresAt !== undefined) columns.expires_at = patch.expiresAt;
-  if (patch.embedding === null) Object.assign(columns, { embedding: null, embedding_model: null, embedded_at: null });
-  else if (patch.embedding) {
-    Object.assign(columns, { embedding: vectorLiteral(patch.embedding.vector), embedding_model: patch.embedding.model, embedded_at: now });
-  }
-  return columns;
-}
-
-function checkNewMemory(memory: NewMemory): void {
-  if (memory.tier === 'stm' && !memory.expiresAt) {
-    throw new MemsvcError('INVALID_INPUT', 'a short-term memory needs an expiry (expiresAt)', { field: 'expiresAt' });
-  }
-  if (memory.tier === 'ltm' && memory.expiresAt) {
-    throw new MemsvcError('INVALID_INPUT', 'a long-term memory cannot have an expiry', { field: 'expiresAt' });
-  }
-}
-
-function checkLimit(limit: number): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw new MemsvcError('INVALID_INPUT', `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`, { field: 'limit' });
-  }
-}
-
-function checkFinite(vector: readonly number[]): void {
-  if (vector.length === 0 || !vector.every(Number.isFinite)) {
-    throw new MemsvcError('INVALID_INPUT', 'an embedding must be a non-empty list of finite numbers', { field: 'embedding' });
   }
 }

@@ -1,7 +1,10 @@
 import type { NewMemory } from '../domain/memory.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 
-/** Largest page (and audit trail, and nearest list) one call returns, as in the SQL stores. */
+/**
+ * The input checks every MemoryStore applies, so the SQL store and the in-memory one refuse the
+ * same input with the same error. Largest page (and audit trail, and nearest list) one call returns.
+ */
 export const MAX_PAGE_SIZE = 1000;
 
 /** A short-term memory needs an expiry; a long-term one must not have one. */
