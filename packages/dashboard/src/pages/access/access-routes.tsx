@@ -1,5 +1,6 @@
 import { mintApiKey } from '@memsvc/auth';
 import { type ApiKeyRecord, isMemsvcError } from '@memsvc/core';
+import { httpStatusOf } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import { requireFreshSignIn } from '../../auth/fresh-sign-in.js';
 import { clearSessionCookie } from '../../auth/session-cookie.js';
@@ -71,7 +72,7 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   };
 
   const notFound = (c: Context<DashboardEnv>, message: string) =>
-    c.html(<ErrorPage basePath={base} title="Not found" message={message} />, 404);
+    c.html(<ErrorPage basePath={base} title="Not found" message={message} />, httpStatusOf('NOT_FOUND'));
 
   app.get('/access', async (c) => c.html(<AccessPage {...(await accessView(c, { notice: accessNotice(c.req.query('notice')) }))} />));
 
@@ -83,7 +84,7 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   app.post('/access/keys', async (c) => {
     if (liteProfile) {
       const message = 'This server runs the lite profile, which accepts no per-agent keys (spec §5.5), so none was made.';
-      return c.html(<ErrorPage basePath={base} title="Not on lite" message={message} />, 403);
+      return c.html(<ErrorPage basePath={base} title="Not on lite" message={message} />, httpStatusOf('FORBIDDEN'));
     }
     const viewer = c.get('viewer');
     const values: KeyFormValues = keyFormValues(await c.req.parseBody({ all: true }));
@@ -108,7 +109,11 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
       secret = minted.key;
     } catch (error) {
       if (!FORM_ERRORS.some((code) => isMemsvcError(error, code))) throw error;
-      return c.html(<AccessPage {...(await accessView(c, { form: values, error: (error as Error).message }))} />, 400);
+      // The form comes back with what was wrong: whatever the refusal's code, the form is what was invalid.
+      return c.html(
+        <AccessPage {...(await accessView(c, { form: values, error: (error as Error).message }))} />,
+        httpStatusOf('INVALID_INPUT'),
+      );
     }
     logger.info({ event: 'api_key_created', keyId: record.id, actor: viewer.actor, via: 'dashboard' }, 'API key created');
     c.header('Cache-Control', 'no-store');
