@@ -1,5 +1,11 @@
 export { addressBucketOf, DEFAULT_IPV6_RATE_LIMIT_PREFIX } from './domain/address-bucket.js';
-export { API_KEY_MAX_LIFETIME_DAYS, API_KEY_NAME_MAX_LENGTH, checkApiKeyName, keyLifetimeDays } from './domain/api-key-rules.js';
+export {
+  API_KEY_MAX_LIFETIME_DAYS,
+  API_KEY_NAME_MAX_LENGTH,
+  checkApiKeyName,
+  checkKeyScopesHeld,
+  keyLifetimeDays,
+} from './domain/api-key-rules.js';
 export { ASKING_DISCOUNT, asksQuestion } from './domain/asking-turn.js';
 export { AUDIT_LIMITS, changedFieldsBefore, trimmedAuditAfter } from './domain/audit-change.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';

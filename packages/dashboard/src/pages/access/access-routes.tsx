@@ -1,4 +1,4 @@
-import { mintApiKey } from '@memsvc/auth';
+import { issueApiKey } from '@memsvc/auth';
 import { type ApiKeyRecord, isMemsvcError } from '@memsvc/core';
 import { httpStatusOf } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
@@ -13,7 +13,7 @@ import { pageUrl } from '../../views/urls.js';
 import { accessNotice } from './access-notices.js';
 import { AccessPage, type AccessView } from './access-view.js';
 import { databaseUrlIsMasked, httpConfigs, MCP_URL_PLACEHOLDER, SHARED_KEY_PLACEHOLDER, stdioConfigs } from './agent-configs.js';
-import { checkKeyForm, emptyKeyForm, expiryOf, grantableScopes, type KeyFormValues, keyFormValues } from './key-form.js';
+import { checkKeyForm, emptyKeyForm, grantableScopes, type KeyFormValues, keyFormValues } from './key-form.js';
 import { mcpAddressOf } from './mcp-address.js';
 import type { OrganizationWithMembers } from './organizations-section.js';
 
@@ -92,21 +92,24 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     let record: ApiKeyRecord;
     let secret: string;
     try {
-      const request = checkKeyForm(values, viewer, await store.organizations.organizationsOf(viewer.tenant));
-      const minted = mintApiKey();
-      record = await store.apiKeys.create({
-        userId: viewer.tenant,
-        name: request.name,
-        organizationId: request.organizationId,
-        scopes: request.scopes,
-        expiresAt: expiryOf(request.expiresInDays, clock.now()),
-        // The store checks the session is live as it inserts; the key expires no later than the
-        // session (and the session's key, when it has one) and is revoked when either ends.
-        madeInSession: viewer.sessionId,
-        prefix: minted.prefix,
-        keyHash: minted.keyHash,
-      });
-      secret = minted.key;
+      const request = checkKeyForm(values, await store.organizations.organizationsOf(viewer.tenant));
+      const issued = await issueApiKey(
+        store.apiKeys,
+        {
+          userId: viewer.tenant,
+          name: request.name,
+          organizationId: request.organizationId,
+          scopes: request.scopes,
+          expiresInDays: request.expiresInDays,
+          // The store checks the session is live as it inserts; the key expires no later than the
+          // session (and the session's key, when it has one) and is revoked when either ends.
+          madeInSession: viewer.sessionId,
+        },
+        { heldScopes: grantableScopes(viewer) },
+        clock,
+      );
+      record = issued.record;
+      secret = issued.key;
     } catch (error) {
       if (!FORM_ERRORS.some((code) => isMemsvcError(error, code))) throw error;
       // The form comes back with what was wrong: whatever the refusal's code, the form is what was invalid.
