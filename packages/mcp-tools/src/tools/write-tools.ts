@@ -1,6 +1,5 @@
 import type { MemoryEngine } from '@memsvc/core';
 import { MEMORY_LIMITS } from '@memsvc/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson, relatedJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
@@ -16,6 +15,7 @@ import {
   userIdArgument,
   wholeNumber,
 } from '../tool-arguments.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { memoryOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
@@ -58,8 +58,8 @@ const writeOutput = {
 };
 
 /** `create_memory` and `update_memory`. */
-export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
-  server.registerTool(
+export function registerWriteTools(tools: ToolRegistry, engine: MemoryEngine, pipeline: ToolPipeline): void {
+  tools.register(
     'create_memory',
     {
       title: 'Create a memory',
@@ -108,7 +108,7 @@ export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipe
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'update_memory',
     {
       title: 'Update a memory',
