@@ -23,12 +23,23 @@ export type ToolHandler<Input extends z.ZodType> = (
   request: ToolCallRequest,
 ) => CallToolResult | Promise<CallToolResult>;
 
+/** How a tool's arguments are checked before its body. */
+export interface ToolArgumentChecks {
+  /**
+   * The engine checks every argument the tool stores or looks up with core's storable-text and
+   * nesting rules (create_memory, update_memory: content, tags, scope, metadata), so the
+   * registry does not check them a second time. Default false: checked here.
+   */
+  readonly checkedByEngine?: boolean;
+}
+
 /**
  * The one way memsvc's tools are registered on a server, so every tool runs the same pipeline:
  * the SDK checks the arguments against the input schema, then this refuses text no tool can
- * store (a NUL, a lone surrogate) and arguments nested too deep (checkStorableArguments), then
- * the tool's body runs (which goes through runTool). One rule for every tool instead of one per
- * field. It keeps the registered tools by name, for the offer to disable those not offered.
+ * store (a NUL, a lone surrogate) and arguments nested too deep (checkStorableArguments) unless
+ * the engine checks them itself, then the tool's body runs (which goes through runTool). One
+ * rule for every tool instead of one per field. It keeps the registered tools by name, for the
+ * offer to disable those not offered.
  */
 export class ToolRegistry {
   readonly #server: McpServer;
@@ -46,8 +57,10 @@ export class ToolRegistry {
     name: string,
     definition: ToolDefinition<Input, Output>,
     handler: ToolHandler<Input>,
+    checks: ToolArgumentChecks = {},
   ): RegisteredTool {
     const checked = (args: z.output<Input>, request: ToolCallRequest) => {
+      if (checks.checkedByEngine) return handler(args, request);
       try {
         checkStorableArguments(args);
       } catch (error) {

@@ -52,6 +52,12 @@ const updateMemoryInput = toolInput({
   actorLabel: ignoredArgument,
 });
 
+/**
+ * What these tools store, the engine checks (core's checkContent, checkTags, checkScope,
+ * checkMetadata: storable text, nesting): checked once, there, whoever calls the engine.
+ */
+const STORED_BY_ENGINE = { checkedByEngine: true } as const;
+
 const writeOutput = {
   memory: memoryOutput,
   superseded: z.array(objectOutput),
@@ -106,6 +112,7 @@ export function registerWriteTools(tools: ToolRegistry, engine: MemoryEngine, pi
           }),
         };
       }),
+    STORED_BY_ENGINE,
   );
 
   tools.register(
@@ -138,5 +145,6 @@ export function registerWriteTools(tools: ToolRegistry, engine: MemoryEngine, pi
         );
         return { tier: memory.tier, result: toolSuccess({ memory: memoryJson(memory), superseded }) };
       }),
+    STORED_BY_ENGINE,
   );
 }
