@@ -1,4 +1,4 @@
 import { defineProject } from 'vitest/config';
 import { memsvcProject } from '../../tooling/vitest/preset.ts';
 
-export default defineProject(memsvcProject('auth', import.meta.dirname));
+export default defineProject(memsvcProject('auth', import.meta.dirname, { postgres: true }));

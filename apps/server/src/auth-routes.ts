@@ -10,8 +10,8 @@ import {
   type SessionTokens,
   startedInThisBrowser,
 } from '@memsvc/auth';
-import { type Clock, type IdentityProvider, isScope, SCOPES, type Scope } from '@memsvc/core';
-import type { Logger } from '@memsvc/runtime';
+import { type Clock, type IdentityProvider, isScope, type MemsvcErrorCode, SCOPES, type Scope } from '@memsvc/core';
+import { httpStatusOf, type Logger } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { type BoundedBody, readBoundedBody } from './bounded-body.js';
@@ -33,12 +33,17 @@ export interface AuthRouteDependencies {
   readonly challenge?: string | undefined;
 }
 
-type ErrorStatus = 400 | 401 | 403 | 404;
+type RefusalCode = Extract<MemsvcErrorCode, 'INVALID_INPUT' | 'UNAUTHENTICATED' | 'NOT_FOUND'>;
 
-function refuse(c: Context, status: ErrorStatus, code: string, message: string, challenge = 'Bearer') {
+function answerRefusal(c: Context, status: 400 | 401 | 403 | 404, code: RefusalCode, message: string, challenge: string) {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
   if (status === 401) headers['WWW-Authenticate'] = challenge;
   return c.json({ error: { code, message } }, status, headers);
+}
+
+/** A refusal: its status is the error code's (http-status-of-error.ts), a 401 carries the challenge. */
+function refuse(c: Context, code: RefusalCode, message: string, challenge = 'Bearer') {
+  return answerRefusal(c, httpStatusOf(code), code, message, challenge);
 }
 
 /** Where a session request came from: recorded with the session, never trusted for anything. */
@@ -103,7 +108,7 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
   app.post('/auth/session', async (c) => {
     const token = bearerToken(c.req.header('authorization'));
     const refused = () =>
-      refuse(c, 401, 'UNAUTHENTICATED', 'a session is issued for a valid per-agent API key: send Authorization: Bearer <API key>');
+      refuse(c, 'UNAUTHENTICATED', 'a session is issued for a valid per-agent API key: send Authorization: Bearer <API key>');
     if (!token) return refused();
     // The body first, whose timing is the caller's; the key is checked once it has arrived, and
     // again when the session is written (the store locks the key's row): a key revoked while
@@ -112,7 +117,7 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
     const key = await apiKeys.authenticate(token);
     if (!key) return refused();
     const asked = requestedScopes(body, key.scopes);
-    if ('problem' in asked) return refuse(c, 400, 'INVALID_INPUT', asked.problem);
+    if ('problem' in asked) return refuse(c, 'INVALID_INPUT', asked.problem);
     const session = await issueKeySession(sessions, key, asked.scopes, clientOf(c));
     if (!session) return refused();
     logger.info({ event: 'session_issued', keyId: key.id, via: 'api-key' }, 'session issued');
@@ -123,7 +128,7 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
     const token = bearerToken(c.req.header('authorization'));
     const claims = token ? await sessions.verify(token) : undefined;
     if (!claims)
-      return refuse(c, 401, 'UNAUTHENTICATED', 'the session token is not valid (expired, logged out or not issued here)', deps.challenge);
+      return refuse(c, 'UNAUTHENTICATED', 'the session token is not valid (expired, logged out or not issued here)', deps.challenge);
     return c.json(
       {
         userId: claims.userId,
@@ -141,13 +146,7 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
     const token = bearerToken(c.req.header('authorization'));
     const ended = token ? await sessions.revoke(token) : undefined;
     if (!ended)
-      return refuse(
-        c,
-        401,
-        'UNAUTHENTICATED',
-        'logout needs a valid session token: send Authorization: Bearer <session token>',
-        deps.challenge,
-      );
+      return refuse(c, 'UNAUTHENTICATED', 'logout needs a valid session token: send Authorization: Bearer <session token>', deps.challenge);
     logger.info({ event: 'session_revoked', jti: ended.jti }, 'session logged out');
     return c.body(null, 204);
   });
@@ -162,7 +161,7 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
     return logins?.enabledProviders().find((provider) => provider === name);
   };
   const notEnabled = (c: Context) =>
-    refuse(c, 404, 'NOT_FOUND', `login with ${c.req.param('provider')} is not enabled on this server (see GET /auth/providers)`);
+    refuse(c, 'NOT_FOUND', `login with ${c.req.param('provider')} is not enabled on this server (see GET /auth/providers)`);
 
   app.get('/auth/:provider/login', async (c) => {
     const provider = providerOf(c);
@@ -188,7 +187,9 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
     } catch (error) {
       if (!(error instanceof LoginRefused)) throw error;
       logger.warn({ event: 'login_refused', provider, reason: error.reason }, 'login refused');
-      return refuse(c, error.status as ErrorStatus, 'UNAUTHENTICATED', error.message);
+      // A refused login keeps its own status (login-refused.ts: 403 for a person known but not let
+      // in, else 401) under the UNAUTHENTICATED code clients already read.
+      return answerRefusal(c, error.status, 'UNAUTHENTICATED', error.message, 'Bearer');
     }
   });
 }

@@ -1,4 +1,4 @@
-import { type AddressVerdict, addressLimitMessage, type ClientAddresses } from '@memsvc/runtime';
+import { type AddressVerdict, addressLimitMessage, type ClientAddresses, httpStatusOf } from '@memsvc/runtime';
 import type { MiddlewareHandler } from 'hono';
 
 /**
@@ -23,7 +23,7 @@ export function entryPointLimit(
           retryAfterSeconds: verdict.retryAfterSeconds,
         },
       },
-      429,
+      httpStatusOf('RATE_LIMITED'),
       { 'Retry-After': retryAfter },
     );
   };

@@ -3,7 +3,15 @@ import type { MemsvcConfig } from '@memsvc/config';
 import type { Tracer } from '@memsvc/core';
 import { type createDashboard, mountDashboard } from '@memsvc/dashboard';
 import type { Principal } from '@memsvc/mcp-tools';
-import { type AddressVerdict, ClientAddresses, type HealthChecker, type Logger, type Metrics, requestOriginGuard } from '@memsvc/runtime';
+import {
+  type AddressVerdict,
+  ClientAddresses,
+  type HealthChecker,
+  httpStatusOf,
+  type Logger,
+  type Metrics,
+  requestOriginGuard,
+} from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -109,6 +117,7 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
   const healthRoute = async (c: Context) => {
     const report = await deps.health.check();
     if (report.status !== 'ok') logger.warn({ health: report.indicators }, 'health check failed');
+    // Health's 503 is the probe protocol's "not ready" (load balancers read it), not an error code's.
     return c.json(report, report.status === 'ok' ? 200 : 503, { 'Cache-Control': 'no-store' });
   };
   app.get('/health', healthRoute);
@@ -126,7 +135,8 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
     if (config.metrics.token) {
       const token = bearerToken(c.req.header('authorization'));
       if (!secretMatches(config.metrics.token, token)) {
-        return c.json({ error: { code: 'UNAUTHENTICATED', message: 'a valid bearer token is required for metrics' } }, 401, {
+        const refusal = { code: 'UNAUTHENTICATED', message: 'a valid bearer token is required for metrics' } as const;
+        return c.json({ error: refusal }, httpStatusOf(refusal.code), {
           'WWW-Authenticate': 'Bearer',
         });
       }
@@ -163,10 +173,15 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
     );
   }
 
-  app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));
+  app.notFound((c) =>
+    c.json({ error: { code: 'NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}` } }, httpStatusOf('NOT_FOUND')),
+  );
   app.onError((error, c) => {
     logger.error({ err: error, path: c.req.path }, 'unhandled error in an HTTP route');
-    return c.json({ error: { code: 'INTERNAL', message: 'an internal error occurred; the server log has the details' } }, 500);
+    return c.json(
+      { error: { code: 'INTERNAL', message: 'an internal error occurred; the server log has the details' } },
+      httpStatusOf('INTERNAL'),
+    );
   });
   return app;
 }

@@ -1,7 +1,7 @@
 import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/config';
 import { ANONYMOUS_PRINCIPAL, authInfoOf, PRE_SHARED_KEY_PRINCIPAL, type Principal, TOOL_SCOPES, type ToolName } from '@memsvc/mcp-tools';
-import { type AddressVerdict, addressLimitMessage, type ClientAddresses, type Logger, type Metrics } from '@memsvc/runtime';
+import { type AddressVerdict, addressLimitMessage, type ClientAddresses, httpStatusOf, type Logger, type Metrics } from '@memsvc/runtime';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'hono';
@@ -15,7 +15,10 @@ import type { CallerVerdict } from './rate-limit-hook.js';
 /** Largest MCP request body accepted over HTTP: room for a long conversation to ingest. */
 export const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** A JSON-RPC error response with no request id (the request was refused before parsing). */
+/**
+ * A JSON-RPC error response with no request id (the request was refused before parsing). Its
+ * status is an error code's (httpStatusOf), or 413 for a body over MCP_MAX_BODY_BYTES, HTTP's own rule.
+ */
 export function jsonRpcError(
   c: Context,
   status: 400 | 401 | 403 | 413 | 429 | 500,
@@ -72,7 +75,7 @@ function parseBody(body: BoundedBody): ParsedBody {
   if (body.refused === 'too-deep') {
     return {
       ok: false,
-      status: 400,
+      status: httpStatusOf('INVALID_INPUT'),
       code: -32600,
       message: `request body nests arrays and objects deeper than ${MCP_MAX_JSON_DEPTH} levels`,
     };
@@ -80,7 +83,7 @@ function parseBody(body: BoundedBody): ParsedBody {
   try {
     return { ok: true, value: JSON.parse(body.bytes.toString('utf8')) };
   } catch {
-    return { ok: false, status: 400, code: -32700, message: 'Parse error: Invalid JSON' };
+    return { ok: false, status: httpStatusOf('INVALID_INPUT'), code: -32700, message: 'Parse error: Invalid JSON' };
   }
 }
 
@@ -118,7 +121,7 @@ export function createMcpHttpHandler(deps: {
     const clientAddress = deps.clientAddresses?.ofRequest(c);
     const authorization = c.req.header('authorization');
     const tooMany = (retryAfterSeconds: number, message = addressLimitMessage(retryAfterSeconds)) =>
-      jsonRpcError(c, 429, -32029, message, { 'Retry-After': String(retryAfterSeconds) });
+      jsonRpcError(c, httpStatusOf('RATE_LIMITED'), -32029, message, { 'Retry-After': String(retryAfterSeconds) });
     const countAddress = async () => {
       const verdict = deps.limitUnauthenticated ? await deps.limitUnauthenticated(clientAddress) : undefined;
       return verdict && !verdict.admitted ? tooMany(verdict.retryAfterSeconds) : undefined;
@@ -133,7 +136,10 @@ export function createMcpHttpHandler(deps: {
     if (!required || !bearer) {
       const refused = await countAddress();
       if (refused) return refused;
-      if (required) return jsonRpcError(c, 401, -32001, MISSING_CREDENTIAL, { 'WWW-Authenticate': challenges.unauthorized() });
+      if (required)
+        return jsonRpcError(c, httpStatusOf('UNAUTHENTICATED'), -32001, MISSING_CREDENTIAL, {
+          'WWW-Authenticate': challenges.unauthorized(),
+        });
     }
 
     let body: BoundedBody | undefined;
@@ -159,7 +165,10 @@ export function createMcpHttpHandler(deps: {
     const caller = await mcpCaller(deps.config, authorization, deps.findCredential);
     if ('problem' in caller) {
       const refused = await countAddress();
-      return closingIfUnread(refused ?? jsonRpcError(c, 401, -32001, caller.problem, { 'WWW-Authenticate': challenges.unauthorized() }));
+      return closingIfUnread(
+        refused ??
+          jsonRpcError(c, httpStatusOf('UNAUTHENTICATED'), -32001, caller.problem, { 'WWW-Authenticate': challenges.unauthorized() }),
+      );
     }
     const anonymous = caller.principal.kind === 'anonymous';
 
@@ -180,7 +189,7 @@ export function createMcpHttpHandler(deps: {
     // scopes to ask for, so the client can send the person back to consent to more.
     const missing = missingOAuthScope(caller.principal, parsedBody);
     if (missing)
-      return jsonRpcError(c, 403, -32001, `Forbidden: this tool needs the ${missing.needed} scope`, {
+      return jsonRpcError(c, httpStatusOf('FORBIDDEN'), -32001, `Forbidden: this tool needs the ${missing.needed} scope`, {
         'WWW-Authenticate': challenges.insufficientScope(missing.askFor),
       });
 

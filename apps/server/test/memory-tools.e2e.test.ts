@@ -154,12 +154,36 @@ describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect 
       ['create_memory', { userId: 'strict', content: 'x', type: 'long-term', metadata: deep }, 'metadata'],
       ['recall', { userId: 'strict', query: 'x', scope: '\u0000' }, 'scope'],
       ['list_memories', { userId: 'strict', tags: ['\udc00'] }, 'tags.0'],
+      // What create_memory and update_memory store is checked once, by the engine (core's rules).
+      ['create_memory', { userId: 'strict', content: 'x', type: 'long-term', tags: ['\udc00'] }, 'tags'],
+      ['create_memory', { userId: 'strict', content: 'x', type: 'long-term', scope: 'a\u0000' }, 'scope'],
+      ['create_memory', { userId: 'strict', content: 'x', type: 'long-term', supersedes: ['a\u0000'] }, 'supersedes'],
     ] as const) {
       expect(await call(client, tool, args), `${tool} ${field}`).toMatchObject({
         isError: true,
         body: { error: { code: 'INVALID_INPUT', data: { field } } },
       });
     }
+    const stored = (await call(client, 'create_memory', { userId: 'strict-update', content: 'kept', type: 'long-term' })).body.memory;
+    const unstorableUpdate = await call(client, 'update_memory', {
+      userId: 'strict-update',
+      memoryId: stored.id,
+      expectedVersion: stored.version,
+      tags: ['ok', 'a\u0000'],
+      metadata: { note: '\ud800' },
+    });
+    expect(unstorableUpdate).toMatchObject({ isError: true, body: { error: { code: 'INVALID_INPUT', data: { field: 'metadata.note' } } } });
+    const unstorableId = await call(client, 'update_memory', {
+      userId: 'strict-update',
+      memoryId: 'a\u0000',
+      expectedVersion: 1,
+      content: 'x',
+    });
+    expect(unstorableId).toMatchObject({ isError: true, body: { error: { code: 'NOT_FOUND' } } });
+    expect((await call(client, 'get_memory', { userId: 'strict-update', memoryId: stored.id })).body.memory).toMatchObject({
+      version: stored.version,
+      content: 'kept',
+    });
     const unknownArgument = await call(client, 'create_memory', { userId: 'strict', content: 'x', type: 'long-term', bogusField: 1 });
     expect(unknownArgument).toMatchObject({ isError: true, body: { error: { code: 'INVALID_INPUT', data: { field: 'bogusField' } } } });
     const wrongType = await client.callTool({ name: 'create_memory', arguments: { userId: 'strict', content: 42, type: 'long-term' } });

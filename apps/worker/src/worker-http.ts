@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bearerToken, secretMatches } from '@memsvc/auth';
 import type { Secret } from '@memsvc/core';
-import type { Metrics } from '@memsvc/runtime';
+import { httpStatusOf, type Metrics } from '@memsvc/runtime';
 import type { MemsvcStore } from '@memsvc/store-pg';
 
 /**
@@ -25,6 +25,7 @@ export async function serveWorkerHttp(options: {
       response.writeHead(status, { 'Content-Type': type });
       response.end(body);
     };
+    // 405 and the health 503 are HTTP's and the probe protocol's rules, not an error code's.
     if (request.method !== 'GET') return send(405, 'application/json', JSON.stringify({ error: { code: 'METHOD_NOT_ALLOWED' } }));
     if (path === '/health') {
       void options.store.health().then((health) => {
@@ -38,7 +39,7 @@ export async function serveWorkerHttp(options: {
         const token = bearerToken(request.headers.authorization);
         if (!secretMatches(options.metricsToken, token)) {
           return send(
-            401,
+            httpStatusOf('UNAUTHENTICATED'),
             'application/json',
             JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'a valid bearer token is required' } }),
           );
@@ -47,7 +48,7 @@ export async function serveWorkerHttp(options: {
       void options.metrics.registry.metrics().then((text) => send(200, options.metrics.registry.contentType, text));
       return;
     }
-    send(404, 'application/json', JSON.stringify({ error: { code: 'NOT_FOUND' } }));
+    send(httpStatusOf('NOT_FOUND'), 'application/json', JSON.stringify({ error: { code: 'NOT_FOUND' } }));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

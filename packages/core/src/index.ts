@@ -1,5 +1,11 @@
 export { DEFAULT_IPV6_RATE_LIMIT_PREFIX } from './domain/address-bucket.js';
-export { API_KEY_MAX_LIFETIME_DAYS, API_KEY_NAME_MAX_LENGTH, checkApiKeyName, keyLifetimeDays } from './domain/api-key-rules.js';
+export {
+  API_KEY_MAX_LIFETIME_DAYS,
+  API_KEY_NAME_MAX_LENGTH,
+  checkApiKeyName,
+  checkKeyScopesHeld,
+  keyLifetimeDays,
+} from './domain/api-key-rules.js';
 export { AUDIT_LIMITS, changedFieldsBefore } from './domain/audit-change.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';
 export type { ContextBlock } from './domain/context-block.js';

@@ -105,6 +105,8 @@ export const REQUIREMENTS = {
     'a key is found by its hash only while usable: not revoked, not expired; revoking is idempotent and keeps the first revocation time',
   'AUTH-KEY-INPUT':
     'a key needs a name of 1–100 characters, known scopes, a future expiry and an existing organization; bad input is refused naming the field and writes nothing',
+  'AUTH-KEY-SCOPES-HELD':
+    "a key is given only scopes its maker holds (a dashboard viewer their session's, an operator at the database all), whichever surface mints it; a scope withheld is refused naming it",
   'AUTH-KEY-TENANT': "listing one user's keys never shows another's",
   'AUTH-KEY-SESSIONS': 'revoking an API key ends the sessions exchanged for it, in the same transaction, and no other session',
   'AUTH-LIVE-ISSUE':

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   API_KEY_MAX_LIFETIME_DAYS,
   checkApiKeyName,
+  checkKeyScopesHeld,
   checkOrganizationRole,
   checkOrganizationSlug,
   DEFAULT_KEY_SCOPES,
@@ -76,5 +77,16 @@ describe('API key and organization fields', () => {
     expect([keyLifetimeDays('1'), keyLifetimeDays(' 30 '), keyLifetimeDays(String(API_KEY_MAX_LIFETIME_DAYS))]).toEqual([1, 30, 3650]);
     for (const refused of ['0', '3651', '99999', '-1', '1.5', '1e3', '', 'thirty', '0x10'])
       expect(keyLifetimeDays(refused), refused).toBeUndefined();
+  });
+
+  it(verifies('AUTH-KEY-SCOPES-HELD', 'a key is given only scopes its maker holds; a scope withheld is refused naming it'), () => {
+    expect(checkKeyScopesHeld(['memories:read'], ['memories:read', 'memories:write'])).toEqual(['memories:read']);
+    expect(checkKeyScopesHeld([...SCOPES], SCOPES)).toEqual([...SCOPES]);
+    const error = thrownBy(() => checkKeyScopesHeld(['memories:read', 'admin'], ['memories:read'], 'scopes'));
+    expect([error.code, error.data.field, error.message]).toEqual([
+      'INVALID_INPUT',
+      'scopes',
+      'a key cannot have a scope you do not hold: admin',
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { isMemsvcError } from '@memsvc/core';
-import { requestOriginGuard } from '@memsvc/runtime';
+import { httpStatusOf, isCallerError, requestOriginGuard } from '@memsvc/runtime';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
@@ -23,15 +23,6 @@ import { csrfProtection } from './security/csrf.js';
 import { securityHeaders } from './security/security-headers.js';
 import { viewerRateLimit } from './security/viewer-rate-limit.js';
 import { ErrorPage } from './views/error-page.js';
-
-const HTTP_STATUS_OF = {
-  NOT_FOUND: 404,
-  FORBIDDEN: 403,
-  INVALID_INPUT: 400,
-  CONFLICT: 409,
-  UNAUTHENTICATED: 401,
-  RATE_LIMITED: 429,
-} as const;
 
 /**
  * The largest form the dashboard reads: a memory's 10,240 characters percent-encoded as 4-byte
@@ -113,8 +104,9 @@ export function createDashboard(dependencies: DashboardDependencies, options: Da
     if (error instanceof HTTPException && error.status === 403) {
       return c.html(<ErrorPage basePath={base} title="Refused" message="This form did not come from this dashboard." />, 403);
     }
-    if (isMemsvcError(error) && error.code in HTTP_STATUS_OF) {
-      const status = HTTP_STATUS_OF[error.code as keyof typeof HTTP_STATUS_OF];
+    // The caller's errors are shown with their status (http-status-of-error.ts); the server's are logged.
+    if (isMemsvcError(error) && isCallerError(error.code)) {
+      const status = httpStatusOf(error.code);
       return c.html(<ErrorPage basePath={base} title={status === 404 ? 'Not found' : 'Refused'} message={error.message} />, status);
     }
     logger.error({ err: error, path: new URL(c.req.url).pathname }, 'dashboard page failed');

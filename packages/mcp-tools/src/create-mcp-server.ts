@@ -1,14 +1,13 @@
 import type { ToolSetName } from '@memsvc/config';
 import type { Clock, ExportStore, Maintenance, MemoryEngine } from '@memsvc/core';
-import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { registerMemoryResource } from './memory-resource.js';
 import type { ToolPipeline } from './run-tool.js';
-import { checkStorableArguments } from './storable-arguments.js';
 import { hideFromListing } from './tool-listing.js';
 import { ADMIN_TOOLS, type ToolName } from './tool-names.js';
 import { listedTools, notOfferedResult, runnableTools, type ToolOffer } from './tool-offer.js';
-import { toolError } from './tool-result.js';
+import { ToolRegistry } from './tool-registry.js';
 import { registerAgentMemoryTools } from './tools/agent-memory-tools.js';
 import { registerConnectorTools } from './tools/connector-tools.js';
 import { registerConsolidationTools } from './tools/consolidation-tools.js';
@@ -55,34 +54,6 @@ export interface ServerIdentity {
 // cost about as much as the rest of a small tool call.
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
-/**
- * Every tool registered on `server` from here on first refuses text no tool can store (a NUL, a
- * lone surrogate) and arguments nested too deep (checkStorableArguments), after the SDK's schema
- * check and before its body: one rule for all tools instead of one per field. Returns the
- * registered tools by name, for the offer to disable those the server does not offer.
- */
-function checkArgumentsOfEveryTool(server: McpServer, onRefused: (tool: string) => void): ReadonlyMap<string, RegisteredTool> {
-  const registered = new Map<string, RegisteredTool>();
-  const register = server.registerTool.bind(server) as (name: string, config: unknown, callback: ToolCallback) => RegisteredTool;
-  (server as { registerTool: unknown }).registerTool = (name: string, config: unknown, callback: ToolCallback) => {
-    const tool = register(name, config, (args: unknown, extra: unknown) => {
-      try {
-        checkStorableArguments(args);
-      } catch (error) {
-        onRefused(name);
-        return toolError(error);
-      }
-      return callback(args, extra);
-    });
-    // No tool runs as an MCP task: the SDK's default `execution` says so in every listing, which
-    // is what a client assumes when it is absent (about 40 bytes per tool saved).
-    tool.execution = undefined;
-    registered.set(name, tool);
-    return tool;
-  };
-  return registered;
-}
-
 /** What the server tells every client at initialization: how to use the memory, and the error shape. */
 function instructionsFor(offered: ReadonlySet<ToolName>): string {
   return [
@@ -96,8 +67,6 @@ function instructionsFor(offered: ReadonlySet<ToolName>): string {
     .filter((sentence) => sentence.length > 0)
     .join(' ');
 }
-
-type ToolCallback = (args: unknown, extra: unknown) => unknown;
 
 /**
  * An MCP server with memsvc's tools registered. Transport-agnostic: the app connects it to
@@ -126,28 +95,29 @@ export function createMcpServer(identity: ServerIdentity, dependencies: ToolDepe
     onInvalidArguments: refusedArguments,
     onDisabled: (tool) => notOfferedResult(tool, dependencies.pipeline.onAdminAuth),
   });
-  const registered = checkArgumentsOfEveryTool(server, refusedArguments);
+  // Every tool goes through the registry: the SDK's schema check, the storable-arguments check, then runTool.
+  const tools = new ToolRegistry(server, refusedArguments);
   const { engine, maintenance, pipeline } = dependencies;
-  registerPingTool(server, dependencies.clock, pipeline);
+  registerPingTool(tools, dependencies.clock, pipeline);
   if (engine) {
-    registerWriteTools(server, engine, pipeline);
-    registerReadTools(server, engine, pipeline);
-    registerRetrievalTools(server, engine, pipeline);
-    registerContextTools(server, engine, pipeline);
-    registerAgentMemoryTools(server, engine, pipeline);
-    registerDeleteTools(server, engine, pipeline);
-    registerLifecycleTools(server, engine, pipeline);
-    if (dependencies.exports) registerExportTools(server, dependencies.exports, dependencies.clock, pipeline);
-    registerConnectorTools(server, engine, pipeline);
+    registerWriteTools(tools, engine, pipeline);
+    registerReadTools(tools, engine, pipeline);
+    registerRetrievalTools(tools, engine, pipeline);
+    registerContextTools(tools, engine, pipeline);
+    registerAgentMemoryTools(tools, engine, pipeline);
+    registerDeleteTools(tools, engine, pipeline);
+    registerLifecycleTools(tools, engine, pipeline);
+    if (dependencies.exports) registerExportTools(tools, dependencies.exports, dependencies.clock, pipeline);
+    registerConnectorTools(tools, engine, pipeline);
     registerMemoryResource(server, engine, dependencies.clock, pipeline);
   }
   if (maintenance) {
-    registerConsolidationTools(server, maintenance, pipeline);
-    registerReindexTools(server, maintenance, pipeline);
-    if (dependencies.imports && engine) registerImportTools(server, dependencies.imports, engine, dependencies.clock, pipeline);
+    registerConsolidationTools(tools, maintenance, pipeline);
+    registerReindexTools(tools, maintenance, pipeline);
+    if (dependencies.imports && engine) registerImportTools(tools, dependencies.imports, engine, dependencies.clock, pipeline);
   }
   // Outside the chosen sets: disabled, so neither listed nor run (a call gets notOfferedResult).
-  for (const [name, tool] of registered) if (!runnable.has(name as ToolName)) tool.disable();
+  for (const [name, tool] of tools.registered) if (!runnable.has(name as ToolName)) tool.disable();
   hideFromListing(server, listed);
   return server;
 }

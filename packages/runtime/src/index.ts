@@ -13,6 +13,8 @@ export { registerEmbeddingMetrics } from './embedding-metrics.js';
 export type { EmbeddingReachabilityOptions, EmbeddingsIndicator, ProbedEmbedder } from './embedding-reachability.js';
 export { EMBEDDING_RECHECK_MS, EmbeddingReachability } from './embedding-reachability.js';
 export { HealthChecker, type HealthReport } from './health/health-checker.js';
+export type { HttpStatusOfError } from './http/http-status-of-error.js';
+export { HTTP_STATUS_OF_ERROR, httpStatusOf, isCallerError } from './http/http-status-of-error.js';
 export type { ImportFileText } from './import/read-import-file.js';
 export { decodeImportText, readImportFile } from './import/read-import-file.js';
 export type { ImportFolder } from './import/read-import-folder.js';

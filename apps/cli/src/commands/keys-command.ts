@@ -1,5 +1,5 @@
-import { mintApiKey } from '@memsvc/auth';
-import { type ApiKeyRecord, checkApiKeyName, DEFAULT_KEY_SCOPES, MemsvcError, parseScopes } from '@memsvc/core';
+import { issueApiKey } from '@memsvc/auth';
+import { type ApiKeyRecord, checkApiKeyName, DEFAULT_KEY_SCOPES, MemsvcError, parseScopes, SCOPES } from '@memsvc/core';
 import { systemClock } from '@memsvc/store-pg';
 import type { CliContext } from '../cli-context.js';
 import { parseExpiresInDays, parseOrganizationId, parseUserFlag } from '../operator-flags.js';
@@ -7,7 +7,6 @@ import { withExistingOperatorStore, withOperatorStore } from '../operator-store.
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
 
 const APPLICATION_NAME = 'memsvc-keys';
-const DAY_MS = 86_400_000;
 
 /** The options of `memsvc keys create`, as commander hands them over. */
 export interface CreateKeyOptions {
@@ -38,20 +37,17 @@ export async function createKeyCommand(cli: CliContext, options: CreateKeyOption
     if (config.profile === 'lite') {
       cli.stderr.write('warning: per-agent API keys belong to the standard profile; a lite server does not accept them (spec §5.5)\n');
     }
-    const minted = mintApiKey();
-    const expiresAt = days === undefined ? undefined : new Date(systemClock.now().getTime() + days * DAY_MS);
-    const record = await store.apiKeys.create({
-      userId,
-      name,
-      organizationId,
-      scopes,
-      expiresAt,
-      prefix: minted.prefix,
-      keyHash: minted.keyHash,
-    });
+    // An operator with the database holds every scope: the rule that bounds a key's scopes by
+    // its maker's is applied here too, and grants them all.
+    const { record, key } = await issueApiKey(
+      store.apiKeys,
+      { userId, name, organizationId, scopes, expiresInDays: days },
+      { heldScopes: SCOPES },
+      systemClock,
+    );
     if (options.json) {
       cli.stderr.write(`${NOT_STORED_WARNING}\n`);
-      writeJsonLine(cli, { ...keyJson(record), key: minted.key });
+      writeJsonLine(cli, { ...keyJson(record), key });
       return;
     }
     cli.stdout.write(
@@ -63,7 +59,7 @@ export async function createKeyCommand(cli: CliContext, options: CreateKeyOption
         `  org      ${record.organizationId ?? '-'}`,
         `  expires  ${record.expiresAt ? formatInstant(record.expiresAt) : 'never'}`,
         '',
-        `  ${minted.key}`,
+        `  ${key}`,
         '',
         NOT_STORED_WARNING,
         '',

@@ -1,4 +1,6 @@
+import { MemsvcError } from '../errors/memsvc-error.js';
 import { checkDisplayName } from './display-name.js';
+import type { Scope } from './scopes.js';
 
 /** Longest name of an API key. */
 export const API_KEY_NAME_MAX_LENGTH = 100;
@@ -19,4 +21,17 @@ export function keyLifetimeDays(text: string): number | undefined {
   const trimmed = text.trim();
   const days = /^\d{1,5}$/.test(trimmed) ? Number(trimmed) : Number.NaN;
   return days >= 1 && days <= API_KEY_MAX_LIFETIME_DAYS ? days : undefined;
+}
+
+/**
+ * A key never carries more authority than whoever makes it: each of its scopes must be one the
+ * maker holds (a person on the dashboard holds their session's scopes; an operator at the
+ * database holds them all). INVALID_INPUT naming `field` and the scopes withheld.
+ */
+export function checkKeyScopesHeld(scopes: readonly Scope[], held: readonly Scope[], field = 'scopes'): readonly Scope[] {
+  const withheld = scopes.filter((scope) => !held.includes(scope));
+  if (withheld.length > 0) {
+    throw new MemsvcError('INVALID_INPUT', `a key cannot have a scope you do not hold: ${withheld.join(', ')}`, { field });
+  }
+  return scopes;
 }

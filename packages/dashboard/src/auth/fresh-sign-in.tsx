@@ -1,4 +1,5 @@
 import type { Clock } from '@memsvc/core';
+import { httpStatusOf } from '@memsvc/runtime';
 import type { MiddlewareHandler } from 'hono';
 import type { DashboardEnv } from '../dashboard-env.js';
 import { BarePage } from '../views/layout.js';
@@ -32,7 +33,7 @@ export function requireFreshSignIn(clock: Clock, basePath: string): MiddlewareHa
           <a href={`${basePath}/sign-in`}>Sign in again</a>, then come back to <a href={`${basePath}/access`}>Access</a>.
         </p>
       </BarePage>,
-      403,
+      httpStatusOf('FORBIDDEN'),
     );
   };
 }

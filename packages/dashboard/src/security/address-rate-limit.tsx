@@ -1,4 +1,4 @@
-import { addressLimitMessage, ClientAddresses, rateLimitUnauthenticated } from '@memsvc/runtime';
+import { addressLimitMessage, ClientAddresses, httpStatusOf, rateLimitUnauthenticated } from '@memsvc/runtime';
 import type { MiddlewareHandler } from 'hono';
 import type { DashboardDependencies, DashboardOptions } from '../dashboard-dependencies.js';
 import type { DashboardEnv } from '../dashboard-env.js';
@@ -29,7 +29,7 @@ export function addressRateLimit(dependencies: DashboardDependencies, options: D
     c.header('Retry-After', String(verdict.retryAfterSeconds));
     return c.html(
       <ErrorPage basePath={options.basePath} title="Too many requests" message={addressLimitMessage(verdict.retryAfterSeconds)} />,
-      429,
+      httpStatusOf('RATE_LIMITED'),
     );
   };
 }

@@ -1,4 +1,5 @@
 import { rateLimitBuckets } from '@memsvc/core';
+import { httpStatusOf } from '@memsvc/runtime';
 import type { MiddlewareHandler } from 'hono';
 import type { DashboardDependencies, DashboardOptions } from '../dashboard-dependencies.js';
 import type { DashboardEnv } from '../dashboard-env.js';
@@ -26,6 +27,6 @@ export function viewerRateLimit(dependencies: DashboardDependencies, options: Da
     metrics.rateLimited.inc({ kind: decision.refusedBy ?? 'user' });
     c.header('Retry-After', String(decision.retryAfterSeconds));
     const message = `You have made more requests than this server allows in its window; try again in ${decision.retryAfterSeconds} s.`;
-    return c.html(<ErrorPage basePath={options.basePath} title="Too many requests" message={message} />, 429);
+    return c.html(<ErrorPage basePath={options.basePath} title="Too many requests" message={message} />, httpStatusOf('RATE_LIMITED'));
   };
 }

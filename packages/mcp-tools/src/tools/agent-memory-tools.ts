@@ -1,6 +1,5 @@
 import type { MemoryEngine } from '@memsvc/core';
 import { MAX_QUERY_LENGTH, MAX_TURNS, MEMORY_LIMITS } from '@memsvc/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson, relatedJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
@@ -14,12 +13,13 @@ import {
   userIdArgument,
   wholeNumber,
 } from '../tool-arguments.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { idsOutput, memoryOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `remember`, `forget`, `reflect` and `ingest_conversation`. */
-export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
-  server.registerTool(
+export function registerAgentMemoryTools(tools: ToolRegistry, engine: MemoryEngine, pipeline: ToolPipeline): void {
+  tools.register(
     'remember',
     {
       title: 'Remember something',
@@ -79,7 +79,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'forget',
     {
       title: 'Forget memories',
@@ -115,7 +115,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'reflect',
     {
       title: 'Reflect on what is known about a topic',
@@ -147,7 +147,7 @@ export function registerAgentMemoryTools(server: McpServer, engine: MemoryEngine
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'ingest_conversation',
     {
       title: 'Ingest a conversation',

@@ -1,10 +1,10 @@
 import type { MemoryEngine, MemoryRecord } from '@memsvc/core';
 import { MAX_QUERY_LENGTH } from '@memsvc/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { MEMORY_RESOURCE_TEMPLATE } from '../memory-resource.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { memoryIdArgument } from '../tool-arguments.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
@@ -25,8 +25,8 @@ function titleOf(memory: MemoryRecord): string {
  * url}]}, fetch → {id, title, text, url, metadata}), over recall and get_memory. The url is the
  * memory's resource address. Offered only in the `connectors` set: other agents have recall.
  */
-export function registerConnectorTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
-  server.registerTool(
+export function registerConnectorTools(tools: ToolRegistry, engine: MemoryEngine, pipeline: ToolPipeline): void {
+  tools.register(
     'search',
     {
       title: 'Search memories',
@@ -46,7 +46,7 @@ export function registerConnectorTools(server: McpServer, engine: MemoryEngine, 
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'fetch',
     {
       title: 'Fetch a memory',

@@ -1,16 +1,16 @@
 import type { Maintenance } from '@memsvc/core';
 import { CORPUS_SEEDS } from '@memsvc/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { adminTokenArgument, adminUserIdArgument, scopeArgument, wholeNumber } from '../tool-arguments.js';
 import { progressOf } from '../tool-progress.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { idsOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `consolidate_memories` (short-term → long-term promotion now) and `consolidate_corpus` (near-duplicate merging). */
-export function registerConsolidationTools(server: McpServer, maintenance: Maintenance, pipeline: ToolPipeline): void {
-  server.registerTool(
+export function registerConsolidationTools(tools: ToolRegistry, maintenance: Maintenance, pipeline: ToolPipeline): void {
+  tools.register(
     'consolidate_memories',
     {
       title: 'Promote qualifying short-term memories now',
@@ -36,7 +36,7 @@ export function registerConsolidationTools(server: McpServer, maintenance: Maint
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'consolidate_corpus',
     {
       title: 'Merge near-duplicate long-term memories',

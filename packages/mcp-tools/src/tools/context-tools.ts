@@ -1,10 +1,10 @@
 import type { MemoryEngine } from '@memsvc/core';
 import { CHAR_BUDGET, type ContextBlock, MAX_QUERY_LENGTH, TOKEN_BUDGET } from '@memsvc/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { isoDateArgument, scopeArgument, tagsArgument, userIdArgument, wholeNumber } from '../tool-arguments.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { idsOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** The block as the first text item (ready to paste into a prompt), its figures as the second and as structuredContent. */
@@ -44,8 +44,8 @@ const contextOutput = (extra: z.ZodRawShape) =>
   });
 
 /** `load_context`, `prompt_context` and `compress_context`. */
-export function registerContextTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
-  server.registerTool(
+export function registerContextTools(tools: ToolRegistry, engine: MemoryEngine, pipeline: ToolPipeline): void {
+  tools.register(
     'load_context',
     {
       title: 'Load session context',
@@ -70,7 +70,7 @@ export function registerContextTools(server: McpServer, engine: MemoryEngine, pi
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'prompt_context',
     {
       title: 'Build a prompt context for a query',
@@ -100,7 +100,7 @@ export function registerContextTools(server: McpServer, engine: MemoryEngine, pi
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'compress_context',
     {
       title: 'Compress memories about a query into a character budget',

@@ -1,14 +1,14 @@
 import type { MemoryEngine } from '@memsvc/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { ignoredArgument, memoryIdArgument, userIdArgument } from '../tool-arguments.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { idsOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `delete_memory` and `bulk_delete_memories`. */
-export function registerDeleteTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
-  server.registerTool(
+export function registerDeleteTools(tools: ToolRegistry, engine: MemoryEngine, pipeline: ToolPipeline): void {
+  tools.register(
     'delete_memory',
     {
       title: 'Delete a memory',
@@ -23,7 +23,7 @@ export function registerDeleteTools(server: McpServer, engine: MemoryEngine, pip
       })),
   );
 
-  server.registerTool(
+  tools.register(
     'bulk_delete_memories',
     {
       title: 'Delete several memories',

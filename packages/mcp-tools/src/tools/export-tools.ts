@@ -1,10 +1,10 @@
 import type { Clock, ExportStore } from '@memsvc/core';
 import { EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT, type ExportRequest, readExportPage, readMarkdownExportPage } from '@memsvc/import-export';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { isoDateArgument, scopeArgument, tagsArgument, tierArgument, toTier, userIdArgument, wholeNumber } from '../tool-arguments.js';
 import { progressOf } from '../tool-progress.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
@@ -18,8 +18,8 @@ const TOOL_PAGE_BYTES = 2 * 1024 * 1024;
  * `export_memories`: the caller's own memories, page by page (issue 17) — as the lossless JSONL
  * interchange, or as markdown notes to read in Obsidian.
  */
-export function registerExportTools(server: McpServer, exports: ExportStore, clock: Clock, pipeline: ToolPipeline): void {
-  server.registerTool(
+export function registerExportTools(tools: ToolRegistry, exports: ExportStore, clock: Clock, pipeline: ToolPipeline): void {
+  tools.register(
     'export_memories',
     {
       title: 'Export memories',

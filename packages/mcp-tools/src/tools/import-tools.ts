@@ -22,11 +22,11 @@ import {
   summarizeImport,
   type UnreadableFile,
 } from '@memsvc/import-export';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { adminTokenArgument, scopeArgument } from '../tool-arguments.js';
 import { progressOf } from '../tool-progress.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
@@ -60,13 +60,13 @@ const IMPORT_ACTOR = { id: 'admin:import' } as const;
 
 /** `import_agent_memory` (admin): memories from files into a tenant — agents' memory files, or memsvc's own export. */
 export function registerImportTools(
-  server: McpServer,
+  tools: ToolRegistry,
   imports: ImportToolDependencies,
   engine: MemoryEngine,
   clock: Clock,
   pipeline: ToolPipeline,
 ): void {
-  server.registerTool(
+  tools.register(
     'import_agent_memory',
     {
       title: 'Import memories from files',

@@ -1,15 +1,15 @@
 import type { MemoryEngine } from '@memsvc/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { ignoredArgument, memoryIdArgument, userIdArgument, wholeNumber } from '../tool-arguments.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { memoryOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `promote_memory`, `restore_memory` and `reembed_memory`. */
-export function registerLifecycleTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
-  server.registerTool(
+export function registerLifecycleTools(tools: ToolRegistry, engine: MemoryEngine, pipeline: ToolPipeline): void {
+  tools.register(
     'promote_memory',
     {
       title: 'Promote a short-term memory to long-term',
@@ -27,7 +27,7 @@ export function registerLifecycleTools(server: McpServer, engine: MemoryEngine, 
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'restore_memory',
     {
       title: 'Restore a memory',
@@ -50,7 +50,7 @@ export function registerLifecycleTools(server: McpServer, engine: MemoryEngine, 
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'reembed_memory',
     {
       title: 'Re-embed a memory',

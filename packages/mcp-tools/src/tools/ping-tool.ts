@@ -1,13 +1,13 @@
 import type { Clock } from '@memsvc/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `ping`: connectivity check; needs no credentials and touches no data. */
-export function registerPingTool(server: McpServer, clock: Clock, pipeline: ToolPipeline): void {
-  server.registerTool(
+export function registerPingTool(tools: ToolRegistry, clock: Clock, pipeline: ToolPipeline): void {
+  tools.register(
     'ping',
     {
       title: 'Ping',

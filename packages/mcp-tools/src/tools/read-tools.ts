@@ -1,6 +1,5 @@
 import type { MemoryEngine } from '@memsvc/core';
 import { MemsvcError } from '@memsvc/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { auditJson, memoryJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
@@ -15,12 +14,13 @@ import {
   userIdArgument,
   wholeNumber,
 } from '../tool-arguments.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { memoryOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `get_memory`, `list_memories` and `get_memory_audit`. */
-export function registerReadTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
-  server.registerTool(
+export function registerReadTools(tools: ToolRegistry, engine: MemoryEngine, pipeline: ToolPipeline): void {
+  tools.register(
     'get_memory',
     {
       title: 'Get a memory',
@@ -47,7 +47,7 @@ export function registerReadTools(server: McpServer, engine: MemoryEngine, pipel
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'list_memories',
     {
       title: 'List memories',
@@ -95,7 +95,7 @@ export function registerReadTools(server: McpServer, engine: MemoryEngine, pipel
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'get_memory_audit',
     {
       title: 'Get the audit trail of a memory',

@@ -1,10 +1,10 @@
 import type { Maintenance } from '@memsvc/core';
 import { REINDEX_BATCH_SIZE, REINDEX_MAX_MEMORIES, type ReindexRequest, reindexJobJson } from '@memsvc/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { adminTokenArgument, adminUserIdArgument, wholeNumber } from '../tool-arguments.js';
 import { progressOf } from '../tool-progress.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
@@ -46,8 +46,8 @@ const jobOutput = toolOutput({
 });
 
 /** The five reindex tools of spec §4.3, all admin-guarded. */
-export function registerReindexTools(server: McpServer, maintenance: Maintenance, pipeline: ToolPipeline): void {
-  server.registerTool(
+export function registerReindexTools(tools: ToolRegistry, maintenance: Maintenance, pipeline: ToolPipeline): void {
+  tools.register(
     'reindex_memories',
     {
       title: 'Reindex memory vectors now',
@@ -79,7 +79,7 @@ export function registerReindexTools(server: McpServer, maintenance: Maintenance
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'queue_reindex_memories',
     {
       title: 'Queue a reindex job',
@@ -95,7 +95,7 @@ export function registerReindexTools(server: McpServer, maintenance: Maintenance
       }),
   );
 
-  server.registerTool(
+  tools.register(
     'get_reindex_status',
     {
       title: 'Reindex job status',
@@ -110,7 +110,7 @@ export function registerReindexTools(server: McpServer, maintenance: Maintenance
       })),
   );
 
-  server.registerTool(
+  tools.register(
     'cancel_reindex_job',
     {
       title: 'Cancel a reindex job',
@@ -125,7 +125,7 @@ export function registerReindexTools(server: McpServer, maintenance: Maintenance
       })),
   );
 
-  server.registerTool(
+  tools.register(
     'retry_reindex_job',
     {
       title: 'Retry a reindex job',

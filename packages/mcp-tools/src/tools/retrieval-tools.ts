@@ -1,6 +1,5 @@
 import type { MemoryEngine } from '@memsvc/core';
 import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from '@memsvc/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
@@ -16,12 +15,13 @@ import {
   userIdArgument,
   wholeNumber,
 } from '../tool-arguments.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { memoryOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `recall`. */
-export function registerRetrievalTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
-  server.registerTool(
+export function registerRetrievalTools(tools: ToolRegistry, engine: MemoryEngine, pipeline: ToolPipeline): void {
+  tools.register(
     'recall',
     {
       title: 'Recall memories relevant to a query',

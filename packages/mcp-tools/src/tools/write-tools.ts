@@ -1,6 +1,5 @@
 import type { MemoryEngine } from '@memsvc/core';
 import { MEMORY_LIMITS } from '@memsvc/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoryJson, relatedJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
@@ -16,6 +15,7 @@ import {
   userIdArgument,
   wholeNumber,
 } from '../tool-arguments.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { memoryOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
@@ -52,14 +52,20 @@ const updateMemoryInput = toolInput({
   actorLabel: ignoredArgument,
 });
 
+/**
+ * What these tools store, the engine checks (core's checkContent, checkTags, checkScope,
+ * checkMetadata: storable text, nesting): checked once, there, whoever calls the engine.
+ */
+const STORED_BY_ENGINE = { checkedByEngine: true } as const;
+
 const writeOutput = {
   memory: memoryOutput,
   superseded: z.array(objectOutput),
 };
 
 /** `create_memory` and `update_memory`. */
-export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipeline: ToolPipeline): void {
-  server.registerTool(
+export function registerWriteTools(tools: ToolRegistry, engine: MemoryEngine, pipeline: ToolPipeline): void {
+  tools.register(
     'create_memory',
     {
       title: 'Create a memory',
@@ -106,9 +112,10 @@ export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipe
           }),
         };
       }),
+    STORED_BY_ENGINE,
   );
 
-  server.registerTool(
+  tools.register(
     'update_memory',
     {
       title: 'Update a memory',
@@ -138,5 +145,6 @@ export function registerWriteTools(server: McpServer, engine: MemoryEngine, pipe
         );
         return { tier: memory.tier, result: toolSuccess({ memory: memoryJson(memory), superseded }) };
       }),
+    STORED_BY_ENGINE,
   );
 }

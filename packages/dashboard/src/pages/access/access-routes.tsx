@@ -1,5 +1,6 @@
-import { mintApiKey } from '@memsvc/auth';
+import { issueApiKey } from '@memsvc/auth';
 import { type ApiKeyRecord, isMemsvcError } from '@memsvc/core';
+import { httpStatusOf } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import { requireFreshSignIn } from '../../auth/fresh-sign-in.js';
 import { clearSessionCookie } from '../../auth/session-cookie.js';
@@ -12,7 +13,7 @@ import { pageUrl } from '../../views/urls.js';
 import { accessNotice } from './access-notices.js';
 import { AccessPage, type AccessView } from './access-view.js';
 import { databaseUrlIsMasked, httpConfigs, MCP_URL_PLACEHOLDER, SHARED_KEY_PLACEHOLDER, stdioConfigs } from './agent-configs.js';
-import { checkKeyForm, emptyKeyForm, expiryOf, grantableScopes, type KeyFormValues, keyFormValues } from './key-form.js';
+import { checkKeyForm, emptyKeyForm, grantableScopes, type KeyFormValues, keyFormValues } from './key-form.js';
 import { mcpAddressOf } from './mcp-address.js';
 import type { OrganizationWithMembers } from './organizations-section.js';
 
@@ -71,7 +72,7 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   };
 
   const notFound = (c: Context<DashboardEnv>, message: string) =>
-    c.html(<ErrorPage basePath={base} title="Not found" message={message} />, 404);
+    c.html(<ErrorPage basePath={base} title="Not found" message={message} />, httpStatusOf('NOT_FOUND'));
 
   app.get('/access', async (c) => c.html(<AccessPage {...(await accessView(c, { notice: accessNotice(c.req.query('notice')) }))} />));
 
@@ -83,7 +84,7 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   app.post('/access/keys', async (c) => {
     if (liteProfile) {
       const message = 'This server runs the lite profile, which accepts no per-agent keys (spec §5.5), so none was made.';
-      return c.html(<ErrorPage basePath={base} title="Not on lite" message={message} />, 403);
+      return c.html(<ErrorPage basePath={base} title="Not on lite" message={message} />, httpStatusOf('FORBIDDEN'));
     }
     const viewer = c.get('viewer');
     const values: KeyFormValues = keyFormValues(await c.req.parseBody({ all: true }));
@@ -91,24 +92,31 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     let record: ApiKeyRecord;
     let secret: string;
     try {
-      const request = checkKeyForm(values, viewer, await store.organizations.organizationsOf(viewer.tenant));
-      const minted = mintApiKey();
-      record = await store.apiKeys.create({
-        userId: viewer.tenant,
-        name: request.name,
-        organizationId: request.organizationId,
-        scopes: request.scopes,
-        expiresAt: expiryOf(request.expiresInDays, clock.now()),
-        // The store checks the session is live as it inserts; the key expires no later than the
-        // session (and the session's key, when it has one) and is revoked when either ends.
-        madeInSession: viewer.sessionId,
-        prefix: minted.prefix,
-        keyHash: minted.keyHash,
-      });
-      secret = minted.key;
+      const request = checkKeyForm(values, await store.organizations.organizationsOf(viewer.tenant));
+      const issued = await issueApiKey(
+        store.apiKeys,
+        {
+          userId: viewer.tenant,
+          name: request.name,
+          organizationId: request.organizationId,
+          scopes: request.scopes,
+          expiresInDays: request.expiresInDays,
+          // The store checks the session is live as it inserts; the key expires no later than the
+          // session (and the session's key, when it has one) and is revoked when either ends.
+          madeInSession: viewer.sessionId,
+        },
+        { heldScopes: grantableScopes(viewer) },
+        clock,
+      );
+      record = issued.record;
+      secret = issued.key;
     } catch (error) {
       if (!FORM_ERRORS.some((code) => isMemsvcError(error, code))) throw error;
-      return c.html(<AccessPage {...(await accessView(c, { form: values, error: (error as Error).message }))} />, 400);
+      // The form comes back with what was wrong: whatever the refusal's code, the form is what was invalid.
+      return c.html(
+        <AccessPage {...(await accessView(c, { form: values, error: (error as Error).message }))} />,
+        httpStatusOf('INVALID_INPUT'),
+      );
     }
     logger.info({ event: 'api_key_created', keyId: record.id, actor: viewer.actor, via: 'dashboard' }, 'API key created');
     c.header('Cache-Control', 'no-store');

@@ -11,8 +11,6 @@ import {
 } from '@memsvc/core';
 import type { Viewer } from '../../auth/viewer.js';
 
-const DAY_MS = 86_400_000;
-
 /** What the create-key form holds, as typed: shown again, escaped, when it is refused. */
 export interface KeyFormValues {
   readonly name: string;
@@ -56,26 +54,18 @@ export function keyFormValues(body: Readonly<Record<string, unknown>>): KeyFormV
 
 /**
  * Checks the form with the rules every key obeys (core's name and scope rules) and the
- * dashboard's own limits: no scope the viewer does not hold, an organization only among the
- * viewer's, an expiry of 1 to API_KEY_MAX_LIFETIME_DAYS whole days. INVALID_INPUT with a message a person can act on.
+ * dashboard's own limits: an organization only among the viewer's, an expiry of 1 to
+ * API_KEY_MAX_LIFETIME_DAYS whole days. (No scope beyond the viewer's is issueApiKey's rule, the
+ * CLI's too.) INVALID_INPUT with a message a person can act on.
  */
-export function checkKeyForm(values: KeyFormValues, viewer: Viewer, organizations: readonly OrganizationRecord[]): KeyRequest {
+export function checkKeyForm(values: KeyFormValues, organizations: readonly OrganizationRecord[]): KeyRequest {
   const name = checkApiKeyName(values.name.trim(), 'name');
   const scopes = checkScopes(values.scopes, 'scopes');
-  const withheld = scopes.filter((scope) => !viewer.scopes.has(scope));
-  if (withheld.length > 0) {
-    throw new MemsvcError('INVALID_INPUT', `a key cannot have a scope you do not hold: ${withheld.join(', ')}`, { field: 'scopes' });
-  }
   const organizationId = values.organizationId === '' ? undefined : values.organizationId;
   if (organizationId !== undefined && !organizations.some((organization) => organization.id === organizationId)) {
     throw new MemsvcError('INVALID_INPUT', 'a key can belong only to an organization you are a member of', { field: 'organization' });
   }
   return { name, scopes, organizationId, expiresInDays: expiryDays(values.expiresInDays) };
-}
-
-/** When a key of `days` days expires, from `now`. */
-export function expiryOf(days: number | undefined, now: Date): Date | undefined {
-  return days === undefined ? undefined : new Date(now.getTime() + days * DAY_MS);
 }
 
 function expiryDays(value: string): number | undefined {

@@ -1,4 +1,5 @@
 import { type CallContext, importanceParts, isMemsvcError, type MemoryEngine, type MemoryRecord } from '@memsvc/core';
+import { httpStatusOf } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import { callContextOf } from '../../auth/viewer.js';
 import type { DashboardDependencies, DashboardOptions } from '../../dashboard-dependencies.js';
@@ -26,7 +27,7 @@ export function registerMemoryRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   const redirect = (c: Context<DashboardEnv>, id: string, notice: MemoryNoticeCode) =>
     c.redirect(`${memoryPath(base, id)}?notice=${notice}`, 303);
   const notFound = (c: Context<DashboardEnv>) =>
-    c.html(<ErrorPage basePath={base} title="Not found" message="There is no such memory among yours." />, 404);
+    c.html(<ErrorPage basePath={base} title="Not found" message="There is no such memory among yours." />, httpStatusOf('NOT_FOUND'));
 
   /** Everything the page shows of a memory (a deleted one too), or undefined when it is not the viewer's. */
   const pageOf = async (c: Context<DashboardEnv>, id: string): Promise<Omit<MemoryView, 'frame'> | undefined> => {
@@ -74,13 +75,16 @@ export function registerMemoryRoutes(app: Hono<DashboardEnv>, dependencies: Dash
         const now = await peek(engine, context, id);
         if (!now) return notFound(c);
         const yours = { content: edit.content, tags: edit.tags };
-        return c.html(<ConflictPage frame={frameOf(c, options)} current={now} expectedVersion={edit.expectedVersion} yours={yours} />, 409);
+        return c.html(
+          <ConflictPage frame={frameOf(c, options)} current={now} expectedVersion={edit.expectedVersion} yours={yours} />,
+          httpStatusOf('CONFLICT'),
+        );
       }
       if (isMemsvcError(error, 'INVALID_INPUT')) {
         const page = await pageOf(c, id);
         if (!page) return notFound(c);
         const draft = { content: edit.content, tags: edit.tags, error: error.message };
-        return c.html(<MemoryPage frame={frameOf(c, options)} {...page} draft={draft} />, 400);
+        return c.html(<MemoryPage frame={frameOf(c, options)} {...page} draft={draft} />, httpStatusOf('INVALID_INPUT'));
       }
       if (isMemsvcError(error, 'NOT_FOUND')) return (await peek(engine, context, id)) ? redirect(c, id, 'stale') : notFound(c);
       throw error;

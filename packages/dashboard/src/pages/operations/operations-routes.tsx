@@ -1,4 +1,4 @@
-import { HealthChecker, scheduledJobs } from '@memsvc/runtime';
+import { HealthChecker, httpStatusOf, scheduledJobs } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import type { DashboardDependencies, DashboardOptions } from '../../dashboard-dependencies.js';
 import type { DashboardEnv } from '../../dashboard-env.js';
@@ -61,7 +61,7 @@ export function registerOperationsRoutes(app: Hono<DashboardEnv>, dependencies: 
       return c.json(await progress.view(await maintenance.reindexStatus(jobId)));
     } catch (error) {
       if (refusalCode(error) !== 'not-found') throw error;
-      return c.json({ error: 'NOT_FOUND' }, 404);
+      return c.json({ error: 'NOT_FOUND' }, httpStatusOf('NOT_FOUND'));
     }
   });
 
