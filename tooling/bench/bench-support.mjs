@@ -72,7 +72,9 @@ export const vocabularyWord = (/** @type {number} */ i) => VOCABULARY[(i * 7919)
 /** @type {(sorted: number[], p: number) => number} */
 const percentile = (sorted, p) => /** @type {number} */ (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
 export const ms = (/** @type {number} */ value) => Math.round(value * 100) / 100;
-export const percentileSummary = (/** @type {number[]} */ samples) => {
+/** P50 / P95 / P99 of samples, in ms rounded to 0.01. @typedef {{ n: number, p50: number, p95: number, p99: number }} PercentileSummary */
+/** @type {(samples: number[]) => PercentileSummary} */
+export const percentileSummary = (samples) => {
   const sorted = [...samples].sort((a, b) => a - b);
   return { n: sorted.length, p50: ms(percentile(sorted, 50)), p95: ms(percentile(sorted, 95)), p99: ms(percentile(sorted, 99)) };
 };
@@ -207,7 +209,7 @@ export function nodeHttpFetch(url, init = {}) {
         method: init.method ?? 'GET',
         headers: Object.fromEntries(new Headers(init.headers)),
         agent: keepAlive,
-        signal: init.signal ?? undefined,
+        signal: /** @type {AbortSignal | undefined} */ (init.signal),
       },
       (response) => {
         /** @type {Buffer[]} */
@@ -330,7 +332,7 @@ export function printColumns(lines) {
   for (const line of lines)
     console.log(
       line
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .map((cell, i) => cell.padEnd(/** @type {number} */ (widths[i])))
         .join('  ')
         .trimEnd(),
     );

@@ -81,7 +81,7 @@ export async function serveOllamaEmbed({ embeddingsJson, delayMs = 0 }) {
     });
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', resolve)));
   return {
     url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
     requests: () => requests,
