@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // What authentication costs a call (issue 15's budget: at most 0.3 ms on a warm call's P50).
 // Two `memsvc-server` processes of the standard profile on one PostgreSQL database: one open
 // (ALLOW_UNAUTHENTICATED_HTTP, the tenant from MEMSVC_DEFAULT_USER_ID), one with
@@ -19,7 +20,12 @@ const CALLS = Number(process.env.AUTH_BENCH_CALLS ?? 500);
 const ROUNDS = Number(process.env.AUTH_BENCH_ROUNDS ?? 4);
 const USER = 'bench-user';
 
-/** An OAuth access token for `key`, through the flow an MCP client runs: register, authorize with PKCE, consent, redeem. */
+/**
+ * An OAuth access token for `key`, through the flow an MCP client runs: register, authorize with PKCE, consent, redeem.
+ * @param {string} base
+ * @param {string} key
+ * @returns {Promise<string>}
+ */
 async function oauthAccessToken(base, key) {
   const redirectUri = 'http://127.0.0.1/callback';
   const registered = await fetch(`${base}/oauth/register`, {
@@ -27,7 +33,7 @@ async function oauthAccessToken(base, key) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ redirect_uris: [redirectUri], client_name: 'auth bench' }),
   });
-  const { client_id: clientId } = await registered.json();
+  const { client_id: clientId } = /** @type {{ client_id: string }} */ (await registered.json());
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const resource = `${OAUTH_BASE}/mcp`;
@@ -51,7 +57,7 @@ async function oauthAccessToken(base, key) {
     method: 'POST',
     redirect: 'manual',
     headers: { cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ handle, api_key: key, decision: 'approve' }),
+    body: new URLSearchParams({ handle: /** @type {string} */ (handle), api_key: key, decision: 'approve' }),
   });
   const code = new URL(consent.headers.get('location') ?? 'http://x/').searchParams.get('code');
   if (!code) throw new Error(`consent answered ${consent.status} without a code`);
@@ -67,7 +73,7 @@ async function oauthAccessToken(base, key) {
       resource,
     }),
   });
-  const { access_token: accessToken } = await token.json();
+  const { access_token: accessToken } = /** @type {{ access_token?: string }} */ (await token.json());
   if (!accessToken) throw new Error(`the token endpoint answered ${token.status}`);
   return accessToken;
 }
@@ -91,7 +97,7 @@ try {
   servers.push(authed);
   const exchanged = await fetch(`${authed.base}/auth/session`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
   if (exchanged.status !== 201) throw new Error(`POST /auth/session answered ${exchanged.status}`);
-  const { token } = await exchanged.json();
+  const { token } = /** @type {{ token: string }} */ (await exchanged.json());
   const oauthToken = await oauthAccessToken(authed.base, key);
   const clients = {
     open: await mcpClient(open.base),
@@ -103,10 +109,13 @@ try {
     name: 'create_memory',
     arguments: { content: 'The auth bench reads this memory', type: 'long-term' },
   });
-  const memoryId = stored.structuredContent.memory.id;
-  const names = Object.keys(clients);
-  const samples = Object.fromEntries(names.map((name) => [name, []]));
-  const round = async (name) => {
+  const memoryId = /** @type {{ memory: { id: string } }} */ (stored.structuredContent).memory.id;
+  /** @typedef {keyof typeof clients} Credential */
+  const names = /** @type {Credential[]} */ (Object.keys(clients));
+  const samples = /** @type {Record<Credential, number[]>} */ (
+    Object.fromEntries(names.map((name) => [name, /** @type {number[]} */ ([])]))
+  );
+  const round = async (/** @type {Credential} */ name) => {
     for (let i = 0; i < CALLS; i++) {
       const started = performance.now();
       const result = await clients[name].callTool({ name: 'get_memory', arguments: { memoryId } });
@@ -117,7 +126,10 @@ try {
   for (const name of names) await round(name);
   for (const name of names) samples[name].length = 0;
   // Each round starts with a different credential, so warm-up and drift spread evenly.
-  for (let r = 0; r < ROUNDS; r++) for (let i = 0; i < names.length; i++) await round(names[(r + i) % names.length]);
+  for (let r = 0; r < ROUNDS; r++)
+    for (let i = 0; i < names.length; i++) await round(/** @type {Credential} */ (names[(r + i) % names.length]));
+  /** @typedef {import('./bench-support.mjs').PercentileSummary} PercentileSummary */
+  /** @type {{ open: PercentileSummary, apiKey: PercentileSummary, session: PercentileSummary, oauth: PercentileSummary, p50CostMs?: number, sessionP50CostMs?: number, oauthP50CostMs?: number }} */
   const summary = {
     open: percentileSummary(samples.open),
     apiKey: percentileSummary(samples['api key']),

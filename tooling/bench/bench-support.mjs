@@ -1,3 +1,4 @@
+// @ts-check
 // Shared by the memsvc benchmarks: the content generator, percentiles, a throw-away PostgreSQL
 // database from tooling/scripts/pg-local.sh, the real server process, and an MCP client.
 import { execFileSync, spawn } from 'node:child_process';
@@ -25,7 +26,8 @@ const random = () => {
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
-const pick = (letters) => letters[Math.floor(random() * letters.length)];
+/** @type {(letters: string) => string} */
+const pick = (letters) => /** @type {string} */ (letters[Math.floor(random() * letters.length)]);
 const VOCABULARY = Array.from(
   { length: 2000 },
   () => Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(CONSONANTS) + pick(VOWELS)).join('') + pick(CONSONANTS),
@@ -36,6 +38,10 @@ export const sentence = () => Array.from({ length: 12 }, () => VOCABULARY[Math.f
  * Inserts `total` long-term memories WITHOUT vectors with batched SQL (5,000 rows a statement),
  * the i-th in tenant `tenantOf(i)`, then analyses the table: what a backfill starts from.
  * `db` is a Kysely instance of the memsvc schema (an open store's `connection.db`).
+ * @param {import('kysely').Kysely<any>} db
+ * @param {number} total
+ * @param {(i: number) => string} tenantOf
+ * @param {{ next(): string }} ids
  */
 export async function seedWithoutVectors(db, total, tenantOf, ids) {
   for (let offset = 0; offset < total; offset += 5000) {
@@ -61,25 +67,30 @@ export async function seedWithoutVectors(db, total, tenantOf, ids) {
 }
 
 /** A word of the vocabulary, chosen by index (deterministic). */
-export const vocabularyWord = (i) => VOCABULARY[(i * 7919) % VOCABULARY.length];
+export const vocabularyWord = (/** @type {number} */ i) => VOCABULARY[(i * 7919) % VOCABULARY.length];
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-export const ms = (value) => Math.round(value * 100) / 100;
+/** @type {(sorted: number[], p: number) => number} */
+const percentile = (sorted, p) => /** @type {number} */ (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+export const ms = (/** @type {number} */ value) => Math.round(value * 100) / 100;
+/** P50 / P95 / P99 of samples, in ms rounded to 0.01. @typedef {{ n: number, p50: number, p95: number, p99: number }} PercentileSummary */
+/** @type {(samples: number[]) => PercentileSummary} */
 export const percentileSummary = (samples) => {
   const sorted = [...samples].sort((a, b) => a - b);
   return { n: sorted.length, p50: ms(percentile(sorted, 50)), p95: ms(percentile(sorted, 95)), p99: ms(percentile(sorted, 99)) };
 };
 
+/** @returns {Promise<number>} */
 export function freePort() {
   return new Promise((resolve) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
 }
 
+/** A new, empty database on the local PostgreSQL of `pg-local.sh`: {url, drop()}. @param {string} root */
 export async function postgresDatabase(root) {
   const base = execFileSync('bash', [join(root, 'tooling', 'scripts', 'pg-local.sh')], {
     encoding: 'utf8',
@@ -88,10 +99,14 @@ export async function postgresDatabase(root) {
     .trim()
     .split('\n')
     .at(-1);
-  return databaseOnServer(base, 'memsvc_bench');
+  return databaseOnServer(/** @type {string} */ (base), 'memsvc_bench');
 }
 
-/** A new, empty database on the PostgreSQL server at `base`: {url, drop()}. */
+/**
+ * A new, empty database on the PostgreSQL server at `base`: {url, drop()}.
+ * @param {string} base
+ * @param {string} prefix
+ */
 export async function databaseOnServer(base, prefix) {
   const name = `${prefix}_${Date.now().toString(36)}_${process.pid}`;
   const admin = new pg.Client({ connectionString: base });
@@ -111,7 +126,12 @@ export async function databaseOnServer(base, prefix) {
   };
 }
 
-/** `env` adds to (or overrides) the server's environment, e.g. the embedding provider. */
+/**
+ * `env` adds to (or overrides) the server's environment, e.g. the embedding provider.
+ * @param {string} root
+ * @param {string} databaseUrl
+ * @param {Record<string, string | undefined>} [env]
+ */
 export async function startServer(root, databaseUrl, env = {}) {
   const port = await freePort();
   const started = performance.now();
@@ -155,9 +175,16 @@ export async function startServer(root, databaseUrl, env = {}) {
 // leaves a listener on it: past 1,500 calls Node prints a MaxListenersExceeded warning on every
 // call and each new listener walks the list, so a long run measured the load generator slowing
 // down. The benchmarks never abort a call, so their fetch does not pass the signal on.
+/** @type {typeof fetch} */
 const fetchWithoutSignal = (url, init = {}) => fetch(url, { ...init, signal: undefined });
 
-/** `transportOptions` go to the StreamableHTTPClientTransport (e.g. `{ fetch: nodeHttpFetch }`). */
+/** The MCP SDK's client, as the benchmarks and the evals use it. @typedef {Client} McpClient */
+
+/**
+ * `transportOptions` go to the StreamableHTTPClientTransport (e.g. `{ fetch: nodeHttpFetch }`).
+ * @param {string} base
+ * @param {import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransportOptions} [transportOptions]
+ */
 export async function mcpClient(base, transportOptions = {}) {
   const client = new Client({ name: 'bench', version: '0.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { fetch: fetchWithoutSignal, ...transportOptions }));
@@ -170,15 +197,24 @@ const keepAlive = new http.Agent({ keepAlive: true });
  * A minimal fetch over node:http, for MCP calls that may run longer than five minutes: the
  * server answers tool calls as one JSON response, sent when the tool is done, and Node's
  * built-in fetch (undici) gives up waiting for response headers after 300 s. Buffers the body.
+ * @param {string | URL} url
+ * @param {RequestInit} [init]
+ * @returns {Promise<Response>}
  */
 export function nodeHttpFetch(url, init = {}) {
   return new Promise((resolve, reject) => {
     const request = http.request(
       new URL(url),
-      { method: init.method ?? 'GET', headers: Object.fromEntries(new Headers(init.headers)), agent: keepAlive, signal: init.signal },
+      {
+        method: init.method ?? 'GET',
+        headers: Object.fromEntries(new Headers(init.headers)),
+        agent: keepAlive,
+        signal: /** @type {AbortSignal | undefined} */ (init.signal),
+      },
       (response) => {
+        /** @type {Buffer[]} */
         const chunks = [];
-        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('data', (/** @type {Buffer} */ chunk) => chunks.push(chunk));
         response.on('error', reject);
         response.on('end', () => {
           const headers = new Headers();
@@ -192,7 +228,7 @@ export function nodeHttpFetch(url, init = {}) {
       },
     );
     request.on('error', reject);
-    request.end(init.body ?? undefined);
+    request.end(/** @type {string | Uint8Array | undefined} */ (init.body ?? undefined));
   });
 }
 
@@ -203,43 +239,47 @@ export function nodeHttpFetch(url, init = {}) {
  * server per request, or its own queueing is what gets measured; this one writes a pre-encoded
  * request and reads only the status line and Content-Length. Returns every latency (ms), the
  * request rate and the count of non-200 answers.
+ * @param {{ host: string, port: number, path: string, concurrency: number, total: number }} options
  */
 export function httpGetLoad({ host, port, path, concurrency, total }) {
   const request = Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\n\r\n`);
+  /** @type {number[]} */
   const samples = [];
   let issued = 0;
   let failures = 0;
   const connection = () =>
-    new Promise((resolve, reject) => {
-      const socket = net.connect({ host, port });
-      socket.setNoDelay(true);
-      let pending = Buffer.alloc(0);
-      let sentAt = 0;
-      const sendNext = () => {
-        if (issued >= total) {
-          socket.end();
-          return resolve();
-        }
-        issued++;
-        sentAt = performance.now();
-        socket.write(request);
-      };
-      socket.on('connect', sendNext);
-      socket.on('error', reject);
-      socket.on('data', (chunk) => {
-        pending = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
-        const headEnd = pending.indexOf('\r\n\r\n');
-        if (headEnd < 0) return;
-        const head = pending.toString('latin1', 0, headEnd);
-        const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1]);
-        if (!Number.isSafeInteger(length)) return reject(new Error(`a response without Content-Length: ${head.split('\r\n')[0]}`));
-        if (pending.length < headEnd + 4 + length) return;
-        if (!head.startsWith('HTTP/1.1 200 ')) failures++;
-        samples.push(performance.now() - sentAt);
-        pending = pending.subarray(headEnd + 4 + length);
-        sendNext();
-      });
-    });
+    /** @type {Promise<void>} */ (
+      new Promise((resolve, reject) => {
+        const socket = net.connect({ host, port });
+        socket.setNoDelay(true);
+        let pending = Buffer.alloc(0);
+        let sentAt = 0;
+        const sendNext = () => {
+          if (issued >= total) {
+            socket.end();
+            return resolve();
+          }
+          issued++;
+          sentAt = performance.now();
+          socket.write(request);
+        };
+        socket.on('connect', sendNext);
+        socket.on('error', reject);
+        socket.on('data', (chunk) => {
+          pending = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+          const headEnd = pending.indexOf('\r\n\r\n');
+          if (headEnd < 0) return;
+          const head = pending.toString('latin1', 0, headEnd);
+          const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1]);
+          if (!Number.isSafeInteger(length)) return reject(new Error(`a response without Content-Length: ${head.split('\r\n')[0]}`));
+          if (pending.length < headEnd + 4 + length) return;
+          if (!head.startsWith('HTTP/1.1 200 ')) failures++;
+          samples.push(performance.now() - sentAt);
+          pending = pending.subarray(headEnd + 4 + length);
+          sendNext();
+        });
+      })
+    );
   const started = performance.now();
   return Promise.all(Array.from({ length: concurrency }, connection)).then(() => ({
     samples,
@@ -248,7 +288,14 @@ export function httpGetLoad({ host, port, path, concurrency, total }) {
   }));
 }
 
-/** A per-agent API key made as an operator would (`memsvc keys create --json`): the raw key. */
+/**
+ * A per-agent API key made as an operator would (`memsvc keys create --json`): the raw key.
+ * @param {string} root
+ * @param {string} databaseUrl
+ * @param {string} user
+ * @param {string} name
+ * @returns {string}
+ */
 export function createApiKey(root, databaseUrl, user, name) {
   const created = execFileSync(
     process.execPath,
@@ -259,10 +306,15 @@ export function createApiKey(root, databaseUrl, user, name) {
       stdio: ['ignore', 'pipe', 'ignore'],
     },
   );
-  return JSON.parse(created.trim().split('\n').at(-1)).key;
+  return JSON.parse(/** @type {string} */ (created.trim().split('\n').at(-1))).key;
 }
 
-/** Writes a bench's report as bench/results/<name>-<time>.json and returns the file's path. */
+/**
+ * Writes a bench's report as bench/results/<name>-<time>.json and returns the file's path.
+ * @param {string} root
+ * @param {string} name
+ * @param {{ at: string } & Record<string, unknown>} report
+ */
 export function writeBenchReport(root, name, report) {
   const outDir = join(root, 'bench', 'results');
   mkdirSync(outDir, { recursive: true });
@@ -271,13 +323,16 @@ export function writeBenchReport(root, name, report) {
   return outFile;
 }
 
-/** Prints rows of cells (the first is the header) as aligned plain-text columns. */
+/**
+ * Prints rows of cells (the first is the header) as aligned plain-text columns.
+ * @param {string[][]} lines
+ */
 export function printColumns(lines) {
-  const widths = lines[0].map((_, i) => Math.max(...lines.map((line) => line[i].length)));
+  const widths = /** @type {string[]} */ (lines[0]).map((_, i) => Math.max(...lines.map((line) => /** @type {string} */ (line[i]).length)));
   for (const line of lines)
     console.log(
       line
-        .map((cell, i) => cell.padEnd(widths[i]))
+        .map((cell, i) => cell.padEnd(/** @type {number} */ (widths[i])))
         .join('  ')
         .trimEnd(),
     );

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // What a flood of deeply nested JSON bodies does to the rest of the server (issue 37 #6: one
 // 3.8 MB `{"x":[[[…]]]}` to `ping` took /health from 8 ms to 1.45 s). One `memsvc-server` of the
 // standard profile on PostgreSQL, open (ALLOW_UNAUTHENTICATED_HTTP) with rate limiting off, so
@@ -29,7 +30,12 @@ const nestedBody = Buffer.from(`${head}${'['.repeat(depth)}${']'.repeat(depth)}}
 // The control: the same flood of ordinary small calls, so what is left is what any traffic costs.
 const pingBody = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}');
 
-/** One POST of a body on a fresh connection; resolves with the status once the server closes it. */
+/**
+ * One POST of a body on a fresh connection; resolves with the status once the server closes it.
+ * @param {number} port
+ * @param {Buffer} body
+ * @returns {Promise<number>}
+ */
 function post(port, body) {
   return new Promise((resolve) => {
     const socket = net.connect({ host: '127.0.0.1', port });
@@ -47,8 +53,12 @@ function post(port, body) {
   });
 }
 
-/** Sequential GET /health until `CALLS` answers or the deadline: the latency of each, in ms. */
+/**
+ * Sequential GET /health until `CALLS` answers or the deadline: the latency of each, in ms.
+ * @param {string} base
+ */
 async function healthLatencies(base) {
+  /** @type {number[]} */
   const samples = [];
   const deadline = performance.now() + DEADLINE_MS;
   while (samples.length < CALLS && performance.now() < deadline) {
@@ -61,13 +71,17 @@ async function healthLatencies(base) {
   return samples;
 }
 
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc (Linux).
+ * @param {number | undefined} pid
+ */
 function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const fields = /** @type {string} */ (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, at 100 ticks a second
 }
 
 const database = await postgresDatabase(root);
+/** @type {Awaited<ReturnType<typeof startServer>> | undefined} */
 let server;
 try {
   server = await startServer(root, database.url, { DEPLOYMENT_PROFILE: 'standard', ALLOW_UNAUTHENTICATED_HTTP: 'true' });
@@ -76,8 +90,9 @@ try {
   const idle = percentileSummary(await healthLatencies(server.base));
 
   /** /health latencies while FLOODERS connections post `body` again and again, and the flood's answers by status. */
-  const underFlood = async (body) => {
+  const underFlood = async (/** @type {Buffer} */ body) => {
     let flooding = true;
+    /** @type {Record<number, number>} */
     const statuses = {};
     const flooder = async () => {
       while (flooding) {
@@ -85,16 +100,18 @@ try {
         statuses[status] = (statuses[status] ?? 0) + 1;
       }
     };
-    const cpuBefore = cpuMs(server.child.pid);
+    const cpuBefore = cpuMs(/** @type {NonNullable<typeof server>} */ (server).child.pid);
     const flooders = Array.from({ length: FLOODERS }, flooder);
     // Let the first bodies arrive before measuring, so the flood is under way.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const samples = await healthLatencies(server.base);
+    const samples = await healthLatencies(/** @type {NonNullable<typeof server>} */ (server).base);
     flooding = false;
     await Promise.all(flooders);
     const floodRequests = Object.values(statuses).reduce((sum, count) => sum + count, 0);
     // The server's own CPU per flood request: what the flood costs it, apart from the load generator.
-    const serverCpuMsPerRequest = ms((cpuMs(server.child.pid) - cpuBefore) / Math.max(1, floodRequests));
+    const serverCpuMsPerRequest = ms(
+      (cpuMs(/** @type {NonNullable<typeof server>} */ (server).child.pid) - cpuBefore) / Math.max(1, floodRequests),
+    );
     return { ...percentileSummary(samples), statuses, serverCpuMsPerRequest };
   };
   const flood = await underFlood(nestedBody);

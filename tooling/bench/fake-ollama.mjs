@@ -1,3 +1,4 @@
+// @ts-check
 // A loopback server speaking Ollama's `POST /api/embed` wire format (the same request and reply
 // bodies as packages/embeddings/test/support/fake-embedding-server.ts), answering every request
 // after a fixed delay: a stand-in for a fast embedding provider, so a benchmark measures memsvc's
@@ -19,12 +20,17 @@ const TABLE = Array.from({ length: TABLE_SIZE }, () => {
   return (Math.abs(value) < 1e-4 ? 0.0123 : value).toPrecision(8);
 });
 
+/** @param {string} text */
 function fnv1a(text) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash >>> 0;
 }
 
+/**
+ * @param {string} text
+ * @param {number} dimensions
+ */
 function vectorJson(text, dimensions) {
   const hash = fnv1a(text);
   const parts = new Array(dimensions);
@@ -36,15 +42,17 @@ function vectorJson(text, dimensions) {
  * A loopback server speaking Ollama's `POST /api/embed` wire format: {model, input} in,
  * {model, embeddings, ...} out. `embeddingsJson(texts, model)` returns the `embeddings` array as
  * JSON text; the reply is sent after `delayMs`. Returns {url, requests(), texts(), stop()}.
+ * @param {{ embeddingsJson: (texts: string[], model: string) => string, delayMs?: number }} options
  */
 export async function serveOllamaEmbed({ embeddingsJson, delayMs = 0 }) {
   let requests = 0;
   let texts = 0;
   const server = createServer((request, response) => {
+    /** @type {Buffer[]} */
     const chunks = [];
-    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('data', (/** @type {Buffer} */ chunk) => chunks.push(chunk));
     request.on('end', () => {
-      const send = (status, body) => {
+      const send = (/** @type {number} */ status, /** @type {string} */ body) => {
         response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
         response.end(body);
       };
@@ -73,9 +81,9 @@ export async function serveOllamaEmbed({ embeddingsJson, delayMs = 0 }) {
     });
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', resolve)));
   return {
-    url: `http://127.0.0.1:${server.address().port}`,
+    url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
     requests: () => requests,
     texts: () => texts,
     stop: async () => {
@@ -88,6 +96,7 @@ export async function serveOllamaEmbed({ embeddingsJson, delayMs = 0 }) {
 /**
  * Starts the fake on a free loopback port. Returns {url, requests(), texts(), stop()}.
  * Options: dimensions (default 768, nomic-embed-text's size), delayMs per request (default 5).
+ * @param {{ dimensions?: number, delayMs?: number }} [options]
  */
 export function startFakeOllama({ dimensions = 768, delayMs = 5 } = {}) {
   return serveOllamaEmbed({

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // What the rate limiter and the tracer cost a call (issue 16: the limiter adds at most 0.5 ms at
 // P50; tracing, when on, is measured; when off, nothing of OpenTelemetry loads). Three
 // `memsvc-server` processes of the standard profile on one PostgreSQL database, all with
@@ -25,7 +26,7 @@ const USER = 'bench-user';
 let spansReceived = 0;
 const collector = createServer((request, response) => {
   let size = 0;
-  request.on('data', (chunk) => {
+  request.on('data', (/** @type {Buffer} */ chunk) => {
     size += chunk.length;
   });
   request.on('end', () => {
@@ -33,8 +34,8 @@ const collector = createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
 });
-await new Promise((resolve) => collector.listen(0, '127.0.0.1', resolve));
-const collectorUrl = `http://127.0.0.1:${collector.address().port}`;
+await /** @type {Promise<void>} */ (new Promise((resolve) => collector.listen(0, '127.0.0.1', resolve)));
+const collectorUrl = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (collector.address()).port}`;
 
 const database = await postgresDatabase(root);
 const servers = [];
@@ -46,9 +47,10 @@ try {
     'rate limited': { ...common, RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_USER_RPM: '100000000', RATE_LIMIT_WINDOW_SEC: '60' },
     traced: { ...common, OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl },
   };
-  const names = Object.keys(kinds);
+  /** @typedef {keyof typeof kinds} Kind */
+  const names = /** @type {Kind[]} */ (Object.keys(kinds));
 
-  const coldStarts = Object.fromEntries(names.map((name) => [name, []]));
+  const coldStarts = /** @type {Record<Kind, number[]>} */ (Object.fromEntries(names.map((name) => [name, /** @type {number[]} */ ([])])));
   for (let i = 0; i < STARTS; i++) {
     for (const name of names) {
       const server = await startServer(root, database.url, kinds[name]);
@@ -57,7 +59,7 @@ try {
     }
   }
 
-  const clients = {};
+  const clients = /** @type {Record<Kind, import('./bench-support.mjs').McpClient>} */ ({});
   for (const name of names) {
     const server = await startServer(root, database.url, kinds[name]);
     servers.push(server);
@@ -67,9 +69,9 @@ try {
     name: 'create_memory',
     arguments: { content: 'The guard bench reads this memory', type: 'long-term' },
   });
-  const memoryId = stored.structuredContent.memory.id;
-  const samples = Object.fromEntries(names.map((name) => [name, []]));
-  const round = async (name) => {
+  const memoryId = /** @type {{ memory: { id: string } }} */ (stored.structuredContent).memory.id;
+  const samples = /** @type {Record<Kind, number[]>} */ (Object.fromEntries(names.map((name) => [name, /** @type {number[]} */ ([])])));
+  const round = async (/** @type {Kind} */ name) => {
     for (let i = 0; i < CALLS; i++) {
       const started = performance.now();
       const result = await clients[name].callTool({ name: 'get_memory', arguments: { memoryId } });
@@ -79,10 +81,13 @@ try {
   };
   for (const name of names) await round(name);
   for (const name of names) samples[name].length = 0;
-  for (let r = 0; r < ROUNDS; r++) for (let i = 0; i < names.length; i++) await round(names[(r + i) % names.length]);
+  for (let r = 0; r < ROUNDS; r++) for (let i = 0; i < names.length; i++) await round(/** @type {Kind} */ (names[(r + i) % names.length]));
 
-  const summary = Object.fromEntries(
-    names.map((name) => [name, { getMemory: percentileSummary(samples[name]), coldStartMs: percentileSummary(coldStarts[name]) }]),
+  /** @typedef {import('./bench-support.mjs').PercentileSummary} PercentileSummary */
+  const summary = /** @type {Record<Kind, { getMemory: PercentileSummary, coldStartMs: PercentileSummary }>} */ (
+    Object.fromEntries(
+      names.map((name) => [name, { getMemory: percentileSummary(samples[name]), coldStartMs: percentileSummary(coldStarts[name]) }]),
+    )
   );
   const plain = summary.plain.getMemory.p50;
   console.log('get_memory, PostgreSQL, standard profile, AUTH_REQUIRED=true   P50 / P95 (ms)   cold start P50 (ms)');

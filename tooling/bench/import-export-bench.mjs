@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // memsvc import and export throughput benchmark (`pnpm bench` runs it after the guard benchmark),
 // on PostgreSQL (tooling/scripts/pg-local.sh):
 //   (a) seed: MEMORIES memories (and SMALL in a second tenant) in the export format, generated
@@ -39,12 +40,25 @@ const TARGETS = { importPerSecond: 1000, exportPerSecond: 10_000 };
 const CLI = join(root, 'apps', 'cli', 'dist', 'memsvc.js');
 const embedder = new LocalEmbedder();
 const ids = new UuidV7Generator();
-const round = (value, places = 0) => Math.round(value * 10 ** places) / 10 ** places;
-const log = (message) => process.stderr.write(`import/export bench: ${message}\n`);
+/**
+ * @typedef {Awaited<ReturnType<typeof openStore>>} Store
+ * @typedef {{ memories: number, live: number, vectors: number, documents: number | null, posted: number }} TenantCounts
+ * @typedef {{
+ *   case: string, memories: number, seconds: number, perSecond: number, files?: number, storeShare?: number,
+ *   check?: TenantCounts & { problems: string[] }, fileMb?: number, peakRssMb?: number, rssGrowthMb?: number | undefined
+ * }} Result
+ */
 
-/** A file's lines cut into files of at most IMPORT_MAX_FILE_BYTES, each with the header first. */
+const round = (/** @type {number} */ value, places = 0) => Math.round(value * 10 ** places) / 10 ** places;
+const log = (/** @type {string} */ message) => process.stderr.write(`import/export bench: ${message}\n`);
+
+/**
+ * A file's lines cut into files of at most IMPORT_MAX_FILE_BYTES, each with the header first.
+ * @param {string} text
+ */
 function splitForImport(text) {
-  const [header, ...lines] = text.split('\n').filter((line) => line !== '');
+  const [header, ...lines] = /** @type {[string, ...string[]]} */ (text.split('\n').filter((line) => line !== ''));
+  /** @type {string[]} */
   const files = [];
   let current = [header];
   let bytes = Buffer.byteLength(header) + 1;
@@ -66,6 +80,8 @@ function splitForImport(text) {
  * An export file of `count` generated memories, as `memsvc export --include-vectors` writes one
  * (docs/export-format.md): 12 pseudo-words each, some with tags, a scope, a search context, a
  * deleted one now and then, and a link from every tenth memory to the one before it.
+ * @param {string} tenant
+ * @param {number} count
  */
 function generatedExport(tenant, count) {
   const base = Date.parse('2026-01-01T00:00:00.000Z');
@@ -130,11 +146,16 @@ function generatedExport(tenant, count) {
   return `${lines.join('\n')}\n`;
 }
 
-/** Imports the files into `tenant`, timing the whole of each file and the store's part of it. */
+/**
+ * Imports the files into `tenant`, timing the whole of each file and the store's part of it.
+ * @param {Store} store
+ * @param {string} tenant
+ * @param {string[]} files
+ */
 async function importFiles(store, tenant, files) {
   let storeSeconds = 0;
   const timed = {
-    importMemories: async (...args) => {
+    importMemories: async (/** @type {Parameters<Store['imports']['importMemories']>} */ ...args) => {
       const started = performance.now();
       try {
         return await store.imports.importMemories(...args);
@@ -153,7 +174,12 @@ async function importFiles(store, tenant, files) {
   return { seconds: (performance.now() - started) / 1000, storeSeconds, created };
 }
 
-/** What the tenant holds after an import: memories, vectors, and its lexical statistics against its live memories. */
+/**
+ * What the tenant holds after an import: memories, vectors, and its lexical statistics against its live memories.
+ * @param {Store} store
+ * @param {string} tenant
+ * @param {number} expected
+ */
 async function checkTenant(store, tenant, expected) {
   const db = store.connection.db;
   const { rows } = await sql`
@@ -162,7 +188,8 @@ async function checkTenant(store, tenant, expected) {
            (SELECT count(*)::int FROM memories WHERE user_id = ${tenant} AND embedding IS NOT NULL) AS vectors,
            (SELECT documents FROM lexical_corpus WHERE user_id = ${tenant}) AS documents,
            (SELECT count(DISTINCT memory_id)::int FROM memory_terms WHERE user_id = ${tenant}) AS posted`.execute(db);
-  const found = rows[0];
+  const found = /** @type {TenantCounts} */ (rows[0]);
+  /** @type {string[]} */
   const problems = [];
   if (found.memories !== expected) problems.push(`${found.memories} memories, expected ${expected}`);
   if (found.documents !== found.live || found.posted !== found.live) {
@@ -171,7 +198,14 @@ async function checkTenant(store, tenant, expected) {
   return { ...found, problems };
 }
 
-/** Runs the real `memsvc export` and samples its RSS every 20 ms. */
+/**
+ * Runs the real `memsvc export` and samples its RSS every 20 ms.
+ * @param {string} databaseUrl
+ * @param {string} tenant
+ * @param {string} out
+ * @param {boolean} withVectors
+ * @returns {Promise<{ seconds: number, peakRssMb: number, rssGrowthMb: number | undefined, samples: number }>}
+ */
 function cliExport(databaseUrl, tenant, out, withVectors, nodeOptions = '') {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -188,7 +222,9 @@ function cliExport(databaseUrl, tenant, out, withVectors, nodeOptions = '') {
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
+    /** @type {number[]} */
     const samples = [];
+    /** @type {number | undefined} */
     let firstPageRss;
     let stderr = '';
     child.stderr.on('data', (chunk) => {
@@ -215,6 +251,7 @@ function cliExport(databaseUrl, tenant, out, withVectors, nodeOptions = '') {
   });
 }
 
+/** @param {number | undefined} pid */
 function rssMegabytes(pid) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -225,6 +262,7 @@ function rssMegabytes(pid) {
   }
 }
 
+/** @type {Result[]} */
 const results = [];
 const tmp = mkdtempSync(join(tmpdir(), 'memsvc-import-export-'));
 const source = await postgresDatabase(root);
@@ -257,6 +295,7 @@ try {
   // (b) The exports, by the CLI. Node grows its heap before it collects, so the RSS of a long
   // export rises while what it holds does not; the runs with the heap capped at HEAP_CAP_MB show
   // that: they finish, at the same RSS for both sizes.
+  /** @type {Record<string, string>} */
   const exported = {};
   const runs = [
     ...(VECTORS ? [false, true] : [false]).map((withVectors) => ({ withVectors, nodeOptions: '' })),
@@ -287,7 +326,7 @@ try {
     const targetStore = await openStore({ database: target.url, vector: { model: embedder.model } });
     try {
       const tenant = `restored-${withVectors ? 'vectors' : 'plain'}`;
-      const files = splitForImport(readFileSync(exported[`${MEMORIES}-${withVectors}`], 'utf8'));
+      const files = splitForImport(readFileSync(/** @type {string} */ (exported[`${MEMORIES}-${withVectors}`]), 'utf8'));
       log(`importing ${MEMORIES} memories${withVectors ? ' with vectors' : ''} into ${tenant} (${files.length} file(s)) …`);
       const run = await importFiles(targetStore, tenant, files);
       results.push({
@@ -320,7 +359,8 @@ const report = {
 };
 const outFile = writeBenchReport(root, 'import-export', report);
 
-const notes = (r) => {
+const notes = (/** @type {Result} */ r) => {
+  /** @type {string[]} */
   const parts = [];
   if (r.files !== undefined) parts.push(`${r.files} file(s)`);
   if (r.storeShare !== undefined) parts.push(`store write ${Math.round(r.storeShare * 100)}% of the time`);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // memsvc recall on long turns (`pnpm bench`, after the 50k-memory recall benchmark): one tenant
 // holding a user–assistant history of ~490 turns whose assistant answers run 2–4 KB, written
 // through `ingest_conversation` into the real server, then warm `recall` (limit 10) from one
@@ -24,13 +25,23 @@ const CALLS = Number(process.env.LONG_TURN_CALLS ?? 800);
 const ROUNDS = Number(process.env.LONG_TURN_ROUNDS ?? 2);
 const CLIENTS = 8;
 const TENANT = 'long-turns';
+/** @type {Record<string, { fullContent?: boolean }>} */
 const MODES = { passages: {}, 'full content': { fullContent: true } };
 
-/** {source, sessions: [{id, date, turns: [{role, content}]}], questions: [string]}. */
+/**
+ * @typedef {import('./bench-support.mjs').McpClient} McpClient
+ * @typedef {{ id: string, date: string, turns: { role: string, content: string }[] }} HistorySession
+ * @typedef {{ source: string, sessions: HistorySession[], questions: string[] }} History
+ */
+
+/**
+ * {source, sessions: [{id, date, turns: [{role, content}]}], questions: [string]}.
+ * @returns {History}
+ */
 function history() {
   const dataset = loadLongMemEval(resolve(root, '..', 'shared', 'datasets', 'longmemeval-dev'));
   if (dataset) {
-    const [first] = dataset.questions;
+    const [first] = /** @type {[import('../eval/longmemeval-dataset.mjs').LongMemEvalQuestion]} */ (dataset.questions);
     return {
       source: `LongMemEval-S dev, question ${first.id}'s history; the split's ${dataset.questions.length} questions`,
       sessions: first.sessions.map((session) => ({
@@ -41,7 +52,7 @@ function history() {
       questions: dataset.questions.map((question) => question.question),
     };
   }
-  const paragraph = (sentences) => Array.from({ length: sentences }, () => `${sentence()}.`).join(' ');
+  const paragraph = (/** @type {number} */ sentences) => Array.from({ length: sentences }, () => `${sentence()}.`).join(' ');
   const sessions = Array.from({ length: 48 }, (_, s) => ({
     id: `generated-${s}`,
     date: new Date(Date.UTC(2025, 0, 1 + s)).toISOString(),
@@ -53,12 +64,16 @@ function history() {
   }));
   const words = sessions.flatMap((session) => session.turns.filter((turn) => turn.role === 'user').map((turn) => turn.content.split(' ')));
   const questions = Array.from({ length: 60 }, (_, i) => {
-    const from = words[(i * 37) % words.length];
+    const from = /** @type {string[]} */ (words[(i * 37) % words.length]);
     return `what did I say about ${from[1]} and ${from[5]}?`;
   });
   return { source: 'generated (no LongMemEval data found)', sessions, questions };
 }
 
+/**
+ * @param {string} engine
+ * @returns {Promise<{ url: string, drop: () => Promise<void> }>}
+ */
 async function database(engine) {
   if (engine === 'pglite') {
     const dir = mkdtempSync(join(tmpdir(), 'memsvc-long-turns-'));
@@ -67,6 +82,11 @@ async function database(engine) {
   return postgresDatabase(root);
 }
 
+/**
+ * @param {McpClient} client
+ * @param {string} query
+ * @param {string} mode
+ */
 async function recall(client, query, mode) {
   const started = performance.now();
   const result = await client.callTool({ name: 'recall', arguments: { userId: TENANT, query, limit: 10, ...MODES[mode] } });
@@ -75,14 +95,22 @@ async function recall(client, query, mode) {
   return { took, bytes: JSON.stringify(result.structuredContent).length };
 }
 
-/** `calls` recalls spread over `clients` (each asking its share back to back): latencies and sizes. */
+/**
+ * `calls` recalls spread over `clients` (each asking its share back to back): latencies and sizes.
+ * @param {McpClient[]} clients
+ * @param {string[]} questions
+ * @param {number} calls
+ * @param {string} mode
+ */
 async function phase(clients, questions, calls, mode) {
+  /** @type {number[]} */
   const took = [];
+  /** @type {number[]} */
   const bytes = [];
   await Promise.all(
     clients.map(async (client, c) => {
       for (let i = c; i < calls; i += clients.length) {
-        const sample = await recall(client, questions[i % questions.length], mode);
+        const sample = await recall(client, /** @type {string} */ (questions[i % questions.length]), mode);
         took.push(sample.took);
         bytes.push(sample.bytes);
       }
@@ -91,6 +119,10 @@ async function phase(clients, questions, calls, mode) {
   return { took, bytes };
 }
 
+/**
+ * @param {string} engine
+ * @param {History} history
+ */
 async function run(engine, { sessions, questions }) {
   const target = await database(engine);
   const server = await startServer(root, target.url, {
@@ -108,30 +140,31 @@ async function run(engine, { sessions, questions }) {
         arguments: { userId: TENANT, conversationId: `long-${session.id}`.slice(0, 128), date: session.date, turns: session.turns },
       });
       if (result.isError) throw new Error(`ingest failed: ${JSON.stringify(result.structuredContent)}`);
-      memories += result.structuredContent.memoryIds.length;
+      memories += /** @type {{ memoryIds: string[] }} */ (result.structuredContent).memoryIds.length;
     }
     const writeSeconds = (performance.now() - writeStarted) / 1000;
     const clients = [writer, ...(await Promise.all(Array.from({ length: CLIENTS - 1 }, () => mcpClient(server.base))))];
     // Warm the server (V8's optimised paths, PostgreSQL's caches) with every question once per mode.
     for (const mode of Object.keys(MODES)) await phase(clients, questions, questions.length, mode);
+    /** @type {Record<string, { took: number[], bytes: number[] }>} */
     const samples = {};
     for (let round = 0; round < ROUNDS; round++) {
       for (const mode of Object.keys(MODES)) {
-        for (const [name, of] of [
+        for (const [name, of] of /** @type {[string, McpClient[]][]} */ ([
           ['1 client', clients.slice(0, 1)],
           [`${CLIENTS} clients`, clients],
-        ]) {
+        ])) {
           const key = `${mode}|${name}`;
           const { took, bytes } = await phase(of, questions, Math.ceil(CALLS / ROUNDS), mode);
           samples[key] ??= { took: [], bytes: [] };
-          samples[key].took.push(...took);
-          samples[key].bytes.push(...bytes);
+          /** @type {{ took: number[] }} */ (samples[key]).took.push(...took);
+          /** @type {{ bytes: number[] }} */ (samples[key]).bytes.push(...bytes);
         }
       }
     }
     for (const client of clients) await client.close();
     const rows = Object.entries(samples).map(([key, { took, bytes }]) => {
-      const [mode, load] = key.split('|');
+      const [mode, load] = /** @type {[string, string]} */ (key.split('|'));
       return { mode, load, ...percentileSummary(took), meanBytes: Math.round(bytes.reduce((sum, size) => sum + size, 0) / bytes.length) };
     });
     return { engine, turns: sessions.reduce((sum, session) => sum + session.turns.length, 0), memories, writeSeconds, rows };

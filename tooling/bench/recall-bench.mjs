@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // memsvc recall scale benchmark (`pnpm bench` runs it after the server benchmark). For each
 // engine: seeds TOTAL memories, TENANT of them in one tenant, with batched inserts and the HNSW
 // index built after the load; starts the real server and measures warm `recall` latency
@@ -25,7 +26,7 @@ import { sql } from 'kysely';
 import { mcpClient, percentileSummary, postgresDatabase, sentence, startServer, vocabularyWord } from './bench-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ENGINES = (process.env.RECALL_ENGINES ?? 'postgres,pglite').split(',');
+const ENGINES = /** @type {('postgres' | 'pglite')[]} */ ((process.env.RECALL_ENGINES ?? 'postgres,pglite').split(','));
 const QUERIES = Number(process.env.RECALL_QUERIES ?? 1000);
 const WARMUP = Number(process.env.RECALL_WARMUP ?? 1000);
 const SIZES = {
@@ -37,14 +38,23 @@ const BIG = 'big-tenant';
 const COMMON_WORD = 'project';
 const embedder = new LocalEmbedder();
 const ids = new UuidV7Generator();
-const ms = (value) => Math.round(value * 100) / 100;
+const ms = (/** @type {number} */ value) => Math.round(value * 100) / 100;
 
+/** @typedef {Awaited<ReturnType<typeof openStore>>} Store */
+
+/**
+ * @param {Store} store
+ * @param {{ total: number, tenant: number }} size
+ */
 async function seed(store, { total, tenant }) {
   const db = store.connection.db;
   // The HNSW shard indexes are built after the load, as an operator's bulk import would.
-  const { rows } = await sql`SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY(${[...HNSW_SHARD_INDEX_NAMES]})`.execute(db);
+  const { rows } = /** @type {{ rows: { indexname: string, indexdef: string }[] }} */ (
+    await sql`SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY(${[...HNSW_SHARD_INDEX_NAMES]})`.execute(db)
+  );
   if (rows.length !== HNSW_SHARD_INDEX_NAMES.length) throw new Error('no HNSW shard indexes to rebuild');
   for (const row of rows) await sql`DROP INDEX ${sql.id(row.indexname)}`.execute(db);
+  /** @type {string[]} */
   const bigContents = [];
   const every = Math.round(total / tenant);
   const started = performance.now();
@@ -59,7 +69,7 @@ async function seed(store, { total, tenant }) {
       batch.push({
         id: ids.next(),
         user_id: owner,
-        tier: 'ltm',
+        tier: /** @type {const} */ ('ltm'),
         content,
         content_hash: createHash('sha256').update(contentFingerprintText(content)).digest('hex'),
         importance_score: 0.5,
@@ -82,14 +92,24 @@ async function seed(store, { total, tenant }) {
   return { bigContents, loadSeconds: ms(loadSeconds), indexSeconds: ms((performance.now() - indexStarted) / 1000) };
 }
 
+/**
+ * @param {string[]} bigContents
+ * @param {number} i
+ */
 function queryFrom(bigContents, i, extra = '') {
   // Three words of one of the tenant's memories and one word from anywhere: a keyword query
   // with a known best answer and some noise, as an agent's recall often is.
-  const words = bigContents[(i * 104_729) % bigContents.length].split(' ').filter((word) => word !== COMMON_WORD);
+  const words = /** @type {string} */ (bigContents[(i * 104_729) % bigContents.length])
+    .split(' ')
+    .filter((word) => word !== COMMON_WORD);
   const query = `${words[(i * 3) % words.length]} ${words[(i * 5 + 1) % words.length]} ${words[(i * 7 + 2) % words.length]} ${vocabularyWord(i)}`;
   return extra ? `${query} ${extra}` : query;
 }
 
+/**
+ * @param {Store} store
+ * @param {string[]} bigContents
+ */
 async function annRecall(store, bigContents) {
   // How many of the exact 30 nearest neighbours the HNSW search finds, on the tenant's rows.
   const db = store.connection.db;
@@ -97,14 +117,14 @@ async function annRecall(store, bigContents) {
   let wanted = 0;
   for (let i = 0; i < 50; i++) {
     const vector = `[${embedder.vectorOf(queryFrom(bigContents, i)).join(',')}]`;
-    const nearest = (exact) =>
+    const nearest = (/** @type {boolean} */ exact) =>
       db.transaction().execute(async (trx) => {
         await sql`SELECT set_config('hnsw.ef_search', '40', true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`.execute(trx);
         if (exact) await sql`SET LOCAL enable_indexscan = off`.execute(trx);
         const result = await sql`SELECT id FROM memories WHERE user_id = ${BIG} AND deleted_at IS NULL AND embedding IS NOT NULL
           AND vector_shard = ${sql.lit(vectorShardOf(BIG))}
           ORDER BY embedding <=> ${vector}::vector LIMIT 30`.execute(trx);
-        return result.rows.map((row) => row.id);
+        return /** @type {{ id: string }[]} */ (result.rows).map((row) => row.id);
       });
     const [approximate, exact] = [await nearest(false), await nearest(true)];
     wanted += exact.length;
@@ -113,6 +133,7 @@ async function annRecall(store, bigContents) {
   return ms(found / wanted);
 }
 
+/** @param {keyof typeof SIZES} engine */
 async function benchEngine(engine) {
   const size = SIZES[engine];
   const tmp = mkdtempSync(join(tmpdir(), 'memsvc-recall-'));
@@ -127,21 +148,24 @@ async function benchEngine(engine) {
     let latency;
     try {
       const client = await mcpClient(server.base);
+      /** @type {(i: number, extra?: string) => Promise<{ results: { memory: { content: string } }[] }>} */
       const call = async (i, extra) => {
         const result = await client.callTool({
           name: 'recall',
           arguments: { userId: BIG, query: queryFrom(seeded.bigContents, i, extra), limit: 10 },
         });
         if (result.isError) throw new Error(`recall failed: ${JSON.stringify(result.structuredContent)}`);
-        return result.structuredContent;
+        return /** @type {any} */ (result.structuredContent);
       };
+      /** @type {number[]} */
       const warming = [];
       for (let i = 0; i < WARMUP; i++) {
         const t0 = performance.now();
         await call(QUERIES + i);
         warming.push(performance.now() - t0);
       }
-      const measure = async (extra) => {
+      const measure = async (/** @type {string} */ extra) => {
+        /** @type {number[]} */
         const samples = [];
         let firstHits = 0;
         for (let i = 0; i < QUERIES; i++) {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // memsvc reindex throughput benchmark (`pnpm bench` runs it after the recall benchmark). For each
 // engine: opens the database in-process (which migrates it, types the vector column and builds
 // the HNSW index), seeds TOTAL memories WITHOUT vectors with batched SQL, starts the real server
@@ -39,7 +40,19 @@ import {
 import { startFakeOllama } from './fake-ollama.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/**
+ * @typedef {{ engine: string, embedder: string, total: number }} Context
+ * @typedef {{ processed?: number, indexed?: number, skipped?: number, failed?: number, elapsedSeconds?: number }} Counts
+ * @typedef {{
+ *   engine: string, embedder: string, mode: string, memories: number, seconds?: number, perSecond?: number,
+ *   summary?: Counts, problems?: string[], error?: string, skipped?: string, vectorsRewritten?: number,
+ *   jobRunSeconds?: number, providerRequests?: number, hnswLive?: boolean
+ * }} Entry
+ * @typedef {{ model: string, env: Record<string, string> }} EmbedderSetup
+ */
+
 const ENGINES = (process.env.REINDEX_ENGINES ?? 'postgres,pglite').split(',');
+/** @type {Record<string, number>} */
 const TOTALS = {
   postgres: Number(process.env.REINDEX_TOTAL ?? 50_000),
   pglite: Number(process.env.REINDEX_PGLITE_TOTAL ?? 10_000),
@@ -63,16 +76,21 @@ const QUIET_JOBS = {
 };
 const EMBEDDERS = {
   local: { model: 'memsvc-local-v1', env: { EMBEDDING_PROVIDER: 'local' } },
-  ollama: (url) => ({
+  ollama: (/** @type {string} */ url) => ({
     model: 'nomic-embed-text',
     env: { EMBEDDING_PROVIDER: 'ollama', OLLAMA_URL: url, EMBEDDING_MODEL: 'nomic-embed-text' },
   }),
 };
 const ids = new UuidV7Generator();
-const round = (value, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
-const log = (message) => process.stderr.write(`reindex bench: ${message}\n`);
+const round = (/** @type {number} */ value, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
+const log = (/** @type {string} */ message) => process.stderr.write(`reindex bench: ${message}\n`);
 
-/** Opens (and migrates) the database with the model's vector column and HNSW index, then seeds rows without vectors. */
+/**
+ * Opens (and migrates) the database with the model's vector column and HNSW index, then seeds rows without vectors.
+ * @param {string} databaseUrl
+ * @param {string} model
+ * @param {number} total
+ */
 async function seed(databaseUrl, model, total) {
   const store = await openStore({ database: databaseUrl, vector: { model } });
   try {
@@ -82,13 +100,21 @@ async function seed(databaseUrl, model, total) {
     const { rows } = await sql`SELECT
         (SELECT count(*)::int FROM memories WHERE embedding IS NULL) AS unembedded,
         EXISTS (SELECT 1 FROM pg_indexes WHERE indexname LIKE 'memories_embedding_hnsw_s%') AS hnsw`.execute(db);
-    if (rows[0].unembedded !== total) throw new Error(`seeded ${rows[0].unembedded} rows without vectors, expected ${total}`);
-    return { seconds: round((performance.now() - started) / 1000), hnswLive: rows[0].hnsw };
+    const counted = /** @type {{ unembedded: number, hnsw: boolean }} */ (rows[0]);
+    if (counted.unembedded !== total) throw new Error(`seeded ${counted.unembedded} rows without vectors, expected ${total}`);
+    return { seconds: round((performance.now() - started) / 1000), hnswLive: counted.hnsw };
   } finally {
     await store.close();
   }
 }
 
+/**
+ * The tool's structured result (JSON, shaped by the tool); a tool error throws.
+ * @param {import('./bench-support.mjs').McpClient} client
+ * @param {string} name
+ * @param {Record<string, unknown>} args
+ * @returns {Promise<any>}
+ */
 async function tool(client, name, args) {
   const result = await client.callTool({ name, arguments: { adminToken: ADMIN_TOKEN, ...args } }, undefined, CALL_OPTIONS);
   if (result.isError) {
@@ -98,7 +124,12 @@ async function tool(client, name, args) {
   return result.structuredContent;
 }
 
-/** Rows whose vector was (re)written at or after `since` — PostgreSQL only (the bench can read it while the server runs). */
+/**
+ * Rows whose vector was (re)written at or after `since` — PostgreSQL only (the bench can read it while the server runs).
+ * @param {string} databaseUrl
+ * @param {Date} since
+ * @returns {Promise<number | undefined>}
+ */
 async function rewrittenSince(databaseUrl, since) {
   if (!databaseUrl.startsWith('postgres')) return undefined;
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -111,7 +142,15 @@ async function rewrittenSince(databaseUrl, since) {
   }
 }
 
+/**
+ * @param {Context} context
+ * @param {string} mode
+ * @param {number} seconds
+ * @param {Counts | undefined} summary
+ * @param {Partial<Entry>} [extra]
+ */
 function measurement(context, mode, seconds, summary, extra = {}) {
+  /** @type {Entry} */
   const entry = {
     engine: context.engine,
     embedder: context.embedder,
@@ -122,6 +161,7 @@ function measurement(context, mode, seconds, summary, extra = {}) {
     summary,
     ...extra,
   };
+  /** @type {string[]} */
   const problems = [];
   if (summary) {
     if (summary.processed !== undefined && summary.processed !== context.total)
@@ -134,12 +174,18 @@ function measurement(context, mode, seconds, summary, extra = {}) {
   return entry;
 }
 
-/** A failed case is recorded with its error and the run goes on to the next case. */
+/**
+ * A failed case is recorded with its error and the run goes on to the next case.
+ * @param {Entry[]} results
+ * @param {Context} context
+ * @param {string} mode
+ * @param {() => Promise<Entry | undefined>} run
+ */
 async function attempt(results, context, mode, run) {
   try {
     const entry = await run();
     if (entry) results.push(entry);
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     log(`${context.engine}/${context.embedder}: ${mode} FAILED: ${error.stack ?? error}`);
     results.push({
       engine: context.engine,
@@ -151,6 +197,13 @@ async function attempt(results, context, mode, run) {
   }
 }
 
+/**
+ * @param {import('./bench-support.mjs').McpClient} client
+ * @param {Context} context
+ * @param {string} mode
+ * @param {Record<string, unknown>} args
+ * @param {string} databaseUrl
+ */
 async function synchronous(client, context, mode, args, databaseUrl) {
   const since = new Date();
   const t0 = performance.now();
@@ -160,6 +213,11 @@ async function synchronous(client, context, mode, args, databaseUrl) {
   return measurement(context, mode, seconds, summary, rewritten === undefined ? {} : { vectorsRewritten: rewritten });
 }
 
+/**
+ * @param {import('./bench-support.mjs').McpClient} client
+ * @param {Context} context
+ * @param {string} databaseUrl
+ */
 async function queued(client, context, databaseUrl) {
   const since = new Date();
   const t0 = performance.now();
@@ -181,7 +239,13 @@ async function queued(client, context, databaseUrl) {
   });
 }
 
-/** Runs the reindex CLI to its end; its JSON summary is the last JSON object on stdout. */
+/**
+ * Runs the reindex CLI to its end; its JSON summary is the last JSON object on stdout.
+ * @param {string} databaseUrl
+ * @param {Record<string, string>} env
+ * @param {string[]} flags
+ * @returns {Promise<{ seconds: number, summary: any, stderr: string }>}
+ */
 function runCli(databaseUrl, env, flags) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
@@ -210,6 +274,7 @@ function runCli(databaseUrl, env, flags) {
   });
 }
 
+/** @param {string} stdout */
 function parseJsonSummary(stdout) {
   try {
     return JSON.parse(stdout);
@@ -226,6 +291,12 @@ function parseJsonSummary(stdout) {
   }
 }
 
+/**
+ * @param {Entry[]} results
+ * @param {Context} context
+ * @param {string} databaseUrl
+ * @param {Record<string, string>} env
+ */
 async function cliCases(results, context, databaseUrl, env) {
   if (!existsSync(CLI)) {
     log(`${context.engine}: CLI cases skipped: ${CLI} does not exist (not built yet)`);
@@ -251,13 +322,18 @@ async function cliCases(results, context, databaseUrl, env) {
   }
 }
 
+/** @param {EmbedderSetup} embedder */
 function serverEnv(embedder) {
   return { ...QUIET_JOBS, ...embedder.env, MCP_ADMIN_TOKEN: ADMIN_TOKEN };
 }
 
-/** The `local` embedder on one engine: (a)–(e). */
+/**
+ * The `local` embedder on one engine: (a)–(e).
+ * @param {string} engine
+ * @param {Entry[]} results
+ */
 async function benchLocal(engine, results) {
-  const total = TOTALS[engine];
+  const total = /** @type {number} */ (TOTALS[engine]);
   const context = { engine, embedder: 'local', total };
   const tmp = mkdtempSync(join(tmpdir(), 'memsvc-reindex-'));
   const database = engine === 'postgres' ? await postgresDatabase(root) : { url: `pglite://${join(tmp, 'data')}`, drop: async () => {} };
@@ -292,9 +368,12 @@ async function benchLocal(engine, results) {
   }
 }
 
-/** The Ollama-format provider on PostgreSQL: (f) backfill and regenerate, in a fresh database (768 dims). */
+/**
+ * The Ollama-format provider on PostgreSQL: (f) backfill and regenerate, in a fresh database (768 dims).
+ * @param {Entry[]} results
+ */
 async function benchOllama(results) {
-  const total = TOTALS.postgres;
+  const total = /** @type {number} */ (TOTALS.postgres);
   const context = { engine: 'postgres', embedder: `ollama (fake, ${OLLAMA_DELAY_MS} ms/request)`, total };
   const fake = await startFakeOllama({ dimensions: 768, delayMs: OLLAMA_DELAY_MS });
   const database = await postgresDatabase(root);
@@ -306,10 +385,10 @@ async function benchOllama(results) {
     const server = await startServer(root, database.url, serverEnv(embedder));
     try {
       const client = await mcpClient(server.base, LONG_CALLS);
-      for (const [mode, args] of [
+      for (const [mode, args] of /** @type {[string, Record<string, unknown>][]} */ ([
         ['backfill (sync tool)', {}],
         ['regenerate unchanged (sync tool)', { reuseExistingEmbeddings: false }],
-      ]) {
+      ])) {
         await attempt(results, context, mode, async () => {
           const requestsBefore = fake.requests();
           const entry = await synchronous(client, context, mode, args, database.url);
@@ -326,6 +405,7 @@ async function benchOllama(results) {
   }
 }
 
+/** @type {Entry[]} */
 const results = [];
 for (const engine of ENGINES) {
   if (!(engine in TOTALS)) throw new Error(`unknown engine "${engine}" in REINDEX_ENGINES (postgres, pglite)`);
@@ -344,9 +424,10 @@ const report = {
 };
 const outFile = writeBenchReport(root, 'reindex', report);
 
-const notes = (r) => {
+const notes = (/** @type {Entry} */ r) => {
   if (r.error) return `ERROR: ${r.error.slice(0, 160)}`;
   if (r.skipped) return `skipped: ${r.skipped}`;
+  /** @type {string[]} */
   const parts = [];
   const s = r.summary;
   if (s && s.processed !== undefined)
@@ -371,7 +452,7 @@ const target = results.filter(
 if (target.length > 0) {
   console.log(
     `\ntarget ≥ ${TARGET_PER_SECOND} memories/s with local on PostgreSQL: ${target
-      .map((r) => `${r.mode} ${r.perSecond >= TARGET_PER_SECOND ? 'met' : 'NOT met'} (${r.perSecond})`)
+      .map((r) => `${r.mode} ${/** @type {number} */ (r.perSecond) >= TARGET_PER_SECOND ? 'met' : 'NOT met'} (${r.perSecond})`)
       .join('; ')}`,
   );
 }

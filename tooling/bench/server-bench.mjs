@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // memsvc server benchmark. Starts the real `memsvc-server` process (lite profile, streamable
 // HTTP, local embedder) once per engine and measures, from a client's side of loopback HTTP:
 //   cold start to the first 200 of GET /health, /health latency under 32 concurrent clients,
@@ -26,6 +27,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WRITES = Number(process.env.BENCH_WRITES ?? 50_000);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',');
 
+/** @param {number | undefined} pid */
 function rssMegabytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
@@ -35,16 +37,23 @@ function rssMegabytes(pid) {
 // on raw sockets (see httpGetLoad). node:http's client spent ~90 µs of CPU per request here, as
 // much as the server; on two shared cores the latency it reported was mostly its own queueing
 // (P95 8–12 ms against 2–2.6 ms with the raw client, at 11,500 vs 31,000 requests/s).
+/** @param {string} base */
 async function healthLatency(base, concurrency = 32, total = 30_000) {
   const { hostname, port } = new URL(base);
-  const load = (requests) => httpGetLoad({ host: hostname, port: Number(port), path: '/health', concurrency, total: requests });
+  const load = (/** @type {number} */ requests) =>
+    httpGetLoad({ host: hostname, port: Number(port), path: '/health', concurrency, total: requests });
   await load(2_000);
   const { samples, perSecond, failures } = await load(total);
   if (failures > 0) throw new Error(`/health failed ${failures} times under load`);
   return { ...percentileSummary(samples), perSecond };
 }
 
+/**
+ * @param {number} count
+ * @param {(i: number) => Promise<unknown>} run
+ */
 async function timeCalls(count, run) {
+  /** @type {number[]} */
   const samples = [];
   for (let i = 0; i < count; i++) {
     const t0 = performance.now();
@@ -54,12 +63,20 @@ async function timeCalls(count, run) {
   return percentileSummary(samples);
 }
 
+/**
+ * The tool's structured result (JSON, shaped by the tool); a tool error throws.
+ * @param {import('./bench-support.mjs').McpClient} client
+ * @param {string} name
+ * @param {Record<string, unknown>} args
+ * @returns {Promise<any>}
+ */
 async function checked(client, name, args) {
   const result = await client.callTool({ name, arguments: args });
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);
   return result.structuredContent;
 }
 
+/** @param {string} engine */
 async function benchEngine(engine) {
   const tmp = mkdtempSync(join(tmpdir(), 'memsvc-bench-'));
   const database = engine === 'postgres' ? await postgresDatabase(root) : { url: `pglite://${join(tmp, 'data')}`, drop: async () => {} };
@@ -68,7 +85,7 @@ async function benchEngine(engine) {
   // A PGlite first boot runs initdb and keeps the migrated empty database as a template in an
   // empty MEMSVC_CACHE_DIR; a second new database then starts from it (PgliteTemplates).
   const cache = { MEMSVC_CACHE_DIR: join(tmp, 'cache') };
-  const stop = async (booted) => {
+  const stop = async (/** @type {Awaited<ReturnType<typeof startServer>>} */ booted) => {
     booted.child.kill('SIGTERM');
     await new Promise((resolve) => booted.child.once('exit', resolve));
   };
@@ -85,6 +102,7 @@ async function benchEngine(engine) {
     const client = await mcpClient(server.base);
     for (let i = 0; i < 50; i++) await checked(client, 'ping', {});
     const ping = await timeCalls(500, () => checked(client, 'ping', {}));
+    /** @type {string[]} */
     const created = [];
     const createLatency = await timeCalls(500, async (i) => {
       const result = await checked(client, 'create_memory', {
@@ -103,6 +121,7 @@ async function benchEngine(engine) {
     const writers = await Promise.all(Array.from({ length: 8 }, () => mcpClient(server.base)));
     let issued = 0;
     const t0 = performance.now();
+    /** @type {number | undefined} */
     let firstTenSecondsWrites;
     await Promise.all(
       writers.map(async (writer) => {
@@ -146,13 +165,21 @@ if (process.argv.includes('--check')) {
   const embedder = new LocalEmbedder();
   for (let i = 0; i < 100_000; i++) sentence(); // the stream far into a long run, not just its start
   const vectors = Array.from({ length: 300 }, () => embedder.vectorOf(sentence()));
+  /** @type {number[]} */
   const similarities = [];
   for (let i = 0; i < vectors.length; i++)
-    for (let j = i + 1; j < vectors.length; j++) similarities.push(vectors[i].reduce((sum, v, k) => sum + v * vectors[j][k], 0));
+    for (let j = i + 1; j < vectors.length; j++)
+      similarities.push(
+        /** @type {number[]} */ (vectors[i]).reduce(
+          (sum, v, k) => sum + v * /** @type {number} */ (/** @type {number[]} */ (vectors[j])[k]),
+          0,
+        ),
+      );
   console.log('pairwise cosine', percentileSummary(similarities), 'max', ms(Math.max(...similarities)));
   process.exit(0);
 }
 
+/** @type {Awaited<ReturnType<typeof benchEngine>>[]} */
 const results = [];
 for (const engine of ENGINES) {
   process.stderr.write(`bench: ${engine} …\n`);
@@ -168,6 +195,7 @@ const report = {
 };
 const outFile = writeBenchReport(root, 'server', report);
 
+/** @type {[string, (r: (typeof results)[number]) => string | number | undefined][]} */
 const rows = [
   ['first boot, new database, to first /health 200 (ms)', (r) => r.firstBootMs],
   ['first boot, new database from the template (ms)', (r) => r.templateBootMs ?? '—'],

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // One embedded memory for many processes (`pnpm bench`; issue 40): memsvc-server over stdio, as
 // Claude Desktop, Claude Code and Cursor start it, on one `pglite://` directory.
 //  1. Start: spawn to the answer of `initialize` (the MCP SDK's stdio client) for a server that
@@ -21,15 +22,21 @@ const server = join(root, 'apps', 'server', 'dist', 'memsvc-server.js');
 const CALLS = Number(process.env.SHARED_CALLS ?? 400);
 const STARTS = Number(process.env.SHARED_STARTS ?? 3);
 
-/** A stdio memsvc-server on `directory`, connected: {client, startMs, close()}. */
+/** @typedef {import('./bench-support.mjs').McpClient} McpClient */
+
+/**
+ * A stdio memsvc-server on `directory`, connected: {client, startMs, close()}.
+ * @param {string} directory
+ */
 async function stdioServer(directory) {
   const started = performance.now();
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [server],
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+      // Unset variables stay unset: the transport passes the object on as the child's environment.
+      PATH: /** @type {string} */ (process.env.PATH),
+      HOME: /** @type {string} */ (process.env.HOME),
       DATABASE_URL: `pglite://${directory}`,
       DEPLOYMENT_PROFILE: 'lite',
       EMBEDDING_PROVIDER: 'local',
@@ -44,18 +51,27 @@ async function stdioServer(directory) {
   return { client, startMs: performance.now() - started, close: () => client.close() };
 }
 
+/**
+ * @param {McpClient} client
+ * @param {string} name
+ * @param {Record<string, unknown>} args
+ */
 async function call(client, name, args) {
   const result = await client.callTool({ name, arguments: args });
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);
   return result.structuredContent;
 }
 
-const summary = (samples) => {
+const summary = (/** @type {number[]} */ samples) => {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { median: Math.round(sorted[Math.floor(sorted.length / 2)]), worst: Math.round(sorted.at(-1)) };
+  return {
+    median: Math.round(/** @type {number} */ (sorted[Math.floor(sorted.length / 2)])),
+    worst: Math.round(/** @type {number} */ (sorted.at(-1))),
+  };
 };
 
 async function starts() {
+  /** @type {{ 'new directory': number[], 'existing directory, no host': number[], 'attach to a running host': number[] }} */
   const rows = { 'new directory': [], 'existing directory, no host': [], 'attach to a running host': [] };
   for (let i = 0; i < STARTS; i++) {
     const directory = join(mkdtempSync(join(tmpdir(), 'memsvc-shared-')), 'data');
@@ -73,8 +89,15 @@ async function starts() {
   return Object.entries(rows).map(([start, samples]) => ({ start, ...summary(samples) }));
 }
 
-/** `calls` calls of `name` spread over `clients`, each back to back: latencies. */
+/**
+ * `calls` calls of `name` spread over `clients`, each back to back: latencies.
+ * @param {McpClient[]} clients
+ * @param {string} name
+ * @param {(i: number) => Record<string, unknown>} argsOf
+ * @param {number} calls
+ */
 async function load(clients, name, argsOf, calls) {
+  /** @type {number[]} */
   const took = [];
   await Promise.all(
     clients.map(async (client, c) => {
@@ -95,17 +118,17 @@ async function attachCost() {
   // A second client per process: each stdio server serves the one client that started it.
   const second = [];
   for (let i = 0; i < 4; i++) second.push(await stdioServer(directory));
-  const [host, attached] = processes;
-  const write = (i) => ({ content: `${sentence()} ${i}`, type: 'long-term' });
-  const ask = (i) => ({ query: sentence().split(' ').slice(0, 4).join(' '), limit: 10 + (i % 2) });
+  const [host, attached] = /** @type {[Awaited<ReturnType<typeof stdioServer>>, Awaited<ReturnType<typeof stdioServer>>]} */ (processes);
+  const write = (/** @type {number} */ i) => ({ content: `${sentence()} ${i}`, type: 'long-term' });
+  const ask = (/** @type {number} */ i) => ({ query: sentence().split(' ').slice(0, 4).join(' '), limit: 10 + (i % 2) });
   // Enough memories for recall to rank.
   await load([host.client, attached.client], 'create_memory', write, 600);
   const rows = [];
-  for (const [label, clients] of [
+  for (const [label, clients] of /** @type {[string, McpClient[]][]} */ ([
     ['host process, 1 client', [host.client]],
     ['attached process, 1 client', [attached.client]],
     ['8 clients across 8 processes', [...processes, ...second].map((p) => p.client)],
-  ]) {
+  ])) {
     rows.push({ through: label, tool: 'create_memory', ...(await load(clients, 'create_memory', write, CALLS)) });
     rows.push({ through: label, tool: 'recall', ...(await load(clients, 'recall', ask, CALLS)) });
   }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // memsvc write throughput against the database's own ceiling (issue 19). For each case, in a
 // fresh database (migrated, vector column typed, the 16 HNSW shard indexes built, as a server
 // leaves it), side by side in one run:
@@ -52,16 +53,29 @@ const MODEL = 'memsvc-local-v1';
 const CEILING_TABLE = 'write_ceiling';
 const embedder = new LocalEmbedder();
 const ids = new UuidV7Generator();
-const round = (value, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
-const log = (message) => process.stderr.write(`write bench: ${message}\n`);
+/**
+ * @typedef {Awaited<ReturnType<typeof openStore>>} Store
+ * @typedef {import('kysely').Kysely<any>} Db
+ * @typedef {{ contents: string[], vectors: string[], tenants: string[] }} Workload
+ * @typedef {{ case: string, seconds: number, perSecond: number, ratio?: number, failed?: number, firstError?: string } & Record<string, unknown>} CaseResult
+ * @typedef {CaseResult & { engine: string, writes: number }} Result
+ */
 
-/** A fresh, migrated database with its vector space fixed (shard indexes built): {url, drop()}. */
+const round = (/** @type {number} */ value, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
+const log = (/** @type {string} */ message) => process.stderr.write(`write bench: ${message}\n`);
+
+/**
+ * A fresh, migrated database with its vector space fixed (shard indexes built): {url, drop()}.
+ * @param {string} engine
+ * @returns {Promise<{ url: string, drop: () => Promise<void> }>}
+ */
 async function freshDatabase(engine) {
   if (engine === 'postgres') return postgresDatabase(root);
   const dir = mkdtempSync(join(tmpdir(), 'memsvc-write-bench-'));
   return { url: `pglite://${join(dir, 'data')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** @param {string} url */
 async function openBenchStore(url) {
   return openStore({ database: url, vector: { model: MODEL } });
 }
@@ -69,22 +83,28 @@ async function openBenchStore(url) {
 /**
  * The scratch table of the ceiling: id, tenant, the same generated shard column and the same
  * vector type, with memsvc's HNSW shard indexes re-created on it from their own definitions.
+ * @param {Db} db
  */
 async function createCeilingTable(db) {
-  const { rows: columns } = await sql`
+  const { rows: columns } = /** @type {{ rows: { type: string }[] }} */ (
+    await sql`
     SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute
-    WHERE attrelid = 'memories'::regclass AND attname = 'embedding'`.execute(db);
-  const { rows: shard } = await sql`
+    WHERE attrelid = 'memories'::regclass AND attname = 'embedding'`.execute(db)
+  );
+  const { rows: shard } = /** @type {{ rows: { expression: string }[] }} */ (
+    await sql`
     SELECT pg_get_expr(adbin, adrelid) AS expression FROM pg_attrdef
     WHERE adrelid = 'memories'::regclass AND adnum = (SELECT attnum FROM pg_attribute WHERE attrelid = 'memories'::regclass AND attname = 'vector_shard')`.execute(
-    db,
+      db,
+    )
   );
-  const { rows: indexes } =
-    await sql`SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY(${[...HNSW_SHARD_INDEX_NAMES]})`.execute(db);
+  const { rows: indexes } = /** @type {{ rows: { indexname: string, indexdef: string }[] }} */ (
+    await sql`SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY(${[...HNSW_SHARD_INDEX_NAMES]})`.execute(db)
+  );
   if (indexes.length !== HNSW_SHARD_INDEX_NAMES.length) throw new Error('the HNSW shard indexes of memories are missing');
   await sql
     .raw(`CREATE TABLE ${CEILING_TABLE} (id uuid PRIMARY KEY, user_id text NOT NULL,
-      vector_shard smallint GENERATED ALWAYS AS (${shard[0].expression}) STORED, embedding ${columns[0].type})`)
+      vector_shard smallint GENERATED ALWAYS AS (${/** @type {{ expression: string }} */ (shard[0]).expression}) STORED, embedding ${/** @type {{ type: string }} */ (columns[0]).type})`)
     .execute(db);
   for (const { indexname, indexdef } of indexes) {
     const definition = indexdef
@@ -93,10 +113,15 @@ async function createCeilingTable(db) {
     if (!definition.includes(` ON ${CEILING_TABLE} `)) throw new Error(`cannot re-target ${indexdef}`);
     await sql.raw(definition).execute(db);
   }
-  return indexes[0].indexdef;
+  return /** @type {{ indexdef: string }} */ (indexes[0]).indexdef;
 }
 
-/** Runs `work(n)` for n = 0 … total-1 from `clients` closed-loop callers; returns seconds. */
+/**
+ * Runs `work(n)` for n = 0 … total-1 from `clients` closed-loop callers; returns seconds.
+ * @param {number} total
+ * @param {number} clients
+ * @param {(n: number, client: number) => Promise<unknown>} work
+ */
 async function closedLoop(total, clients, work) {
   let issued = 0;
   const started = performance.now();
@@ -112,7 +137,12 @@ async function closedLoop(total, clients, work) {
   return (performance.now() - started) / 1000;
 }
 
-/** The workload of one write case: contents, their vectors (as pgvector text) and tenants. */
+/**
+ * The workload of one write case: contents, their vectors (as pgvector text) and tenants.
+ * @param {number} total
+ * @param {(i: number) => string} tenantOf
+ * @returns {Workload}
+ */
 function workload(total, tenantOf) {
   const contents = Array.from({ length: total }, () => sentence());
   return {
@@ -122,6 +152,11 @@ function workload(total, tenantOf) {
   };
 }
 
+/**
+ * @param {Db} db
+ * @param {Workload} work
+ * @param {number} clients
+ */
 async function ceiling(db, work, clients) {
   const rowIds = work.contents.map(() => ids.next());
   const seconds = await closedLoop(work.contents.length, clients, (n) =>
@@ -136,6 +171,11 @@ async function ceiling(db, work, clients) {
   return { seconds, perSecond: Math.round(work.contents.length / seconds) };
 }
 
+/**
+ * @param {Store} store
+ * @param {Workload} work
+ * @param {number} clients
+ */
 async function memsvcInProcess(store, work, clients) {
   const engine = createMemoryEngine({ store: store.memories, embedder, clock: systemClock, settings: DEFAULT_ENGINE_SETTINGS });
   const outcomes = { created: 0, duplicate: 0, contradictions: 0 };
@@ -143,8 +183,8 @@ async function memsvcInProcess(store, work, clients) {
   const seconds = await closedLoop(work.contents.length, clients, async (n) => {
     try {
       const result = await engine.create(
-        { tenant: toTenantId(work.tenants[n]), actor: { id: 'bench' } },
-        { content: work.contents[n], tier: 'ltm' },
+        { tenant: toTenantId(/** @type {string} */ (work.tenants[n])), actor: { id: 'bench' } },
+        { content: /** @type {string} */ (work.contents[n]), tier: 'ltm' },
       );
       outcomes[result.outcome]++;
       outcomes.contradictions += result.contradictions.length;
@@ -161,9 +201,10 @@ async function memsvcInProcess(store, work, clients) {
  */
 function failureCounter() {
   let count = 0;
+  /** @type {string | undefined} */
   let first;
   return {
-    add: (error) => {
+    add: (/** @type {any} */ error) => {
       count++;
       first ??= String(error?.message ?? error);
     },
@@ -171,6 +212,11 @@ function failureCounter() {
   };
 }
 
+/**
+ * @param {string} url
+ * @param {Workload} work
+ * @param {number} clients
+ */
 async function memsvcHttp(url, work, clients) {
   const server = await startServer(root, url, {
     STM_SWEEP_INTERVAL_MS: '0',
@@ -184,7 +230,7 @@ async function memsvcHttp(url, work, clients) {
     let created = 0;
     const seconds = await closedLoop(work.contents.length, clients, async (n, client) => {
       try {
-        const result = await writers[client].callTool({
+        const result = await /** @type {import('./bench-support.mjs').McpClient} */ (writers[client]).callTool({
           name: 'create_memory',
           arguments: { userId: work.tenants[n], content: work.contents[n], type: 'long-term' },
         });
@@ -201,21 +247,33 @@ async function memsvcHttp(url, work, clients) {
   }
 }
 
+/**
+ * @param {Db} db
+ * @param {string} table
+ */
 async function countRows(db, table) {
   const { rows } = await sql`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(db);
-  return rows[0].n;
+  return /** @type {{ n: number }} */ (rows[0]).n;
 }
 
-/** One write case: the ceiling, memsvc in process and (PostgreSQL) memsvc over HTTP, each in its own fresh database. */
+/**
+ * One write case: the ceiling, memsvc in process and (PostgreSQL) memsvc over HTTP, each in its own fresh database.
+ * @param {string} engine
+ * @param {string} name
+ * @param {(i: number) => string} tenantOf
+ * @param {number} callers
+ * @param {Result[]} results
+ */
 async function writeCase(engine, name, tenantOf, callers, results) {
   const work = workload(WRITES, tenantOf);
   const context = { engine, writes: WRITES, clients: callers };
-  const record = (entry) => {
+  const record = (/** @type {CaseResult} */ entry) => {
     const full = { ...context, ...entry };
     log(JSON.stringify(full));
     results.push(full);
     return full;
   };
+  /** @type {number} */
   let ceilingRate;
   {
     const database = await freshDatabase(engine);
@@ -259,7 +317,11 @@ const MAINTENANCE_SETTINGS = {
   mergeThreshold: 0.9,
 };
 
-/** Memories without vectors embedded by the reindex use-case, batches of 1,000, as reindex_memories runs it. */
+/**
+ * Memories without vectors embedded by the reindex use-case, batches of 1,000, as reindex_memories runs it.
+ * @param {Store} store
+ * @param {Store['reindex']} reindexStore
+ */
 async function reindexBackfill(store, reindexStore) {
   const t0 = performance.now();
   const maintenance = new Maintenance({
@@ -296,14 +358,17 @@ async function reindexBackfill(store, reindexStore) {
  * statement, the same HNSW indexes live); memsvc's reindex with every shard index kept live (what
  * it did before issue 19: each vector inserted into its graph); memsvc's reindex as it is (the
  * shards it fills have their index taken off and built once at the end, PgReindexStore).
+ * @param {string} engine
+ * @param {Result[]} results
  */
 async function backfillCase(engine, results) {
-  const tenantOf = (i) => `tenant-${i % BACKFILL_TENANTS}`;
+  const tenantOf = (/** @type {number} */ i) => `tenant-${i % BACKFILL_TENANTS}`;
   const base = { engine, writes: BACKFILL, tenants: BACKFILL_TENANTS };
-  const record = (entry) => {
+  const record = (/** @type {CaseResult} */ entry) => {
     results.push({ ...base, ...entry });
     log(JSON.stringify(results.at(-1)));
   };
+  /** @type {number} */
   let rawRate;
   {
     const database = await freshDatabase(engine);
@@ -313,7 +378,9 @@ async function backfillCase(engine, results) {
       await seedWithoutVectors(db, BACKFILL, tenantOf, ids);
       await createCeilingTable(db);
       await sql.raw(`INSERT INTO ${CEILING_TABLE} (id, user_id) SELECT id, user_id FROM memories`).execute(db);
-      const { rows } = await sql`SELECT id, content FROM memories ORDER BY id`.execute(db);
+      const { rows } = /** @type {{ rows: { id: string, content: string }[] }} */ (
+        await sql`SELECT id, content FROM memories ORDER BY id`.execute(db)
+      );
       const started = performance.now();
       for (let offset = 0; offset < rows.length; offset += 1000) {
         const part = rows.slice(offset, offset + 1000);
@@ -356,6 +423,7 @@ async function backfillCase(engine, results) {
   }
 }
 
+/** @type {Result[]} */
 const results = [];
 for (const engine of ENGINES) {
   if (engine !== 'postgres' && engine !== 'pglite') throw new Error(`unknown engine "${engine}" in WRITE_BENCH_ENGINES (postgres, pglite)`);
@@ -387,7 +455,7 @@ const lines = [
     String(round(r.seconds, 1)),
     String(r.perSecond),
     r.ratio === undefined ? '' : String(r.ratio),
-    r.failed === undefined ? '' : `${r.failed}: ${r.firstError.slice(0, 60)}`,
+    r.failed === undefined ? '' : `${r.failed}: ${/** @type {string} */ (r.firstError).slice(0, 60)}`,
   ]),
 ];
 printColumns(lines);

@@ -1,3 +1,4 @@
+// @ts-check
 // The lexical baseline of `pnpm eval:conversations`: Okapi BM25 computed here, in the script,
 // over the same units and questions memsvc is asked, so memsvc's recall is compared with what a
 // plain keyword index gets on the same data (the dataset README quotes its reference figures).
@@ -21,7 +22,12 @@ export const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** Lowercase words, stop words removed; stemmed when asked. */
+/**
+ * Lowercase words, stop words removed; stemmed when asked.
+ * @param {string} text
+ * @param {{ stem?: boolean }} [options]
+ * @returns {string[]}
+ */
 export function tokenize(text, { stem = false } = {}) {
   const words = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   const kept = words.filter((word) => !STOP_WORDS.has(word));
@@ -32,24 +38,30 @@ export function tokenize(text, { stem = false } = {}) {
  * An index over `documents` (strings). `search(query, k)` returns the indices of the k best
  * documents, best first; ties keep document order, so the ranking is deterministic. Documents
  * that share no term with the query are never returned.
+ * @param {string[]} documents
+ * @param {{ stem?: boolean }} [options]
+ * @returns {{ search(query: string, k: number): number[] }}
  */
 export function bm25Index(documents, { stem = false } = {}) {
+  /** @type {Map<string, [number, number][]>} */
   const postings = new Map();
   const lengths = documents.map((document, i) => {
+    /** @type {Map<string, number>} */
     const counts = new Map();
     const tokens = tokenize(document, { stem });
     for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
     for (const [term, tf] of counts) {
       if (!postings.has(term)) postings.set(term, []);
-      postings.get(term).push([i, tf]);
+      /** @type {[number, number][]} */ (postings.get(term)).push([i, tf]);
     }
     return tokens.length;
   });
   const n = documents.length;
   const averageLength = lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, n);
-  const idf = (df) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  const idf = (/** @type {number} */ df) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
   return {
     search(query, k) {
+      /** @type {Map<number, number>} */
       const scores = new Map();
       // Each distinct query term counts once: the questions are short and a repeated word in a
       // question is not meant as extra weight.
@@ -58,7 +70,7 @@ export function bm25Index(documents, { stem = false } = {}) {
         if (!list) continue;
         const weight = idf(list.length);
         for (const [i, tf] of list) {
-          const norm = tf + K1 * (1 - B + (B * lengths[i]) / averageLength);
+          const norm = tf + K1 * (1 - B + (B * /** @type {number} */ (lengths[i])) / averageLength);
           scores.set(i, (scores.get(i) ?? 0) + (weight * (tf * (K1 + 1))) / norm);
         }
       }

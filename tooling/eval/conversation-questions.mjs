@@ -1,3 +1,4 @@
+// @ts-check
 // The question phases of `pnpm eval:conversations`: every question as one MCP `recall`
 // (limit 5) to its conversation's tenant, first one at a time on one client (the rankings that
 // are scored, and the unloaded latency), then by 8 clients at once in a closed loop (the latency
@@ -9,14 +10,25 @@ import { callTool, tenantOf } from './conversation-writes.mjs';
 export const LIMIT = 5;
 
 /**
+ * @typedef {import('../bench/bench-support.mjs').McpClient} Client
+ * @typedef {import('./locomo-dataset.mjs').Question} Question
+ */
+
+/**
  * Asks `questions` ({conv, question, ...}) in order. Returns {rankings, latency, withVector,
  * unmapped}: rankings[i] is question i's results as arrays of dia_ids (via `idToDiaIds` of its
  * conversation), best first; `withVector` counts the answers that used a query vector (a provider
  * failing would silently make every answer full-text only) and `unmapped` the results that name
  * no written turn (there should be none).
+ * @param {Client} client
+ * @param {string} way
+ * @param {Question[]} questions
+ * @param {(conv: string) => Map<string, string[]>} idToDiaIdsOf
  */
 export async function askSequentially(client, way, questions, idToDiaIdsOf) {
+  /** @type {number[]} */
   const samples = [];
+  /** @type {string[][][]} */
   const rankings = [];
   let withVector = 0;
   let unmapped = 0;
@@ -28,7 +40,7 @@ export async function askSequentially(client, way, questions, idToDiaIdsOf) {
     if (result.vector) withVector++;
     const idToDiaIds = idToDiaIdsOf(question.conv);
     rankings.push(
-      result.results.map(({ memory }) => {
+      result.results.map((/** @type {{ memory: { id: string } }} */ { memory }) => {
         const diaIds = idToDiaIds.get(memory.id);
         if (!diaIds) unmapped++;
         return diaIds ?? [];
@@ -41,14 +53,18 @@ export async function askSequentially(client, way, questions, idToDiaIdsOf) {
 /**
  * Every question once, split round-robin across `clients`, each client asking its share back to
  * back. Returns {latency, perSecond} over all the calls.
+ * @param {Client[]} clients
+ * @param {string} way
+ * @param {Question[]} questions
  */
 export async function askConcurrently(clients, way, questions) {
+  /** @type {number[]} */
   const samples = [];
   const started = performance.now();
   await Promise.all(
     clients.map(async (client, c) => {
       for (let i = c; i < questions.length; i += clients.length) {
-        const question = questions[i];
+        const question = /** @type {Question} */ (questions[i]);
         const began = performance.now();
         await callTool(client, 'recall', { userId: tenantOf(way, question.conv), query: question.question, limit: LIMIT });
         samples.push(performance.now() - began);

@@ -1,3 +1,4 @@
+// @ts-check
 // The databases and server processes `pnpm eval:conversations` runs against: a fresh PGlite
 // directory or a fresh throw-away PostgreSQL database per engine, and the real memsvc server
 // (apps/server/dist) on it, started by the benchmarks' helper so the eval measures exactly what a
@@ -9,7 +10,12 @@ import { databaseOnServer, postgresDatabase, startServer } from '../bench/bench-
 
 export const ENGINES = ['pglite', 'postgres'];
 
-/** {url, drop()} for a fresh, empty database of `engine`. */
+/**
+ * {url, drop()} for a fresh, empty database of `engine`.
+ * @param {string} root
+ * @param {string} engine
+ * @returns {Promise<{ url: string, drop: () => Promise<void> }>}
+ */
 export async function freshDatabase(root, engine) {
   if (engine === 'pglite') {
     const dir = mkdtempSync(join(tmpdir(), 'memsvc-eval-pglite-'));
@@ -22,6 +28,9 @@ export async function freshDatabase(root, engine) {
 /**
  * The server on a fresh database of `engine`, with `embedderEnv` (the provider variables).
  * Returns {base, engine, coldStartMs, close()}; close stops the server, then drops the database.
+ * @param {string} root
+ * @param {string} engine
+ * @param {Record<string, string>} embedderEnv
  */
 export async function startEngine(root, engine, embedderEnv) {
   const database = await freshDatabase(root, engine);

@@ -1,3 +1,4 @@
+// @ts-check
 // The fact-change suite of `pnpm eval`: what an agent stores about people, projects and teams,
 // then a change of one of those facts written later, and a question the change answers; plus
 // look-alike pairs that are NOT changes (two people's cities, two services' ports, an addition).
@@ -8,6 +9,7 @@
  * Change scenarios: [topic, the fact as first stored, its replacement written later, a question
  * the replacement answers]. The topic (subject:relation) keeps a scenario's distractors off its
  * own subject; several questions share no word with the replacement ("what car do I drive?").
+ * @type {[topic: string, old: string, replacement: string, question: string][]}
  */
 const CHANGES = [
   ['me:home', 'I live in Paris', 'I moved to Berlin last month, so I live in Berlin now', 'where do I live?'],
@@ -279,6 +281,7 @@ const CHANGES = [
  * Look-alikes: [the first memory, a second one written later that does NOT replace it, a
  * question the first answers]. Same relation of another subject, another relation of the same
  * subject, the same number in another fact, additions, and dated events of one kind.
+ * @type {[first: string, second: string, question: string][]}
  */
 const LOOK_ALIKES = [
   ['Alice lives in Paris', 'Bob lives in Berlin', 'where does Alice live?'],
@@ -454,12 +457,15 @@ export function buildFactChangeSuite() {
   const firstFacts = CHANGES.map(([topic, old]) => ({ topic, content: old }));
   // Two statements that share two longer words may be about one thing ("The cluster runs
   // Kubernetes 1.27" beside a look-alike about the cluster's version): never each other's distractor.
-  const longWords = (text) => new Set(text.toLowerCase().match(/[a-z0-9.]{4,}/g) ?? []);
+  const longWords = (/** @type {string} */ text) => new Set(text.toLowerCase().match(/[a-z0-9.]{4,}/g) ?? []);
+  /** @type {(text: string, others: string[]) => boolean} */
   const overlaps = (text, others) => others.some((other) => [...longWords(text)].filter((word) => longWords(other).has(word)).length >= 2);
+  /** @type {(index: number, count: number, excludedTopic: string | undefined, pairTexts?: string[]) => string[]} */
   const pick = (index, count, excludedTopic, pairTexts = []) => {
+    /** @type {string[]} */
     const picked = [];
     for (let step = 1; picked.length < count && step < firstFacts.length; step++) {
-      const candidate = firstFacts[(index + step * 7) % firstFacts.length];
+      const candidate = /** @type {{ topic: string, content: string }} */ (firstFacts[(index + step * 7) % firstFacts.length]);
       if (candidate.topic === excludedTopic || picked.includes(candidate.content) || overlaps(candidate.content, pairTexts)) continue;
       picked.push(candidate.content);
     }

@@ -1,3 +1,4 @@
+// @ts-check
 // `--embedder ollama-fake` for `pnpm eval:conversations`: a loopback server speaking Ollama's
 // real `POST /api/embed` wire format (the request and reply bodies of tooling/bench/fake-ollama.mjs
 // and packages/embeddings/test/support/fake-embedding-server.ts), so the server's ollama provider
@@ -12,6 +13,7 @@ import { STOP_WORDS } from './bm25-baseline.mjs';
 export const FAKE_DIMENSIONS = 384;
 export const FAKE_MODEL = 'nomic-embed-text';
 
+/** @param {string} text */
 function fnv1a(text) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
@@ -20,6 +22,10 @@ function fnv1a(text) {
 
 // mulberry32, then Box-Muller: Gaussian coordinates make the direction uniform on the sphere, so
 // two different tokens are nearly orthogonal in 384 dimensions, as unrelated words should be.
+/**
+ * @param {number} seed
+ * @param {number} dimensions
+ */
 function unitVector(seed, dimensions) {
   let state = seed;
   const uniform = () => {
@@ -39,7 +45,11 @@ function unitVector(seed, dimensions) {
   return vector.map((value) => value / norm);
 }
 
-/** The fake model's vector for one text (`noise` relative to the token sum's norm). */
+/**
+ * The fake model's vector for one text (`noise` relative to the token sum's norm).
+ * @param {string} text
+ * @param {{ dimensions?: number, noise?: number, cache?: Map<string, Float64Array> }} [options]
+ */
 export function semanticVector(text, { dimensions = FAKE_DIMENSIONS, noise = 0.5, cache = new Map() } = {}) {
   // memsvc sends nomic-embed-text its task prefixes; a real model reads them as an instruction,
   // not as content, so they must not become shared words of every document or every query.
@@ -53,19 +63,23 @@ export function semanticVector(text, { dimensions = FAKE_DIMENSIONS, noise = 0.5
       direction = unitVector(fnv1a(`token:${token}`), dimensions);
       cache.set(token, direction);
     }
-    for (let i = 0; i < dimensions; i++) sum[i] += direction[i];
+    for (let i = 0; i < dimensions; i++) /** @type {number} */ (sum[i]) += /** @type {number} */ (direction[i]);
   }
   const sumNorm = Math.hypot(...sum);
   // A text of stop words only still gets a stable vector: its noise alone.
   const noiseWeight = sumNorm === 0 ? 1 : noise * sumNorm;
   const noiseVector = unitVector(fnv1a(`text:${body}`), dimensions);
-  const vector = sum.map((value, i) => value + noiseWeight * noiseVector[i]);
+  const vector = sum.map((value, i) => value + noiseWeight * /** @type {number} */ (noiseVector[i]));
   const norm = Math.hypot(...vector);
   return Array.from(vector, (value) => value / norm);
 }
 
-/** Starts the fake on a free loopback port: {url, model, dimensions, requests(), texts(), stop()}. */
+/**
+ * Starts the fake on a free loopback port: {url, model, dimensions, requests(), texts(), stop()}.
+ * @param {{ dimensions?: number, noise?: number }} [options]
+ */
 export async function startFakeSemanticOllama({ dimensions = FAKE_DIMENSIONS, noise = 0.5 } = {}) {
+  /** @type {Map<string, Float64Array>} */
   const cache = new Map();
   const server = await serveOllamaEmbed({
     embeddingsJson: (texts) => JSON.stringify(texts.map((text) => semanticVector(text, { dimensions, noise, cache }))),

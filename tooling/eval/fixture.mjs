@@ -1,8 +1,18 @@
+// @ts-check
 // The retrieval fixture of `pnpm eval`: memories an assistant would keep about the people,
 // projects and events of three teams (three tenants), and labelled questions about them.
 // Written for memsvc; generated from the tables below so every label is exact. Each question
 // has a category, and `relevant` lists the keys of the memories that answer it.
 
+/**
+ * @typedef {[name: string, role: string, city: string, editor: string, drink: string, pets: string, language: string]} Person
+ * @typedef {[name: string, purpose: string, database: string, region: string, day: string, owner: string, host: string, launched: string]} Project
+ * @typedef {{ people: Person[], projects: Project[], events: [date: string, what: string][], decisions: [topic: string, decision: string][] }} World
+ * @typedef {{ tenant: string, key: string, content: string, tags: string[] }} FixtureMemory
+ * @typedef {{ tenant: string, category: string, query: string, relevant: string[] }} FixtureQuery
+ */
+
+/** @type {Record<string, World>} */
 const TENANTS = {
   'team-orbit': {
     people: [
@@ -120,16 +130,20 @@ const HOBBIES = [
 const MONITORING = ['Grafana and Prometheus', 'Datadog', 'Honeycomb', 'New Relic', 'Sentry and Loki'];
 const CI = ['GitHub Actions', 'GitLab CI', 'Buildkite', 'Jenkins', 'CircleCI'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const spoken = (iso) => {
-  const [year, month, day] = iso.split('-').map(Number);
+const spoken = (/** @type {string} */ iso) => {
+  const [year, month, day] = /** @type {[number, number, number]} */ (iso.split('-').map(Number));
   return `${day} ${MONTHS[month - 1]} ${year}`;
 };
 
 /** { memories: [{key, tenant, content, tags}], queries: [{tenant, query, category, relevant: [key]}] } */
 export function buildFixture() {
+  /** @type {FixtureMemory[]} */
   const memories = [];
+  /** @type {FixtureQuery[]} */
   const queries = [];
+  /** @type {(tenant: string, key: string, content: string, tags: string[]) => number} */
   const add = (tenant, key, content, tags) => memories.push({ tenant, key: `${tenant}/${key}`, content, tags });
+  /** @type {(tenant: string, category: string, query: string, ...relevant: string[]) => number} */
   const ask = (tenant, category, query, ...relevant) =>
     queries.push({ tenant, category, query, relevant: relevant.map((key) => `${tenant}/${key}`) });
 
@@ -179,7 +193,7 @@ export function buildFixture() {
     }
     world.events.forEach(([date, what], index) => {
       add(tenant, `event-${index}`, `On ${spoken(date)} ${what}`, ['events']);
-      const [, month, day] = date.split('-').map(Number);
+      const [, month, day] = /** @type {[number, number, number]} */ (date.split('-').map(Number));
       ask(tenant, 'temporal', `What happened on ${day} ${MONTHS[month - 1]}?`, `event-${index}`);
     });
     world.decisions.forEach(([topic, decision], index) => {

@@ -1,13 +1,20 @@
+// @ts-check
 // The printed table of the LongMemEval part of `pnpm eval:conversations`: per question type and
 // overall, memsvc beside BM25 over the same turns and BM25 over whole sessions, at turn and at
 // session level. Plain fixed-width text, so a terminal and a CI log show the same thing.
 import { table } from './conversation-report.mjs';
 
-const f3 = (value) => (value === undefined ? '-' : value.toFixed(3));
+/** @typedef {{ n: number, turnAny?: number, turnNdcg?: number, sessionAny?: number, sessionAll?: number }} Means */
+/** @typedef {{ overall: Means, byType: Record<string, Means> }} ByType */
+
+const f3 = (/** @type {number | undefined} */ value) => (value === undefined ? '-' : value.toFixed(3));
 
 /**
  * `memsvc`, `turnsBm25`, `sessionsBm25`: summaries as summariseByType builds them (the sessions
  * baseline has session-level figures only). One row per type, then the overall row.
+ * @param {ByType} memsvc
+ * @param {ByType} turnsBm25
+ * @param {ByType} sessionsBm25
  */
 export function longMemEvalTable(memsvc, turnsBm25, sessionsBm25) {
   const header = [
@@ -24,6 +31,7 @@ export function longMemEvalTable(memsvc, turnsBm25, sessionsBm25) {
     'BM25 turns',
     'BM25 sessions',
   ];
+  /** @type {(name: string, m: Means, t: Means, s: Means) => string[]} */
   const row = (name, m, t, s) => [
     name,
     String(m.n),
@@ -38,7 +46,14 @@ export function longMemEvalTable(memsvc, turnsBm25, sessionsBm25) {
     f3(t.sessionAll),
     f3(s.sessionAll),
   ];
-  const rows = Object.keys(memsvc.byType).map((type) => row(type, memsvc.byType[type], turnsBm25.byType[type], sessionsBm25.byType[type]));
+  const rows = Object.keys(memsvc.byType).map((type) =>
+    row(
+      type,
+      /** @type {Means} */ (memsvc.byType[type]),
+      /** @type {Means} */ (turnsBm25.byType[type]),
+      /** @type {Means} */ (sessionsBm25.byType[type]),
+    ),
+  );
   rows.push(row('overall', memsvc.overall, turnsBm25.overall, sessionsBm25.overall));
   return table(header, rows);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // How the LongMemEval part of `pnpm eval:conversations` writes one question's history into its own
 // tenant through the server's MCP tools:
 //   ingest  one ingest_conversation per session, in the order the sessions took place, with the
@@ -10,18 +11,34 @@ import { callTool } from './conversation-writes.mjs';
 
 export const LME_WAYS = ['ingest', 'turns'];
 
-/** A tenant per (way, question). */
-export const lmeTenantOf = (way, questionId) => `lme-${way}-${questionId}`;
+/**
+ * @typedef {import('./longmemeval-metrics.mjs').RankedTurn} RankedTurn
+ * @typedef {import('./longmemeval-dataset.mjs').LongMemEvalQuestion} LongMemEvalQuestion
+ */
 
+/** A tenant per (way, question). */
+export const lmeTenantOf = (/** @type {string} */ way, /** @type {string} */ questionId) => `lme-${way}-${questionId}`;
+
+/**
+ * @param {Map<string, RankedTurn[]>} idToTurns
+ * @param {string} memoryId
+ * @param {RankedTurn} turn
+ */
 function remember(idToTurns, memoryId, turn) {
   const turns = idToTurns.get(memoryId);
   if (turns) turns.push(turn);
   else idToTurns.set(memoryId, [turn]);
 }
 
-/** Writes `question`'s history `way`'s way on `client`. Returns {idToTurns, calls, created, skipped}. */
+/**
+ * Writes `question`'s history `way`'s way on `client`. Returns {idToTurns, calls, created, skipped}.
+ * @param {import('../bench/bench-support.mjs').McpClient} client
+ * @param {string} way
+ * @param {LongMemEvalQuestion} question
+ */
 export async function writeHistory(client, way, question) {
   const userId = lmeTenantOf(way, question.id);
+  /** @type {Map<string, RankedTurn[]>} */
   const idToTurns = new Map();
   let calls = 0;
   let created = 0;
@@ -44,7 +61,8 @@ export async function writeHistory(client, way, question) {
       // memoryIds has one entry per chunk, in turn order; core's own splitter says how many a turn makes.
       let next = 0;
       turns.forEach((turn, i) => {
-        for (const _ of chunkTurn(turn.role.trim(), turn.content)) remember(idToTurns, result.memoryIds[next++], owned[i]);
+        for (const _ of chunkTurn(turn.role.trim(), turn.content))
+          remember(idToTurns, result.memoryIds[next++], /** @type {RankedTurn} */ (owned[i]));
       });
       if (next !== result.memoryIds.length)
         throw new Error(`ingest of ${userId} session ${session.id}: ${result.memoryIds.length} ids for ${next} chunks`);
@@ -55,7 +73,7 @@ export async function writeHistory(client, way, question) {
           calls++;
           if (result.outcome === 'created') created++;
           else skipped++;
-          remember(idToTurns, result.memory.id, owned[i]);
+          remember(idToTurns, result.memory.id, /** @type {RankedTurn} */ (owned[i]));
         }
       }
     }

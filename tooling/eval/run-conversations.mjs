@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `pnpm eval:conversations`: conversational retrieval, measured on real multi-session
 // conversations (the LoCoMo development split, read at run time from ../shared/datasets/locomo-dev
 // or LOCOMO_DIR, never copied into the repo). For each engine (PGlite, PostgreSQL) it starts the
@@ -39,6 +40,7 @@ const { values: flags } = parseArgs({
     embedder: { type: 'string', default: 'local' },
   },
 });
+/** @type {(message: string) => never} */
 const usage = (message) => {
   console.error(`eval:conversations: ${message}`);
   process.exit(2);
@@ -60,7 +62,7 @@ if (!dataset) {
 if (dataset.missing) usage(`${dir} lacks ${dataset.missing.join(', ')}`);
 if (!existsSync(resolve(root, 'apps', 'server', 'dist', 'memsvc-server.js'))) usage('apps/server/dist is missing: run pnpm build first');
 
-const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+const seconds = (/** @type {number} */ since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 const runStarted = performance.now();
 const { conversations } = dataset;
 const questions = conversations.flatMap((conversation) => conversation.questions);
@@ -87,8 +89,10 @@ console.log(
 // with the previous turn and the date), the baseline gets the same context: the previous turn of
 // the same session (ingest sees one session per call, so neither side looks across sessions),
 // the session date written out, and a Porter stemmer — the README's strongest reference.
+/** @param {string} way */
 function baselineRankings(way) {
   const started = performance.now();
+  /** @type {Map<string, string[][][]>} */
   const rankingsByConv = new Map();
   for (const conversation of conversations) {
     const withContext = way !== 'turns';
@@ -101,22 +105,33 @@ function baselineRankings(way) {
     const index = bm25Index(units, { stem: withContext });
     rankingsByConv.set(
       conversation.id,
-      conversation.questions.map((question) => index.search(question.question, LIMIT).map((i) => [conversation.turns[i].diaId])),
+      conversation.questions.map((question) =>
+        index
+          .search(question.question, LIMIT)
+          .map((i) => [/** @type {import('./locomo-dataset.mjs').Turn} */ (conversation.turns[i]).diaId]),
+      ),
     );
   }
+  /** @type {(string[][] | undefined)[]} */
   const rankings = questions.map(() => undefined);
+  /** @type {Map<string, number>} */
   const next = new Map();
   questions.forEach((question, i) => {
     const position = next.get(question.conv) ?? 0;
-    rankings[i] = rankingsByConv.get(question.conv)[position];
+    rankings[i] = /** @type {string[][][]} */ (rankingsByConv.get(question.conv))[position];
     next.set(question.conv, position + 1);
   });
   return { rankings, ms: performance.now() - started };
 }
 
-const score = (rankings) =>
-  questions.map((question, i) => ({ ...scoreRanking(rankings[i], question.evidence), category: question.category }));
+const score = (/** @type {(string[][] | undefined)[]} */ rankings) =>
+  questions.map((question, i) => ({
+    ...scoreRanking(/** @type {string[][]} */ (rankings[i]), question.evidence),
+    category: question.category,
+  }));
 
+/** @typedef {ReturnType<typeof summariseByCategory>} ByCategory */
+/** @type {Record<string, { rankings: (string[][] | undefined)[], summary: ByCategory }>} */
 const baseline = {};
 for (const way of ways) {
   const { rankings, ms } = baselineRankings(way);
@@ -125,6 +140,7 @@ for (const way of ways) {
 }
 
 let fake;
+/** @type {Record<string, string>} */
 let embedderEnv = { EMBEDDING_PROVIDER: 'local' };
 if (flags.embedder === 'ollama-fake') {
   const noise = Number(process.env.FAKE_SEMANTIC_NOISE ?? 0.5);
@@ -139,19 +155,27 @@ if (flags.embedder === 'ollama-fake') {
   console.log(`embedder: ollama-fake (${fake.dimensions} dimensions, noise ${noise}) at ${fake.url}`);
 } else console.log('embedder: local');
 
+/** @type {Record<string, { ways: Record<string, import('./conversation-report.mjs').WayResult & Record<string, unknown>>, seconds: number }>} */
 const results = {};
+/** @type {Record<string, unknown>[]} */
 const misses = [];
+/** @type {string[]} */
 const failures = [];
+/** @type {string[]} */
 const warnings = [];
 
+/** @param {string} engine */
 async function runEngine(engine) {
   const started = performance.now();
   const server = await startEngine(root, engine, embedderEnv);
   console.log(
     `\n[${engine}] server up in ${(server.coldStartMs / 1000).toFixed(1)} s on a fresh database (${seconds(started)} with setup)`,
   );
+  /** @type {import('../bench/bench-support.mjs').McpClient[]} */
   const writers = [];
+  /** @type {import('../bench/bench-support.mjs').McpClient[]} */
   const askers = [];
+  /** @type {Record<string, import('./conversation-report.mjs').WayResult & Record<string, unknown>>} */
   const wayResults = {};
   try {
     for (const _ of conversations) writers.push(await mcpClient(server.base));
@@ -159,8 +183,15 @@ async function runEngine(engine) {
     for (const way of ways) {
       // Writes: one client per conversation, all conversations at once, each in turn order.
       let phase = performance.now();
-      const written = await Promise.all(conversations.map((conversation, i) => writeConversation(writers[i], way, conversation)));
-      const idMaps = new Map(conversations.map((conversation, i) => [conversation.id, written[i].idToDiaIds]));
+      const written = await Promise.all(
+        conversations.map((conversation, i) =>
+          writeConversation(/** @type {import('../bench/bench-support.mjs').McpClient} */ (writers[i]), way, conversation),
+        ),
+      );
+      const idMaps = new Map(
+        conversations.map((conversation, i) => [conversation.id, /** @type {(typeof written)[number]} */ (written[i]).idToDiaIds]),
+      );
+      /** @type {Record<string, number>} */
       const outcomes = {};
       for (const { outcomes: counts } of written)
         for (const [outcome, count] of Object.entries(counts)) outcomes[outcome] = (outcomes[outcome] ?? 0) + count;
@@ -175,7 +206,12 @@ async function runEngine(engine) {
       );
 
       phase = performance.now();
-      const sequential = await askSequentially(writers[0], way, questions, (conv) => idMaps.get(conv));
+      const sequential = await askSequentially(
+        /** @type {import('../bench/bench-support.mjs').McpClient} */ (writers[0]),
+        way,
+        questions,
+        (conv) => /** @type {Map<string, string[]>} */ (idMaps.get(conv)),
+      );
       const rows = score(sequential.rankings);
       const sequentialSeconds = (performance.now() - phase) / 1000;
       console.log(
@@ -195,7 +231,7 @@ async function runEngine(engine) {
 
       rows.forEach((row, i) => {
         if (row.recall >= 1) return;
-        const question = questions[i];
+        const question = /** @type {import('./locomo-dataset.mjs').Question} */ (questions[i]);
         misses.push({
           engine,
           conv: question.conv,
@@ -203,7 +239,7 @@ async function runEngine(engine) {
           question: question.question,
           category: question.category,
           evidence: question.evidence,
-          got: sequential.rankings[i].map((diaIds) => diaIds.join('+')),
+          got: /** @type {string[][]} */ (sequential.rankings[i]).map((diaIds) => diaIds.join('+')),
         });
       });
       wayResults[way] = {
@@ -211,7 +247,7 @@ async function runEngine(engine) {
         turns: turnCount,
         writes: { calls, outcomes, contradictions, seconds: writeSeconds },
         memsvc: summariseByCategory(rows),
-        bm25: baseline[way].summary,
+        bm25: /** @type {{ summary: ByCategory }} */ (baseline[way]).summary,
         latency: { sequential: sequential.latency, concurrent: concurrent?.latency, concurrentPerSecond: concurrent?.perSecond },
         recallSeconds: sequentialSeconds,
         vectorAnswers: sequential.withVector,
@@ -234,7 +270,7 @@ try {
 }
 
 for (const engine of engines) {
-  const ways = results[engine].ways;
+  const ways = /** @type {(typeof results)[string]} */ (results[engine]).ways;
   console.log(`\n${engine} — top ${LIMIT}, ${questions.length} questions; latency is recall as the MCP client sees it`);
   console.log(overallTable(ways));
   console.log(`\n${engine} — evidence-recall@5 by category, memsvc/BM25`);
@@ -244,7 +280,7 @@ for (const engine of engines) {
     const bm25 = result.bm25.overall.recall;
     if (memsvc < bm25) failures.push(`${engine} ${way}: memsvc evidence-recall@5 ${memsvc.toFixed(3)} is below BM25's ${bm25.toFixed(3)}`);
     for (const [category, summary] of Object.entries(result.memsvc.byCategory)) {
-      const other = result.bm25.byCategory[category].recall;
+      const other = /** @type {import('./retrieval-metrics.mjs').Summary} */ (result.bm25.byCategory[category]).recall;
       if (summary.recall < other)
         warnings.push(
           `${engine} ${way}: category ${category} (${CATEGORY_NAMES[category]}) memsvc ${summary.recall.toFixed(3)} < BM25 ${other.toFixed(3)}`,

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `pnpm eval`: the retrieval quality gate. Loads the fixture (fixture.mjs) into a fresh embedded
 // database through the real write path, asks every labelled question through the real recall
 // (vector + full text in one statement, ranked by core's fusion), with the `local` embedder,
@@ -35,21 +36,36 @@ for (const memory of memories) {
   keyOf.set(created.memory.id, memory.key);
 }
 
+/**
+ * @typedef {{ recallAt5: number, mrr: number, ndcgAt5: number }} Scores
+ * @typedef {Scores & { n: number }} Summary
+ */
+
+/**
+ * @param {(string | undefined)[]} rankedKeys
+ * @param {string[]} relevant
+ * @returns {Scores}
+ */
 function scoreQuery(rankedKeys, relevant) {
   const top5 = rankedKeys.slice(0, 5);
   const hits = relevant.filter((key) => top5.includes(key)).length;
-  const firstRank = rankedKeys.findIndex((key) => relevant.includes(key));
-  const dcg = top5.reduce((sum, key, i) => sum + (relevant.includes(key) ? 1 / Math.log2(i + 2) : 0), 0);
+  const firstRank = rankedKeys.findIndex((key) => relevant.includes(/** @type {string} */ (key)));
+  const dcg = top5.reduce((sum, key, i) => sum + (relevant.includes(/** @type {string} */ (key)) ? 1 / Math.log2(i + 2) : 0), 0);
   const ideal = relevant.slice(0, 5).reduce((sum, _, i) => sum + 1 / Math.log2(i + 2), 0);
   return { recallAt5: hits / relevant.length, mrr: firstRank < 0 ? 0 : 1 / (firstRank + 1), ndcgAt5: dcg / ideal };
 }
+/** @type {(rows: Scores[], metric: keyof Scores) => number} */
 const mean = (rows, metric) => rows.reduce((sum, row) => sum + row[metric], 0) / rows.length;
+/** @type {(rows: Scores[]) => Summary} */
 const summary = (rows) => ({ recallAt5: mean(rows, 'recallAt5'), mrr: mean(rows, 'mrr'), ndcgAt5: mean(rows, 'ndcgAt5'), n: rows.length });
 
+/** @type {Record<string, { overall: Summary, byCategory: Record<string, Summary> }>} */
 const results = {};
+/** @type {{ query: string, relevant: string[], got: (string | undefined)[] }[]} */
 const misses = [];
 for (const [mode, fusion] of Object.entries(MODES)) {
   const engine = createMemoryEngine({ store: store.memories, embedder, clock: systemClock, fusion });
+  /** @type {(Scores & { category: string })[]} */
   const rows = [];
   for (const query of queries) {
     const context = { tenant: toTenantId(query.tenant), actor: { id: 'eval' } };
@@ -59,6 +75,7 @@ for (const [mode, fusion] of Object.entries(MODES)) {
     rows.push(row);
     if (mode === 'fusion' && row.mrr < 1) misses.push({ query: query.query, relevant: query.relevant, got: keys.slice(0, 3) });
   }
+  /** @type {Record<string, Summary>} */
   const byCategory = {};
   for (const category of new Set(rows.map((row) => row.category)))
     byCategory[category] = summary(rows.filter((row) => row.category === category));
@@ -66,7 +83,7 @@ for (const [mode, fusion] of Object.entries(MODES)) {
 }
 await store.close();
 
-const f = (value) => value.toFixed(3);
+const f = (/** @type {number} */ value) => value.toFixed(3);
 console.log(
   `memories: ${memories.length} in ${new Set(memories.map((m) => m.tenant)).size} tenants (${collapsed} collapsed as duplicates); queries: ${queries.length}; embedder: local`,
 );
@@ -74,22 +91,24 @@ console.log('\nmode            recall@5  MRR    nDCG@5');
 for (const [mode, { overall }] of Object.entries(results))
   console.log(`${mode.padEnd(16)}${f(overall.recallAt5).padEnd(10)}${f(overall.mrr).padEnd(7)}${f(overall.ndcgAt5)}`);
 console.log('\nfusion by category   n    recall@5  MRR    nDCG@5   (vector only / full text only MRR)');
-for (const [category, row] of Object.entries(results.fusion.byCategory)) {
-  const others = `${f(results['vector only'].byCategory[category].mrr)} / ${f(results['full text only'].byCategory[category].mrr)}`;
+const resultOf = (/** @type {string} */ mode) => /** @type {{ overall: Summary, byCategory: Record<string, Summary> }} */ (results[mode]);
+for (const [category, row] of Object.entries(resultOf('fusion').byCategory)) {
+  const others = `${f(/** @type {Summary} */ (resultOf('vector only').byCategory[category]).mrr)} / ${f(/** @type {Summary} */ (resultOf('full text only').byCategory[category]).mrr)}`;
   console.log(
     `${category.padEnd(21)}${String(row.n).padEnd(5)}${f(row.recallAt5).padEnd(10)}${f(row.mrr).padEnd(7)}${f(row.ndcgAt5).padEnd(9)}(${others})`,
   );
 }
 if (process.argv.includes('--misses')) for (const miss of misses) console.log('miss', JSON.stringify(miss));
 
+/** @type {string[]} */
 const failures = [];
-const fusion = results.fusion.overall;
-for (const [metric, floor] of Object.entries(FLOORS))
+const fusion = resultOf('fusion').overall;
+for (const [metric, floor] of /** @type {[keyof Scores, number][]} */ (Object.entries(FLOORS)))
   if (fusion[metric] < floor) failures.push(`fusion ${metric} ${f(fusion[metric])} is below the floor ${floor}`);
 for (const single of ['vector only', 'full text only'])
-  for (const metric of Object.keys(FLOORS))
-    if (fusion[metric] < results[single].overall[metric])
-      failures.push(`fusion ${metric} ${f(fusion[metric])} ranks worse than ${single} (${f(results[single].overall[metric])})`);
+  for (const metric of /** @type {(keyof Scores)[]} */ (Object.keys(FLOORS)))
+    if (fusion[metric] < resultOf(single).overall[metric])
+      failures.push(`fusion ${metric} ${f(fusion[metric])} ranks worse than ${single} (${f(resultOf(single).overall[metric])})`);
 if (failures.length > 0) {
   console.error(`\neval FAILED:\n- ${failures.join('\n- ')}`);
   process.exit(1);

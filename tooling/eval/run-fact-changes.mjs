@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The fact-change gate of `pnpm eval` (fact-change-suite.mjs): does memsvc answer with the newer
 // fact when one has changed, and leave alone memories that only look alike? For each engine
 // (PGlite and PostgreSQL) and embedder (`local`, and the loopback semantic one of
@@ -33,6 +34,8 @@ import { startFakeSemanticOllama } from './fake-semantic-ollama.mjs';
  * supersessions. Newest first stays under 0.95 where the question shares no word with either
  * memory ("what diet do I follow?" / "I'm vegetarian"): the `local` embedder cannot find them.
  */
+/** @typedef {{ newestFirst: number, olderHiddenOrMarked: number, falseSupersessions: number, promptNewestFirst: number }} Floors */
+/** @type {Record<string, Floors>} */
 const FLOORS = {
   local: { newestFirst: 0.86, olderHiddenOrMarked: 0.92, falseSupersessions: 0.02, promptNewestFirst: 0.86 },
   'ollama-fake': { newestFirst: 0.85, olderHiddenOrMarked: 0.92, falseSupersessions: 0.02, promptNewestFirst: 0.85 },
@@ -59,19 +62,27 @@ if (!embedders.every((name) => name in FLOORS)) {
   process.exit(2);
 }
 
-/** A memory is marked outdated when it carries any marker a reader sees, or recall labels it replaced. */
+/**
+ * A memory is marked outdated when it carries any marker a reader sees, or recall labels it replaced.
+ * @type {(memory: import('@memsvc/core').MemoryRecord, ranked?: { replacedBy?: string | undefined }) => boolean}
+ */
 const isMarked = (memory, ranked) => Boolean(memory.supersededBy || memory.replacedBy || memory.contradicted || ranked?.replacedBy);
 
+/**
+ * @param {string} engineName
+ * @param {string} name
+ */
 async function measure(engineName, name) {
   const fake = name === 'ollama-fake' ? await startFakeSemanticOllama() : undefined;
   const embedder = fake
     ? createEmbedder({ provider: 'ollama', ollamaUrl: fake.url, model: fake.model, dimensions: fake.dimensions }).embedder
     : new LocalEmbedder();
-  const dimensions = fake ? fake.dimensions : embedder.dimensions;
+  const dimensions = fake ? fake.dimensions : /** @type {LocalEmbedder} */ (embedder).dimensions;
   const database = await freshDatabase(root, engineName);
   const store = await openStore({ database: database.url, vector: { dimensions } });
   const clock = new ManualClock(START);
   const engine = createMemoryEngine({ store: store.memories, embedder, clock });
+  /** @type {Record<string, unknown>[]} */
   const misses = [];
   const counts = { changes: 0, newestFirst: 0, olderHiddenOrMarked: 0, promptNewestFirst: 0, replacementInTop5: 0 };
   const falses = { pairs: 0, pairsMarked: 0, distractors: 0, distractorsMarked: 0 };
@@ -80,6 +91,7 @@ async function measure(engineName, name) {
     for (const scenario of changes) {
       const context = { tenant: toTenantId(scenario.tenant), actor: { id: 'eval' } };
       clock.set(START);
+      /** @type {string[]} */
       const distractorIds = [];
       for (const content of scenario.distractors) {
         clock.advance(60_000);
@@ -98,7 +110,8 @@ async function measure(engineName, name) {
       const newestFirst = newAt >= 0 && (oldAt < 0 || newAt < oldAt);
       if (newestFirst) counts.newestFirst++;
       if (newAt >= 0 && newAt < 5) counts.replacementInTop5++;
-      const hiddenOrMarked = oldAt < 0 || isMarked(results[oldAt].memory, results[oldAt]);
+      const oldResult = /** @type {(typeof results)[number]} */ (results[oldAt]);
+      const hiddenOrMarked = oldAt < 0 || isMarked(oldResult.memory, oldResult);
       if (hiddenOrMarked) counts.olderHiddenOrMarked++;
       const block = await engine.promptContext(context, { query: scenario.question });
       const newInBlock = block.memoryIds.indexOf(replacement.id);
@@ -140,7 +153,7 @@ async function measure(engineName, name) {
     await database.drop();
     await fake?.stop();
   }
-  const rate = (hits, n) => (n === 0 ? 0 : hits / n);
+  const rate = (/** @type {number} */ hits, /** @type {number} */ n) => (n === 0 ? 0 : hits / n);
   return {
     name: `${engineName} ${name}`,
     n: counts.changes,
@@ -155,22 +168,25 @@ async function measure(engineName, name) {
   };
 }
 
-const f = (value) => value.toFixed(3);
+const f = (/** @type {number} */ value) => value.toFixed(3);
+/** @type {string[]} */
 const failures = [];
 console.log(
   '\nfact changes          changes pairs  newest-first  older hidden/marked  false supersessions  distractors marked  prompt newest-first  new in top 5',
 );
-for (const [engineName, name] of engines.flatMap((engine) => embedders.map((embedder) => [engine, embedder]))) {
+for (const [engineName, name] of /** @type {[string, string][]} */ (
+  engines.flatMap((engine) => embedders.map((embedder) => [engine, embedder]))
+)) {
   const result = await measure(engineName, name);
   console.log(
     `${result.name.padEnd(22)}${String(result.n).padEnd(8)}${String(result.pairs).padEnd(7)}${f(result.newestFirst).padEnd(14)}${f(result.olderHiddenOrMarked).padEnd(21)}${f(result.falseSupersessions).padEnd(21)}${f(result.distractorsMarked).padEnd(20)}${f(result.promptNewestFirst).padEnd(21)}${f(result.replacementInTop5)}`,
   );
   if (flags.misses) for (const miss of result.misses) console.log(`  ${result.name} ${JSON.stringify(miss)}`);
-  const floors = FLOORS[name];
-  for (const metric of ['newestFirst', 'olderHiddenOrMarked', 'promptNewestFirst'])
+  const floors = /** @type {Floors} */ (FLOORS[name]);
+  for (const metric of /** @type {const} */ (['newestFirst', 'olderHiddenOrMarked', 'promptNewestFirst']))
     if (result[metric] < floors[metric])
       failures.push(`${result.name} ${metric} ${f(result[metric])} is below the floor ${floors[metric]}`);
-  for (const metric of ['falseSupersessions'])
+  for (const metric of /** @type {const} */ (['falseSupersessions']))
     if (result[metric] > floors[metric])
       failures.push(`${result.name} ${metric} ${f(result[metric])} is above the ceiling ${floors[metric]}`);
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The LongMemEval part of `pnpm eval:conversations`: recall on long, timestamped user–assistant
 // histories nobody here tuned for (the LongMemEval-S development split, read at run time from
 // ../shared/datasets/longmemeval-dev or --dir, never copied into the repo). For each engine it
@@ -41,6 +42,7 @@ const { values: flags } = parseArgs({
     'no-concurrency': { type: 'boolean', default: false },
   },
 });
+/** @type {(message: string) => never} */
 const usage = (message) => {
   console.error(`eval:conversations (LongMemEval): ${message}`);
   process.exit(2);
@@ -49,6 +51,7 @@ const engines = flags.engine === 'both' ? ENGINES : [flags.engine];
 if (!engines.every((engine) => ENGINES.includes(engine))) usage(`--engine must be pglite, postgres or both (got ${flags.engine})`);
 const ways = flags.way.split(',').map((way) => way.trim());
 if (!ways.every((way) => LME_WAYS.includes(way))) usage(`--way takes a comma-separated list of ${LME_WAYS.join(', ')} (got ${flags.way})`);
+/** @type {(name: 'writers' | 'per-type') => number} */
 const positive = (name) => {
   const value = Number(flags[name]);
   if (!Number.isInteger(value) || value < 1) usage(`--${name} must be a whole number ≥ 1 (got ${flags[name]})`);
@@ -65,7 +68,7 @@ if (!dataset) {
 }
 if (!existsSync(resolve(root, 'apps', 'server', 'dist', 'memsvc-server.js'))) usage('apps/server/dist is missing: run pnpm build first');
 
-const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+const seconds = (/** @type {number} */ since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 const runStarted = performance.now();
 const { questions } = dataset;
 const turnCount = questions.reduce((sum, question) => sum + question.turns.length, 0);
@@ -80,12 +83,19 @@ console.log(
 // (lower-case words, the stop list, no stemming) over the turns, and over whole sessions — the
 // unit of the session-level figures other systems publish.
 const baselineStarted = performance.now();
+/**
+ * @typedef {import('./longmemeval-metrics.mjs').RankedTurn} RankedTurn
+ * @typedef {import('../bench/bench-support.mjs').McpClient} McpClient
+ * @typedef {{ type: string, turnAny: number, turnNdcg: number, sessionAny: number, sessionAll: number }} TurnRow
+ * @typedef {{ type: string, sessionAny: number, sessionAll: number }} SessionRow
+ */
+/** @type {{ turns: TurnRow[], sessions: SessionRow[] }} */
 const bm25Rows = { turns: [], sessions: [] };
 for (const question of questions) {
   const turns = question.turns.filter((turn) => turn.content.trim() !== '');
   const turnRanking = bm25Index(turns.map((turn) => `${turn.role}: ${turn.content}`))
     .search(question.question, NDCG_AT)
-    .map((i) => [turns[i]]);
+    .map((i) => [/** @type {RankedTurn} */ (turns[i])]);
   bm25Rows.turns.push({
     type: question.type,
     ...scoreTurns(turnRanking, question.evidence),
@@ -94,7 +104,7 @@ for (const question of questions) {
   const sessionTexts = question.sessions.map((session) => session.turns.map((turn) => `${turn.role}: ${turn.content}`).join('\n'));
   const sessionRanking = bm25Index(sessionTexts)
     .search(question.question, SESSION_AT)
-    .map((i) => question.sessions[i].id);
+    .map((i) => /** @type {import('./longmemeval-dataset.mjs').HistorySession} */ (question.sessions[i]).id);
   bm25Rows.sessions.push({ type: question.type, ...scoreSessions(sessionRanking, question.answerSessionIds) });
 }
 const baseline = {
@@ -103,13 +113,23 @@ const baseline = {
 };
 console.log(`BM25 over turns and over sessions: ${questions.length} questions ranked in ${seconds(baselineStarted)}`);
 
+/** @typedef {Awaited<ReturnType<typeof runWay>>} WayResult */
+/** @type {Record<string, { ways: Record<string, WayResult>, seconds: number }>} */
 const results = {};
+/** @type {Record<string, unknown>[]} */
 const misses = [];
+/** @type {string[]} */
 const failures = [];
+/** @type {string[]} */
 const warnings = [];
 
-/** Every question's history written by `writers`, each taking the next question when it is done. */
+/**
+ * Every question's history written by `writers`, each taking the next question when it is done.
+ * @param {McpClient[]} writers
+ * @param {string} way
+ */
 async function writeAll(writers, way) {
+  /** @type {Awaited<ReturnType<typeof writeHistory>>[]} */
   const written = new Array(questions.length);
   let next = 0;
   let done = 0;
@@ -118,7 +138,7 @@ async function writeAll(writers, way) {
     writers.map(async (client) => {
       while (next < questions.length) {
         const i = next++;
-        written[i] = await writeHistory(client, way, questions[i]);
+        written[i] = await writeHistory(client, way, /** @type {import('./longmemeval-dataset.mjs').LongMemEvalQuestion} */ (questions[i]));
         done++;
         if (done % 10 === 0 || done === questions.length)
           console.log(`  ${way}: ${done}/${questions.length} histories written (${seconds(started)})`);
@@ -128,10 +148,17 @@ async function writeAll(writers, way) {
   return written;
 }
 
+/**
+ * @param {string} engine
+ * @param {string} way
+ * @param {McpClient[]} writers
+ * @param {McpClient[]} askers
+ */
 async function runWay(engine, way, writers, askers) {
   let phase = performance.now();
   const written = await writeAll(writers, way);
   const writeSeconds = (performance.now() - phase) / 1000;
+  /** @type {(field: 'calls' | 'created' | 'skipped') => number} */
   const sum = (field) => written.reduce((total, result) => total + result[field], 0);
   const memories = written.reduce((total, result) => total + result.idToTurns.size, 0);
   console.log(
@@ -140,13 +167,15 @@ async function runWay(engine, way, writers, askers) {
   );
 
   phase = performance.now();
+  /** @type {number[]} */
   const samples = [];
+  /** @type {TurnRow[]} */
   const rows = [];
   let withVector = 0;
   let unmapped = 0;
   for (const [i, question] of questions.entries()) {
     const began = performance.now();
-    const result = await callTool(writers[0], 'recall', {
+    const result = await callTool(/** @type {McpClient} */ (writers[0]), 'recall', {
       userId: lmeTenantOf(way, question.id),
       query: question.question,
       limit: NDCG_AT,
@@ -154,8 +183,9 @@ async function runWay(engine, way, writers, askers) {
     samples.push(performance.now() - began);
     // `vector`, not `semantic`: the local embedder's query vector counts too (it hashes words, so recall calls it not semantic).
     if (result.vector) withVector++;
-    const ranked = result.results.map(({ memory }) => {
-      const turns = written[i].idToTurns.get(memory.id);
+    /** @type {RankedTurn[][]} */
+    const ranked = result.results.map((/** @type {{ memory: { id: string } }} */ { memory }) => {
+      const turns = /** @type {(typeof written)[number]} */ (written[i]).idToTurns.get(memory.id);
       if (!turns) unmapped++;
       return turns ?? [];
     });
@@ -186,12 +216,14 @@ async function runWay(engine, way, writers, askers) {
   let concurrent;
   if (askers.length > 0) {
     phase = performance.now();
+    /** @type {number[]} */
     const loaded = [];
     await Promise.all(
       askers.map(async (client, c) => {
         for (let i = c; i < questions.length; i += askers.length) {
           const began = performance.now();
-          await callTool(client, 'recall', { userId: lmeTenantOf(way, questions[i].id), query: questions[i].question, limit: NDCG_AT });
+          const question = /** @type {import('./longmemeval-dataset.mjs').LongMemEvalQuestion} */ (questions[i]);
+          await callTool(client, 'recall', { userId: lmeTenantOf(way, question.id), query: question.question, limit: NDCG_AT });
           loaded.push(performance.now() - began);
         }
       }),
@@ -209,12 +241,16 @@ async function runWay(engine, way, writers, askers) {
   };
 }
 
+/** @param {string} engine */
 async function runEngine(engine) {
   const started = performance.now();
   const server = await startEngine(root, engine, { EMBEDDING_PROVIDER: 'local' });
   console.log(`\n[${engine}] server up in ${(server.coldStartMs / 1000).toFixed(1)} s on a fresh database`);
+  /** @type {McpClient[]} */
   const writers = [];
+  /** @type {McpClient[]} */
   const askers = [];
+  /** @type {Record<string, WayResult>} */
   const wayResults = {};
   try {
     for (let i = 0; i < writerCount; i++) writers.push(await mcpClient(server.base));
@@ -230,9 +266,10 @@ async function runEngine(engine) {
 
 for (const engine of engines) await runEngine(engine);
 
-const latency = (summary) => (summary ? `${summary.p50.toFixed(1)}/${summary.p95.toFixed(1)} ms` : '-');
+const latency = (/** @type {{ p50: number, p95: number } | undefined} */ summary) =>
+  summary ? `${summary.p50.toFixed(1)}/${summary.p95.toFixed(1)} ms` : '-';
 for (const engine of engines) {
-  for (const [way, result] of Object.entries(results[engine].ways)) {
+  for (const [way, result] of Object.entries(/** @type {(typeof results)[string]} */ (results[engine]).ways)) {
     console.log(
       `\nLongMemEval ${engine} ${way} — ${questions.length} questions, recall limit ${NDCG_AT}; ${result.memories} memories; ` +
         `recall P50/P95 ${latency(result.latency.sequential)} one at a time, ${latency(result.latency.concurrent)} with ${CONCURRENT_CLIENTS} clients`,
@@ -243,7 +280,7 @@ for (const engine of engines) {
     if (memsvc < bm25)
       failures.push(`${engine} ${way}: memsvc turn any@5 ${memsvc.toFixed(3)} is below BM25 over turns ${bm25.toFixed(3)}`);
     for (const [type, summary] of Object.entries(result.memsvc.byType)) {
-      const other = baseline.turns.byType[type].turnAny;
+      const other = /** @type {Omit<TurnRow, 'type'>} */ (baseline.turns.byType[type]).turnAny;
       if (summary.turnAny < other)
         warnings.push(`${engine} ${way}: ${type} memsvc turn any@5 ${summary.turnAny.toFixed(3)} < BM25 over turns ${other.toFixed(3)}`);
     }
