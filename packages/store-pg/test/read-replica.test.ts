@@ -7,8 +7,9 @@ import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { queryOne, type StandbyCluster, startStandby, waitForReplay } from '../../../tooling/vitest/replica-cluster.ts';
 import { openDatabase } from '../src/connection/open-database.js';
 import type { MemsvcStore, ReadRoute, ReplicaEvents } from '../src/index.js';
+import { FAILED_READS_BEFORE_PAUSE, FIRST_READ_PAUSE_MS } from '../src/replica/failing-read-pause.js';
 import { RecentWrites } from '../src/replica/recent-writes.js';
-import { FAILED_READS_BEFORE_PAUSE, FIRST_READ_PAUSE_MS, ReplicaMonitor } from '../src/replica/replica-monitor.js';
+import { ReplicaMonitor } from '../src/replica/replica-monitor.js';
 import { codeOf } from './support/code-of.js';
 import { openTestStore } from './support/open-test-store.js';
 

@@ -1,24 +1,15 @@
 import type { Clock, TenantId, TimerHandle, Timers } from '@memsvc/core';
 import type { Kysely } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
+import { FailingReadPause } from './failing-read-pause.js';
 import type { RecentWrites } from './recent-writes.js';
 import { ReplayProgress } from './replay-progress.js';
 import type { ReadRoute, ReplicaEvents, ReplicaState, ReplicaStatus } from './replica-status.js';
 import { readPrimaryFlushPosition, readStandbyReport } from './standby-queries.js';
-import { isUnreachable } from './unreachable-errors.js';
+import { describeError, isUnreachable } from './unreachable-errors.js';
 
 /** A failed read on the standby, or a failed check of the primary, is worth a log line at most this often. */
 const FAILURE_WARNING_INTERVAL_MS = 60_000;
-
-/**
- * Reads failing in a row on a standby that still answers its checks (no connection lost: a
- * missing relation, a permission, recovery conflicts on every query) before it serves no reads
- * for a pause. Each such read costs the standby's failure and then the primary's answer.
- */
-export const FAILED_READS_BEFORE_PAUSE = 5;
-/** The first pause; a pause followed by more failing reads doubles the next, up to the longest. */
-export const FIRST_READ_PAUSE_MS = 5_000;
-const LONGEST_READ_PAUSE_MS = 60_000;
 
 export interface ReplicaMonitorOptions {
   readonly primary: Kysely<MemsvcDatabase>;
@@ -70,12 +61,9 @@ export class ReplicaMonitor {
   /** When the last check succeeded, on the elapsed clock; and on the wall clock, for status. */
   #checkedAt: number | undefined;
   #checkedAtWall: Date | undefined;
-  #failedReadsInARow = 0;
-  #nextPauseMs = FIRST_READ_PAUSE_MS;
   /** Until when (elapsed ms) reads stay off a standby whose reads kept failing. */
-  #pausedUntil: number | undefined;
-  #pauseProblem: string | undefined;
   /** When each kind of failure was last logged (elapsed ms): at most one line a minute per kind. */
+  readonly #readPause = new FailingReadPause();
   readonly #lastFailureWarning = new Map<'read' | 'primary', number>();
   #checking: Promise<void> | undefined;
   #timer: TimerHandle | undefined;
@@ -114,8 +102,8 @@ export class ReplicaMonitor {
     const now = this.now();
     // Only reads sent while it serves count: ones that set out before a pause or a state change
     // and fail after it say nothing new.
-    if (this.#state === 'ready' && !this.paused(now) && ++this.#failedReadsInARow >= FAILED_READS_BEFORE_PAUSE) {
-      this.pauseReads(now, error);
+    if (this.#state === 'ready' && !this.#readPause.paused(now) && this.#readPause.readFailed(now, error)) {
+      this.enter('unavailable', this.#readPause.problem);
       return;
     }
     this.warnOfFailure('read', now, 'a read on the read replica failed; the primary answered it instead', error);
@@ -123,9 +111,8 @@ export class ReplicaMonitor {
 
   /** A read routed to the standby succeeded: the failures in a row, and the pauses' growth, start over. */
   readSucceeded(): void {
-    if (this.paused(this.now())) return;
-    this.#failedReadsInARow = 0;
-    this.#nextPauseMs = FIRST_READ_PAUSE_MS;
+    if (this.#readPause.paused(this.now())) return;
+    this.#readPause.readSucceeded();
   }
 
   /** The state as last checked. */
@@ -236,8 +223,8 @@ export class ReplicaMonitor {
         'lagging',
         `it is ${standing.behindHistory ? 'up to ' : ''}${Math.round(lagMs / 1000)} s behind the primary, beyond DATABASE_READ_MAX_LAG_MS (${this.options.maxLagMs} ms)`,
       );
-    } else if (this.paused(this.now())) {
-      this.enter('unavailable', this.#pauseProblem);
+    } else if (this.#readPause.paused(this.now())) {
+      this.enter('unavailable', this.#readPause.problem);
     } else {
       this.enter('ready', undefined);
     }
@@ -248,25 +235,12 @@ export class ReplicaMonitor {
     const last = this.#lastFailureWarning.get(kind);
     if (last !== undefined && now - last < FAILURE_WARNING_INTERVAL_MS) return;
     this.#lastFailureWarning.set(kind, now);
-    this.options.events.onWarning?.(message, { error: describe(error), code: (error as { code?: unknown }).code });
-  }
-
-  private paused(now: number): boolean {
-    return this.#pausedUntil !== undefined && now < this.#pausedUntil;
-  }
-
-  private pauseReads(now: number, error: unknown): void {
-    const pauseMs = this.#nextPauseMs;
-    this.#pausedUntil = now + pauseMs;
-    this.#nextPauseMs = Math.min(LONGEST_READ_PAUSE_MS, pauseMs * 2);
-    this.#failedReadsInARow = 0;
-    this.#pauseProblem = `its reads fail (${FAILED_READS_BEFORE_PAUSE} in a row, the last: ${describe(error)}); it is tried again in ${pauseMs / 1000} s`;
-    this.enter('unavailable', this.#pauseProblem);
+    this.options.events.onWarning?.(message, { error: describeError(error), code: (error as { code?: unknown }).code });
   }
 
   private notAnswering(error: unknown): void {
     this.#verified = this.options.verifyStandby === undefined;
-    this.enter('unavailable', `it does not answer: ${describe(error)}`);
+    this.enter('unavailable', `it does not answer: ${describeError(error)}`);
   }
 
   /**
@@ -307,9 +281,4 @@ export class ReplicaMonitor {
   private now(): number {
     return this.options.elapsedMs();
   }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) return error.message || (error as { code?: string }).code || error.name;
-  return String(error);
 }

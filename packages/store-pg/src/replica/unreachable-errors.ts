@@ -21,3 +21,9 @@ export function isUnreachable(error: unknown): boolean {
     /timeout exceeded when trying to connect|Connection terminated due to connection timeout|Query read timeout/i.test(message)
   );
 }
+
+/** An error as one short phrase for a log line or a status: its message, else its code or name. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message || (error as { code?: string }).code || error.name;
+  return String(error);
+}
