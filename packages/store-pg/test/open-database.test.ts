@@ -126,6 +126,7 @@ describe('embedded PGlite directories', () => {
     const directory = join(temporaryDirectory(), 'data');
     stores.push(await openTestStore({ database: `pglite://${directory}` }));
     const other = await runToExit(directory, 'open', { uid: 65534, gid: 65534 });
+    expect(other.output, `the child (uid 65534) printed no answer; its stderr: ${other.errors}`).not.toBeNull();
     expect(other.exitCode).toBe(1);
     expect(other.output).toMatchObject({ code: 'DATABASE_LOCKED', message: expect.stringMatching(/belongs to another OS user/) });
   });
@@ -218,14 +219,23 @@ function runToExit(
   directory: string,
   mode: string,
   user: { uid?: number; gid?: number } = {},
-): Promise<{ exitCode: number | null; output: unknown }> {
+): Promise<{ exitCode: number | null; output: unknown; errors: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [holderScript, directory, mode], { stdio: ['ignore', 'pipe', 'inherit'], ...user });
+    const child = spawn(process.execPath, [holderScript, directory, mode], { stdio: ['ignore', 'pipe', 'pipe'], ...user });
     let buffer = '';
+    let errors = '';
     child.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
     });
-    child.once('exit', (exitCode) => resolve({ exitCode, output: JSON.parse(buffer.trim().split('\n').at(-1) ?? 'null') }));
+    child.stderr.on('data', (chunk: Buffer) => {
+      errors += chunk.toString();
+    });
+    // A child that could not start (another OS user cannot read a private checkout) prints no
+    // line: it resolves with no output at once, so the test fails with its stderr, not a timeout.
+    child.once('exit', (exitCode) => {
+      const last = buffer.trim().split('\n').at(-1);
+      resolve({ exitCode, output: last ? (JSON.parse(last) as unknown) : null, errors });
+    });
   });
 }
 
