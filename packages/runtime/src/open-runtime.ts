@@ -164,7 +164,6 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
       jobs = startJobs({
         config,
         store,
-        embedder,
         maintenance,
         metrics,
         tracer,

@@ -1,5 +1,5 @@
 import type { MemsvcConfig } from '@memsvc/config';
-import type { Embedder, Maintenance, Tracer } from '@memsvc/core';
+import type { Maintenance, Tracer } from '@memsvc/core';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -32,7 +32,6 @@ export function startJobs(
   deps: {
     config: MemsvcConfig;
     store: MemsvcStore;
-    embedder: Embedder;
     maintenance: Maintenance;
     logger: Logger;
     /** Counts every reindex job's end in memsvc_reindex_operations_total. */

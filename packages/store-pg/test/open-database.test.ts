@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMemsvcError, type TenantId } from '@memsvc/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,19 @@ import { temporaryDirectory } from './support/each-engine.js';
 import { openTestStore } from './support/open-test-store.js';
 
 const holderScript = fileURLToPath(new URL('./fixtures/hold-pglite.mjs', import.meta.url));
+
+/**
+ * Whether a user that is neither the owner nor in the group can run the holder script: every
+ * directory above it searchable and the file readable by others. A checkout in a private
+ * directory (`mktemp -d` makes them 0700) cannot host the other-OS-user case at all.
+ */
+function othersCanRun(file: string): boolean {
+  if ((statSync(file).mode & 0o004) === 0) return false;
+  for (let directory = dirname(file); ; directory = dirname(directory)) {
+    if ((statSync(directory).mode & 0o001) === 0) return false;
+    if (dirname(directory) === directory) return true;
+  }
+}
 const tenant = 'tenant-a' as TenantId;
 
 async function expectCode(promise: Promise<unknown>, code: string) {
@@ -122,14 +135,18 @@ describe('embedded PGlite directories', () => {
     expect(socket.mode & 0o777).toBe(0o600);
   });
 
-  it.runIf(process.getuid?.() === 0)(verifies('R-PGLITE-SHARED', 'a process of another OS user cannot attach'), async () => {
-    const directory = join(temporaryDirectory(), 'data');
-    stores.push(await openTestStore({ database: `pglite://${directory}` }));
-    const other = await runToExit(directory, 'open', { uid: 65534, gid: 65534 });
-    expect(other.output, `the child (uid 65534) printed no answer; its stderr: ${other.errors}`).not.toBeNull();
-    expect(other.exitCode).toBe(1);
-    expect(other.output).toMatchObject({ code: 'DATABASE_LOCKED', message: expect.stringMatching(/belongs to another OS user/) });
-  });
+  // Needs root (to start a child as nobody) and a checkout other users can read.
+  it.runIf(process.getuid?.() === 0 && othersCanRun(holderScript))(
+    verifies('R-PGLITE-SHARED', 'a process of another OS user cannot attach'),
+    async () => {
+      const directory = join(temporaryDirectory(), 'data');
+      stores.push(await openTestStore({ database: `pglite://${directory}` }));
+      const other = await runToExit(directory, 'open', { uid: 65534, gid: 65534 });
+      expect(other.output, `the child (uid 65534) printed no answer; its stderr: ${other.errors}`).not.toBeNull();
+      expect(other.exitCode).toBe(1);
+      expect(other.output).toMatchObject({ code: 'DATABASE_LOCKED', message: expect.stringMatching(/belongs to another OS user/) });
+    },
+  );
 
   it(
     verifies(
