@@ -1,5 +1,5 @@
 /**
- * Names of every MCP tool the server serves, by group: spec §4.3's 28, and the connectors' two. The server, the docs, the tests and the configuration (RATE_LIMIT_TOOL_OVERRIDES) agree on
+ * Names of every MCP tool the server serves, by group: spec §4.3's 28, the connectors' two, and sharing's four (issue 43). The server, the docs, the tests and the configuration (RATE_LIMIT_TOOL_OVERRIDES) agree on
  * this one list.
  */
 export const TOOL_GROUPS = {
@@ -23,6 +23,8 @@ export const TOOL_GROUPS = {
   connectivity: ['ping'],
   /** What a ChatGPT connector (deep research) calls: search, then fetch each result. */
   connectors: ['search', 'fetch'],
+  /** Spaces of one's memories shared by grant with other users, organizations or API keys. */
+  sharing: ['grant_access', 'revoke_access', 'list_grants', 'use_shared_space'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ToolName = (typeof TOOL_GROUPS)[keyof typeof TOOL_GROUPS][number];

@@ -50,6 +50,8 @@ export const TOOL_SETS = {
   ],
   /** `search` and `fetch`, the two tools a ChatGPT connector expects: off unless chosen. */
   connectors: ['search', 'fetch'],
+  /** Sharing spaces of one's memories by grant, and choosing which shared spaces reads include. */
+  sharing: ['grant_access', 'revoke_access', 'list_grants', 'use_shared_space'],
 } as const satisfies Record<string, readonly ToolName[]>;
 
 /** A name MCP_TOOL_SETS may hold (besides `all`). */
@@ -67,7 +69,7 @@ export const DEFAULT_TOOL_SETS: readonly ToolSetName[] = Object.freeze(['agent',
  * listed — an agent pays for what it is shown, not for what it may call. Naming sets in
  * MCP_TOOL_SETS is an operator's choice to offer those alone: then the others are not run either.
  */
-export const CALLABLE_BY_DEFAULT: readonly ToolSetName[] = Object.freeze(['agent', 'memories', 'export', 'admin']);
+export const CALLABLE_BY_DEFAULT: readonly ToolSetName[] = Object.freeze(['agent', 'memories', 'export', 'admin', 'sharing']);
 
 /** The word in MCP_TOOL_SETS that stands for every set. */
 export const ALL_TOOL_SETS = 'all';

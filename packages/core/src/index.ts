@@ -38,6 +38,8 @@ export type {
   NewMemory,
 } from './domain/memory.js';
 export { MEMORY_MARKERS, MEMORY_TIERS } from './domain/memory.js';
+export type { GrantAccess, Grantee, GranteeKind, GrantRequest, MemoryGrant, SharedSpace } from './domain/memory-grants.js';
+export { checkGrantRequest, GRANT_ACCESS, GRANTEE_KINDS, isGrantLive, MAX_GRANT_DAYS } from './domain/memory-grants.js';
 export { checkContent, checkMetadata, checkScope, checkTags, MEMORY_LIMITS, nestingExceeds } from './domain/memory-limits.js';
 export { isRegisteredRedirectUri, REDIRECT_URI_MAX_LENGTH, redirectUriProblem } from './domain/oauth-redirect-uri.js';
 export type { OrganizationRole } from './domain/organization-rules.js';
@@ -84,6 +86,7 @@ export type { CreateMemoryInput, CreateResult, RelatedMemory, SupersededMemory }
 export type { CallContext, EngineSettings, MemoryEngineOptions } from './engine/engine-parts.js';
 export { DEFAULT_ENGINE_SETTINGS } from './engine/engine-parts.js';
 export type { FadingMemory, FadingMemoryPage } from './engine/fading-memories.js';
+export { MAX_GRANTS_LISTED } from './engine/grant-access.js';
 export type { ConversationTurn, IngestInput, IngestResult } from './engine/ingest-conversation.js';
 export { chunkTurn, MAX_TURNS } from './engine/ingest-conversation.js';
 export type {
@@ -110,12 +113,15 @@ export type {
 } from './engine/resolve-contradiction.js';
 export { CONTRADICTION_OUTCOMES, CONTRADICTION_RESOLVE_ACTION } from './engine/resolve-contradiction.js';
 export type { UpdateMemoryInput, UpdateResult } from './engine/revise-memory.js';
+export type { SharedSelection, SpaceName } from './engine/shared-spaces.js';
+export { MAX_NAMED_SPACES } from './engine/shared-spaces.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
 export type { ApiKeyRecord, ApiKeyStore, NewApiKey } from './ports/api-key-store.js';
 export type { Clock } from './ports/clock.js';
 export type { Embedder } from './ports/embedder.js';
 export type { ExportedLink, ExportedMemory, ExportPage, ExportQuery, ExportStore } from './ports/export-store.js';
+export type { GranteeIdentity, GrantStore } from './ports/grant-store.js';
 export type { IdGenerator } from './ports/id-generator.js';
 export type { ImportLedgerEntry, ImportLedgerKey, ImportLedgerStore } from './ports/import-ledger-store.js';
 export type { ImportedAuditRow, ImportedLink, ImportedMemory, ImportStore, ImportWriteResult } from './ports/import-store.js';

@@ -86,6 +86,11 @@ const WITHOUT_READ: Readonly<Record<ToolName, Projection>> = Object.freeze({
     candidateCount: lengthOf(result.candidates),
     deletedCount: lengthOf(result.deleted),
   }),
+  // A grant holds no memory content: who, which space, how long. Managing access needs keys:manage.
+  grant_access: only('grant'),
+  revoke_access: only('grant'),
+  list_grants: nothing,
+  use_shared_space: only('grantId', 'byDefault'),
   get_memory: nothing,
   list_memories: nothing,
   get_memory_audit: nothing,

@@ -20,6 +20,7 @@ import { registerPingTool } from './tools/ping-tool.js';
 import { registerReadTools } from './tools/read-tools.js';
 import { registerReindexTools } from './tools/reindex-tools.js';
 import { registerRetrievalTools } from './tools/retrieval-tools.js';
+import { registerSharingTools } from './tools/sharing-tools.js';
 import { registerWriteTools } from './tools/write-tools.js';
 import { typeSdkToolErrors } from './typed-sdk-errors.js';
 
@@ -109,6 +110,7 @@ export function createMcpServer(identity: ServerIdentity, dependencies: ToolDepe
     registerLifecycleTools(tools, engine, pipeline);
     if (dependencies.exports) registerExportTools(tools, dependencies.exports, dependencies.clock, pipeline);
     registerConnectorTools(tools, engine, pipeline);
+    registerSharingTools(tools, engine, pipeline);
     registerMemoryResource(server, engine, dependencies.clock, pipeline);
   }
   if (maintenance) {

@@ -14,7 +14,15 @@ import {
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { visibleResult } from './content-visibility.js';
-import { auditActorOf, clientAddressOf, holdsScope, isCredential, type Principal, principalOf } from './principal.js';
+import {
+  auditActorOf,
+  type CredentialPrincipal,
+  clientAddressOf,
+  holdsScope,
+  isCredential,
+  type Principal,
+  principalOf,
+} from './principal.js';
 import type { ToolName } from './tool-names.js';
 import { storageUnavailable, toolError } from './tool-result.js';
 import { TOOL_SCOPES } from './tool-scopes.js';
@@ -234,7 +242,7 @@ function callContextOf(principal: Principal, call: MemoryToolCall, pipeline: Too
   if (!isCredential(principal)) return { tenant: tenantOf(principal, call, pipeline.defaultUserId), actor: { id: actor } };
   const named = call.userId;
   if (named === undefined || named === principal.tenant || !principal.scopes.includes('admin')) {
-    return { tenant: principal.tenant, actor: { id: actor } };
+    return { tenant: principal.tenant, actor: { id: actor }, ...apiKeyOf(principal) };
   }
   if (!(pipeline.operatorTenants ?? []).includes(named)) {
     throw new MemsvcError(
@@ -246,6 +254,12 @@ function callContextOf(principal: Principal, call: MemoryToolCall, pipeline: Too
   const tenant = toTenantId(named, 'userId');
   pipeline.onDelegation?.({ event: 'operator_delegation', tool: call.tool, principal: actor, homeTenant: principal.tenant, tenant });
   return { tenant, actor: { id: `delegated:${actor}` } };
+}
+
+/** The API key a credential stands for (grants made to that key apply to its calls): the key, or the key a session was exchanged for. */
+function apiKeyOf(principal: CredentialPrincipal): { apiKeyId?: string } {
+  if (principal.kind === 'api-key') return { apiKeyId: principal.id };
+  return principal.agent.startsWith('login:') ? {} : { apiKeyId: principal.agent };
 }
 
 /** The tenant of a caller without a credential of its own: the pre-shared key's, or an anonymous caller's choice. */

@@ -1,4 +1,4 @@
-import { MAX_SUPERSEDES, MEMORY_LIMITS, type MemoryTier } from '@memsvc/core';
+import { MAX_NAMED_SPACES, MAX_SUPERSEDES, MEMORY_LIMITS, type MemoryTier } from '@memsvc/core';
 import { z } from 'zod';
 
 /**
@@ -80,3 +80,18 @@ export function asOfJson(asOf: { asOf: Date; unavailable: number; truncated: boo
 export const adminTokenArgument = z.string().max(1024).describe("The operator's admin token.");
 
 export const adminUserIdArgument = z.string().optional().describe('Only this tenant; every tenant when omitted.');
+
+/** A space shared with the caller by grant: its owner and scope. */
+export const spaceNameArgument = z
+  .object({ owner: z.string().min(1).max(128), space: z.string().min(1).max(MEMORY_LIMITS.scopeMaxChars) })
+  .strict();
+
+/** `shared` of the read tools: which spaces shared with the caller are read besides its own memories. */
+export const sharedArgument = z
+  .union([z.enum(['default', 'all', 'none']), z.array(spaceNameArgument).min(1).max(MAX_NAMED_SPACES)])
+  .describe('Spaces shared with you to include: default (the ones you chose), all, none, or [{owner, space}].');
+
+/** How a hit from a shared space is labelled: whose memory it is and which space it came through. */
+export function sharedLabel(memory: { userId: string; scope: string | null }, reader: string) {
+  return memory.userId === reader ? {} : { shared: { owner: memory.userId, space: memory.scope } };
+}

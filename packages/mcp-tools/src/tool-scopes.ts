@@ -29,4 +29,9 @@ export const TOOL_SCOPES: Readonly<Partial<Record<ToolName, Scope>>> = Object.fr
   delete_memory: 'memories:delete',
   bulk_delete_memories: 'memories:delete',
   forget: 'memories:delete',
+  // Sharing decides who else may read a user's memories: managing access, like minting keys.
+  grant_access: 'keys:manage',
+  revoke_access: 'keys:manage',
+  list_grants: 'memories:read',
+  use_shared_space: 'memories:read',
 });

@@ -121,6 +121,8 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
     onBackgroundError: (error) => logger.warn({ err: error }, 'recording memory accesses failed'),
     settings: { similarity: config.similarity, importanceHalfLifeDays: config.importance.halfLifeDays },
     tracer,
+    // Grants are read on the primary: a revocation applies to the next call, whatever replica serves it.
+    grants: store.grants,
   });
   const maintenance = createMaintenance({ store, embedder, config, clock, metrics, tracer });
   const apiKeys = new ApiKeyAuthenticator({

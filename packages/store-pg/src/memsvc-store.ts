@@ -11,6 +11,7 @@ import type { OpenDatabaseOptions, StoreConnection } from './connection/open-dat
 import type { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
 import type { PgliteTemplatesOptions } from './connection/pglite-templates.js';
 import type { PgExportStore } from './export/pg-export-store.js';
+import type { PgGrantStore } from './grants/pg-grant-store.js';
 import type { PgImportLedgerStore } from './import/pg-import-ledger-store.js';
 import type { PgImportStore } from './import/pg-import-store.js';
 import type { JobRuns } from './jobs/job-runs.js';
@@ -116,6 +117,8 @@ export interface MemsvcStore {
   readonly apiKeys: PgApiKeyStore;
   /** Organizations and their members. */
   readonly organizations: PgOrganizationStore;
+  /** Spaces shared by grant, always read on the primary (give it to the engine as `grants`). */
+  readonly grants: PgGrantStore;
   /** Issued session tokens and the denylist of revoked ones. */
   readonly sessions: PgSessionStore;
   /** The rate limiter's fixed-window counters, shared by every replica. */

@@ -13,6 +13,7 @@ import { openDatabase, type StoreConnection } from './connection/open-database.j
 import { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
 import { PgliteTemplates } from './connection/pglite-templates.js';
 import { PgExportStore } from './export/pg-export-store.js';
+import { PgGrantStore } from './grants/pg-grant-store.js';
 import { UuidV7Generator } from './ids/uuid-v7.js';
 import { PgImportLedgerStore } from './import/pg-import-ledger-store.js';
 import { PgImportStore } from './import/pg-import-store.js';
@@ -123,6 +124,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       jobRuns: new JobRuns(connection.db, connection.engine, clock, connection.hosting),
       apiKeys: new PgApiKeyStore({ db: connection.db, clock, ids }),
       organizations: new PgOrganizationStore({ db: connection.db, clock, ids }),
+      grants: new PgGrantStore({ db: connection.db, clock, ids }),
       sessions: new PgSessionStore({ db: connection.db, clock, ids }),
       rateLimits: new PgRateLimitStore({ db: connection.db }),
       oauthStates: new PgOAuthStateStore({ db: connection.db, clock }),

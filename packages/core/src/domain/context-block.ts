@@ -17,6 +17,8 @@ export const EMPTY_CONTEXT = '(no memories)';
 /** How a block is written: `now` (the server clock's) dates the block and says how long ago each memory was said. */
 export interface PackOptions {
   readonly now?: Date | undefined;
+  /** The reader: a memory of another owner (shared by grant) is labelled with its owner and space. */
+  readonly reader?: string | undefined;
 }
 
 /** A budget in characters, or in estimated tokens (see estimateTokens). */
@@ -61,13 +63,16 @@ function oneLine(text: string): string {
  * before `now`, its tags, its markers. A memory that replaced another, or was replaced, names its
  * own id and the other's, so the two can be matched wherever they stand in the block.
  */
-function entryHeader(entry: ContextEntry, now: Date | undefined): string {
+function entryHeader(entry: ContextEntry, now: Date | undefined, reader: string | undefined): string {
   const { memory, replacedBy, replaces = [] } = entry;
   const said = formatInstant(memory.createdAt);
   const when = now === undefined ? said : `${said}, ${describeAge(memory.createdAt, now)}`;
   const related = replacedBy !== undefined || replaces.length > 0;
   const { passage } = entry;
+  // Owner ids and scopes are caller-chosen text: one line, defanged, like tags.
+  const shared = reader !== undefined && memory.userId !== reader;
   const markers = [
+    shared ? `shared by ${oneLine(defang(memory.userId))}, space ${oneLine(defang(memory.scope ?? ''))}` : undefined,
     related || passage ? `id ${memory.id}` : undefined,
     passage ? `excerpt: characters ${passage.start}–${passage.end} of ${passage.length}` : undefined,
     memory.tier === 'stm' ? 'short-term' : undefined,
@@ -124,7 +129,7 @@ export function packContext(
   const ids: string[] = [];
   for (const item of entries) {
     const { memory } = item;
-    const header = entryHeader(item, now);
+    const header = entryHeader(item, now, options.reader);
     const shown = item.passage?.text ?? memory.content;
     const entry = `${header}${defang(shown)}\n\n`;
     if (cost(open + body + entry + close) <= limit) {

@@ -23,6 +23,8 @@ export interface RememberInput {
   readonly ttlSeconds?: number | undefined;
   /** Ids of memories this one replaces (CreateMemoryInput.supersedes). */
   readonly supersedes?: readonly string[] | undefined;
+  /** Write into this owner's space `scope`, shared with the caller read-write (MemoryEngine.create). */
+  readonly owner?: string | undefined;
 }
 
 export interface RememberResult extends CreateResult {
@@ -50,6 +52,7 @@ export async function remember(engine: MemoryOperations, context: CallContext, i
     importance: input.importance,
     supersedes: input.supersedes,
     ...(tier === 'stm' && input.ttlSeconds !== undefined ? { ttlSeconds: input.ttlSeconds } : {}),
+    ...(input.owner !== undefined ? { owner: input.owner } : {}),
   });
   return { ...created, resolvedType: tier, wasDeduped: created.outcome === 'duplicate' };
 }
@@ -97,6 +100,8 @@ export async function forget(engine: MemoryOperations, context: CallContext, inp
       limit,
       scope: input.scope,
       current: input.confirm === true,
+      // forget deletes what it finds: only ever the caller's own memories.
+      shared: 'none',
     });
     // A memory is deleted for what it says itself, never for what the turns after it say.
     candidates = results

@@ -7,6 +7,7 @@ import { admitFilters, currentFirstEntries } from './current-first.js';
 import type { CallContext } from './engine-parts.js';
 import type { MemoryOperations } from './memory-operations.js';
 import type { RecallInput } from './recall.js';
+import type { SharedSelection } from './shared-spaces.js';
 
 export const CHAR_BUDGET = { min: 512, max: 32_000 } as const;
 export const TOKEN_BUDGET = { min: 100, max: 32_000 } as const;
@@ -49,7 +50,17 @@ async function rankedContext(
     const passage = matchingPassage(entry.memory.content, input.query);
     return passage === undefined ? entry : { ...entry, passage };
   });
-  return { ...packContext(entries, budget, { now: engine.now() }), candidatesFound: results.length };
+  return { ...packContext(entries, budget, { now: engine.now(), reader: context.tenant }), candidatesFound: results.length };
+}
+
+function newestFirst(memories: readonly MemoryRecord[]): MemoryRecord[] {
+  return [...memories].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+}
+
+function mostImportantFirst(memories: readonly MemoryRecord[]): MemoryRecord[] {
+  return [...memories].sort(
+    (a, b) => b.importanceScore - a.importanceScore || b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1),
+  );
 }
 
 /** `prompt_context`: the memories most relevant to a query, packed within a token budget. */
@@ -78,6 +89,8 @@ export interface LoadContextInput {
   readonly importantLimit?: number | undefined;
   readonly scope?: string | undefined;
   readonly tags?: readonly string[] | undefined;
+  /** Shared spaces to include (default: the ones the caller chose); their memories are labelled. */
+  readonly shared?: SharedSelection | undefined;
 }
 
 /**
@@ -90,8 +103,33 @@ export async function loadContext(engine: MemoryOperations, context: CallContext
   const recentLimit = checkRange(input.recentLimit ?? 5, { min: 0, max: 20 }, 'recentLimit');
   const importantLimit = checkRange(input.importantLimit ?? 10, { min: 0, max: 30 }, 'importantLimit');
   const filters = { ...(input.scope !== undefined ? { scope: input.scope } : {}), ...(input.tags ? { tags: input.tags } : {}) };
-  const recent = recentLimit > 0 ? (await engine.list(context, { limit: recentLimit, ...filters })).items : [];
-  const important = importantLimit > 0 ? await engine.mostImportant(context, { limit: importantLimit + recentLimit, ...filters }) : [];
+  // A shared space outside an asked-for scope is not read; each space is read in its owner's tenant.
+  const spaces = (await engine.sharedSpaces(context, input.shared ?? 'default')).filter(
+    (space) => input.scope === undefined || space.space === input.scope,
+  );
+  const sources = [undefined, ...spaces.map((space) => ({ owner: space.owner, space: space.space }))];
+  const recent =
+    recentLimit > 0
+      ? newestFirst(
+          (
+            await Promise.all(
+              sources.map((shared) => engine.list(context, { limit: recentLimit, ...filters, ...(shared ? { shared } : {}) })),
+            )
+          ).flatMap((page) => page.items),
+        ).slice(0, recentLimit)
+      : [];
+  const important =
+    importantLimit > 0
+      ? mostImportantFirst(
+          (
+            await Promise.all(
+              sources.map((shared) =>
+                engine.mostImportant(context, { limit: importantLimit + recentLimit, ...filters, ...(shared ? { shared } : {}) }),
+              ),
+            )
+          ).flat(),
+        )
+      : [];
   const seen = new Set(recent.map((memory) => memory.id));
   const chosen: MemoryRecord[] = [...recent];
   for (const memory of important) {
@@ -102,5 +140,5 @@ export async function loadContext(engine: MemoryOperations, context: CallContext
     }
   }
   const entries = await currentFirstEntries(engine, context, chosen, admitFilters(filters));
-  return packContext(entries, { maxChars }, { now: engine.now() });
+  return packContext(entries, { maxChars }, { now: engine.now(), reader: context.tenant });
 }

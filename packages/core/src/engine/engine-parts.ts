@@ -6,6 +6,7 @@ import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
+import type { GrantStore } from '../ports/grant-store.js';
 import type { Actor, MemoryStore } from '../ports/memory-store.js';
 import { NO_TRACING, type Tracer } from '../ports/tracer.js';
 import { embedInSpan } from './traced-stages.js';
@@ -39,12 +40,16 @@ export interface MemoryEngineOptions {
   readonly onBackgroundError?: (error: unknown) => void;
   /** Spans for create and recall with their stages (embed, database, rank); default: none. */
   readonly tracer?: Tracer;
+  /** Spaces shared by grant (shared-spaces.ts); without it nothing is shared with anyone. */
+  readonly grants?: GrantStore | undefined;
 }
 
 /** Who is asking, on whose memories. */
 export interface CallContext {
   readonly tenant: TenantId;
   readonly actor: Actor;
+  /** The API key behind the call, when there is one: grants made to that key apply to it. */
+  readonly apiKeyId?: string | undefined;
 }
 
 /** The engine's options with every default filled in: what each use-case works with. */
@@ -57,6 +62,7 @@ export interface EngineParts {
   readonly fusion: FusionWeights | undefined;
   readonly onBackgroundError: (error: unknown) => void;
   readonly tracer: Tracer;
+  readonly grants: GrantStore | undefined;
 }
 
 export function engineParts(options: MemoryEngineOptions): EngineParts {
@@ -68,6 +74,7 @@ export function engineParts(options: MemoryEngineOptions): EngineParts {
     fusion: options.fusion,
     onBackgroundError: options.onBackgroundError ?? (() => undefined),
     tracer: options.tracer ?? NO_TRACING,
+    grants: options.grants,
   };
 }
 

@@ -1,8 +1,9 @@
 import type { ContextBlock } from '../domain/context-block.js';
 import type { AuditEntry, MemoryRecord } from '../domain/memory.js';
+import type { GrantRequest, MemoryGrant } from '../domain/memory-grants.js';
 import { checkScope, checkTags } from '../domain/memory-limits.js';
 import type { RankedMemory } from '../domain/recall-ranking.js';
-import { MemsvcError } from '../errors/memsvc-error.js';
+import { isMemsvcError, MemsvcError } from '../errors/memsvc-error.js';
 import type { MemoryLinkRecord, MemoryPage } from '../ports/memory-store.js';
 import {
   type ForgetInput,
@@ -27,6 +28,7 @@ import {
   memoryNotFound,
   recallFusion,
 } from './engine-parts.js';
+import { chooseSharedDefault, grantAccess, listGrants, revokeGrant } from './grant-access.js';
 import { type IngestInput, type IngestResult, ingestConversation } from './ingest-conversation.js';
 import { type ListInput, listMemories } from './list-memories.js';
 import type { MemoryOperations } from './memory-operations.js';
@@ -34,6 +36,7 @@ import { promoteMemory } from './promote-memory.js';
 import { type RecallInput, type RecallResult, recall } from './recall.js';
 import { type RecallHit, recallHits } from './recall-hits.js';
 import { reviseMemory, type UpdateMemoryInput, type UpdateResult } from './revise-memory.js';
+import { asGrantee, type SharedSelection, type SpaceName, selectedSpaces, sharedMemory, writeTenant } from './shared-spaces.js';
 
 /**
  * The memory engine: memsvc's use-cases written against ports, usable without any app — the one
@@ -50,9 +53,14 @@ export class MemoryEngine implements MemoryOperations {
     this.parts = engineParts(options);
   }
 
-  /** Stores a memory, or reports the existing one it duplicates (spec §3.2 rules 1–2). */
-  create(context: CallContext, input: CreateMemoryInput): Promise<CreateResult> {
-    return createMemory(this.parts, context, input);
+  /**
+   * Stores a memory, or reports the existing one it duplicates (spec §3.2 rules 1–2). With
+   * `owner`, into that owner's space `scope`, which a live grant must give the caller read-write
+   * on; the write rules are the owner's and the audit names the grantee.
+   */
+  async create(context: CallContext, input: CreateMemoryInput & { readonly owner?: string | undefined }): Promise<CreateResult> {
+    const tenant = await writeTenant(this.parts, context, input.owner, input.scope);
+    return createMemory(this.parts, tenant === context.tenant ? context : asGrantee(context, tenant), input);
   }
 
   /** `remember`: create with the tier chosen from the text when `type` is auto. */
@@ -72,14 +80,46 @@ export class MemoryEngine implements MemoryOperations {
   async get(context: CallContext, id: string, options: { asOf?: Date | undefined } = {}): Promise<MemoryRecord> {
     if (options.asOf !== undefined) return getAsOf(this.parts, context.tenant, id, options.asOf);
     const memory = await this.parts.store.readCountingAccess(context.tenant, id);
-    if (!memory) throw memoryNotFound(id);
-    return memory;
+    if (memory) return memory;
+    // Another owner's memory in a space shared with the caller: read, not counted as the owner's access.
+    const shared = await sharedMemory(this.parts, context, id, 'read');
+    if (!shared) throw memoryNotFound(id);
+    return shared.memory;
   }
 
-  /** The memories most relevant to a query, best first (see recall.ts). */
-  recall(context: CallContext, input: RecallInput): Promise<RecallResult> {
+  /**
+   * The memories most relevant to a query, best first (see recall.ts), from the caller's own
+   * memories and the shared spaces `input.shared` selects (each hit's `userId` is its owner).
+   */
+  async recall(context: CallContext, input: RecallInput): Promise<RecallResult> {
     const { store, embedder, clock, onBackgroundError, tracer } = this.parts;
-    return recall({ store, embedder, clock, fusion: recallFusion(this.parts), onBackgroundError, tracer }, context.tenant, input);
+    const spaces = input.asOf === undefined ? await selectedSpaces(this.parts, context, input.shared) : [];
+    return recall({ store, embedder, clock, fusion: recallFusion(this.parts), onBackgroundError, tracer }, context.tenant, input, spaces);
+  }
+
+  /** Shares a space of the caller's memories with a user, an organization or an API key (grant-access.ts). */
+  grant(context: CallContext, request: GrantRequest & { readonly owner?: string | undefined }): Promise<MemoryGrant> {
+    return grantAccess(this.parts, context, request);
+  }
+
+  /** Ends one of the caller's grants; the next call of its grantee, on any replica, no longer reads the space. */
+  revokeGrant(context: CallContext, grantId: string): Promise<MemoryGrant> {
+    return revokeGrant(this.parts, context, grantId);
+  }
+
+  /** The grants the caller gave and the live ones it received. */
+  grants(context: CallContext, limit?: number): Promise<{ given: readonly MemoryGrant[]; received: readonly MemoryGrant[] }> {
+    return listGrants(this.parts, context, limit);
+  }
+
+  /** Whether the caller's reads include the space of grant `grantId` without naming it. */
+  chooseSharedDefault(context: CallContext, grantId: string, byDefault: boolean): Promise<void> {
+    return chooseSharedDefault(this.parts, context, grantId, byDefault);
+  }
+
+  /** The spaces shared with the caller that a read with `selection` includes (shared-spaces.ts). */
+  sharedSpaces(context: CallContext, selection: SharedSelection = 'all') {
+    return selectedSpaces(this.parts, context, selection);
   }
 
   /** A recall's results as a reader should see them: replacements first, long memories as their matching passage. */
@@ -124,15 +164,19 @@ export class MemoryEngine implements MemoryOperations {
    */
   async getUncounted(context: CallContext, id: string, options: { includeDeleted?: boolean } = {}): Promise<MemoryRecord> {
     const memory = await this.parts.store.findById(context.tenant, id, options.includeDeleted ? { includeDeleted: true } : {});
-    if (!memory) throw memoryNotFound(id);
-    return memory;
+    if (memory) return memory;
+    const shared = await sharedMemory(this.parts, context, id, 'read');
+    if (!shared) throw memoryNotFound(id);
+    return shared.memory;
   }
 
   /** The live, unsuperseded memories with the highest importance score, both tiers. */
   async mostImportant(
     context: CallContext,
-    input: { limit: number; scope?: string; tags?: readonly string[] },
+    input: { limit: number; scope?: string; tags?: readonly string[]; shared?: SpaceName },
   ): Promise<readonly MemoryRecord[]> {
+    const space = input.shared === undefined ? undefined : (await selectedSpaces(this.parts, context, [input.shared]))[0];
+    if (space) return this.parts.store.mostImportant(space.owner, { limit: input.limit, scope: space.space, ...tagsOnly(input.tags) });
     return this.parts.store.mostImportant(context.tenant, {
       limit: input.limit,
       ...(input.scope !== undefined ? { scope: checkScope(input.scope) ?? undefined } : {}),
@@ -151,8 +195,14 @@ export class MemoryEngine implements MemoryOperations {
   }
 
   /** Edits a memory under optimistic concurrency, reporting the memories it retired (`supersedes`). */
-  revise(context: CallContext, id: string, input: UpdateMemoryInput, expectedVersion: number): Promise<UpdateResult> {
-    return reviseMemory(this.parts, context, id, input, expectedVersion);
+  async revise(context: CallContext, id: string, input: UpdateMemoryInput, expectedVersion: number): Promise<UpdateResult> {
+    try {
+      return await reviseMemory(this.parts, context, id, input, expectedVersion);
+    } catch (error) {
+      const writer = isMemsvcError(error, 'NOT_FOUND') ? await this.#sharedWriter(context, id) : undefined;
+      if (!writer) throw error;
+      return reviseMemory(this.parts, writer, id, input, expectedVersion);
+    }
   }
 
   /** `forget`: deletes one memory, or what a query finds (a dry run unless confirmed). */
@@ -160,9 +210,29 @@ export class MemoryEngine implements MemoryOperations {
     return forget(this, context, input);
   }
 
-  /** Deletes a memory (restorable). False when there was no such memory. */
-  delete(context: CallContext, id: string): Promise<boolean> {
-    return this.parts.store.softDelete(context.tenant, id, context.actor);
+  /** Deletes a memory (restorable), the caller's or one in a space it may write. False when there was no such memory. */
+  async delete(context: CallContext, id: string): Promise<boolean> {
+    if (await this.parts.store.softDelete(context.tenant, id, context.actor)) return true;
+    const writer = await this.#sharedWriter(context, id);
+    return writer ? this.parts.store.softDelete(writer.tenant, id, writer.actor) : false;
+  }
+
+  /**
+   * The caller as the grantee of another owner's memory `id` that is not its own, in a space shared
+   * with it read-write; undefined when no grant reaches the memory (the caller's NOT_FOUND stands).
+   * FORBIDDEN when the space is shared with it read-only. Only asked after the caller's own
+   * tenant did not have the memory, so a write of one's own memories costs nothing more.
+   */
+  async #sharedWriter(context: CallContext, id: string): Promise<CallContext | undefined> {
+    if (!this.parts.grants) return undefined;
+    const shared = await sharedMemory(this.parts, context, id, 'read');
+    if (!shared) return undefined;
+    if (shared.space.access !== 'read-write') {
+      throw new MemsvcError('FORBIDDEN', `the space ${JSON.stringify(shared.space.space)} is shared with you read-only`, {
+        field: 'memoryId',
+      });
+    }
+    return asGrantee(context, shared.space.owner);
   }
 
   /** Deletes up to 100 memories; one missing id does not stop the others. */
@@ -244,6 +314,10 @@ export class MemoryEngine implements MemoryOperations {
   now(): Date {
     return this.parts.clock.now();
   }
+}
+
+function tagsOnly(tags: readonly string[] | undefined): { tags?: readonly string[] } {
+  return tags && tags.length > 0 ? { tags: checkTags(tags) } : {};
 }
 
 /** Creates the engine; the README's "embed memsvc in your agent" entry point. */

@@ -1,10 +1,12 @@
 import type { MemoryRecord } from '../domain/memory.js';
+import type { SharedSpace } from '../domain/memory-grants.js';
 import type { MemoryLinkRecord, MemoryPage } from '../ports/memory-store.js';
 import type { AsOfGaps } from './as-of-reads.js';
 import type { CreateMemoryInput, CreateResult } from './create-memory.js';
 import type { CallContext } from './engine-parts.js';
 import type { ListInput } from './list-memories.js';
 import type { RecallInput, RecallResult } from './recall.js';
+import type { SharedSelection, SpaceName } from './shared-spaces.js';
 
 /**
  * The engine's operations on single memories, which the composed use-cases (remember, forget,
@@ -12,11 +14,15 @@ import type { RecallInput, RecallResult } from './recall.js';
  * use-cases name this interface rather than the class so the class can offer them as methods.
  */
 export interface MemoryOperations {
-  create(context: CallContext, input: CreateMemoryInput): Promise<CreateResult>;
+  create(context: CallContext, input: CreateMemoryInput & { readonly owner?: string | undefined }): Promise<CreateResult>;
   getUncounted(context: CallContext, id: string, options?: { includeDeleted?: boolean }): Promise<MemoryRecord>;
   recall(context: CallContext, input: RecallInput): Promise<RecallResult>;
   list(context: CallContext, input: ListInput): Promise<MemoryPage & { readonly asOf?: AsOfGaps }>;
-  mostImportant(context: CallContext, input: { limit: number; scope?: string; tags?: readonly string[] }): Promise<readonly MemoryRecord[]>;
+  mostImportant(
+    context: CallContext,
+    input: { limit: number; scope?: string; tags?: readonly string[]; shared?: SpaceName },
+  ): Promise<readonly MemoryRecord[]>;
+  sharedSpaces(context: CallContext, selection?: SharedSelection): Promise<readonly SharedSpace[]>;
   delete(context: CallContext, id: string): Promise<boolean>;
   links(context: CallContext, id: string, limit?: number): Promise<readonly MemoryLinkRecord[]>;
   now(): Date;

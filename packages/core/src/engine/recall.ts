@@ -1,16 +1,19 @@
 import { orderReplacementsFirst } from '../domain/fact-replacement-order.js';
 import { LEXICAL_RANKING } from '../domain/lexical-ranking.js';
 import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
+import type { SharedSpace } from '../domain/memory-grants.js';
 import { checkMetadata, checkScope, checkTags } from '../domain/memory-limits.js';
 import { rankingQueryText } from '../domain/query-terms.js';
+import type { RecallCandidate } from '../domain/recall-ranking.js';
 import { FUSION_WEIGHTS, type FusionWeights, type RankedMemory, rankCandidates } from '../domain/recall-ranking.js';
-import type { TenantId } from '../domain/tenant.js';
+import { type TenantId, toTenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { MemoryStore, RecallFilters } from '../ports/memory-store.js';
 import { NO_TRACING, type Tracer, type TraceSpan } from '../ports/tracer.js';
 import { type AsOfGaps, recallAsOf } from './as-of-reads.js';
+import type { SharedSelection } from './shared-spaces.js';
 import { databaseStage, embedInSpan } from './traced-stages.js';
 
 /** Longest query recall accepts, in characters. */
@@ -42,6 +45,11 @@ export interface RecallInput {
    * moment, ranked by full text alone. Slower than a live recall; counts no access.
    */
   readonly asOf?: Date | undefined;
+  /**
+   * Which spaces shared with the caller by grant are searched besides its own memories
+   * (shared-spaces.ts; default: the ones it chose). Not with `asOf`: the past is the caller's own.
+   */
+  readonly shared?: SharedSelection | undefined;
 }
 
 export interface RecallResult {
@@ -75,10 +83,15 @@ export interface RecallDependencies {
  * search in one round trip, ranked by core's fusion formula; the hits' access counts are
  * recorded after the answer is ready, in one statement.
  */
-export function recall(deps: RecallDependencies, tenant: TenantId, input: RecallInput): Promise<RecallResult> {
+export function recall(
+  deps: RecallDependencies,
+  tenant: TenantId,
+  input: RecallInput,
+  spaces: readonly SharedSpace[] = [],
+): Promise<RecallResult> {
   const tracer = deps.tracer ?? NO_TRACING;
   return tracer.inSpan('memory.recall', { 'memsvc.memory.tier': input.tier, 'memsvc.recall.limit': input.limit }, (span) =>
-    recallInSpan({ ...deps, tracer }, tenant, input, span),
+    recallInSpan({ ...deps, tracer }, tenant, input, spaces, span),
   );
 }
 
@@ -86,6 +99,7 @@ async function recallInSpan(
   deps: RecallDependencies & { readonly tracer: Tracer },
   tenant: TenantId,
   input: RecallInput,
+  spaces: readonly SharedSpace[],
   span: TraceSpan,
 ): Promise<RecallResult> {
   const query = checkQuery(input.query);
@@ -109,33 +123,47 @@ async function recallInSpan(
   }
   const vector = deps.fusion.vector > 0 ? (await embedInSpan(tracer, deps.embedder, [rankingText], 'query'))?.[0] : undefined;
   const now = deps.clock.now();
-  const candidates = await databaseStage(tracer, 'recall-candidates', () =>
-    deps.store.recallCandidates(tenant, {
-      text: rankingText,
-      vector: vector ?? null,
-      perList,
-      minSimilarity: deps.fusion.minVectorSimilarity,
-      lexical: LEXICAL_RANKING,
-      filters,
-      now,
-      ...(input.current ? { current: true } : {}),
-    }),
+  // The caller's own memories and each shared space, each read within its owner's tenant (so a
+  // space's BM25 statistics are its owner's), at the same time, then ranked as one list.
+  const sources = [{ tenant, filters }, ...sharedSources(spaces, filters)];
+  const candidates = await databaseStage(
+    tracer,
+    'recall-candidates',
+    async () =>
+      (
+        await Promise.all(
+          sources.map((source) =>
+            deps.store.recallCandidates(source.tenant, {
+              text: rankingText,
+              vector: vector ?? null,
+              perList,
+              minSimilarity: deps.fusion.minVectorSimilarity,
+              lexical: LEXICAL_RANKING,
+              filters: source.filters,
+              now,
+              ...(input.current ? { current: true } : {}),
+            }),
+          ),
+        )
+      ).flat() as RecallCandidate[],
   );
   const weights = vector ? deps.fusion : FUSION_WEIGHTS.disabled;
   // Ranked past the limit, so a replacement found a little further down can move up before what it replaced.
   const ranked = await tracer.inSpan('rank', { 'memsvc.recall.candidates': candidates.length }, async () =>
     rankCandidates(candidates, weights, { now, limit: limit * 2, query }),
   );
-  const results = orderReplacementsFirst(ranked, await missingReplacements(deps, tenant, ranked, filters), limit);
+  const results = orderReplacementsFirst(ranked, await missingReplacements(deps, sources, ranked), limit);
   const byVector = vector !== undefined;
   const semantic = byVector && deps.embedder.embedsMeaning === true;
   span.setAttributes({ 'memsvc.recall.results': results.length, 'memsvc.recall.vector': byVector, 'memsvc.recall.semantic': semantic });
-  if (results.length > 0) {
+  // A grantee's reads are not its owner's accesses: only the caller's own hits are counted.
+  const own = results.filter((result) => result.memory.userId === tenant);
+  if (own.length > 0) {
     // After the answer: its span may end after memory.recall's, which tracing allows.
     databaseStage(tracer, 'record-access', () =>
       deps.store.recordAccess(
         tenant,
-        results.map((result) => result.memory.id),
+        own.map((result) => result.memory.id),
       ),
     ).catch(deps.onBackgroundError);
   }
@@ -148,25 +176,53 @@ async function recallInSpan(
  */
 async function missingReplacements(
   deps: RecallDependencies,
-  tenant: TenantId,
+  sources: readonly RecallSource[],
   ranked: readonly RankedMemory[],
-  filters: RecallFilters,
 ): Promise<MemoryRecord[]> {
   const present = new Set(ranked.map((result) => result.memory.id));
-  const wanted = [...new Set(ranked.map((result) => result.memory.replacedBy).filter((id): id is string => !!id && !present.has(id)))];
-  if (wanted.length === 0) return [];
+  // A replacement is looked for where the memory it replaces lives, under that source's filters.
+  const wanted = new Map<string, RecallSource>();
+  for (const { memory } of ranked) {
+    if (!memory.replacedBy || present.has(memory.replacedBy)) continue;
+    const source =
+      sources.find((candidate) => candidate.tenant === memory.userId && candidate.filters.scope === undefined) ??
+      sources.find((candidate) => candidate.tenant === memory.userId && candidate.filters.scope === memory.scope);
+    if (source) wanted.set(memory.replacedBy, source);
+  }
+  if (wanted.size === 0) return [];
   const found = await databaseStage(deps.tracer ?? NO_TRACING, 'replacements', () =>
-    Promise.all(wanted.map((id) => deps.store.findById(tenant, id))),
+    Promise.all(
+      [...wanted].map(async ([id, source]) => ({ memory: await deps.store.findById(source.tenant, id), filters: source.filters })),
+    ),
   );
-  return found.filter(
-    (memory): memory is MemoryRecord =>
-      memory !== undefined &&
-      memory.supersededBy === null &&
-      (filters.tier === undefined || memory.tier === filters.tier) &&
-      (filters.scope === undefined || memory.scope === filters.scope) &&
-      (filters.createdFrom === undefined || memory.createdAt >= filters.createdFrom) &&
-      (filters.createdTo === undefined || memory.createdAt <= filters.createdTo),
+  return found.flatMap(({ memory, filters }) => (memory !== undefined && admits(memory, filters) ? [memory] : []));
+}
+
+/** Whether a replacement is one the recall would have returned. */
+function admits(memory: MemoryRecord, filters: RecallFilters): boolean {
+  return (
+    memory.supersededBy === null &&
+    (filters.tier === undefined || memory.tier === filters.tier) &&
+    (filters.scope === undefined || memory.scope === filters.scope) &&
+    (filters.createdFrom === undefined || memory.createdAt >= filters.createdFrom) &&
+    (filters.createdTo === undefined || memory.createdAt <= filters.createdTo)
   );
+}
+
+/** Where a recall reads: a tenant, under the filters that bound what it may return there. */
+interface RecallSource {
+  readonly tenant: TenantId;
+  readonly filters: RecallFilters;
+}
+
+/**
+ * The shared spaces a recall reads, each bounded to its space (its scope in its owner's tenant).
+ * A space outside an asked-for scope is not read at all.
+ */
+function sharedSources(spaces: readonly SharedSpace[], filters: RecallFilters): RecallSource[] {
+  return spaces
+    .filter((space) => filters.scope === undefined || filters.scope === space.space)
+    .map((space) => ({ tenant: toTenantId(space.owner, 'owner'), filters: { ...filters, scope: space.space } }));
 }
 
 function checkQuery(query: string): string {

@@ -38,6 +38,7 @@ export function registerAgentMemoryTools(tools: ToolRegistry, engine: MemoryEngi
         importance: z.number().min(0).max(1).optional(),
         ttl: wholeNumber(MEMORY_LIMITS.ttlMinSeconds, MEMORY_LIMITS.ttlMaxSeconds, 'Seconds to keep it; implies short-term.').optional(),
         supersedes: supersedesArgument.optional(),
+        owner: z.string().min(1).max(128).describe("Write into this owner's space (scope), shared with you read-write.").optional(),
       }),
       outputSchema: toolOutput({
         memoryId: z.string(),
@@ -62,6 +63,7 @@ export function registerAgentMemoryTools(tools: ToolRegistry, engine: MemoryEngi
           importance: args.importance,
           ttlSeconds: args.ttl,
           supersedes: args.supersedes,
+          owner: args.owner,
         });
         return {
           tier: result.resolvedType,

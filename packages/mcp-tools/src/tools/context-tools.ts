@@ -3,7 +3,7 @@ import { CHAR_BUDGET, type ContextBlock, MAX_QUERY_LENGTH, TOKEN_BUDGET } from '
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { runTool, type ToolPipeline } from '../run-tool.js';
-import { isoDateArgument, scopeArgument, tagsArgument, userIdArgument, wholeNumber } from '../tool-arguments.js';
+import { isoDateArgument, scopeArgument, sharedArgument, tagsArgument, userIdArgument, wholeNumber } from '../tool-arguments.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import { idsOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
@@ -59,6 +59,7 @@ export function registerContextTools(tools: ToolRegistry, engine: MemoryEngine, 
         importantLimit: wholeNumber(0, 30, 'Important memories besides (default 10).').optional(),
         scope: scopeArgument.optional(),
         tags: tagsArgument.optional(),
+        shared: sharedArgument.optional(),
       }),
       outputSchema: contextOutput({}),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -87,6 +88,7 @@ export function registerContextTools(tools: ToolRegistry, engine: MemoryEngine, 
         tags: tagsArgument.optional(),
         createdFrom: isoDateArgument.optional(),
         createdTo: isoDateArgument.optional(),
+        shared: sharedArgument.optional(),
       }),
       outputSchema: contextOutput({ tokenBudget: z.number(), candidatesFound: z.number() }),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -113,6 +115,7 @@ export function registerContextTools(tools: ToolRegistry, engine: MemoryEngine, 
         minScore: minScoreArgument.optional(),
         scope: scopeArgument.optional(),
         tags: tagsArgument.optional(),
+        shared: sharedArgument.optional(),
       }),
       outputSchema: contextOutput({ candidatesFound: z.number() }),
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -8,6 +8,8 @@ import {
   asOfJson,
   memoryIdArgument,
   scopeArgument,
+  sharedLabel,
+  spaceNameArgument,
   tagsArgument,
   tierArgument,
   toTier,
@@ -24,14 +26,15 @@ export function registerReadTools(tools: ToolRegistry, engine: MemoryEngine, pip
     'get_memory',
     {
       title: 'Get a memory',
-      description: 'Read one memory in full by id. With asOf, the memory as it was at that moment.',
+      description:
+        'Read one memory in full by id, yours or one in a space shared with you (labelled shared). With asOf, your memory as it was at that moment.',
       inputSchema: toolInput({
         userId: userIdArgument,
         memoryId: memoryIdArgument,
         scope: scopeArgument.optional(),
         asOf: asOfArgument.optional(),
       }),
-      outputSchema: toolOutput({ found: z.boolean(), memory: memoryOutput, asOf: z.string() }),
+      outputSchema: toolOutput({ found: z.boolean(), memory: memoryOutput, shared: objectOutput, asOf: z.string() }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, request) =>
@@ -42,7 +45,12 @@ export function registerReadTools(tools: ToolRegistry, engine: MemoryEngine, pip
         }
         return {
           tier: memory.tier,
-          result: toolSuccess({ found: true, memory: memoryJson(memory), ...(args.asOf ? { asOf: args.asOf.toISOString() } : {}) }),
+          result: toolSuccess({
+            found: true,
+            memory: memoryJson(memory),
+            ...sharedLabel(memory, context.tenant),
+            ...(args.asOf ? { asOf: args.asOf.toISOString() } : {}),
+          }),
         };
       }),
   );
@@ -53,7 +61,7 @@ export function registerReadTools(tools: ToolRegistry, engine: MemoryEngine, pip
       title: 'List memories',
       description:
         'Page through memories, newest first, with exact filters (type, scope, tags). To find memories by meaning, use ' +
-        'recall. Pass nextCursor back as cursor for the next page.',
+        'recall. Pass nextCursor back as cursor for the next page. With shared {owner, space}, a space shared with you instead of your own memories.',
       inputSchema: toolInput({
         userId: userIdArgument,
         type: tierArgument.optional(),
@@ -63,6 +71,7 @@ export function registerReadTools(tools: ToolRegistry, engine: MemoryEngine, pip
         tags: tagsArgument.describe('All of these tags.').optional(),
         includeSuperseded: z.boolean().optional(),
         asOf: asOfArgument.optional(),
+        shared: spaceNameArgument.optional().describe('List this space shared with you: {owner, space}.'),
       }),
       outputSchema: toolOutput({
         memories: z.array(memoryOutput),
@@ -82,6 +91,7 @@ export function registerReadTools(tools: ToolRegistry, engine: MemoryEngine, pip
           ...(args.tags ? { tags: args.tags } : {}),
           ...(args.includeSuperseded ? { includeSuperseded: true } : {}),
           ...(args.asOf ? { asOf: args.asOf } : {}),
+          ...(args.shared ? { shared: args.shared } : {}),
         });
         return {
           ...(args.type ? { tier: toTier(args.type) } : {}),

@@ -9,6 +9,8 @@ import {
   isoDateArgument,
   metadataArgument,
   scopeArgument,
+  sharedArgument,
+  sharedLabel,
   tagsArgument,
   tierArgument,
   toTier,
@@ -43,6 +45,7 @@ export function registerRetrievalTools(tools: ToolRegistry, engine: MemoryEngine
         includeSuperseded: z.boolean().optional(),
         asOf: asOfArgument.optional(),
         fullContent: z.boolean().optional().describe('Long memories whole, not the matching passage.'),
+        shared: sharedArgument.optional(),
       }),
       outputSchema: toolOutput({
         query: z.string(),
@@ -50,7 +53,16 @@ export function registerRetrievalTools(tools: ToolRegistry, engine: MemoryEngine
         semantic: z.boolean(),
         vector: z.boolean(),
         results: z.array(
-          z.looseObject({ score: z.number(), said: z.string(), ago: z.string(), replacedBy: z.string(), memory: memoryOutput }).partial(),
+          z
+            .looseObject({
+              score: z.number(),
+              said: z.string(),
+              ago: z.string(),
+              replacedBy: z.string(),
+              shared: objectOutput,
+              memory: memoryOutput,
+            })
+            .partial(),
         ),
         asOf: objectOutput,
       }),
@@ -69,6 +81,7 @@ export function registerRetrievalTools(tools: ToolRegistry, engine: MemoryEngine
           createdTo: args.createdTo,
           includeSuperseded: args.includeSuperseded,
           asOf: args.asOf,
+          shared: args.shared,
         };
         const { results, semantic, vector, asOf } = await engine.recall(context, input);
         // As of a past moment, what replaced a hit later is the future: the hits stay as ranked then.
@@ -92,6 +105,7 @@ export function registerRetrievalTools(tools: ToolRegistry, engine: MemoryEngine
               ago: hit.ago,
               ...(replacedByOf(hit) !== undefined ? { replacedBy: replacedByOf(hit) } : {}),
               ...(hit.replaces !== undefined ? { replaces: hit.replaces } : {}),
+              ...sharedLabel(hit.memory, context.tenant),
               // A long memory is shown by the passage that matched: its content is that passage
               // ("…" where cut), and `excerpt` says which characters of how many it is.
               ...(hit.passage ? { excerpt: { start: hit.passage.start, end: hit.passage.end, length: hit.passage.length } } : {}),

@@ -35,6 +35,7 @@ const createMemoryInput = toolInput({
   pinned: z.boolean().describe('Never pruned.').optional(),
   ttl: ttlArgument.optional(),
   supersedes: supersedesArgument.optional(),
+  owner: z.string().min(1).max(128).describe("Write into this owner's space (scope), shared with you read-write.").optional(),
 });
 
 const updateMemoryInput = toolInput({
@@ -97,6 +98,7 @@ export function registerWriteTools(tools: ToolRegistry, engine: MemoryEngine, pi
           pinned: args.pinned,
           ttlSeconds: args.ttl,
           supersedes: args.supersedes,
+          owner: args.owner,
         });
         return {
           tier: result.memory.tier,

@@ -23,6 +23,7 @@ import { up as identityLinkControls } from './0018-identity-link-controls.js';
 import { up as auditByTime } from './0019-audit-by-time.js';
 import { up as replacedBy } from './0020-replaced-by.js';
 import { up as oauthAuthorizationServer } from './0021-oauth-authorization-server.js';
+import { up as memoryGrants } from './0023-memory-grants.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -53,6 +54,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0019-audit-by-time': { up: auditByTime },
   '0020-replaced-by': { up: replacedBy },
   '0021-oauth-authorization-server': { up: oauthAuthorizationServer },
+  '0023-memory-grants': { up: memoryGrants },
 };
 
 const bundledMigrations: MigrationProvider = {

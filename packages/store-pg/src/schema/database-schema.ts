@@ -304,6 +304,28 @@ export interface MemoryImportLedgerTable {
   imported_at: Date;
 }
 
+/** One space of an owner's memories shared with a user, an organization or an API key (migration 0023). */
+export interface MemoryGrantsTable {
+  id: string;
+  owner_id: string;
+  space: string;
+  grantee_kind: 'user' | 'organization' | 'api-key';
+  grantee_id: string;
+  access: 'read' | 'read-write';
+  granted_by: string;
+  created_at: Timestamp;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  revoked_by: string | null;
+}
+
+/** A shared space a grantee reads without naming it (migration 0023). */
+export interface MemoryGrantDefaultsTable {
+  grant_id: string;
+  user_id: string;
+  created_at: Timestamp;
+}
+
 /** Every table memsvc keeps, as Kysely sees them. */
 export interface MemsvcDatabase {
   memories: MemoriesTable;
@@ -329,4 +351,6 @@ export interface MemsvcDatabase {
   lexical_terms: LexicalTermsTable;
   lexical_corpus: LexicalCorpusTable;
   memory_import_ledger: MemoryImportLedgerTable;
+  memory_grants: MemoryGrantsTable;
+  memory_grant_defaults: MemoryGrantDefaultsTable;
 }
