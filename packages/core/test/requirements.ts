@@ -251,6 +251,15 @@ export const REQUIREMENTS = {
     'the connectors set offers search ({results: [{id, title, url}]}) and fetch ({id, title, text, url, metadata}) as a ChatGPT connector expects, over recall and get_memory; off by default',
   'R-TOOLS-PROGRESS':
     'import_agent_memory, reindex_memories, consolidate_memories, consolidate_corpus and export_memories send notifications/progress when the call carries a progressToken, in process and over HTTP (as an SSE response)',
+  'R-GRANT-READ':
+    "a grantee's reads include a space shared with it only when it names it or chose it, each hit labelled with its owner; no other space of the owner is ever read",
+  'R-GRANT-NONE': 'a user nothing is shared with reads, lists, changes and writes nothing of another tenant',
+  'R-GRANT-WRITE': 'writes into a shared space need a read-write grant, stay inside that space and are audited as the grantee',
+  'R-GRANT-END': 'a revoked or expired grant ends access at the next call; both sides list their grants',
+  'R-GRANT-REFUSED':
+    'a grant to oneself, to an unknown grantee, with a past expiry, of a space one does not own, or passed on by a grantee is refused, naming the field, and writes nothing',
+  'R-GRANT-STATISTICS':
+    "a shared space is ranked by its owner's term statistics, and a tenant that shares nothing never changes another's ranking",
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -1,0 +1,299 @@
+import { createHash } from 'node:crypto';
+import { type CallContext, createMemoryEngine, type MemoryEngine, MemsvcError, toTenantId } from '@memsvc/core';
+import { ManualClock } from '@memsvc/core/testing';
+import { LocalEmbedder } from '@memsvc/embeddings';
+import { sql } from 'kysely';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { verifies } from '../../core/test/requirements.js';
+import type { MemsvcStore } from '../src/index.js';
+import { describeEachEngine } from './support/each-engine.js';
+import { useSuiteStore } from './support/suite-store.js';
+
+const START = '2026-06-01T09:00:00.000Z';
+const context = (tenant: string, apiKeyId?: string): CallContext => ({
+  tenant: toTenantId(tenant),
+  actor: { id: apiKeyId ? `agent:${apiKeyId}` : `user:${tenant}` },
+  ...(apiKeyId ? { apiKeyId } : {}),
+});
+const alice = context('alice');
+const bob = context('bob');
+const carol = context('carol');
+const PAYMENTS = 'project:payments';
+
+/** The code and field a refused call rejects with. */
+async function refusal(promise: Promise<unknown>): Promise<{ code: string; field: unknown } | undefined> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) =>
+      error instanceof MemsvcError ? { code: error.code, field: error.data.field } : { code: String(error), field: undefined },
+  );
+}
+
+// Memories are deleted row by row instead (beforeEach), so the lexical trigger clears their
+// postings and statistics as it would in use.
+const TABLES = [
+  'memory_grant_defaults',
+  'memory_grants',
+  'memory_audit',
+  'memory_links',
+  'api_keys',
+  'organization_members',
+  'organizations',
+];
+
+describeEachEngine('memory shared by grant (tenant-swap suite)', (engine) => {
+  const clock = new ManualClock(START);
+  const opened = useSuiteStore(engine, clock, { tables: TABLES, start: START });
+  let store: MemsvcStore;
+  let memories: MemoryEngine;
+  let ids: { payments: string; private: string; bobOwn: string };
+
+  beforeEach(async () => {
+    store = opened.current;
+    await sql`DELETE FROM memories`.execute(store.connection.db);
+    memories = createMemoryEngine({ store: store.memories, embedder: new LocalEmbedder(), clock, grants: store.grants });
+    const remember = async (who: CallContext, content: string, scope?: string) =>
+      (await memories.create(who, { tier: 'ltm', content, ...(scope ? { scope } : {}) })).memory.id;
+    ids = {
+      payments: await remember(alice, 'The payments service retries refunds three times before paging on-call', PAYMENTS),
+      private: await remember(alice, 'My bank PIN reminder: refunds of the dentist bill are due in June', 'personal'),
+      bobOwn: await remember(bob, 'Bob keeps notes about refunds for the billing team', 'notes'),
+    };
+    await remember(carol, 'Carol likes hiking', 'personal');
+  });
+
+  const recalled = async (who: CallContext, query: string, shared?: Parameters<MemoryEngine['recall']>[1]['shared']) =>
+    (await memories.recall(who, { query, limit: 20, ...(shared ? { shared } : {}) })).results.map((result) => result.memory.id);
+
+  it(
+    verifies('R-GRANT-READ', 'a grantee reads only the granted space, labelled with its owner, and only when it asks or chose it'),
+    async () => {
+      const grant = await memories.grant(alice, { space: PAYMENTS, grantee: { kind: 'user', id: 'bob' }, access: 'read' });
+      expect(grant).toMatchObject({
+        owner: 'alice',
+        space: PAYMENTS,
+        access: 'read',
+        grantee: { kind: 'user', id: 'bob' },
+        revokedAt: null,
+      });
+
+      // Not chosen as a default yet: a plain read is bob's own memories only.
+      expect(await recalled(bob, 'refunds')).toEqual([ids.bobOwn]);
+      const all = await memories.recall(bob, { query: 'refunds', limit: 20, shared: 'all' });
+      expect(all.results.map((result) => [result.memory.id, result.memory.userId]).sort()).toEqual(
+        [
+          [ids.payments, 'alice'],
+          [ids.bobOwn, 'bob'],
+        ].sort(),
+      );
+      expect(await recalled(bob, 'refunds', [{ owner: 'alice', space: PAYMENTS }])).toContain(ids.payments);
+      // Another of alice's spaces is never read, named or not.
+      expect(await recalled(bob, 'dentist bill PIN', 'all')).not.toContain(ids.private);
+      expect(await refusal(memories.recall(bob, { query: 'x', shared: [{ owner: 'alice', space: 'personal' }] }))).toEqual({
+        code: 'FORBIDDEN',
+        field: 'shared',
+      });
+
+      await memories.chooseSharedDefault(bob, grant.id, true);
+      expect((await recalled(bob, 'refunds')).sort()).toEqual([ids.payments, ids.bobOwn].sort());
+      expect(await recalled(bob, 'refunds', 'none')).toEqual([ids.bobOwn]);
+
+      // By id, by listing, in context blocks.
+      expect((await memories.get(bob, ids.payments)).userId).toBe('alice');
+      expect(await refusal(memories.get(bob, ids.private))).toMatchObject({ code: 'NOT_FOUND' });
+      const page = await memories.list(bob, { limit: 10, shared: { owner: 'alice', space: PAYMENTS } });
+      expect(page.items.map((memory) => memory.id)).toEqual([ids.payments]);
+      const block = await memories.promptContext(bob, { query: 'refunds retries' });
+      expect(block.memoryIds).toContain(ids.payments);
+      expect(block.text).toContain(`shared by alice, space ${PAYMENTS}`);
+      const session = await memories.loadContext(bob, {});
+      expect(session.memoryIds).toContain(ids.payments);
+      expect(session.memoryIds).not.toContain(ids.private);
+
+      // Reading a shared memory is not the owner's access.
+      expect((await memories.getUncounted(alice, ids.payments)).accessCount).toBe(0);
+    },
+  );
+
+  it(verifies('R-GRANT-NONE', 'a user nothing is shared with sees nothing of another tenant through any read'), async () => {
+    await memories.grant(alice, { space: PAYMENTS, grantee: { kind: 'user', id: 'bob' }, access: 'read-write' });
+    expect(await recalled(carol, 'refunds payments retries', 'all')).toEqual([]);
+    expect(await refusal(memories.get(carol, ids.payments))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await refusal(memories.list(carol, { limit: 10, shared: { owner: 'alice', space: PAYMENTS } }))).toEqual({
+      code: 'FORBIDDEN',
+      field: 'shared',
+    });
+    expect((await memories.loadContext(carol, { shared: 'all' })).memoryIds).not.toContain(ids.payments);
+    expect(await refusal(memories.update(carol, ids.payments, { content: 'hijacked' }, 1))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await memories.delete(carol, ids.payments)).toBe(false);
+    expect(await refusal(memories.create(carol, { tier: 'ltm', content: 'planted', scope: PAYMENTS, owner: 'alice' }))).toEqual({
+      code: 'FORBIDDEN',
+      field: 'owner',
+    });
+    expect((await memories.grants(carol)).received).toEqual([]);
+    expect((await memories.getUncounted(alice, ids.payments)).content).toContain('retries refunds');
+  });
+
+  it(verifies('R-GRANT-WRITE', 'writes into a shared space need read-write and are audited as the grantee'), async () => {
+    const grant = await memories.grant(alice, { space: PAYMENTS, grantee: { kind: 'user', id: 'bob' }, access: 'read' });
+    const write = () =>
+      memories.create(bob, { tier: 'ltm', content: 'Refund retries now back off exponentially', scope: PAYMENTS, owner: 'alice' });
+    expect(await refusal(write())).toEqual({ code: 'FORBIDDEN', field: 'owner' });
+    expect(await refusal(memories.update(bob, ids.payments, { content: 'changed' }, 1))).toEqual({ code: 'FORBIDDEN', field: 'memoryId' });
+    expect(await refusal(memories.delete(bob, ids.payments))).toEqual({ code: 'FORBIDDEN', field: 'memoryId' });
+
+    // Granting again changes the same grant.
+    const widened = await memories.grant(alice, { space: PAYMENTS, grantee: { kind: 'user', id: 'bob' }, access: 'read-write' });
+    expect(widened.id).toBe(grant.id);
+    const written = await write();
+    expect(written.memory).toMatchObject({ userId: 'alice', scope: PAYMENTS });
+    const audit = await memories.audit(alice, written.memory.id);
+    expect(audit.map((entry) => entry.actor)).toEqual(['grantee:bob:user:bob']);
+    // Only into the shared space, never another of the owner's scopes or none.
+    expect(await refusal(memories.create(bob, { tier: 'ltm', content: 'x', scope: 'personal', owner: 'alice' }))).toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    expect(await refusal(memories.create(bob, { tier: 'ltm', content: 'x', owner: 'alice' }))).toEqual({
+      code: 'INVALID_INPUT',
+      field: 'scope',
+    });
+
+    const updated = await memories.update(bob, ids.payments, { content: 'The payments service retries refunds five times' }, 1);
+    expect(updated).toMatchObject({ userId: 'alice', version: 2 });
+    expect((await memories.audit(alice, ids.payments))[0]?.actor).toBe('grantee:bob:user:bob');
+    expect(await memories.delete(bob, ids.payments)).toBe(true);
+    expect(await refusal(memories.getUncounted(alice, ids.payments))).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it(verifies('R-GRANT-END', 'revocation and expiry end access at the next call; both sides list the grant'), async () => {
+    const grant = await memories.grant(alice, {
+      space: PAYMENTS,
+      grantee: { kind: 'user', id: 'bob' },
+      access: 'read-write',
+      expiresAt: new Date(Date.parse(START) + 3_600_000),
+    });
+    expect((await memories.grants(alice)).given.map((given) => given.id)).toEqual([grant.id]);
+    expect((await memories.grants(bob)).received.map((received) => received.id)).toEqual([grant.id]);
+    expect(await recalled(bob, 'refunds', 'all')).toContain(ids.payments);
+
+    clock.advance(3_600_001);
+    expect(await recalled(bob, 'refunds', 'all')).not.toContain(ids.payments);
+    expect(await refusal(memories.get(bob, ids.payments))).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await memories.grants(bob)).received).toEqual([]);
+
+    const again = await memories.grant(alice, { space: PAYMENTS, grantee: { kind: 'user', id: 'bob' }, access: 'read' });
+    expect(await recalled(bob, 'refunds', 'all')).toContain(ids.payments);
+    const revoked = await memories.revokeGrant(alice, again.id);
+    expect(revoked.revokedAt).toEqual(clock.now());
+    expect(await recalled(bob, 'refunds', 'all')).not.toContain(ids.payments);
+    expect(await refusal(memories.list(bob, { limit: 5, shared: { owner: 'alice', space: PAYMENTS } }))).toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    // The owner still sees the ended grant; revoking twice, or someone else's, is NOT_FOUND.
+    expect((await memories.grants(alice)).given.find((given) => given.id === again.id)?.revokedAt).not.toBeNull();
+    expect(await refusal(memories.revokeGrant(alice, again.id))).toEqual({ code: 'NOT_FOUND', field: 'grantId' });
+    const third = await memories.grant(alice, { space: PAYMENTS, grantee: { kind: 'user', id: 'bob' }, access: 'read' });
+    expect(await refusal(memories.revokeGrant(bob, third.id))).toEqual({ code: 'NOT_FOUND', field: 'grantId' });
+  });
+
+  it('grants to an organization reach its members; grants to an API key reach only calls with that key', async () => {
+    const team = await store.organizations.create({ name: 'Billing', slug: 'billing', owner: toTenantId('carol') });
+    await memories.grant(alice, { space: PAYMENTS, grantee: { kind: 'organization', id: team.id }, access: 'read' });
+    expect(await recalled(carol, 'refunds', 'all')).toContain(ids.payments);
+    expect(await recalled(bob, 'refunds', 'all')).not.toContain(ids.payments);
+
+    const key = await store.apiKeys.create({
+      userId: toTenantId('dave'),
+      name: 'ci agent',
+      scopes: ['memories:read'],
+      prefix: 'msk_test',
+      keyHash: createHash('sha256').update('dave-key').digest('hex'),
+    });
+    await memories.grant(alice, { space: PAYMENTS, grantee: { kind: 'api-key', id: key.id }, access: 'read' });
+    expect(await recalled(context('dave', key.id), 'refunds', 'all')).toContain(ids.payments);
+    expect(await recalled(context('dave'), 'refunds', 'all')).not.toContain(ids.payments);
+  });
+
+  describe('bad grants change nothing', () => {
+    const grants = async () =>
+      Number((await sql<{ n: string }>`SELECT count(*) AS n FROM memory_grants`.execute(store.connection.db)).rows[0]?.n);
+
+    it(
+      verifies('R-GRANT-REFUSED', 'to oneself, to an unknown grantee, with a past expiry, of a space one does not own, or re-shared'),
+      async () => {
+        const refused = async (who: CallContext, request: Parameters<MemoryEngine['grant']>[1]) => refusal(memories.grant(who, request));
+        const user = (id: string) => ({ kind: 'user' as const, id });
+        expect(await refused(alice, { space: PAYMENTS, grantee: user('alice'), access: 'read' })).toEqual({
+          code: 'INVALID_INPUT',
+          field: 'grantee',
+        });
+        expect(await refused(alice, { space: PAYMENTS, grantee: user('nobody-here'), access: 'read' })).toEqual({
+          code: 'NOT_FOUND',
+          field: 'grantee',
+        });
+        expect(
+          await refused(alice, {
+            space: PAYMENTS,
+            grantee: { kind: 'organization', id: '01900000-0000-7000-8000-000000000000' },
+            access: 'read',
+          }),
+        ).toEqual({ code: 'NOT_FOUND', field: 'grantee' });
+        expect(await refused(alice, { space: PAYMENTS, grantee: { kind: 'api-key', id: 'not-a-key' }, access: 'read' })).toEqual({
+          code: 'NOT_FOUND',
+          field: 'grantee',
+        });
+        expect(
+          await refused(alice, { space: PAYMENTS, grantee: user('bob'), access: 'read', expiresAt: new Date(Date.parse(START) - 1) }),
+        ).toEqual({ code: 'INVALID_INPUT', field: 'expiresAt' });
+        expect(await refused(alice, { space: '', grantee: user('bob'), access: 'read' })).toEqual({
+          code: 'INVALID_INPUT',
+          field: 'space',
+        });
+        expect(await refused(alice, { space: PAYMENTS, grantee: user('bob'), access: 'write' as never })).toEqual({
+          code: 'INVALID_INPUT',
+          field: 'access',
+        });
+        // A space of bob's, named by alice: only bob shares bob's spaces.
+        expect(await refused(alice, { space: 'notes', grantee: user('carol'), access: 'read', owner: 'bob' })).toEqual({
+          code: 'FORBIDDEN',
+          field: 'owner',
+        });
+        expect(await grants()).toBe(0);
+
+        // A grantee passing on what was shared with it.
+        await memories.grant(alice, { space: PAYMENTS, grantee: user('bob'), access: 'read-write' });
+        expect(await refused(bob, { space: PAYMENTS, grantee: user('carol'), access: 'read', owner: 'alice' })).toEqual({
+          code: 'FORBIDDEN',
+          field: 'owner',
+        });
+        // Without naming the owner it is bob's own (empty) space of that name, not alice's.
+        const own = await memories.grant(bob, { space: PAYMENTS, grantee: user('carol'), access: 'read' });
+        expect(own.owner).toBe('bob');
+        expect(await recalled(carol, 'refunds retries', 'all')).not.toContain(ids.payments);
+        expect(await grants()).toBe(2);
+      },
+    );
+  });
+
+  it(
+    verifies(
+      'R-GRANT-STATISTICS',
+      "a shared space ranks by its owner's term statistics; an unshared tenant's never move another's ranking",
+    ),
+    async () => {
+      await memories.grant(alice, { space: PAYMENTS, grantee: { kind: 'user', id: 'bob' }, access: 'read' });
+      const scores = async () => {
+        const { results } = await memories.recall(bob, { query: 'refunds retries billing', limit: 10, shared: 'all' });
+        return Object.fromEntries(results.map((result) => [result.memory.id, [result.lexicalScore, result.score]]));
+      };
+      const before = await scores();
+      // Carol, who shares nothing with bob, writes a hundred memories full of the query's words.
+      for (let i = 0; i < 100; i++)
+        await memories.create(carol, { tier: 'ltm', content: `refunds retries billing batch ${i}`, scope: PAYMENTS });
+      expect(await scores()).toEqual(before);
+      // The shared hit's full-text score is the one its owner computes in its own tenant.
+      const own = await memories.recall(alice, { query: 'refunds retries billing', limit: 10, scope: PAYMENTS });
+      expect(own.results.find((result) => result.memory.id === ids.payments)?.lexicalScore).toBe(before[ids.payments]?.[0]);
+    },
+  );
+});
