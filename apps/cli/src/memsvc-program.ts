@@ -5,6 +5,7 @@ import type { CliContext } from './cli-context.js';
 import { CLI_VERSION } from './cli-version.js';
 import { configCheckCommand } from './commands/config-check-command.js';
 import { type ExportOptions, exportCommand } from './commands/export-command.js';
+import { createGrantCommand, listGrantsCommand, revokeGrantCommand } from './commands/grants-command.js';
 import {
   linkIdentityCommand,
   listIdentitiesCommand,
@@ -223,6 +224,38 @@ export async function runMemsvc(argv: readonly string[], cli: CliContext): Promi
     .argument('<orgId>', 'the organization id')
     .option('--json', 'print a JSON array')
     .action((orgId: string, options: { json?: boolean }) => runCommand(cli, () => listMembersCommand(cli, orgId, options)));
+
+  const grants = program.command('grants').description("spaces of a user's memories shared with other users, organizations or API keys");
+
+  grants
+    .command('create')
+    .description("share one space (scope) of an owner's memories, read or read-write, until it expires or is revoked")
+    .requiredOption('--owner <userId>', 'whose memories')
+    .requiredOption('--space <scope>', 'the scope to share, e.g. project:payments')
+    .option('--user <userId>', 'share with this user')
+    .option('--org <orgId>', 'share with every member of this organization')
+    .option('--key <keyId>', 'share with this API key only')
+    .option('--access <access>', 'read (default) or read-write')
+    .option('--expires <date>', 'ISO 8601 date or date-time when the grant ends')
+    .option('--json', 'print one JSON object')
+    .action((options: Parameters<typeof createGrantCommand>[1]) => runCommand(cli, () => createGrantCommand(cli, options)));
+
+  grants
+    .command('revoke')
+    .description("end one of an owner's grants now")
+    .argument('<grantId>', 'the grant id, as grants list shows it')
+    .requiredOption('--owner <userId>', 'whose grant')
+    .option('--json', 'print one JSON object')
+    .action((grantId: string, options: { owner: string; json?: boolean }) =>
+      runCommand(cli, () => revokeGrantCommand(cli, grantId, options)),
+    );
+
+  grants
+    .command('list')
+    .description('what a user shared (ended grants too) and what is shared with the user now')
+    .requiredOption('--user <userId>', 'the user')
+    .option('--json', 'print one JSON object')
+    .action((options: { user: string; json?: boolean }) => runCommand(cli, () => listGrantsCommand(cli, options)));
 
   return parseOnContext(program, argv, cli);
 }

@@ -693,11 +693,11 @@ describe('MCP_TOOL_SETS', () => {
       expect(load({}).config.mcp.toolSets).toEqual(['agent', 'admin']);
       expect(load({ MCP_TOOL_SETS: '  ' }).config.mcp.toolSets).toEqual(['agent', 'admin']);
       expect(load({ MCP_TOOL_SETS: 'export, agent' }).config.mcp.toolSets).toEqual(['agent', 'export']);
-      expect(load({ MCP_TOOL_SETS: 'all' }).config.mcp.toolSets).toEqual(['agent', 'memories', 'export', 'admin', 'connectors']);
+      expect(load({ MCP_TOOL_SETS: 'all' }).config.mcp.toolSets).toEqual(['agent', 'memories', 'export', 'admin', 'connectors', 'sharing']);
       expect(issuesOf({ MCP_TOOL_SETS: 'agent,crud' })).toEqual([
         {
           variable: 'MCP_TOOL_SETS',
-          message: 'names "crud", which is not a tool set; the sets are agent, memories, export, admin, connectors (or all)',
+          message: 'names "crud", which is not a tool set; the sets are agent, memories, export, admin, connectors, sharing (or all)',
         },
       ]);
     },

@@ -1,6 +1,6 @@
 import { TOOL_SET_NAMES } from '@memsvc/config';
 import { createMemoryEngine, toTenantId } from '@memsvc/core';
-import { InMemoryExportStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+import { InMemoryExportStore, InMemoryGrantStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +16,10 @@ async function connect(principal?: ApiKeyPrincipal) {
   // Every text gets its letter counts as a vector: distinct texts stay apart, and reembed_memory succeeds.
   const letters = (text: string) => Array.from({ length: 26 }, (_, i) => text.toLowerCase().split(String.fromCharCode(97 + i)).length - 1);
   const embedder = new StaticEmbedder({}, 'static-test', letters);
-  const engine = createMemoryEngine({ store, embedder, clock });
+  const grants = new InMemoryGrantStore({ users: ['alice', 'bob'] });
+  // bob shares a space with alice, so use_shared_space has a grant to choose.
+  await grants.grant(toTenantId('bob'), { space: 'team', grantee: { kind: 'user', id: 'alice' }, access: 'read' }, 'user:bob', clock.now());
+  const engine = createMemoryEngine({ store, embedder, clock, grants });
   const exports = new InMemoryExportStore(store, clock);
   const server = createMcpServer(
     { name: 'memsvc', version: '0.0.0' },
@@ -59,6 +62,10 @@ function argumentsOf(tool: ToolName, seeded: Seeded): Record<string, unknown> {
     export_memories: { format: 'jsonl' },
     search: { query: 'staging database port' },
     fetch: { id: seeded.longTermId },
+    grant_access: { space: 'project:x', granteeKind: 'user', granteeId: 'bob', access: 'read' },
+    revoke_access: { grantId: 'grant-2' },
+    list_grants: {},
+    use_shared_space: { grantId: 'grant-1', byDefault: true },
   };
   const args = byTool[tool];
   if (!args) throw new Error(`no arguments for ${tool}`);
@@ -89,7 +96,7 @@ describe('output schemas', () => {
       const failed = await client.callTool({ name: tool, arguments: { ...argumentsOf(tool, seeded), surprise: 1 } });
       expect(failed.structuredContent, tool).toMatchObject({ error: { code: 'INVALID_INPUT' } });
     }
-    expect(listed).toHaveLength(22);
+    expect(listed).toHaveLength(26);
 
     const writer: ApiKeyPrincipal = {
       kind: 'api-key',

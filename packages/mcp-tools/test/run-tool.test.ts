@@ -81,10 +81,10 @@ describe('runTool (the one tool pipeline)', () => {
     await recall(plain, 'carol');
     expect(seen).toEqual([
       { tenant: 'carol', actor: { id: 'delegated:agent:op-key' } },
-      { tenant: 'ops', actor: { id: 'agent:op-key' } },
-      { tenant: 'ops', actor: { id: 'agent:op-key' } },
+      { tenant: 'ops', actor: { id: 'agent:op-key' }, apiKeyId: 'op-key' },
+      { tenant: 'ops', actor: { id: 'agent:op-key' }, apiKeyId: 'op-key' },
       // Without the admin scope the named tenant is ignored, as for any credential.
-      { tenant: 'ops', actor: { id: 'agent:plain-key' } },
+      { tenant: 'ops', actor: { id: 'agent:plain-key' }, apiKeyId: 'plain-key' },
     ]);
     expect(events).toEqual([
       { event: 'operator_delegation', tool: 'recall', principal: 'agent:op-key', homeTenant: 'ops', tenant: 'carol' },
@@ -143,7 +143,8 @@ describe('runTool (the one tool pipeline)', () => {
       body,
     );
     expect(seen).toEqual([
-      { tenant: 'alice', actor: { id: 'agent:0190f1c4-0000-7000-8000-000000000001' } },
+      // The key rides along so grants made to that key apply; a delegated call above carries none.
+      { tenant: 'alice', actor: { id: 'agent:0190f1c4-0000-7000-8000-000000000001' }, apiKeyId: '0190f1c4-0000-7000-8000-000000000001' },
       { tenant: 'team-default', actor: { id: 'shared-key' } },
     ]);
     // The pre-shared key without a default user acts for nobody, rather than for whoever is named.

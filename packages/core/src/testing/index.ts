@@ -3,6 +3,7 @@
 export { updateMemory } from '../engine/update-memory.js';
 export { writeMemory } from '../engine/write-memory.js';
 export { InMemoryExportStore } from './in-memory-export-store.js';
+export { InMemoryGrantStore } from './in-memory-grant-store.js';
 export { InMemoryImportLedger } from './in-memory-import-ledger.js';
 export type { InMemoryMemoryStoreOptions, InMemoryStoreContents } from './in-memory-memory-store.js';
 export { InMemoryMemoryStore } from './in-memory-memory-store.js';

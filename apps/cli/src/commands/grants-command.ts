@@ -1,0 +1,118 @@
+import {
+  type CallContext,
+  createMemoryEngine,
+  GRANT_ACCESS,
+  type GrantAccess,
+  type GranteeKind,
+  type MemoryGrant,
+  MemsvcError,
+} from '@memsvc/core';
+import { DisabledEmbedder } from '@memsvc/embeddings';
+import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
+import type { CliContext } from '../cli-context.js';
+import { parseUserFlag } from '../operator-flags.js';
+import { withExistingOperatorStore } from '../operator-store.js';
+import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
+
+const APPLICATION_NAME = 'memsvc-grants';
+
+/**
+ * The owner's engine on the operator's store: grants go through the same rules as the tools
+ * (core's grant-access.ts), as the owner, audited as `operator:cli`. No vector is ever needed.
+ */
+function ownerEngine(store: MemsvcStore) {
+  return createMemoryEngine({ store: store.memories, embedder: new DisabledEmbedder(), clock: systemClock, grants: store.grants });
+}
+
+function ownerContext(owner: string): CallContext {
+  return { tenant: parseUserFlag(owner, '--owner'), actor: { id: 'operator:cli' } };
+}
+
+/** `memsvc grants create`: shares one space of an owner's memories. */
+export async function createGrantCommand(
+  cli: CliContext,
+  options: {
+    readonly owner: string;
+    readonly space: string;
+    readonly user?: string;
+    readonly org?: string;
+    readonly key?: string;
+    readonly access?: string;
+    readonly expires?: string;
+    readonly json?: boolean;
+  },
+): Promise<void> {
+  const grantees = (
+    [
+      ['user', options.user],
+      ['organization', options.org],
+      ['api-key', options.key],
+    ] as const
+  ).filter((entry): entry is readonly [GranteeKind, string] => entry[1] !== undefined);
+  if (grantees.length !== 1 || grantees[0] === undefined) {
+    throw new MemsvcError('INVALID_INPUT', 'name exactly one grantee: --user, --org or --key', { field: '--user' });
+  }
+  const [kind, id] = grantees[0];
+  const access = (options.access ?? 'read') as GrantAccess;
+  if (!GRANT_ACCESS.includes(access))
+    throw new MemsvcError('INVALID_INPUT', `--access must be ${GRANT_ACCESS.join(' or ')}`, { field: '--access' });
+  const expiresAt = options.expires === undefined ? undefined : new Date(options.expires);
+  if (expiresAt && Number.isNaN(expiresAt.getTime())) {
+    throw new MemsvcError('INVALID_INPUT', '--expires must be an ISO 8601 date or date-time', { field: '--expires' });
+  }
+  const context = ownerContext(options.owner);
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    const grant = await ownerEngine(store).grant(context, { space: options.space, grantee: { kind, id }, access, expiresAt });
+    if (options.json) return writeJsonLine(cli, grantJson(grant));
+    cli.stdout.write(`granted ${grant.access} on ${grant.owner}'s space ${grant.space} to ${describeGrantee(grant)} (grant ${grant.id})\n`);
+  });
+}
+
+/** `memsvc grants revoke`: ends one of an owner's grants now. */
+export async function revokeGrantCommand(cli: CliContext, grantId: string, options: { readonly owner: string; readonly json?: boolean }) {
+  const context = ownerContext(options.owner);
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    const grant = await ownerEngine(store).revokeGrant(context, grantId);
+    if (options.json) return writeJsonLine(cli, grantJson(grant));
+    cli.stdout.write(`revoked grant ${grant.id}: ${describeGrantee(grant)} no longer reads ${grant.owner}'s space ${grant.space}\n`);
+  });
+}
+
+/** `memsvc grants list`: what a user shared (ended grants too) and what is shared with it now. */
+export async function listGrantsCommand(cli: CliContext, options: { readonly user: string; readonly json?: boolean }): Promise<void> {
+  const context = { ...ownerContext(options.user), tenant: parseUserFlag(options.user) };
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    const { given, received } = await ownerEngine(store).grants(context);
+    if (options.json) return writeJsonLine(cli, { given: given.map(grantJson), received: received.map(grantJson) });
+    const row = (grant: MemoryGrant) => [
+      grant.id,
+      grant.owner,
+      grant.space,
+      describeGrantee(grant),
+      grant.access,
+      grant.expiresAt ? formatInstant(grant.expiresAt) : '-',
+      grant.revokedAt ? `revoked ${formatInstant(grant.revokedAt)}` : 'live',
+    ];
+    const headings = ['ID', 'OWNER', 'SPACE', 'GRANTEE', 'ACCESS', 'EXPIRES', 'STATE'];
+    cli.stdout.write(`given:\n${given.length > 0 ? formatTable(headings, given.map(row)) : 'none'}\n`);
+    cli.stdout.write(`received:\n${received.length > 0 ? formatTable(headings, received.map(row)) : 'none'}\n`);
+  });
+}
+
+function describeGrantee(grant: MemoryGrant): string {
+  return `${grant.grantee.kind} ${grant.grantee.id}`;
+}
+
+function grantJson(grant: MemoryGrant) {
+  return {
+    id: grant.id,
+    owner: grant.owner,
+    space: grant.space,
+    grantee: grant.grantee,
+    access: grant.access,
+    grantedBy: grant.grantedBy,
+    createdAt: grant.createdAt.toISOString(),
+    expiresAt: grant.expiresAt?.toISOString() ?? null,
+    revokedAt: grant.revokedAt?.toISOString() ?? null,
+  };
+}
