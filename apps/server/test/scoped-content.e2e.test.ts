@@ -25,7 +25,13 @@ interface Seeded {
   readonly shortTermId: string;
   readonly deletedId: string;
   readonly jobId: string;
+  /** A live grant the tenant gave, and one it received (the sharing tools). */
+  readonly givenGrantId: string;
+  readonly receivedGrantId: string;
 }
+
+/** A user every case's tenant shares with, and who shares with each of them. */
+const FRIEND = 'scopes-friend';
 
 /** Valid arguments for every advertised tool, against one seeded tenant. */
 function argumentsOf(tool: ToolName, seeded: Seeded): Record<string, unknown> {
@@ -53,6 +59,10 @@ function argumentsOf(tool: ToolName, seeded: Seeded): Record<string, unknown> {
     export_memories: {},
     search: { query: QUERY },
     fetch: { id: seeded.longTermId },
+    grant_access: { space: 'team', granteeKind: 'user', granteeId: FRIEND },
+    revoke_access: { grantId: seeded.givenGrantId },
+    list_grants: {},
+    use_shared_space: { grantId: seeded.receivedGrantId, byDefault: true },
     import_agent_memory: {
       ...admin,
       source: 'markdown',
@@ -134,7 +144,25 @@ describe.each(engines)('what each scope sees [$name]', (engine) => {
     const deletedId = await write({ content: `The old ${MARKER} runbook lives in the wiki`, type: 'long-term' });
     await call(owner, 'delete_memory', { userId: tenant, memoryId: deletedId });
     const job = await call(owner, 'queue_reindex_memories', { adminToken: ADMIN_TOKEN, userId: tenant });
-    return { tenant, longTermId, shortTermId, deletedId, jobId: job.body.jobId ?? '00000000-0000-7000-8000-000000000000' };
+    await call(owner, 'create_memory', {
+      userId: FRIEND,
+      content: `The team ${MARKER} lives in the blue folder`,
+      type: 'long-term',
+      scope: 'team',
+    });
+    const share = async (from: string, to: string) =>
+      (await call(owner, 'grant_access', { userId: from, space: 'team', granteeKind: 'user', granteeId: to })).body.grant.id as string;
+    const givenGrantId = await share(tenant, FRIEND);
+    const receivedGrantId = await share(FRIEND, tenant);
+    return {
+      tenant,
+      longTermId,
+      shortTermId,
+      deletedId,
+      jobId: job.body.jobId ?? '00000000-0000-7000-8000-000000000000',
+      givenGrantId,
+      receivedGrantId,
+    };
   };
 
   const principal = (tenant: string, scope: Scope): ApiKeyPrincipal => ({
@@ -172,7 +200,7 @@ describe.each(engines)('what each scope sees [$name]', (engine) => {
     // A caller that may read is refused nothing a read needs.
     expect(refusedWithRead.sort()).toEqual(
       ['bulk_delete_memories', 'create_memory', 'delete_memory', 'forget', 'ingest_conversation', 'promote_memory', 'remember']
-        .concat(['reembed_memory', 'restore_memory', 'update_memory'])
+        .concat(['reembed_memory', 'restore_memory', 'update_memory', 'grant_access', 'revoke_access'])
         .sort(),
     );
   });

@@ -78,7 +78,8 @@ async function openWithStandby(
   opened.push(store);
   const routed = store.readReplica?.memories;
   if (!routed) throw new Error('openStore did not open the read replica');
-  const engine = createMemoryEngine({ store: routed, embedder, clock, fusion: FUSION_WEIGHTS.local });
+  // Grants are always read on the primary (a revocation applies at once, whatever the standby shows).
+  const engine = createMemoryEngine({ store: routed, embedder, clock, fusion: FUSION_WEIGHTS.local, grants: store.grants });
   return { store, engine, recorder, clock };
 }
 
@@ -130,6 +131,28 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
     expect(counted.access_count).toBe(2);
     expect(recorder.take()).toEqual([]);
     expect(recorder.warnings).toEqual([]);
+  });
+
+  it('R-GRANT-END: a revoked grant ends access at the next read, even while the standby has not replayed the revocation', async () => {
+    const urls = await cluster.freshDatabase();
+    const opened = await openWithStandby(urls);
+    const { engine } = opened;
+    await engine.create(bob, { tier: 'ltm', content: 'Bob keeps the team notes' });
+    const shared = await engine.create(alice, { tier: 'ltm', content: 'The team offsite is in Lisbon', scope: 'team' });
+    const grant = await engine.grant(alice, { space: 'team', grantee: { kind: 'user', id: 'bob' }, access: 'read' });
+    await caughtUp(opened, urls);
+    const found = async () => (await engine.recall(bob, { query: 'team offsite Lisbon', shared: 'all' })).results.map((r) => r.memory.id);
+    expect(await found()).toContain(shared.memory.id);
+
+    await pauseReplay(urls.standby);
+    try {
+      await engine.revokeGrant(alice, grant.id);
+      // The standby still holds the grant row and the memory; the grant is read on the primary.
+      expect(await found()).not.toContain(shared.memory.id);
+      await expect(engine.get(bob, shared.memory.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    } finally {
+      await queryOne(urls.standby, 'SELECT pg_wal_replay_resume()');
+    }
   });
 
   it('R-REPLICA-RYW, R-REPLICA-LAG: a paused standby serves stale reads to others, never a writer its own; far behind it serves nothing', async () => {
