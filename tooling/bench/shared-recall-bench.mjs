@@ -103,23 +103,34 @@ async function main() {
     }
     const reader = { tenant: toTenantId(READER), actor: { id: `user:${READER}` } };
     const shared = OWNERS.map((owner) => ({ owner, space: SPACE }));
-    /** @type {{ own: number[], shared: number[] }} */
-    const samples = { own: [], shared: [] };
+    // `own`: shared "none", no grant looked up; `lookup`: a plain recall, which looks up the
+    // reader's grants and finds none chosen (what every recall pays once grants exist);
+    // `shared`: both spaces named.
+    /** @type {{ own: number[], lookup: number[], shared: number[] }} */
+    const samples = { own: [], lookup: [], shared: [] };
+    /** @type {Record<string, 'none' | 'default' | typeof shared>} */
+    const selection = { own: 'none', lookup: 'default', shared };
     let sharedHits = 0;
     for (let i = 0; i < WARMUP + QUERIES; i++) {
       const query = queryFrom(contents, i);
       // Alternating which goes first, so neither always meets a warmer cache.
-      const order = i % 2 === 0 ? ['own', 'shared'] : ['shared', 'own'];
+      const order =
+        [
+          ['own', 'lookup', 'shared'],
+          ['shared', 'own', 'lookup'],
+          ['lookup', 'shared', 'own'],
+        ][i % 3] ?? [];
       for (const kind of order) {
         const started = performance.now();
-        const { results } = await engine.recall(reader, { query, limit: 10, shared: kind === 'own' ? 'none' : shared });
+        const { results } = await engine.recall(reader, { query, limit: 10, shared: selection[kind] });
         const elapsed = performance.now() - started;
         if (i < WARMUP) continue;
-        samples[/** @type {'own' | 'shared'} */ (kind)].push(elapsed);
+        samples[/** @type {'own' | 'lookup' | 'shared'} */ (kind)].push(elapsed);
         if (kind === 'shared' && results.some((result) => result.memory.userId !== READER)) sharedHits++;
       }
     }
     const own = percentileSummary(samples.own);
+    const lookup = percentileSummary(samples.lookup);
     const withShared = percentileSummary(samples.shared);
     const report = {
       at: new Date().toISOString(),
@@ -128,6 +139,7 @@ async function main() {
       loadSeconds,
       queries: QUERIES,
       own,
+      lookup,
       shared: withShared,
       p95Ratio: ms(withShared.p95 / own.p95),
       sharedHitShare: ms(sharedHits / QUERIES),
@@ -135,7 +147,8 @@ async function main() {
     console.log(`\n== shared recall (${ENGINE}): ${PER_TENANT} memories each for the reader and two owners ==`);
     printColumns([
       ['recall', 'P50 ms', 'P95 ms', 'P99 ms'],
-      ['own memories only', String(own.p50), String(own.p95), String(own.p99)],
+      ['own memories only (shared: none)', String(own.p50), String(own.p95), String(own.p99)],
+      ['own, grants looked up (default)', String(lookup.p50), String(lookup.p95), String(lookup.p99)],
       ['own + two shared spaces', String(withShared.p50), String(withShared.p95), String(withShared.p99)],
     ]);
     console.log(

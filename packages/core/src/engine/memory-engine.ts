@@ -93,7 +93,9 @@ export class MemoryEngine implements MemoryOperations {
    */
   async recall(context: CallContext, input: RecallInput): Promise<RecallResult> {
     const { store, embedder, clock, onBackgroundError, tracer } = this.parts;
-    const spaces = input.asOf === undefined ? await selectedSpaces(this.parts, context, input.shared) : [];
+    const spaces = input.asOf === undefined ? selectedSpaces(this.parts, context, input.shared) : [];
+    // A refused selection must not surface as an unhandled rejection while the query is embedded.
+    if (spaces instanceof Promise) spaces.catch(() => undefined);
     return recall({ store, embedder, clock, fusion: recallFusion(this.parts), onBackgroundError, tracer }, context.tenant, input, spaces);
   }
 

@@ -87,7 +87,7 @@ export function recall(
   deps: RecallDependencies,
   tenant: TenantId,
   input: RecallInput,
-  spaces: readonly SharedSpace[] = [],
+  spaces: readonly SharedSpace[] | Promise<readonly SharedSpace[]> = [],
 ): Promise<RecallResult> {
   const tracer = deps.tracer ?? NO_TRACING;
   return tracer.inSpan('memory.recall', { 'memsvc.memory.tier': input.tier, 'memsvc.recall.limit': input.limit }, (span) =>
@@ -99,7 +99,7 @@ async function recallInSpan(
   deps: RecallDependencies & { readonly tracer: Tracer },
   tenant: TenantId,
   input: RecallInput,
-  spaces: readonly SharedSpace[],
+  spaces: readonly SharedSpace[] | Promise<readonly SharedSpace[]>,
   span: TraceSpan,
 ): Promise<RecallResult> {
   const query = checkQuery(input.query);
@@ -121,11 +121,16 @@ async function recallInSpan(
     span.setAttributes({ 'memsvc.recall.results': results.length, 'memsvc.recall.vector': false, 'memsvc.recall.semantic': false });
     return { results, vector: false, semantic: false, asOf };
   }
-  const vector = deps.fusion.vector > 0 ? (await embedInSpan(tracer, deps.embedder, [rankingText], 'query'))?.[0] : undefined;
+  // The grants are looked up while the query is embedded: neither waits for the other.
+  const [embedded, shared] = await Promise.all([
+    deps.fusion.vector > 0 ? embedInSpan(tracer, deps.embedder, [rankingText], 'query') : undefined,
+    spaces,
+  ]);
+  const vector = embedded?.[0];
   const now = deps.clock.now();
   // The caller's own memories and each shared space, each read within its owner's tenant (so a
   // space's BM25 statistics are its owner's), at the same time, then ranked as one list.
-  const sources = [{ tenant, filters }, ...sharedSources(spaces, filters)];
+  const sources = [{ tenant, filters }, ...sharedSources(shared, filters)];
   const candidates = await databaseStage(
     tracer,
     'recall-candidates',
