@@ -1,5 +1,5 @@
 /**
- * Names of every MCP tool the server serves, by group: spec §4.3's 28, the connectors' two, and sharing's four (issue 43). The server, the docs, the tests and the configuration (RATE_LIMIT_TOOL_OVERRIDES) agree on
+ * Names of every MCP tool the server serves, by group: spec §4.3's 28, the connectors' two, and sharing's four and verify_erasure (issue 43). The server, the docs, the tests and the configuration (RATE_LIMIT_TOOL_OVERRIDES) agree on
  * this one list.
  */
 export const TOOL_GROUPS = {
@@ -15,6 +15,8 @@ export const TOOL_GROUPS = {
     'reembed_memory',
     'get_memory_audit',
   ],
+  /** Checking an erasure's receipt (delete_memory, bulk_delete_memories and forget take `erase`). */
+  erasure: ['verify_erasure'],
   retrieval: ['recall', 'load_context', 'prompt_context', 'compress_context'],
   agentContract: ['remember', 'forget', 'reflect', 'ingest_conversation'],
   consolidation: ['consolidate_memories', 'consolidate_corpus'],

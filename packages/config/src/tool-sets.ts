@@ -34,6 +34,7 @@ export const TOOL_SETS = {
     'restore_memory',
     'reembed_memory',
     'get_memory_audit',
+    'verify_erasure',
   ],
   /** A tenant's memories as files: JSONL or markdown pages. */
   export: ['export_memories'],

@@ -16,6 +16,15 @@ export type { DatabaseTarget, DatabaseUrlResult } from './domain/database-url.js
 export { describeDatabaseTarget, parseDatabaseUrl, redactDatabaseUrl } from './domain/database-url.js';
 export type { EmbeddingProviderName } from './domain/embedding-models.js';
 export { DEFAULT_EMBEDDING_MODEL, EMBEDDING_PROVIDERS, knownModelDimensions } from './domain/embedding-models.js';
+export type { ErasureCheck, ErasureCounts, ErasurePlace, ErasureReceipt } from './domain/erasure.js';
+export {
+  checkEraseIds,
+  ERASURE_PLACES,
+  erasedIdsText,
+  MAX_ERASE_IDS,
+  quotedInLaterContexts,
+  searchContextWithout,
+} from './domain/erasure.js';
 export type { FactChangeReason } from './domain/fact-change.js';
 export type { IdentityAccount, IdentityLoginOutcome } from './domain/identity-link-rules.js';
 export { checkIdentityAccount, identityLoginOutcome, parseIdentityAccount } from './domain/identity-link-rules.js';
@@ -120,6 +129,7 @@ export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
 export type { ApiKeyRecord, ApiKeyStore, NewApiKey } from './ports/api-key-store.js';
 export type { Clock } from './ports/clock.js';
 export type { Embedder } from './ports/embedder.js';
+export type { ErasureOfMemory, ErasureStore } from './ports/erasure-store.js';
 export type { ExportedLink, ExportedMemory, ExportPage, ExportQuery, ExportStore } from './ports/export-store.js';
 export type { GranteeIdentity, GrantStore } from './ports/grant-store.js';
 export type { IdGenerator } from './ports/id-generator.js';

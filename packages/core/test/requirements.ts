@@ -260,6 +260,13 @@ export const REQUIREMENTS = {
     'a grant to oneself, to an unknown grantee, with a past expiry, of a space one does not own, or passed on by a grantee is refused, naming the field, and writes nothing',
   'R-GRANT-STATISTICS':
     "a shared space is ranked by its owner's term statistics, and a tenant that shares nothing never changes another's ranking",
+  'R-ERASE-EVERYWHERE':
+    "after an erasure the erased text is in no column of any table (stems included), the ids only in the erasure's record and the audit's word-free events, and the receipt's check passes until something of them is put back",
+  'R-ERASE-REFUSED':
+    "erasing an id twice, another tenant's id or a memory reached through a grant, and restoring an erased memory, are refused with a typed error; nothing changes",
+  'R-ERASE-USER':
+    'a whole user is erased in batches under one record; a run cut short hides every memory at once and the next run completes it',
+  'R-ERASE-REPLICA': 'a standby that has replayed an erasure holds neither the text nor the ids outside the record',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

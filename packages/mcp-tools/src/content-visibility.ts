@@ -78,11 +78,13 @@ const WITHOUT_READ: Readonly<Record<ToolName, Projection>> = Object.freeze({
     ...only('promoted', 'outcome')(result),
     ...(result.outcome === 'duplicate' ? {} : withMemoryStub(result)),
   }),
-  delete_memory: only('deleted', 'memoryId'),
-  bulk_delete_memories: only('deleted', 'failed', 'deletedCount', 'failedCount'),
+  // A receipt holds ids, counts and a digest, never content.
+  delete_memory: only('deleted', 'memoryId', 'erased', 'receipt'),
+  bulk_delete_memories: only('deleted', 'failed', 'deletedCount', 'failedCount', 'receipt'),
+  verify_erasure: only('erasureId', 'verified', 'digestMatches', 'remaining'),
   // The candidates of a query are what a search would return: counts only, even once deleted.
   forget: (result) => ({
-    ...only('dryRun', 'message')(result),
+    ...only('dryRun', 'message', 'receipt')(result),
     candidateCount: lengthOf(result.candidates),
     deletedCount: lengthOf(result.deleted),
   }),

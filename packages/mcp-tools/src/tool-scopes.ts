@@ -33,5 +33,6 @@ export const TOOL_SCOPES: Readonly<Partial<Record<ToolName, Scope>>> = Object.fr
   grant_access: 'keys:manage',
   revoke_access: 'keys:manage',
   list_grants: 'memories:read',
+  verify_erasure: 'memories:read',
   use_shared_space: 'memories:read',
 });

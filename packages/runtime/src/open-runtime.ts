@@ -123,6 +123,7 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
     tracer,
     // Grants are read on the primary: a revocation applies to the next call, whatever replica serves it.
     grants: store.grants,
+    erasures: store.erasures,
   });
   const maintenance = createMaintenance({ store, embedder, config, clock, metrics, tracer });
   const apiKeys = new ApiKeyAuthenticator({

@@ -16,6 +16,7 @@ describe('the HTTP status of an error code', () => {
       UNAUTHENTICATED: 401,
       FORBIDDEN: 403,
       NOT_FOUND: 404,
+      ERASED: 410,
       CONFLICT: 409,
       RATE_LIMITED: 429,
       QUOTA_EXCEEDED: 429,

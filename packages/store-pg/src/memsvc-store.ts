@@ -10,6 +10,7 @@ import type { PgUserIdentityStore } from './auth/pg-user-identity-store.js';
 import type { OpenDatabaseOptions, StoreConnection } from './connection/open-database.js';
 import type { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
 import type { PgliteTemplatesOptions } from './connection/pglite-templates.js';
+import type { PgErasureStore } from './erasure/pg-erasure-store.js';
 import type { PgExportStore } from './export/pg-export-store.js';
 import type { PgGrantStore } from './grants/pg-grant-store.js';
 import type { PgImportLedgerStore } from './import/pg-import-ledger-store.js';
@@ -117,6 +118,8 @@ export interface MemsvcStore {
   readonly apiKeys: PgApiKeyStore;
   /** Organizations and their members. */
   readonly organizations: PgOrganizationStore;
+  /** Erasure for good and its records, on the primary (give it to the engine as `erasures`). */
+  readonly erasures: PgErasureStore;
   /** Spaces shared by grant, always read on the primary (give it to the engine as `grants`). */
   readonly grants: PgGrantStore;
   /** Issued session tokens and the denylist of revoked ones. */

@@ -12,6 +12,7 @@ import { FirstStatistics } from './connection/first-statistics.js';
 import { openDatabase, type StoreConnection } from './connection/open-database.js';
 import { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
 import { PgliteTemplates } from './connection/pglite-templates.js';
+import { PgErasureStore } from './erasure/pg-erasure-store.js';
 import { PgExportStore } from './export/pg-export-store.js';
 import { PgGrantStore } from './grants/pg-grant-store.js';
 import { UuidV7Generator } from './ids/uuid-v7.js';
@@ -125,6 +126,7 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       apiKeys: new PgApiKeyStore({ db: connection.db, clock, ids }),
       organizations: new PgOrganizationStore({ db: connection.db, clock, ids }),
       grants: new PgGrantStore({ db: connection.db, clock, ids }),
+      erasures: new PgErasureStore({ db: connection.db, clock, ids }),
       sessions: new PgSessionStore({ db: connection.db, clock, ids }),
       rateLimits: new PgRateLimitStore({ db: connection.db }),
       oauthStates: new PgOAuthStateStore({ db: connection.db, clock }),

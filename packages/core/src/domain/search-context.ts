@@ -48,7 +48,7 @@ export function buildSearchContext(sources: SearchContextSources): string | unde
   }
   if (sources.speaker && !sources.content.toLowerCase().includes(sources.speaker.toLowerCase())) parts.push(`speaker ${sources.speaker}`);
   for (const previous of (sources.previous ?? []).slice(0, NEIGHBOUR_TURNS)) {
-    parts.push(`after: ${withoutSpeakerPrefix(previous).slice(0, NEIGHBOUR_CONTEXT_CHARS)}`);
+    parts.push(neighbourQuote(previous));
   }
   if (sources.scope) parts.push(`scope ${sources.scope}`);
   if (sources.tags && sources.tags.length > 0) parts.push(`tags ${sources.tags.join(' ')}`);
@@ -116,6 +116,14 @@ export function speakerOf(memory: { readonly content: string; readonly metadata:
 }
 
 /** "Caroline: I went…" → "I went…". */
+/**
+ * How a memory is quoted in the search context of the memories written after it: `after: ` and
+ * its first NEIGHBOUR_CONTEXT_CHARS without a speaker prefix. An erasure removes these quotes.
+ */
+export function neighbourQuote(previous: string): string {
+  return `after: ${withoutSpeakerPrefix(previous).slice(0, NEIGHBOUR_CONTEXT_CHARS)}`;
+}
+
 function withoutSpeakerPrefix(said: string): string {
   return said.replace(SPEAKER_PREFIX, '');
 }

@@ -1,4 +1,5 @@
 import { packContext } from '../domain/context-block.js';
+import type { ErasureReceipt } from '../domain/erasure.js';
 import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { CreateResult } from './create-memory.js';
@@ -66,13 +67,17 @@ export interface ForgetInput {
   readonly minScore?: number | undefined;
   readonly scope?: string | undefined;
   readonly confirm?: boolean | undefined;
+  /** Erase for good instead of deleting (MemoryEngine.erase): not restorable; the result carries the receipt. */
+  readonly erase?: boolean | undefined;
 }
 
 export interface ForgetResult {
   readonly dryRun: boolean;
   readonly candidates: readonly { memoryId: string; content: string; score: number | undefined }[];
-  /** Ids deleted (restorable with restore_memory, audited as deletes). */
+  /** Ids deleted (restorable with restore_memory, audited as deletes), or erased. */
   readonly deleted: readonly string[];
+  /** With `erase`: what was erased where. */
+  readonly receipt?: ErasureReceipt;
 }
 
 /**
@@ -113,6 +118,14 @@ export async function forget(engine: MemoryOperations, context: CallContext, inp
       }));
   }
   if (!input.confirm) return { dryRun: true, candidates, deleted: [] };
+  if (input.erase) {
+    if (candidates.length === 0) return { dryRun: false, candidates, deleted: [] };
+    const receipt = await engine.erase(
+      context,
+      candidates.map((candidate) => candidate.memoryId),
+    );
+    return { dryRun: false, candidates, deleted: [...receipt.memoryIds], receipt };
+  }
   const deleted: string[] = [];
   for (const candidate of candidates) if (await engine.delete(context, candidate.memoryId)) deleted.push(candidate.memoryId);
   return { dryRun: false, candidates, deleted };

@@ -6,6 +6,7 @@ import type { TenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
+import type { ErasureStore } from '../ports/erasure-store.js';
 import type { GrantStore } from '../ports/grant-store.js';
 import type { Actor, MemoryStore } from '../ports/memory-store.js';
 import { NO_TRACING, type Tracer } from '../ports/tracer.js';
@@ -42,6 +43,8 @@ export interface MemoryEngineOptions {
   readonly tracer?: Tracer;
   /** Spaces shared by grant (shared-spaces.ts); without it nothing is shared with anyone. */
   readonly grants?: GrantStore | undefined;
+  /** Erasure for good (erase-memories.ts); without it nothing can be erased. */
+  readonly erasures?: ErasureStore | undefined;
 }
 
 /** Who is asking, on whose memories. */
@@ -63,6 +66,7 @@ export interface EngineParts {
   readonly onBackgroundError: (error: unknown) => void;
   readonly tracer: Tracer;
   readonly grants: GrantStore | undefined;
+  readonly erasures: ErasureStore | undefined;
 }
 
 export function engineParts(options: MemoryEngineOptions): EngineParts {
@@ -75,6 +79,7 @@ export function engineParts(options: MemoryEngineOptions): EngineParts {
     onBackgroundError: options.onBackgroundError ?? (() => undefined),
     tracer: options.tracer ?? NO_TRACING,
     grants: options.grants,
+    erasures: options.erasures,
   };
 }
 

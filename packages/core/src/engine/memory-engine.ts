@@ -1,4 +1,5 @@
 import type { ContextBlock } from '../domain/context-block.js';
+import type { ErasureCheck, ErasureReceipt } from '../domain/erasure.js';
 import type { AuditEntry, MemoryRecord } from '../domain/memory.js';
 import type { GrantRequest, MemoryGrant } from '../domain/memory-grants.js';
 import { checkScope, checkTags } from '../domain/memory-limits.js';
@@ -28,6 +29,7 @@ import {
   memoryNotFound,
   recallFusion,
 } from './engine-parts.js';
+import { erasedError, eraseMemories, eraseTenant, verifyErasure } from './erase-memories.js';
 import { chooseSharedDefault, grantAccess, listGrants, revokeGrant } from './grant-access.js';
 import { type IngestInput, type IngestResult, ingestConversation } from './ingest-conversation.js';
 import { type ListInput, listMemories } from './list-memories.js';
@@ -268,9 +270,32 @@ export class MemoryEngine implements MemoryOperations {
     return { memory: outcome.memory, outcome: outcome.decision.kind === 'collapse' ? 'duplicate' : 'promoted' };
   }
 
-  /** Brings back a deleted memory, or an earlier version's content; re-embeds when content changed. */
+  /**
+   * Erases memories for good: the rows, every version's words, vectors, postings, term statistics,
+   * links, import-ledger entries and quotes of them, in one transaction, with a receipt
+   * (erase-memories.ts). Not restorable.
+   */
+  erase(context: CallContext, ids: readonly string[]): Promise<ErasureReceipt> {
+    return eraseMemories(this.parts, context, ids);
+  }
+
+  /** Erases every memory of the caller (a whole user), in batches under one receipt. */
+  eraseAll(context: CallContext): Promise<ErasureReceipt> {
+    return eraseTenant(this.parts, context);
+  }
+
+  /** Whether nothing of an erasure's memories remains anywhere now, and its record is intact. */
+  verifyErasure(context: CallContext, erasureId: string): Promise<ErasureCheck> {
+    return verifyErasure(this.parts, context, erasureId);
+  }
+
+  /** Brings back a deleted memory, or an earlier version's content; re-embeds when content changed. ERASED for an erased one. */
   async restore(context: CallContext, id: string, version?: number): Promise<MemoryRecord> {
-    const restored = await this.parts.store.restore(context.tenant, id, context.actor, version === undefined ? {} : { version });
+    const restored = await this.parts.store
+      .restore(context.tenant, id, context.actor, version === undefined ? {} : { version })
+      .catch(async (error: unknown) => {
+        throw (isMemsvcError(error, 'NOT_FOUND') && (await erasedError(this.parts, context, id))) || error;
+      });
     if (restored.hasEmbedding) return restored;
     const embedding = await embedContent(this.parts, restored.content);
     if (!embedding) return restored;

@@ -1,3 +1,4 @@
+import type { ErasureReceipt } from '../domain/erasure.js';
 import type { MemoryRecord } from '../domain/memory.js';
 import type { SharedSpace } from '../domain/memory-grants.js';
 import type { MemoryLinkRecord, MemoryPage } from '../ports/memory-store.js';
@@ -24,6 +25,7 @@ export interface MemoryOperations {
   ): Promise<readonly MemoryRecord[]>;
   sharedSpaces(context: CallContext, selection?: SharedSelection): Promise<readonly SharedSpace[]>;
   delete(context: CallContext, id: string): Promise<boolean>;
+  erase(context: CallContext, ids: readonly string[]): Promise<ErasureReceipt>;
   links(context: CallContext, id: string, limit?: number): Promise<readonly MemoryLinkRecord[]>;
   now(): Date;
 }

@@ -6,6 +6,8 @@ export type MemsvcErrorCode =
   | 'INVALID_INPUT'
   | 'INVALID_CONFIG'
   | 'NOT_FOUND'
+  /** The memory was erased for good (MemoryEngine.erase): nothing of it can come back. */
+  | 'ERASED'
   | 'CONFLICT'
   | 'FORBIDDEN'
   | 'UNAUTHENTICATED'

@@ -16,6 +16,7 @@ import {
 import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { idsOutput, memoryOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
+import { receiptJson } from './delete-tools.js';
 
 /** `remember`, `forget`, `reflect` and `ingest_conversation`. */
 export function registerAgentMemoryTools(tools: ToolRegistry, engine: MemoryEngine, pipeline: ToolPipeline): void {
@@ -87,7 +88,8 @@ export function registerAgentMemoryTools(tools: ToolRegistry, engine: MemoryEngi
       title: 'Forget memories',
       description:
         'Delete a memory by memoryId, or the memories a query matches. Without confirm=true it only lists what it would ' +
-        'delete: call it first without, check the candidates, then confirm. Deleted memories can be brought back with restore_memory.',
+        'delete: call it first without, check the candidates, then confirm. Deleted memories can be brought back with ' +
+        'restore_memory; with erase=true they are erased for good instead (a receipt, nothing restorable).',
       inputSchema: toolInput({
         userId: userIdArgument,
         memoryId: memoryIdArgument.optional(),
@@ -96,11 +98,13 @@ export function registerAgentMemoryTools(tools: ToolRegistry, engine: MemoryEngi
         minScore: z.number().min(0).max(1).describe('Least match score, 0 to 1 (default 0.3).').optional(),
         scope: scopeArgument.optional(),
         confirm: z.boolean().optional(),
+        erase: z.boolean().optional().describe('Erase for good instead of deleting (with confirm).'),
       }),
       outputSchema: toolOutput({
         dryRun: z.boolean(),
         candidates: z.array(objectOutput),
         deleted: idsOutput,
+        receipt: objectOutput,
         message: z.string(),
         candidateCount: z.number(),
         deletedCount: z.number(),
@@ -109,11 +113,14 @@ export function registerAgentMemoryTools(tools: ToolRegistry, engine: MemoryEngi
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'forget', op: 'delete', userId: args.userId }, async (context) => {
-        const result = await engine.forget(context, args);
+        const { receipt, ...result } = await engine.forget(context, args);
+        const verb = args.erase ? 'erased' : 'deleted';
         const message = result.dryRun
-          ? `${result.candidates.length} memories would be deleted; call again with confirm=true to delete them`
-          : `deleted ${result.deleted.length} of ${result.candidates.length} memories; restore_memory brings any of them back`;
-        return { result: toolSuccess({ ...result, message }) };
+          ? `${result.candidates.length} memories would be ${verb}; call again with confirm=true to ${args.erase ? 'erase' : 'delete'} them`
+          : receipt
+            ? `erased ${result.deleted.length} of ${result.candidates.length} memories for good; verify_erasure checks receipt ${receipt.erasureId}`
+            : `deleted ${result.deleted.length} of ${result.candidates.length} memories; restore_memory brings any of them back`;
+        return { result: toolSuccess({ ...result, ...(receipt ? { receipt: receiptJson(receipt) } : {}), message }) };
       }),
   );
 

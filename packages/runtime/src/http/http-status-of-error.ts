@@ -13,6 +13,8 @@ export const HTTP_STATUS_OF_ERROR = {
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  // Erased for good: the resource existed and will not come back (RFC 9110 §15.5.11).
+  ERASED: 410,
   CONFLICT: 409,
   RATE_LIMITED: 429,
   // A quota is a limit on use like a rate limit: the client backs off rather than retries at once.

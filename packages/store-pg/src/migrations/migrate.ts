@@ -23,6 +23,7 @@ import { up as identityLinkControls } from './0018-identity-link-controls.js';
 import { up as auditByTime } from './0019-audit-by-time.js';
 import { up as replacedBy } from './0020-replaced-by.js';
 import { up as oauthAuthorizationServer } from './0021-oauth-authorization-server.js';
+import { up as memoryErasures } from './0022-memory-erasures.js';
 import { up as memoryGrants } from './0023-memory-grants.js';
 
 /**
@@ -54,6 +55,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0019-audit-by-time': { up: auditByTime },
   '0020-replaced-by': { up: replacedBy },
   '0021-oauth-authorization-server': { up: oauthAuthorizationServer },
+  '0022-memory-erasures': { up: memoryErasures },
   '0023-memory-grants': { up: memoryGrants },
 };
 

@@ -326,6 +326,19 @@ export interface MemoryGrantDefaultsTable {
   created_at: Timestamp;
 }
 
+/** The record of an erasure (migration 0022): the one place the erased ids stay. */
+export interface MemoryErasuresTable {
+  id: string;
+  user_id: string;
+  actor: string;
+  erased_at: Date;
+  state: 'pending' | 'completed';
+  whole_user: Defaulted<boolean>;
+  memory_ids: string[];
+  digest: string;
+  counts: Json<Record<string, number>>;
+}
+
 /** Every table memsvc keeps, as Kysely sees them. */
 export interface MemsvcDatabase {
   memories: MemoriesTable;
@@ -351,6 +364,7 @@ export interface MemsvcDatabase {
   lexical_terms: LexicalTermsTable;
   lexical_corpus: LexicalCorpusTable;
   memory_import_ledger: MemoryImportLedgerTable;
+  memory_erasures: MemoryErasuresTable;
   memory_grants: MemoryGrantsTable;
   memory_grant_defaults: MemoryGrantDefaultsTable;
 }

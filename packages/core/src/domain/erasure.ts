@@ -1,0 +1,88 @@
+import { MemsvcError } from '../errors/memsvc-error.js';
+import { neighbourQuote } from './search-context.js';
+
+/** Most memories one erase call names; a whole user is erased in batches of this size. */
+export const MAX_ERASE_IDS = 100;
+
+/**
+ * Every place memsvc keeps something of a memory, as an erasure receipt counts it: the row (with
+ * its vector), the audit's copies of its words (the events stay, without them), its lexical
+ * postings, the term statistics no other memory of the tenant needs any more, the links to or
+ * from it, the import ledger's entries, the other memories' search contexts that quoted it, and
+ * the other rows that named it (a replacement marker, an audit snapshot, metadata).
+ */
+export const ERASURE_PLACES = [
+  'memories',
+  'vectors',
+  'versions',
+  'lexicalPostings',
+  'termStatistics',
+  'links',
+  'importLedger',
+  'searchContexts',
+  'references',
+] as const;
+export type ErasurePlace = (typeof ERASURE_PLACES)[number];
+export type ErasureCounts = Readonly<Record<ErasurePlace, number>>;
+
+/** What an erasure did, and what proves it later (MemoryEngine.verifyErasure). */
+export interface ErasureReceipt {
+  readonly erasureId: string;
+  readonly erasedAt: Date;
+  /** The audit actor that erased. */
+  readonly actor: string;
+  /** The erased ids, sorted. */
+  readonly memoryIds: readonly string[];
+  /** `sha256:<hex>` of `erasedIdsText(memoryIds)`. */
+  readonly digest: string;
+  readonly counts: ErasureCounts;
+  /** `completed`, or `pending` while a whole user's erasure is still under way. */
+  readonly state: 'pending' | 'completed';
+}
+
+/** What a check of an erasure found: verified when nothing of the erased memories remains anywhere. */
+export interface ErasureCheck {
+  readonly erasureId: string;
+  readonly verified: boolean;
+  /** Whether the ids still give the receipt's digest (the record was not altered). */
+  readonly digestMatches: boolean;
+  /** What remains of the erased memories, per place (all zero when verified). */
+  readonly remaining: ErasureCounts;
+}
+
+/** The text an erasure's digest is taken over: the ids, sorted, one per line. */
+export function erasedIdsText(ids: readonly string[]): string {
+  return [...ids].sort().join('\n');
+}
+
+/** The ids of one erase call, checked: 1 to MAX_ERASE_IDS, each a non-empty string; repeats dropped. */
+export function checkEraseIds(ids: readonly string[]): string[] {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0 || unique.length > MAX_ERASE_IDS) {
+    throw new MemsvcError('INVALID_INPUT', `memoryIds must hold 1 to ${MAX_ERASE_IDS} ids`, { field: 'memoryIds' });
+  }
+  if (unique.some((id) => typeof id !== 'string' || id.length === 0 || id.length > 64)) {
+    throw new MemsvcError('INVALID_INPUT', 'memoryIds must be memory ids', { field: 'memoryIds' });
+  }
+  return unique;
+}
+
+/** What the search contexts of later memories quote of an erased memory (search-context.ts). */
+export function quotedInLaterContexts(content: string): string {
+  return neighbourQuote(content);
+}
+
+/**
+ * A search context without its quotes of erased memories, its parts still joined by "; "; null
+ * when nothing is left. A quote is removed as the exact text it was written as.
+ */
+export function searchContextWithout(context: string, quotes: readonly string[]): string | null {
+  let rest = context;
+  for (const quote of quotes) rest = rest.split(quote).join('');
+  const cleaned = rest
+    .split('; ')
+    .filter((part) => part.trim().length > 0)
+    .join('; ')
+    .trim();
+  return cleaned.length > 0 ? cleaned : null;
+}
