@@ -5,51 +5,13 @@ import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRESH_SIGN_IN_SECONDS } from '../src/auth/fresh-sign-in.js';
 import { dashboardEngines, JWT_SECRET, startTestDashboard, type TestDashboard } from './support/dashboard-harness.js';
+import { type Form, person } from './support/form-person.js';
 
 const MCP_URL = 'https://memory.example.test/mcp';
 const XSS_NAME = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">';
 const KEY_PATTERN = /msk_[A-Za-z0-9_-]{43}/g;
 const alice = toTenantId('alice');
 const bob = toTenantId('bob');
-
-type Form = Record<string, string | readonly string[]>;
-
-/**
- * A person at the dashboard, in process (`app.request`): keeps the cookies the dashboard sets,
- * sends forms from this origin with the CSRF token of the last page it read.
- */
-function person(app: Hono<never>) {
-  const jar = new Map<string, string>();
-  let csrf = '';
-  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  const remember = async (response: Response) => {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      if (pair.slice(at + 1) === '' || /Max-Age=0/i.test(line)) jar.delete(pair.slice(0, at));
-      else jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    const body = await response.text();
-    csrf = /name="_csrf" value="([^"]+)"/.exec(body)?.[1] ?? csrf;
-    return { status: response.status, headers: response.headers, body };
-  };
-  return {
-    /** Carries a cookie as a browser that was given it elsewhere would. */
-    setCookie: (name: string, value: string) => jar.set(name, value),
-    get: async (path: string) => remember(await app.request(path, { headers: { cookie: cookie() } })),
-    post: async (path: string, form: Form, token = csrf) => {
-      const body = new URLSearchParams({ _csrf: token });
-      for (const [name, value] of Object.entries(form)) for (const one of [value].flat()) body.append(name, one);
-      return remember(
-        await app.request(path, {
-          method: 'POST',
-          headers: { cookie: cookie(), origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' },
-          body: body.toString(),
-        }),
-      );
-    },
-  };
-}
 
 /**
  * The access page in process, on both engines, signed in with API keys (sessions, not dev auth,

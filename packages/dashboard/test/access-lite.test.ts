@@ -52,6 +52,18 @@ describe('the access page on the lite profile', () => {
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain('accepts no per-agent keys');
     expect(await open.runtime.store.apiKeys.list({ userId: 'dev' as never })).toEqual([]);
+
+    // Lite has one person: no one to share a space with, so no section and no share.
+    expect(html).not.toContain('Shared spaces');
+    const share = await browser.post('/access/grants', {
+      _csrf: csrfOf(html),
+      space: 'project:x',
+      grantee_kind: 'user',
+      grantee_id: 'someone',
+      access: 'read',
+    });
+    expect([share.status, (await share.text()).includes('there is no one to share a space with')]).toEqual([403, true]);
+    expect(await open.runtime.store.grants.given('dev' as never, 10)).toEqual([]);
   });
 
   it('with AUTH_REQUIRED, names the pre-shared MEMSVC_API_KEY and never prints it', async () => {

@@ -26,8 +26,8 @@ export function requireFreshSignIn(clock: Clock, basePath: string): MiddlewareHa
     return c.html(
       <BarePage basePath={basePath} title="Sign in again">
         <p role="alert">
-          Creating or revoking a key, or ending sessions, needs a sign-in from the last {FRESH_SIGN_IN_SECONDS / 60} minutes. Nothing was
-          changed.
+          Creating or revoking a key, sharing a space or ending a share, or ending sessions, needs a sign-in from the last{' '}
+          {FRESH_SIGN_IN_SECONDS / 60} minutes. Nothing was changed.
         </p>
         <p>
           <a href={`${basePath}/sign-in`}>Sign in again</a>, then come back to <a href={`${basePath}/access`}>Access</a>.

@@ -4,12 +4,12 @@ export const ACCESS_PAGE_CSS = `
 .new-key h2 { margin-top: 12px; overflow-wrap: anywhere; }
 .new-key details .configs { margin-top: 10px; }
 pre.secret { font-size: 1.05rem; white-space: pre-wrap; overflow-wrap: anywhere; border: 1px dashed var(--ok); }
-.create-key { border: 1px solid var(--line); border-radius: 8px; padding: 4px 14px 14px; background: var(--panel); max-width: 640px; margin-bottom: 16px; }
-.create-key h3 { margin: 10px 0; font-size: 1rem; }
-.create-key input:not([type=checkbox]), .create-key select { width: 100%; }
+.create-key, .share-space { border: 1px solid var(--line); border-radius: 8px; padding: 4px 14px 14px; background: var(--panel); max-width: 640px; margin-bottom: 16px; }
+.create-key h3, .share-space h3 { margin: 10px 0; font-size: 1rem; }
+.create-key input:not([type=checkbox]), .create-key select, .share-space input, .share-space select { width: 100%; }
 .create-key fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 12px; padding: 6px 10px 8px; }
 .create-key label.scope { display: block; margin: 4px 0; }
-.create-key small, .note small { color: var(--muted); }
+.create-key small, .share-space small, .note small { color: var(--muted); }
 table.keys td.key-name, table.members td { overflow-wrap: anywhere; }
 table.keys td, table.keys th { white-space: nowrap; } table.keys td.key-name { white-space: normal; min-width: 12ch; }
 table.keys tr.inactive td { color: var(--muted); }
@@ -24,4 +24,6 @@ figure.config { margin: 0; min-width: 0; }
 figure.config figcaption { font-size: 0.85rem; color: var(--muted); margin-bottom: 4px; }
 figure.config pre, .new-key pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 code.mcp-url { overflow-wrap: anywhere; }
+.share-space [aria-invalid=true] { border-color: var(--danger); outline: 1px solid var(--danger); }
+table.grants-received button { padding: 2px 8px; }
 `;

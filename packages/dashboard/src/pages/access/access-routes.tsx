@@ -13,6 +13,8 @@ import { pageUrl } from '../../views/urls.js';
 import { accessNotice } from './access-notices.js';
 import { AccessPage, type AccessView } from './access-view.js';
 import { databaseUrlIsMasked, httpConfigs, MCP_URL_PLACEHOLDER, SHARED_KEY_PLACEHOLDER, stdioConfigs } from './agent-configs.js';
+import { emptyGrantForm } from './grant-form.js';
+import { registerGrantRoutes, sharingOf } from './grants-routes.js';
 import { checkKeyForm, emptyKeyForm, grantableScopes, type KeyFormValues, keyFormValues } from './key-form.js';
 import { mcpAddressOf } from './mcp-address.js';
 import type { OrganizationWithMembers } from './organizations-section.js';
@@ -24,8 +26,9 @@ const KEYS_SHOWN = 100;
 const FORM_ERRORS = ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT'] as const;
 
 /**
- * `/access`: the viewer's API keys (create, with the key shown once; list; revoke), their
- * organizations and members (read-only), and "connect an agent". Everything is the viewer's own:
+ * `/access`: the viewer's API keys (create, with the key shown once; list; revoke), the spaces
+ * they share and that are shared with them (grants-routes.tsx), their organizations and members
+ * (read-only), and "connect an agent". Everything is the viewer's own:
  * keys are listed and revoked only within their tenant, keys are minted by `@memsvc/auth` and
  * stored through the same store and rules as `memsvc keys create`.
  */
@@ -43,7 +46,12 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
 
   const accessView = async (c: Context<DashboardEnv>, parts: Partial<AccessView> = {}): Promise<AccessView> => {
     const viewer = c.get('viewer');
-    const [keys, organizations] = await Promise.all([store.apiKeys.list({ userId: viewer.tenant }), organizationsOf(viewer)]);
+    const noSharing = { given: [], received: [], byDefault: new Set<string>() };
+    const [keys, organizations, sharing] = await Promise.all([
+      store.apiKeys.list({ userId: viewer.tenant }),
+      organizationsOf(viewer),
+      liteProfile ? noSharing : sharingOf(dependencies, viewer),
+    ]);
     const mcpAddress = mcpAddressOf(c, config, options);
     // Lite has no per-agent keys (spec §5.5): its agents send the pre-shared key, or nothing.
     const credential = !liteProfile ? 'per-agent-key' : config.auth.required ? 'shared-key' : 'none';
@@ -67,6 +75,8 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
         databaseUrlMasked: databaseUrlIsMasked(config),
         embeddedDatabase: config.database.target.engine === 'pglite',
       },
+      sharing,
+      grantForm: emptyGrantForm(),
       ...parts,
     };
   };
@@ -138,6 +148,8 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     if (!already) logger.info({ event: 'api_key_revoked', keyId: revoked.id, actor: viewer.actor, via: 'dashboard' }, 'API key revoked');
     return c.redirect(pageUrl(base, '/access', { notice: already ? 'key-already-revoked' : 'key-revoked' }), 303);
   });
+
+  registerGrantRoutes(app, dependencies, options, accessView);
 
   app.post('/access/sessions/end', async (c) => {
     if (!sessions) return notFound(c, 'This server issues no sessions, so there are none to end.');

@@ -2,6 +2,8 @@ import type { ApiKeyRecord, Scope } from '@memsvc/core';
 import { Layout, Notice, type PageFrame } from '../../views/layout.js';
 import type { AgentConfig } from './agent-configs.js';
 import { ConnectAgentSection, type ConnectSettings } from './connect-agent-section.js';
+import { GRANT_FORM_FIELDS, type GrantFormField, type GrantFormValues } from './grant-form.js';
+import { SharedSpacesSection, type SharingView } from './grants-section.js';
 import type { KeyFormValues } from './key-form.js';
 import { CreateKeyForm, KeysTable, NewKeyPanel, RevocationNote } from './keys-section.js';
 import { OrganizationsSection, type OrganizationWithMembers } from './organizations-section.js';
@@ -25,6 +27,11 @@ export interface AccessView {
   readonly sessionLifetime: string | undefined;
   readonly liteProfile: boolean;
   readonly connect: ConnectSettings;
+  /** What the viewer shares and what is shared with it (not on lite: one person shares with no one). */
+  readonly sharing: SharingView;
+  readonly grantForm: GrantFormValues;
+  /** Why the share in the form was refused, and the field core named. */
+  readonly grantError?: { readonly field: GrantFormField | undefined; readonly message: string } | undefined;
 }
 
 /** `/access`: the viewer's API keys, their organizations and how to connect an agent. */
@@ -35,6 +42,7 @@ export function AccessPage(props: AccessView) {
     <Layout frame={frame} title="Access" section="access">
       <Notice text={props.notice?.text} kind={props.notice?.kind} />
       <Notice text={props.error ? `The key was not created: ${props.error}.` : undefined} kind="error" />
+      <Notice text={grantErrorText(props.grantError)} kind="error" />
       {props.created ? <NewKeyPanel record={props.created.record} secret={props.created.secret} configs={props.created.configs} /> : null}
       {props.liteProfile ? (
         <section aria-labelledby="keys-title">
@@ -61,10 +69,25 @@ export function AccessPage(props: AccessView) {
             <KeysTable frame={frame} keys={props.keys} hidden={props.hiddenKeys} now={props.now} organizationNames={organizationNames} />
             <RevocationNote frame={frame} sessionLifetime={props.sessionLifetime} />
           </section>
+          <SharedSpacesSection
+            frame={frame}
+            now={props.now}
+            sharing={props.sharing}
+            form={props.grantForm}
+            invalidField={props.grantError?.field}
+            organizationNames={organizationNames}
+          />
           <OrganizationsSection tenant={frame.viewer.tenant} organizations={props.organizations} />
         </>
       )}
       <ConnectAgentSection settings={props.connect} />
     </Layout>
   );
+}
+
+/** A refused share as the page says it: the field core named, by its label on the form, then why. */
+function grantErrorText(error: AccessView['grantError']): string | undefined {
+  if (!error) return undefined;
+  const field = error.field ? `${GRANT_FORM_FIELDS[error.field].label}: ` : '';
+  return `The space was not shared. ${field}${error.message}.`;
 }
