@@ -198,9 +198,15 @@ describeEachEngine('memory shared by grant (tenant-swap suite)', (engine) => {
 
   it('grants to an organization reach its members; grants to an API key reach only calls with that key', async () => {
     const team = await store.organizations.create({ name: 'Billing', slug: 'billing', owner: toTenantId('carol') });
-    await memories.grant(alice, { space: PAYMENTS, grantee: { kind: 'organization', id: team.id }, access: 'read' });
+    const toTeam = await memories.grant(alice, { space: PAYMENTS, grantee: { kind: 'organization', id: team.id }, access: 'read' });
     expect(await recalled(carol, 'refunds', 'all')).toContain(ids.payments);
     expect(await recalled(bob, 'refunds', 'all')).not.toContain(ids.payments);
+    // Two grants reach carol's one space: a default chosen through either is cleared by stopping through the other.
+    const toCarol = await memories.grant(alice, { space: PAYMENTS, grantee: { kind: 'user', id: 'carol' }, access: 'read' });
+    await memories.chooseSharedDefault(carol, toTeam.id, true);
+    expect(await recalled(carol, 'refunds')).toContain(ids.payments);
+    await memories.chooseSharedDefault(carol, toCarol.id, false);
+    expect(await recalled(carol, 'refunds')).not.toContain(ids.payments);
 
     const key = await store.apiKeys.create({
       userId: toTenantId('dave'),

@@ -79,7 +79,14 @@ async function openWithStandby(
   const routed = store.readReplica?.memories;
   if (!routed) throw new Error('openStore did not open the read replica');
   // Grants are always read on the primary (a revocation applies at once, whatever the standby shows).
-  const engine = createMemoryEngine({ store: routed, embedder, clock, fusion: FUSION_WEIGHTS.local, grants: store.grants });
+  const engine = createMemoryEngine({
+    store: routed,
+    embedder,
+    clock,
+    fusion: FUSION_WEIGHTS.local,
+    grants: store.grants,
+    erasures: store.erasures,
+  });
   return { store, engine, recorder, clock };
 }
 
@@ -153,6 +160,39 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
     } finally {
       await queryOne(urls.standby, 'SELECT pg_wal_replay_resume()');
     }
+  });
+
+  it('R-ERASE-REPLICA: once the standby has replayed an erasure, it holds neither the text nor the ids outside the record', async () => {
+    const urls = await cluster.freshDatabase();
+    const opened = await openWithStandby(urls);
+    const { engine } = opened;
+    const secret = await engine.create(alice, { tier: 'ltm', content: 'The quokkavault combination is 7712' });
+    await engine.update(alice, secret.memory.id, { content: 'The quokkavault combination is 7713' }, 1);
+    await engine.create(bob, { tier: 'ltm', content: 'Bob keeps nothing secret' });
+    await caughtUp(opened, urls);
+    /** Rows of every table of the standby whose text contains `text`, by table. */
+    const onStandby = async (text: string) => {
+      const tables = await queryOne<{ names: string[] }>(
+        urls.standby,
+        // Unlogged tables (the rate limiter's counters) are not replicated at all.
+        "SELECT array_agg(relname::text ORDER BY relname) AS names FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' AND relpersistence = 'p'",
+      );
+      const found: Record<string, number> = {};
+      for (const name of tables.names) {
+        const row = await queryOne<{ n: string }>(urls.standby, `SELECT count(*) AS n FROM "${name}" AS t WHERE t::text ILIKE $1`, [
+          `%${text}%`,
+        ]);
+        if (Number(row.n) > 0) found[name] = Number(row.n);
+      }
+      return found;
+    };
+    expect(Object.keys(await onStandby('quokkavault')).length).toBeGreaterThan(0);
+
+    const receipt = await engine.erase(alice, [secret.memory.id]);
+    await caughtUp(opened, urls);
+    expect(await onStandby('quokkavault')).toEqual({});
+    expect(Object.keys(await onStandby(secret.memory.id)).sort()).toEqual(['memory_audit', 'memory_erasures']);
+    expect((await engine.verifyErasure(alice, receipt.erasureId)).verified).toBe(true);
   });
 
   it('R-REPLICA-RYW, R-REPLICA-LAG: a paused standby serves stale reads to others, never a writer its own; far behind it serves nothing', async () => {

@@ -80,10 +80,14 @@ export class InMemoryGrantStore implements GrantStore {
   }
 
   async chooseDefault(caller: GranteeIdentity, grantId: string, byDefault: boolean, now: Date): Promise<boolean> {
-    if (!this.#naming(caller, now).some((grant) => grant.id === grantId)) return false;
-    const key = `${grantId}\n${caller.tenant}`;
-    if (byDefault) this.#defaults.add(key);
-    else this.#defaults.delete(key);
+    const chosen = this.#naming(caller, now).find((grant) => grant.id === grantId);
+    if (!chosen) return false;
+    if (byDefault) this.#defaults.add(`${grantId}\n${caller.tenant}`);
+    // Stopping clears the choice on every grant of that owner's space (as PgGrantStore does).
+    else
+      for (const grant of this.#grants) {
+        if (grant.owner === chosen.owner && grant.space === chosen.space) this.#defaults.delete(`${grant.id}\n${caller.tenant}`);
+      }
     return true;
   }
 

@@ -161,7 +161,7 @@ export class PgGrantStore implements GrantStore {
 
   async chooseDefault(caller: GranteeIdentity, grantId: string, byDefault: boolean, now: Date): Promise<boolean> {
     if (!isUuid(grantId)) return false;
-    const grant = await this.#liveNaming(caller, now).select('id').where('id', '=', grantId).executeTakeFirst();
+    const grant = await this.#liveNaming(caller, now).select(['id', 'owner_id', 'space']).where('id', '=', grantId).executeTakeFirst();
     if (!grant) return false;
     if (byDefault) {
       await this.#db
@@ -170,7 +170,15 @@ export class PgGrantStore implements GrantStore {
         .onConflict((conflict) => conflict.doNothing())
         .execute();
     } else {
-      await this.#db.deleteFrom('memory_grant_defaults').where('grant_id', '=', grantId).where('user_id', '=', caller.tenant).execute();
+      // A space is read by default when any grant reaching it was chosen (sharedSpaces): stopping
+      // clears the choice on every grant of that owner's space, not only the one named.
+      await this.#db
+        .deleteFrom('memory_grant_defaults')
+        .where('user_id', '=', caller.tenant)
+        .where('grant_id', 'in', (eb) =>
+          eb.selectFrom('memory_grants').select('id').where('owner_id', '=', grant.owner_id).where('space', '=', grant.space),
+        )
+        .execute();
     }
     return true;
   }
