@@ -23,7 +23,7 @@ describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect 
   it('R-TOOLS-OFFERED: lists every tool (MCP_TOOL_SETS=all: spec §4.3 and the connectors) but the admin tools, as MCP_ADMIN_TOKEN is not set', async () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
     expect(names).toEqual(TOOL_NAMES.filter((tool) => !ADMIN_TOOLS.has(tool)).sort());
-    expect(names).toHaveLength(26);
+    expect(names).toHaveLength(27);
   });
 
   it('creates, reads, updates, deletes and restores a memory, with versions and an audit trail', async () => {

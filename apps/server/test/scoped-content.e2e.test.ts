@@ -27,6 +27,8 @@ interface Seeded {
   readonly jobId: string;
   /** A live grant the tenant gave, and one it received (the sharing tools). */
   readonly givenGrantId: string;
+  /** An erasure of the tenant's, for verify_erasure. */
+  readonly erasureId: string;
   readonly receivedGrantId: string;
 }
 
@@ -62,6 +64,7 @@ function argumentsOf(tool: ToolName, seeded: Seeded): Record<string, unknown> {
     grant_access: { space: 'team', granteeKind: 'user', granteeId: FRIEND },
     revoke_access: { grantId: seeded.givenGrantId },
     list_grants: {},
+    verify_erasure: { erasureId: seeded.erasureId },
     use_shared_space: { grantId: seeded.receivedGrantId, byDefault: true },
     import_agent_memory: {
       ...admin,
@@ -153,6 +156,9 @@ describe.each(engines)('what each scope sees [$name]', (engine) => {
     const share = async (from: string, to: string) =>
       (await call(owner, 'grant_access', { userId: from, space: 'team', granteeKind: 'user', granteeId: to })).body.grant.id as string;
     const givenGrantId = await share(tenant, FRIEND);
+    const gone = await write({ content: `A ${MARKER} note to erase`, type: 'long-term' });
+    const erasureId = (await call(owner, 'delete_memory', { userId: tenant, memoryId: gone, erase: true })).body.receipt
+      .erasureId as string;
     const receivedGrantId = await share(FRIEND, tenant);
     return {
       tenant,
@@ -161,6 +167,7 @@ describe.each(engines)('what each scope sees [$name]', (engine) => {
       deletedId,
       jobId: job.body.jobId ?? '00000000-0000-7000-8000-000000000000',
       givenGrantId,
+      erasureId,
       receivedGrantId,
     };
   };

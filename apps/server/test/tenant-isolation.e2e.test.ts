@@ -54,10 +54,10 @@ describe.skipIf(!pgUrl)('tenant isolation with per-agent API keys (two replicas 
     await database?.drop();
   });
 
-  it('lists the same 34 tools as the lite profile (spec §1.6: the tool surface is identical in both; MCP_TOOL_SETS=all)', async () => {
+  it('lists the same 35 tools as the lite profile (spec §1.6: the tool surface is identical in both; MCP_TOOL_SETS=all)', async () => {
     const alice = await connect(replicas[0] as ServerProcess, keys['alice-agent']?.key ?? '');
     const names = (await alice.listTools()).tools.map((tool) => tool.name).sort();
-    expect(names).toHaveLength(34);
+    expect(names).toHaveLength(35);
     expect(names).toEqual([...TOOL_NAMES].sort());
   });
 

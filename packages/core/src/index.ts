@@ -48,7 +48,7 @@ export type {
 } from './domain/memory.js';
 export { MEMORY_MARKERS, MEMORY_TIERS } from './domain/memory.js';
 export type { GrantAccess, Grantee, GranteeKind, GrantRequest, MemoryGrant, SharedSpace } from './domain/memory-grants.js';
-export { GRANT_ACCESS, GRANTEE_KINDS } from './domain/memory-grants.js';
+export { GRANT_ACCESS, GRANTEE_KINDS, MAX_GRANT_DAYS } from './domain/memory-grants.js';
 export { checkContent, checkMetadata, checkScope, checkTags, MEMORY_LIMITS, nestingExceeds } from './domain/memory-limits.js';
 export { isRegisteredRedirectUri, REDIRECT_URI_MAX_LENGTH, redirectUriProblem } from './domain/oauth-redirect-uri.js';
 export type { OrganizationRole } from './domain/organization-rules.js';
