@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { CLI_VERSION } from './cli-version.js';
 import { configCheckCommand } from './commands/config-check-command.js';
+import { eraseMemoriesCommand, eraseUserCommand, verifyErasureCommand } from './commands/erase-command.js';
 import { type ExportOptions, exportCommand } from './commands/export-command.js';
 import { createGrantCommand, listGrantsCommand, revokeGrantCommand } from './commands/grants-command.js';
 import {
@@ -256,6 +257,36 @@ export async function runMemsvc(argv: readonly string[], cli: CliContext): Promi
     .requiredOption('--user <userId>', 'the user')
     .option('--json', 'print one JSON object')
     .action((options: { user: string; json?: boolean }) => runCommand(cli, () => listGrantsCommand(cli, options)));
+
+  const erase = program
+    .command('erase')
+    .description("erase a user's memories for good: every version, vector and index entry, with a receipt");
+
+  erase
+    .command('memories')
+    .description('erase memories of a user for good, in one transaction (all or none)')
+    .requiredOption('--user <userId>', 'whose memories')
+    .requiredOption('--memory <memoryId...>', 'the memories to erase (up to 100)')
+    .option('--json', 'print the receipt as one JSON object')
+    .action((options: { user: string; memory: string[]; json?: boolean }) => runCommand(cli, () => eraseMemoriesCommand(cli, options)));
+
+  erase
+    .command('user')
+    .description('erase every memory of a user for good; a run cut short is finished by running it again')
+    .requiredOption('--user <userId>', 'the user')
+    .requiredOption('--confirm <userId>', 'the same user id again')
+    .option('--json', 'print the receipt as one JSON object')
+    .action((options: { user: string; confirm: string; json?: boolean }) => runCommand(cli, () => eraseUserCommand(cli, options)));
+
+  erase
+    .command('verify')
+    .description("check that nothing of an erasure's memories remains (exit 1 when something does)")
+    .argument('<erasureId>', "the receipt's erasure id")
+    .requiredOption('--user <userId>', 'whose erasure')
+    .option('--json', 'print the check as one JSON object')
+    .action((erasureId: string, options: { user: string; json?: boolean }) =>
+      runCommand(cli, () => verifyErasureCommand(cli, erasureId, options)),
+    );
 
   return parseOnContext(program, argv, cli);
 }

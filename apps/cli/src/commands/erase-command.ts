@@ -1,0 +1,83 @@
+import { type CallContext, createMemoryEngine, type ErasureCheck, type ErasureReceipt, MemsvcError } from '@memsvc/core';
+import { DisabledEmbedder } from '@memsvc/embeddings';
+import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
+import type { CliContext } from '../cli-context.js';
+import { parseUserFlag } from '../operator-flags.js';
+import { withExistingOperatorStore } from '../operator-store.js';
+import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
+
+const APPLICATION_NAME = 'memsvc-erase';
+
+/** The engine on the operator's store: erasure goes through core's rules, audited as `operator:cli`. */
+function erasingEngine(store: MemsvcStore) {
+  return createMemoryEngine({ store: store.memories, embedder: new DisabledEmbedder(), clock: systemClock, erasures: store.erasures });
+}
+
+function asUser(user: string): CallContext {
+  return { tenant: parseUserFlag(user), actor: { id: 'operator:cli' } };
+}
+
+/** `memsvc erase memories`: erases memories of a user for good, in one transaction. */
+export async function eraseMemoriesCommand(
+  cli: CliContext,
+  options: { readonly user: string; readonly memory: readonly string[]; readonly json?: boolean },
+): Promise<void> {
+  const context = asUser(options.user);
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    printReceipt(cli, await erasingEngine(store).erase(context, options.memory), options.json);
+  });
+}
+
+/** `memsvc erase user`: every memory of a user, in batches under one receipt; the user id typed twice. */
+export async function eraseUserCommand(
+  cli: CliContext,
+  options: { readonly user: string; readonly confirm: string; readonly json?: boolean },
+) {
+  const context = asUser(options.user);
+  if (options.confirm !== options.user) {
+    throw new MemsvcError('INVALID_INPUT', '--confirm must repeat the --user id: erasing a whole user cannot be undone', {
+      field: '--confirm',
+    });
+  }
+  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
+    printReceipt(cli, await erasingEngine(store).eraseAll(context), options.json);
+  });
+}
+
+/** `memsvc erase verify`: checks an erasure against the database now; exits 1 when something remains. */
+export async function verifyErasureCommand(
+  cli: CliContext,
+  erasureId: string,
+  options: { readonly user: string; readonly json?: boolean },
+) {
+  const context = asUser(options.user);
+  const check = await withExistingOperatorStore(cli, APPLICATION_NAME, (store) => erasingEngine(store).verifyErasure(context, erasureId));
+  if (options.json) writeJsonLine(cli, { ...check, remaining: { ...check.remaining } });
+  else cli.stdout.write(`${describeCheck(check)}\n`);
+  if (!check.verified) {
+    throw new MemsvcError('CONFLICT', `erasure ${erasureId} is not verified: something of its memories remains`, { field: '<erasureId>' });
+  }
+}
+
+function printReceipt(cli: CliContext, receipt: ErasureReceipt, json: boolean | undefined): void {
+  if (json) {
+    writeJsonLine(cli, { ...receipt, erasedAt: receipt.erasedAt.toISOString(), counts: { ...receipt.counts } });
+    return;
+  }
+  cli.stdout.write(
+    `erased ${receipt.memoryIds.length} memories for good at ${formatInstant(receipt.erasedAt)} (erasure ${receipt.erasureId})\n` +
+      `digest ${receipt.digest}\n` +
+      `${formatTable(
+        ['PLACE', 'REMOVED'],
+        Object.entries(receipt.counts).map(([place, count]) => [place, String(count)]),
+      )}\n`,
+  );
+}
+
+function describeCheck(check: ErasureCheck): string {
+  const left = Object.entries(check.remaining).filter(([, count]) => count > 0);
+  if (check.verified) return `erasure ${check.erasureId}: verified — nothing of its memories remains, and its digest matches`;
+  return `erasure ${check.erasureId}: NOT verified — digest ${check.digestMatches ? 'matches' : 'does not match'}; remaining: ${
+    left.map(([place, count]) => `${place} ${count}`).join(', ') || 'none'
+  }`;
+}
