@@ -291,11 +291,11 @@ export class MemoryEngine implements MemoryOperations {
 
   /** Brings back a deleted memory, or an earlier version's content; re-embeds when content changed. ERASED for an erased one. */
   async restore(context: CallContext, id: string, version?: number): Promise<MemoryRecord> {
-    const restored = await this.parts.store
-      .restore(context.tenant, id, context.actor, version === undefined ? {} : { version })
-      .catch(async (error: unknown) => {
-        throw (isMemsvcError(error, 'NOT_FOUND') && (await erasedError(this.parts, context, id))) || error;
-      });
+    // Asked first: while a whole user's erasure is pending, its memories are deleted rows that a
+    // restore would otherwise bring back (restore is rare; the check is one indexed read).
+    const erased = await erasedError(this.parts, context, id);
+    if (erased) throw erased;
+    const restored = await this.parts.store.restore(context.tenant, id, context.actor, version === undefined ? {} : { version });
     if (restored.hasEmbedding) return restored;
     const embedding = await embedContent(this.parts, restored.content);
     if (!embedding) return restored;
