@@ -23,6 +23,9 @@ const EXPECTED_TABLES = [
   'lexical_terms',
   'memories',
   'memory_audit',
+  'memory_erasures',
+  'memory_grant_defaults',
+  'memory_grants',
   'memory_import_ledger',
   'memory_links',
   'memory_terms',
@@ -183,6 +186,8 @@ describeEachEngine('migrations', (engine) => {
       '0019-audit-by-time',
       '0020-replaced-by',
       '0021-oauth-authorization-server',
+      '0022-memory-erasures',
+      '0023-memory-grants',
     ]);
     const indexes = await sql<{ indexname: string; indexdef: string }>`
       SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'memories_embedding_hnsw%' ORDER BY indexname`.execute(db);
