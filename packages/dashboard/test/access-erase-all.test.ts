@@ -108,6 +108,10 @@ describe.each(dashboardEngines('memsvc_dashboard_erase_all'))('erasing all my me
       const check = await carolPage.get(`/erasures/${erasureId}`);
       expect([check.status, check.body.includes('<dd class="verified">yes</dd>')]).toEqual([200, true]);
       expect((await carolPage.get(`/memories/${carols[0]}`)).status).toBe(410);
+      // Once more finds nothing left, and says so; dave's memories are still untouched.
+      const empty = await carolPage.post('/access/erase-all', { confirm_user_id: 'carol' });
+      expect([empty.status, empty.body.includes('There were no memories to erase')]).toEqual([200, true]);
+      expect(await kept(dave, daves)).toEqual(daves);
       // Another user's check of it is "not found".
       expect((await (await signedIn(dave)).get(`/erasures/${erasureId}`)).status).toBe(404);
     },

@@ -22,9 +22,11 @@ export function ErasureReceiptPage(props: { frame: PageFrame; section: Section; 
   const count = receipt.memoryIds.length;
   const shown = receipt.memoryIds.slice(0, IDS_SHOWN);
   const done =
-    receipt.state === 'completed'
-      ? `Erased for good: ${memoriesText(count)}, with every version, vector and index entry. Nothing of ${count === 1 ? 'it' : 'them'} can be restored.`
-      : 'The erasure is still under way: every memory it takes is hidden already, and erasing again finishes it.';
+    receipt.state !== 'completed'
+      ? 'The erasure is still under way: every memory it takes is hidden already, and erasing again finishes it.'
+      : count === 0
+        ? 'There were no memories to erase; the erasure is recorded all the same.'
+        : `Erased for good: ${memoriesText(count)}, with every version, vector and index entry. Nothing of ${count === 1 ? 'it' : 'them'} can be restored.`;
   return (
     <Layout frame={frame} title="Erasure receipt" section={props.section}>
       <div class="erasure">
