@@ -13,6 +13,7 @@ import { viewerMiddleware } from './auth/viewer-middleware.js';
 import type { DashboardDependencies, DashboardOptions } from './dashboard-dependencies.js';
 import type { DashboardEnv } from './dashboard-env.js';
 import { registerAccessRoutes } from './pages/access/access-routes.js';
+import { registerErasureRoutes } from './pages/erasure/erasure-routes.js';
 import { registerBulkRoutes } from './pages/memories/bulk-routes.js';
 import { registerMemoriesRoutes } from './pages/memories/memories-routes.js';
 import { registerMemoryRoutes } from './pages/memory/memory-routes.js';
@@ -94,6 +95,7 @@ export function createDashboard(dependencies: DashboardDependencies, options: Da
   registerMemoriesRoutes(app, dependencies, options);
   registerBulkRoutes(app, dependencies, options);
   registerMemoryRoutes(app, dependencies, options);
+  registerErasureRoutes(app, dependencies, options);
   registerReviewRoutes(app, dependencies, options);
   registerOperationsRoutes(app, dependencies, options);
   registerAccessRoutes(app, dependencies, options);

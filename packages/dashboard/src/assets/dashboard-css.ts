@@ -1,4 +1,5 @@
 import { ACCESS_PAGE_CSS } from '../pages/access/access-css.js';
+import { ERASURE_PAGE_CSS } from '../pages/erasure/erasure-css.js';
 import { MEMORIES_PAGE_CSS } from '../pages/memories/memories-css.js';
 import { MEMORY_PAGE_CSS } from '../pages/memory/memory-css.js';
 import { OPERATIONS_PAGE_CSS } from '../pages/operations/operations-css.js';
@@ -61,6 +62,12 @@ progress { width: 220px; max-width: 100%; }
 `;
 
 /** Served from `/assets/dashboard.css`: the base rules and each page's own. */
-export const DASHBOARD_CSS = [BASE_CSS, MEMORIES_PAGE_CSS, MEMORY_PAGE_CSS, REVIEW_PAGE_CSS, OPERATIONS_PAGE_CSS, ACCESS_PAGE_CSS].join(
-  '\n',
-);
+export const DASHBOARD_CSS = [
+  BASE_CSS,
+  MEMORIES_PAGE_CSS,
+  MEMORY_PAGE_CSS,
+  REVIEW_PAGE_CSS,
+  OPERATIONS_PAGE_CSS,
+  ACCESS_PAGE_CSS,
+  ERASURE_PAGE_CSS,
+].join('\n');

@@ -6,9 +6,10 @@ import { BarePage } from '../views/layout.js';
 import type { Viewer } from './viewer.js';
 
 /**
- * How recent a sign-in must be to change who can get in: mint or revoke a key, end sessions.
- * A cookie left in an unlocked browser, or lifted from one, is good for reading for the whole
- * session; giving out a new credential takes a sign-in from the last few minutes.
+ * How recent a sign-in must be to change who can get in (mint or revoke a key, share a space, end
+ * sessions) or to erase every memory for good. A cookie left in an unlocked browser, or lifted
+ * from one, is good for reading for the whole session; giving out a new credential, or taking
+ * everything away for good, takes a sign-in from the last few minutes.
  */
 export const FRESH_SIGN_IN_SECONDS = 600;
 
@@ -26,8 +27,8 @@ export function requireFreshSignIn(clock: Clock, basePath: string): MiddlewareHa
     return c.html(
       <BarePage basePath={basePath} title="Sign in again">
         <p role="alert">
-          Creating or revoking a key, sharing a space or ending a share, or ending sessions, needs a sign-in from the last{' '}
-          {FRESH_SIGN_IN_SECONDS / 60} minutes. Nothing was changed.
+          Creating or revoking a key, sharing a space or ending a share, ending sessions, or erasing all your memories needs a sign-in from
+          the last {FRESH_SIGN_IN_SECONDS / 60} minutes. Nothing was changed.
         </p>
         <p>
           <a href={`${basePath}/sign-in`}>Sign in again</a>, then come back to <a href={`${basePath}/access`}>Access</a>.

@@ -13,6 +13,7 @@ import { pageUrl } from '../../views/urls.js';
 import { accessNotice } from './access-notices.js';
 import { AccessPage, type AccessView } from './access-view.js';
 import { databaseUrlIsMasked, httpConfigs, MCP_URL_PLACEHOLDER, SHARED_KEY_PLACEHOLDER, stdioConfigs } from './agent-configs.js';
+import { registerEraseAllRoutes } from './erase-all-routes.js';
 import { emptyGrantForm } from './grant-form.js';
 import { registerGrantRoutes, sharingOf } from './grants-routes.js';
 import { checkKeyForm, emptyKeyForm, grantableScopes, type KeyFormValues, keyFormValues } from './key-form.js';
@@ -28,9 +29,9 @@ const FORM_ERRORS = ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT'] as const;
 /**
  * `/access`: the viewer's API keys (create, with the key shown once; list; revoke), the spaces
  * they share and that are shared with them (grants-routes.tsx), their organizations and members
- * (read-only), and "connect an agent". Everything is the viewer's own:
- * keys are listed and revoked only within their tenant, keys are minted by `@memsvc/auth` and
- * stored through the same store and rules as `memsvc keys create`.
+ * (read-only), "connect an agent", and erasing all their memories (erase-all-routes.tsx).
+ * Everything is the viewer's own: keys are listed and revoked only within their tenant, keys are
+ * minted by `@memsvc/auth` and stored through the same store and rules as `memsvc keys create`.
  */
 export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: DashboardDependencies, options: DashboardOptions): void {
   const { config, store, clock, logger, sessions } = dependencies.runtime;
@@ -150,6 +151,7 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   });
 
   registerGrantRoutes(app, dependencies, options, accessView);
+  registerEraseAllRoutes(app, dependencies, options, accessView);
 
   app.post('/access/sessions/end', async (c) => {
     if (!sessions) return notFound(c, 'This server issues no sessions, so there are none to end.');

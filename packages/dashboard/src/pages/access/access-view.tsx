@@ -2,6 +2,7 @@ import type { ApiKeyRecord, Scope } from '@memsvc/core';
 import { Layout, Notice, type PageFrame } from '../../views/layout.js';
 import type { AgentConfig } from './agent-configs.js';
 import { ConnectAgentSection, type ConnectSettings } from './connect-agent-section.js';
+import { EraseAllSection } from './erase-all-section.js';
 import { GRANT_FORM_FIELDS, type GrantFormField, type GrantFormValues } from './grant-form.js';
 import { SharedSpacesSection, type SharingView } from './grants-section.js';
 import type { KeyFormValues } from './key-form.js';
@@ -32,9 +33,11 @@ export interface AccessView {
   readonly grantForm: GrantFormValues;
   /** Why the share in the form was refused, and the field core named. */
   readonly grantError?: { readonly field: GrantFormField | undefined; readonly message: string } | undefined;
+  /** Why "erase all my memories" erased nothing (the typed id was not the viewer's). */
+  readonly eraseAllError?: string | undefined;
 }
 
-/** `/access`: the viewer's API keys, their organizations and how to connect an agent. */
+/** `/access`: the viewer's API keys, shared spaces, organizations, how to connect an agent, and erasing all their memories. */
 export function AccessPage(props: AccessView) {
   const { frame } = props;
   const organizationNames = new Map(props.organizations.map(({ organization }) => [organization.id, organization.name]));
@@ -43,6 +46,7 @@ export function AccessPage(props: AccessView) {
       <Notice text={props.notice?.text} kind={props.notice?.kind} />
       <Notice text={props.error ? `The key was not created: ${props.error}.` : undefined} kind="error" />
       <Notice text={grantErrorText(props.grantError)} kind="error" />
+      <Notice text={props.eraseAllError} kind="error" />
       {props.created ? <NewKeyPanel record={props.created.record} secret={props.created.secret} configs={props.created.configs} /> : null}
       {props.liteProfile ? (
         <section aria-labelledby="keys-title">
@@ -81,6 +85,7 @@ export function AccessPage(props: AccessView) {
         </>
       )}
       <ConnectAgentSection settings={props.connect} />
+      <EraseAllSection frame={frame} invalid={props.eraseAllError !== undefined} />
     </Layout>
   );
 }

@@ -8,6 +8,6 @@ export function isMemoryId(value: string): boolean {
 }
 
 /** The page of a memory, or one of its actions (`/edit`, `/pin`, …). */
-export function memoryPath(basePath: string, id: string, action?: 'edit' | 'pin' | 'promote' | 'delete' | 'restore'): string {
+export function memoryPath(basePath: string, id: string, action?: 'edit' | 'pin' | 'promote' | 'delete' | 'restore' | 'erase'): string {
   return `${basePath}/memories/${id}${action ? `/${action}` : ''}`;
 }

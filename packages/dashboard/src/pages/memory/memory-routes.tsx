@@ -1,4 +1,4 @@
-import { type CallContext, importanceParts, isMemsvcError, type MemoryEngine, type MemoryRecord } from '@memsvc/core';
+import { type CallContext, importanceParts, isMemsvcError } from '@memsvc/core';
 import { httpStatusOf } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import { callContextOf } from '../../auth/viewer.js';
@@ -6,12 +6,14 @@ import type { DashboardDependencies, DashboardOptions } from '../../dashboard-de
 import type { DashboardEnv } from '../../dashboard-env.js';
 import { ErrorPage } from '../../views/error-page.js';
 import { frameOf } from '../../views/frame.js';
+import { erasedMemoryPage } from '../erasure/erasure-routes.js';
 import { ConflictPage } from './memory-conflict-view.js';
 import { readEdit, readVersion } from './memory-form.js';
 import { versionsOf } from './memory-history.js';
 import { type MemoryNoticeCode, memoryNotice } from './memory-notices.js';
 import { MEMORY_ID_PATTERN, memoryPath } from './memory-paths.js';
 import { MemoryPage, type MemoryView } from './memory-view.js';
+import { peekMemory as peek } from './peek-memory.js';
 
 /** Audit entries read for the history and the trail: the versions shown come from these. */
 const AUDIT_READ = 100;
@@ -50,8 +52,10 @@ export function registerMemoryRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   };
 
   app.get(PAGE, async (c) => {
-    const page = await pageOf(c, c.req.param('id'));
-    if (!page) return notFound(c);
+    const id = c.req.param('id');
+    const page = await pageOf(c, id);
+    // An erased memory's page says so (410), with its erasure; any other unknown id is not found.
+    if (!page) return (await erasedMemoryPage(c, dependencies, options, id)) ?? notFound(c);
     return c.html(<MemoryPage frame={frameOf(c, options)} {...page} notice={memoryNotice(c.req.query('notice'))} />);
   });
 
@@ -159,16 +163,6 @@ export function registerMemoryRoutes(app: Hono<DashboardEnv>, dependencies: Dash
       }
       throw error;
     }
-  }
-}
-
-/** The memory, deleted or not, or undefined when there is none with this id in the viewer's tenant. */
-async function peek(engine: MemoryEngine, context: CallContext, id: string): Promise<MemoryRecord | undefined> {
-  try {
-    return await engine.getUncounted(context, id, { includeDeleted: true });
-  } catch (error) {
-    if (isMemsvcError(error, 'NOT_FOUND')) return undefined;
-    throw error;
   }
 }
 

@@ -30,7 +30,7 @@ export interface MemoryView {
 /**
  * One memory: what it says (as text), its details and markers, its importance and what makes
  * it, the changes a person can make (edit under optimistic concurrency, pin, promote, delete,
- * restore), its links, its versions with their diffs, and its audit trail.
+ * restore, erase for good), its links, its versions with their diffs, and its audit trail.
  */
 export function MemoryPage(props: MemoryView) {
   const { frame, memory } = props;
@@ -49,6 +49,7 @@ export function MemoryPage(props: MemoryView) {
             <button type="submit" class="primary">
               Restore
             </button>
+            <EraseLink basePath={frame.basePath} memoryId={memory.id} />
           </form>
         ) : null}
 
@@ -198,8 +199,18 @@ function Actions(props: { frame: PageFrame; memory: MemoryRecord }) {
             Delete
           </button>
         </form>
+        <EraseLink basePath={frame.basePath} memoryId={memory.id} />
       </div>
     </section>
+  );
+}
+
+/** To the page that says what erasing for good means and asks (erasure/confirm-erase-view.tsx); it changes nothing itself. */
+function EraseLink(props: { basePath: string; memoryId: string }) {
+  return (
+    <a href={memoryPath(props.basePath, props.memoryId, 'erase')} class="erase-link">
+      Erase for good…
+    </a>
   );
 }
 
