@@ -38,7 +38,15 @@ import { promoteMemory } from './promote-memory.js';
 import { type RecallInput, type RecallResult, recall } from './recall.js';
 import { type RecallHit, recallHits } from './recall-hits.js';
 import { reviseMemory, type UpdateMemoryInput, type UpdateResult } from './revise-memory.js';
-import { asGrantee, type SharedSelection, type SpaceName, selectedSpaces, sharedMemory, writeTenant } from './shared-spaces.js';
+import {
+  asGrantee,
+  type SharedSelection,
+  type SpaceName,
+  selectedSpaces,
+  sharedMemory,
+  sharedWriter,
+  writeTenant,
+} from './shared-spaces.js';
 
 /**
  * The memory engine: memsvc's use-cases written against ports, usable without any app — the one
@@ -203,7 +211,7 @@ export class MemoryEngine implements MemoryOperations {
     try {
       return await reviseMemory(this.parts, context, id, input, expectedVersion);
     } catch (error) {
-      const writer = isMemsvcError(error, 'NOT_FOUND') ? await this.#sharedWriter(context, id) : undefined;
+      const writer = isMemsvcError(error, 'NOT_FOUND') ? await sharedWriter(this.parts, context, id) : undefined;
       if (!writer) throw error;
       return reviseMemory(this.parts, writer, id, input, expectedVersion);
     }
@@ -217,26 +225,8 @@ export class MemoryEngine implements MemoryOperations {
   /** Deletes a memory (restorable), the caller's or one in a space it may write. False when there was no such memory. */
   async delete(context: CallContext, id: string): Promise<boolean> {
     if (await this.parts.store.softDelete(context.tenant, id, context.actor)) return true;
-    const writer = await this.#sharedWriter(context, id);
+    const writer = await sharedWriter(this.parts, context, id);
     return writer ? this.parts.store.softDelete(writer.tenant, id, writer.actor) : false;
-  }
-
-  /**
-   * The caller as the grantee of another owner's memory `id` that is not its own, in a space shared
-   * with it read-write; undefined when no grant reaches the memory (the caller's NOT_FOUND stands).
-   * FORBIDDEN when the space is shared with it read-only. Only asked after the caller's own
-   * tenant did not have the memory, so a write of one's own memories costs nothing more.
-   */
-  async #sharedWriter(context: CallContext, id: string): Promise<CallContext | undefined> {
-    if (!this.parts.grants) return undefined;
-    const shared = await sharedMemory(this.parts, context, id, 'read');
-    if (!shared) return undefined;
-    if (shared.space.access !== 'read-write') {
-      throw new MemsvcError('FORBIDDEN', `the space ${JSON.stringify(shared.space.space)} is shared with you read-only`, {
-        field: 'memoryId',
-      });
-    }
-    return asGrantee(context, shared.space.owner);
   }
 
   /** Deletes up to 100 memories; one missing id does not stop the others. */

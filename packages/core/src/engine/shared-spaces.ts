@@ -99,6 +99,24 @@ export async function sharedMemory(
 }
 
 /**
+ * The caller as the grantee of another owner's memory `id` that is not its own, in a space shared
+ * with it read-write; undefined when no grant reaches the memory (the caller's NOT_FOUND stands).
+ * FORBIDDEN when the space is shared with it read-only. Asked only after the caller's own tenant
+ * did not have the memory, so a write of one's own memories costs nothing more.
+ */
+export async function sharedWriter(parts: EngineParts, context: CallContext, id: string): Promise<CallContext | undefined> {
+  if (!parts.grants) return undefined;
+  const shared = await sharedMemory(parts, context, id, 'read');
+  if (!shared) return undefined;
+  if (shared.space.access !== 'read-write') {
+    throw new MemsvcError('FORBIDDEN', `the space ${JSON.stringify(shared.space.space)} is shared with you read-only`, {
+      field: 'memoryId',
+    });
+  }
+  return asGrantee(context, shared.space.owner);
+}
+
+/**
  * The context of a grantee's write into `owner`'s memories: the owner's tenant, and an actor that
  * names the grantee and the principal it called with, so the owner's audit says who wrote.
  */
