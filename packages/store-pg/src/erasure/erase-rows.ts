@@ -35,10 +35,17 @@ export async function eraseRows(
   const lexicalPostings = await count(sql`SELECT count(*) AS n FROM memory_terms WHERE memory_id = ANY(${ids}::uuid[])`);
   // The words of the memories whatever their state (a deleted one has no postings left, but its
   // words may still sit in the statistics at a count of zero), by the index's own tokenizer.
+  // Earlier versions' words too (the audit keeps them until now): an edit left them at zero.
   const terms = (
-    await sql<{ term: string }>`SELECT DISTINCT terms.term FROM memories AS m
-      CROSS JOIN LATERAL memsvc_memory_terms(m.content, m.search_context) AS terms
-      WHERE m.user_id = ${tenant} AND m.id = ANY(${ids}::uuid[])`.execute(trx)
+    await sql<{ term: string }>`
+      SELECT DISTINCT terms.term FROM memories AS m
+        CROSS JOIN LATERAL memsvc_memory_terms(m.content, m.search_context) AS terms
+        WHERE m.user_id = ${tenant} AND m.id = ANY(${ids}::uuid[])
+      UNION
+      SELECT DISTINCT terms.term FROM memory_audit AS a
+        CROSS JOIN LATERAL (VALUES (a.before ->> 'content'), (a.after ->> 'content')) AS version(content)
+        CROSS JOIN LATERAL memsvc_memory_terms(version.content, NULL) AS terms
+        WHERE a.user_id = ${tenant} AND a.memory_id = ANY(${ids}::uuid[]) AND version.content IS NOT NULL`.execute(trx)
   ).rows.map((row) => row.term);
 
   const links = Number(
