@@ -267,6 +267,8 @@ export const REQUIREMENTS = {
   'R-ERASE-USER':
     'a whole user is erased in batches under one record; a run cut short hides every memory at once and the next run completes it',
   'R-ERASE-REPLICA': 'a standby that has replayed an erasure holds neither the text nor the ids outside the record',
+  'R-GRANT-SUPERSEDES':
+    'a write made under a grant touches only memories inside the granted space: a supersedes naming any other memory of the owner is FORBIDDEN, naming supersedes, and writes nothing; duplicates, contradictions and changed facts are found only inside the space',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

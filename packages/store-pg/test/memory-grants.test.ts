@@ -220,6 +220,142 @@ describeEachEngine('memory shared by grant (tenant-swap suite)', (engine) => {
     expect(await recalled(context('dave'), 'refunds', 'all')).not.toContain(ids.payments);
   });
 
+  describe('a write under a grant reaches only the granted space', () => {
+    const PROJECT_A = 'project:a';
+    const PROJECT_B = 'project:b';
+    const asAlice = (content: string, scope: string) => memories.create(alice, { tier: 'ltm', content, scope });
+    const aliceCount = async () =>
+      Number(
+        (await sql<{ n: string }>`SELECT count(*) AS n FROM memories WHERE user_id = 'alice'`.execute(store.connection.db)).rows[0]?.n,
+      );
+    const shareAB = async () => {
+      await memories.grant(alice, { space: PROJECT_A, grantee: { kind: 'user', id: 'bob' }, access: 'read-write' });
+      await memories.grant(alice, { space: PROJECT_B, grantee: { kind: 'user', id: 'bob' }, access: 'read' });
+    };
+
+    it(
+      verifies(
+        'R-GRANT-SUPERSEDES',
+        "a grantee's supersedes outside the granted space is FORBIDDEN, naming supersedes, and writes nothing",
+      ),
+      async () => {
+        const inA = (await asAlice('Sprint reviews of project A happen on Thursdays', PROJECT_A)).memory;
+        const inAToo = (await asAlice('Project A deploys from the main branch', PROJECT_A)).memory;
+        const inB = (await asAlice('Project B owns the invoice exporter', PROJECT_B)).memory;
+        await shareAB();
+        // Bob learns the ids he may read: project:b is shared with him read-only.
+        expect((await memories.get(bob, inB.id)).id).toBe(inB.id);
+        const before = await aliceCount();
+        const untouched = async () => {
+          expect(await aliceCount()).toBe(before);
+          for (const id of [inA.id, inAToo.id, inB.id, ids.private]) {
+            expect(await memories.getUncounted(alice, id)).toMatchObject({ supersededBy: null, version: 1 });
+          }
+        };
+
+        for (const target of [inB.id, ids.private, '01900000-0000-7000-8000-00000000abcd']) {
+          const created = memories.create(bob, {
+            tier: 'ltm',
+            content: `Project A now owns what ${target} said`,
+            scope: PROJECT_A,
+            owner: 'alice',
+            supersedes: [target],
+          });
+          // An id outside the space and one that does not exist get the same answer.
+          expect(await refusal(created)).toEqual({ code: 'FORBIDDEN', field: 'supersedes' });
+          expect(
+            await refusal(memories.update(bob, inA.id, { content: 'Sprint reviews moved to Fridays', supersedes: [target] }, 1)),
+          ).toEqual({
+            code: 'FORBIDDEN',
+            field: 'supersedes',
+          });
+          // One id inside the space does not carry one outside it.
+          expect(
+            await refusal(
+              memories.create(bob, { tier: 'ltm', content: 'Mixed', scope: PROJECT_A, owner: 'alice', supersedes: [inAToo.id, target] }),
+            ),
+          ).toEqual({ code: 'FORBIDDEN', field: 'supersedes' });
+          await untouched();
+        }
+
+        // Inside the space, supersedes works for the grantee as for the owner.
+        const replaced = await memories.create(bob, {
+          tier: 'ltm',
+          content: 'Project A deploys from release branches now',
+          scope: PROJECT_A,
+          owner: 'alice',
+          supersedes: [inAToo.id],
+        });
+        expect(replaced.superseded.map((gone) => gone.memoryId)).toEqual([inAToo.id]);
+        expect((await memories.getUncounted(alice, inAToo.id)).supersededBy).toBe(replaced.memory.id);
+        const revised = await memories.revise(
+          bob,
+          inA.id,
+          { content: 'Sprint reviews moved to Fridays', supersedes: [replaced.memory.id] },
+          1,
+        );
+        expect(revised.superseded.map((gone) => gone.memoryId)).toEqual([replaced.memory.id]);
+        expect((await memories.getUncounted(alice, inB.id)).supersededBy).toBeNull();
+      },
+    );
+
+    it(
+      verifies('R-GRANT-SUPERSEDES', "a grantee's write never collapses into, contradicts or replaces a memory outside the granted space"),
+      async () => {
+        const superseding = createMemoryEngine({
+          store: store.memories,
+          embedder: new LocalEmbedder(),
+          clock,
+          grants: store.grants,
+          settings: {
+            similarity: {
+              duplicateThreshold: 0.97,
+              contradictionThreshold: 0.5,
+              contradictionThresholdMax: 0.97,
+              contradictionPolicy: 'supersede',
+            },
+            importanceHalfLifeDays: 14,
+          },
+        });
+        const deploys = 'Production deploys go to the us-east-1 region every Monday';
+        const home = 'I live in Paris';
+        const outside = [
+          (await asAlice(deploys, PROJECT_B)).memory.id,
+          (await asAlice(deploys, 'personal')).memory.id,
+          (await asAlice(home, PROJECT_B)).memory.id,
+          (await asAlice(home, 'personal')).memory.id,
+        ];
+        const insideDeploys = (await asAlice(deploys, PROJECT_A)).memory.id;
+        await shareAB();
+        clock.advance(86_400_000);
+
+        const write = (content: string) => superseding.create(bob, { tier: 'ltm', content, scope: PROJECT_A, owner: 'alice' });
+        const moved = await write('Production deploys go to the eu-central-1 region every Tuesday');
+        const berlin = await write('I moved to Berlin last month, so I live in Berlin now');
+        const copied = await write(home);
+        expect(copied.outcome).toBe('created');
+        expect(copied.memory.scope).toBe(PROJECT_A);
+
+        for (const result of [moved, berlin, copied]) {
+          const touched = [...result.contradictions.map((c) => c.memoryId), ...result.related.map((r) => r.id)];
+          for (const id of outside) expect(touched).not.toContain(id);
+        }
+        for (const id of outside) {
+          expect(await memories.getUncounted(alice, id)).toMatchObject({
+            supersededBy: null,
+            replacedBy: null,
+            contradicted: false,
+            version: 1,
+          });
+          expect(await memories.links(alice, id)).toEqual([]);
+        }
+        // Inside the space the owner's rules apply to the grantee's write as to the owner's.
+        expect(moved.contradictions.map((c) => c.memoryId)).toEqual([insideDeploys]);
+        expect((await memories.getUncounted(alice, insideDeploys)).supersededBy).toBe(moved.memory.id);
+      },
+    );
+  });
+
   describe('bad grants change nothing', () => {
     const grants = async () =>
       Number((await sql<{ n: string }>`SELECT count(*) AS n FROM memory_grants`.execute(store.connection.db)).rows[0]?.n);
