@@ -356,12 +356,49 @@ describeEachEngine('memory shared by grant (tenant-swap suite)', (engine) => {
     );
   });
 
+  it(
+    verifies(
+      'R-GRANT-NO-ENUMERATION',
+      'a grant to a user, organization or API key that does not exist answers as one to a grantee that does',
+    ),
+    async () => {
+      const team = await store.organizations.create({ name: 'Billing', slug: 'billing', owner: toTenantId('carol') });
+      // An API key of another tenant: alice must not be able to confirm that it exists.
+      const key = await store.apiKeys.create({
+        userId: toTenantId('dave'),
+        name: 'ci agent',
+        scopes: ['memories:read'],
+        prefix: 'msk_test',
+        keyHash: createHash('sha256').update('dave-key').digest('hex'),
+      });
+      const NO_SUCH_ID = '01900000-0000-7000-8000-0000000000ff';
+      // What the caller sees of a grant, less what it named itself and the ids and times of the row.
+      const answer = async (kind: 'user' | 'organization' | 'api-key', id: string) => {
+        const { grant, error } = await memories.grant(alice, { space: PAYMENTS, grantee: { kind, id }, access: 'read' }).then(
+          (made) => ({ grant: made, error: undefined }),
+          (refused: unknown) => ({ grant: undefined, error: refused instanceof MemsvcError ? refused.code : String(refused) }),
+        );
+        if (!grant) return { error };
+        const { id: _grantId, createdAt: _createdAt, grantee, ...rest } = grant;
+        return { ...rest, grantee: { kind: grantee.kind }, keys: Object.keys(grant).sort() };
+      };
+      expect(await answer('user', 'nobody-yet')).toEqual(await answer('user', 'bob'));
+      expect(await answer('organization', NO_SUCH_ID)).toEqual(await answer('organization', team.id));
+      expect(await answer('api-key', '01900000-0000-7000-8000-0000000000fe')).toEqual(await answer('api-key', key.id));
+
+      // A grant to a user id nobody has yet reaches nobody until that user signs in, and then that user only.
+      await memories.create(context('nobody-yet'), { tier: 'ltm', content: 'I just signed up', scope: 'personal' });
+      expect(await recalled(context('nobody-yet'), 'refunds', 'all')).toContain(ids.payments);
+      expect(await recalled(context('nobody-else'), 'refunds', 'all')).not.toContain(ids.payments);
+    },
+  );
+
   describe('bad grants change nothing', () => {
     const grants = async () =>
       Number((await sql<{ n: string }>`SELECT count(*) AS n FROM memory_grants`.execute(store.connection.db)).rows[0]?.n);
 
     it(
-      verifies('R-GRANT-REFUSED', 'to oneself, to an unknown grantee, with a past expiry, of a space one does not own, or re-shared'),
+      verifies('R-GRANT-REFUSED', 'to oneself, to a malformed grantee id, with a past expiry, of a space one does not own, or re-shared'),
       async () => {
         const refused = async (who: CallContext, request: Parameters<MemoryEngine['grant']>[1]) => refusal(memories.grant(who, request));
         const user = (id: string) => ({ kind: 'user' as const, id });
@@ -369,19 +406,17 @@ describeEachEngine('memory shared by grant (tenant-swap suite)', (engine) => {
           code: 'INVALID_INPUT',
           field: 'grantee',
         });
-        expect(await refused(alice, { space: PAYMENTS, grantee: user('nobody-here'), access: 'read' })).toEqual({
-          code: 'NOT_FOUND',
+        // The form of an id, never whether it exists (R-GRANT-NO-ENUMERATION).
+        expect(await refused(alice, { space: PAYMENTS, grantee: user('no body'), access: 'read' })).toEqual({
+          code: 'INVALID_INPUT',
           field: 'grantee',
         });
-        expect(
-          await refused(alice, {
-            space: PAYMENTS,
-            grantee: { kind: 'organization', id: '01900000-0000-7000-8000-000000000000' },
-            access: 'read',
-          }),
-        ).toEqual({ code: 'NOT_FOUND', field: 'grantee' });
+        expect(await refused(alice, { space: PAYMENTS, grantee: { kind: 'organization', id: 'billing' }, access: 'read' })).toEqual({
+          code: 'INVALID_INPUT',
+          field: 'grantee',
+        });
         expect(await refused(alice, { space: PAYMENTS, grantee: { kind: 'api-key', id: 'not-a-key' }, access: 'read' })).toEqual({
-          code: 'NOT_FOUND',
+          code: 'INVALID_INPUT',
           field: 'grantee',
         });
         expect(
