@@ -87,7 +87,6 @@ for (const engine of engines) {
 
       for (const [args, code] of [
         [['grants', 'create', '--owner', 'alice', '--space', 'team', '--user', 'alice'], 'INVALID_INPUT'],
-        [['grants', 'create', '--owner', 'alice', '--space', 'team', '--user', 'nobody'], 'NOT_FOUND'],
         [['grants', 'create', '--owner', 'alice', '--space', 'team', '--user', 'bob', '--expires', '2001-01-01'], 'INVALID_INPUT'],
       ] as const) {
         const refused = await memsvc([...args]);
@@ -95,6 +94,15 @@ for (const engine of engines) {
         expect(refused.stderr).toContain(code);
       }
       expect(lastJsonLine<{ given: unknown[] }>(await memsvc(['grants', 'list', '--user', 'alice', '--json'])).given).toHaveLength(1);
+
+      // A user id nobody has yet is granted as the tools grant it (R-GRANT-NO-ENUMERATION); the operator is warned.
+      const unknown = await memsvc(['grants', 'create', '--owner', 'alice', '--space', 'team', '--user', 'nobody', '--json']);
+      expect(unknown.code, unknown.stderr).toBe(0);
+      expect(lastJsonLine<{ grantee: unknown }>(unknown).grantee).toEqual({ kind: 'user', id: 'nobody' });
+      expect(unknown.stderr).toContain('warning: no user "nobody" is known to memsvc yet');
+      expect(created.stderr).not.toContain('warning');
+      const ended = lastJsonLine<{ id: string }>(unknown);
+      expect((await memsvc(['grants', 'revoke', ended.id, '--owner', 'alice'])).code).toBe(0);
 
       expect((await memsvc(['grants', 'revoke', grant.id, '--owner', 'bob'])).stderr).toContain('NOT_FOUND');
       const revoked = await memsvc(['grants', 'revoke', grant.id, '--owner', 'alice']);

@@ -1,6 +1,7 @@
 import type { Scope } from '@memsvc/core';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { verifies } from '../../../packages/core/test/requirements.js';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { createTestDatabase, type TestDatabase } from '../../../tooling/vitest/test-databases.ts';
 import { BearerClients, storeApiKey } from './support/bearer-clients.js';
@@ -101,4 +102,25 @@ describe.skipIf(!pgUrl)('spaces shared by grant (two replicas on PostgreSQL)', (
     expect(await errorCode(bob, 'get_memory', { memoryId: shared })).toBe('NOT_FOUND');
     expect(await errorCode(bob, 'create_memory', note)).toBe('FORBIDDEN');
   });
+
+  it(
+    verifies('R-GRANT-NO-ENUMERATION', 'grant_access answers the same over MCP for a user or API key id that exists and one that does not'),
+    async () => {
+      const alice = await clients.connect(replicas[0].url, keys.alice?.key ?? '');
+      const space = 'project:enumeration';
+      // What a caller can tell from the answer, less the ids it named and the row's own id and time.
+      const answer = async (granteeKind: string, granteeId: string) => {
+        const { isError, body } = await call(alice, 'grant_access', { space, granteeKind, granteeId, access: 'read' });
+        const { id: _id, createdAt: _createdAt, grantee, ...rest } = body.grant ?? {};
+        return { isError, error: body.error, keys: Object.keys(body).sort(), grant: { ...rest, granteeKind: grantee?.kind } };
+      };
+      const known = await answer('user', 'carol');
+      expect(known).toMatchObject({ isError: false, grant: { owner: 'alice', space } });
+      expect(await answer('user', 'nobody-has-this-id')).toEqual(known);
+      // Another tenant's key, and a key id that was never minted.
+      const key = await answer('api-key', keys.carol?.id ?? '');
+      expect(key).toMatchObject({ isError: false });
+      expect(await answer('api-key', '01900000-0000-7000-8000-0000000000fe')).toEqual(key);
+    },
+  );
 });

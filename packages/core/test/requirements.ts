@@ -257,7 +257,7 @@ export const REQUIREMENTS = {
   'R-GRANT-WRITE': 'writes into a shared space need a read-write grant, stay inside that space and are audited as the grantee',
   'R-GRANT-END': 'a revoked or expired grant ends access at the next call; both sides list their grants',
   'R-GRANT-REFUSED':
-    'a grant to oneself, to an unknown grantee, with a past expiry, of a space one does not own, or passed on by a grantee is refused, naming the field, and writes nothing',
+    'a grant to oneself, to a malformed grantee id, with a past expiry, of a space one does not own, or passed on by a grantee is refused, naming the field, and writes nothing',
   'R-GRANT-STATISTICS':
     "a shared space is ranked by its owner's term statistics, and a tenant that shares nothing never changes another's ranking",
   'R-ERASE-EVERYWHERE':
@@ -267,6 +267,10 @@ export const REQUIREMENTS = {
   'R-ERASE-USER':
     'a whole user is erased in batches under one record; a run cut short hides every memory at once and the next run completes it',
   'R-ERASE-REPLICA': 'a standby that has replayed an erasure holds neither the text nor the ids outside the record',
+  'R-GRANT-SUPERSEDES':
+    'a write made under a grant touches only memories inside the granted space: a supersedes naming any other memory of the owner is FORBIDDEN, naming supersedes, and writes nothing; duplicates, contradictions and changed facts are found only inside the space',
+  'R-GRANT-NO-ENUMERATION':
+    'granting to a user, organization or API key id that does not exist answers exactly as granting to one that does, so grant_access cannot tell which ids exist; the grant reaches that id once it exists',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -220,12 +220,185 @@ describeEachEngine('memory shared by grant (tenant-swap suite)', (engine) => {
     expect(await recalled(context('dave'), 'refunds', 'all')).not.toContain(ids.payments);
   });
 
+  describe('a write under a grant reaches only the granted space', () => {
+    const PROJECT_A = 'project:a';
+    const PROJECT_B = 'project:b';
+    const asAlice = (content: string, scope: string) => memories.create(alice, { tier: 'ltm', content, scope });
+    const aliceCount = async () =>
+      Number(
+        (await sql<{ n: string }>`SELECT count(*) AS n FROM memories WHERE user_id = 'alice'`.execute(store.connection.db)).rows[0]?.n,
+      );
+    const shareAB = async () => {
+      await memories.grant(alice, { space: PROJECT_A, grantee: { kind: 'user', id: 'bob' }, access: 'read-write' });
+      await memories.grant(alice, { space: PROJECT_B, grantee: { kind: 'user', id: 'bob' }, access: 'read' });
+    };
+
+    it(
+      verifies(
+        'R-GRANT-SUPERSEDES',
+        "a grantee's supersedes outside the granted space is FORBIDDEN, naming supersedes, and writes nothing",
+      ),
+      async () => {
+        const inA = (await asAlice('Sprint reviews of project A happen on Thursdays', PROJECT_A)).memory;
+        const inAToo = (await asAlice('Project A deploys from the main branch', PROJECT_A)).memory;
+        const inB = (await asAlice('Project B owns the invoice exporter', PROJECT_B)).memory;
+        await shareAB();
+        // Bob learns the ids he may read: project:b is shared with him read-only.
+        expect((await memories.get(bob, inB.id)).id).toBe(inB.id);
+        const before = await aliceCount();
+        const untouched = async () => {
+          expect(await aliceCount()).toBe(before);
+          for (const id of [inA.id, inAToo.id, inB.id, ids.private]) {
+            expect(await memories.getUncounted(alice, id)).toMatchObject({ supersededBy: null, version: 1 });
+          }
+        };
+
+        for (const target of [inB.id, ids.private, '01900000-0000-7000-8000-00000000abcd']) {
+          const created = memories.create(bob, {
+            tier: 'ltm',
+            content: `Project A now owns what ${target} said`,
+            scope: PROJECT_A,
+            owner: 'alice',
+            supersedes: [target],
+          });
+          // An id outside the space and one that does not exist get the same answer.
+          expect(await refusal(created)).toEqual({ code: 'FORBIDDEN', field: 'supersedes' });
+          expect(
+            await refusal(memories.update(bob, inA.id, { content: 'Sprint reviews moved to Fridays', supersedes: [target] }, 1)),
+          ).toEqual({
+            code: 'FORBIDDEN',
+            field: 'supersedes',
+          });
+          // One id inside the space does not carry one outside it.
+          expect(
+            await refusal(
+              memories.create(bob, { tier: 'ltm', content: 'Mixed', scope: PROJECT_A, owner: 'alice', supersedes: [inAToo.id, target] }),
+            ),
+          ).toEqual({ code: 'FORBIDDEN', field: 'supersedes' });
+          await untouched();
+        }
+
+        // Inside the space, supersedes works for the grantee as for the owner.
+        const replaced = await memories.create(bob, {
+          tier: 'ltm',
+          content: 'Project A deploys from release branches now',
+          scope: PROJECT_A,
+          owner: 'alice',
+          supersedes: [inAToo.id],
+        });
+        expect(replaced.superseded.map((gone) => gone.memoryId)).toEqual([inAToo.id]);
+        expect((await memories.getUncounted(alice, inAToo.id)).supersededBy).toBe(replaced.memory.id);
+        const revised = await memories.revise(
+          bob,
+          inA.id,
+          { content: 'Sprint reviews moved to Fridays', supersedes: [replaced.memory.id] },
+          1,
+        );
+        expect(revised.superseded.map((gone) => gone.memoryId)).toEqual([replaced.memory.id]);
+        expect((await memories.getUncounted(alice, inB.id)).supersededBy).toBeNull();
+      },
+    );
+
+    it(
+      verifies('R-GRANT-SUPERSEDES', "a grantee's write never collapses into, contradicts or replaces a memory outside the granted space"),
+      async () => {
+        const superseding = createMemoryEngine({
+          store: store.memories,
+          embedder: new LocalEmbedder(),
+          clock,
+          grants: store.grants,
+          settings: {
+            similarity: {
+              duplicateThreshold: 0.97,
+              contradictionThreshold: 0.5,
+              contradictionThresholdMax: 0.97,
+              contradictionPolicy: 'supersede',
+            },
+            importanceHalfLifeDays: 14,
+          },
+        });
+        const deploys = 'Production deploys go to the us-east-1 region every Monday';
+        const home = 'I live in Paris';
+        const outside = [
+          (await asAlice(deploys, PROJECT_B)).memory.id,
+          (await asAlice(deploys, 'personal')).memory.id,
+          (await asAlice(home, PROJECT_B)).memory.id,
+          (await asAlice(home, 'personal')).memory.id,
+        ];
+        const insideDeploys = (await asAlice(deploys, PROJECT_A)).memory.id;
+        await shareAB();
+        clock.advance(86_400_000);
+
+        const write = (content: string) => superseding.create(bob, { tier: 'ltm', content, scope: PROJECT_A, owner: 'alice' });
+        const moved = await write('Production deploys go to the eu-central-1 region every Tuesday');
+        const berlin = await write('I moved to Berlin last month, so I live in Berlin now');
+        const copied = await write(home);
+        expect(copied.outcome).toBe('created');
+        expect(copied.memory.scope).toBe(PROJECT_A);
+
+        for (const result of [moved, berlin, copied]) {
+          const touched = [...result.contradictions.map((c) => c.memoryId), ...result.related.map((r) => r.id)];
+          for (const id of outside) expect(touched).not.toContain(id);
+        }
+        for (const id of outside) {
+          expect(await memories.getUncounted(alice, id)).toMatchObject({
+            supersededBy: null,
+            replacedBy: null,
+            contradicted: false,
+            version: 1,
+          });
+          expect(await memories.links(alice, id)).toEqual([]);
+        }
+        // Inside the space the owner's rules apply to the grantee's write as to the owner's.
+        expect(moved.contradictions.map((c) => c.memoryId)).toEqual([insideDeploys]);
+        expect((await memories.getUncounted(alice, insideDeploys)).supersededBy).toBe(moved.memory.id);
+      },
+    );
+  });
+
+  it(
+    verifies(
+      'R-GRANT-NO-ENUMERATION',
+      'a grant to a user, organization or API key that does not exist answers as one to a grantee that does',
+    ),
+    async () => {
+      const team = await store.organizations.create({ name: 'Billing', slug: 'billing', owner: toTenantId('carol') });
+      // An API key of another tenant: alice must not be able to confirm that it exists.
+      const key = await store.apiKeys.create({
+        userId: toTenantId('dave'),
+        name: 'ci agent',
+        scopes: ['memories:read'],
+        prefix: 'msk_test',
+        keyHash: createHash('sha256').update('dave-key').digest('hex'),
+      });
+      const NO_SUCH_ID = '01900000-0000-7000-8000-0000000000ff';
+      // What the caller sees of a grant, less what it named itself and the ids and times of the row.
+      const answer = async (kind: 'user' | 'organization' | 'api-key', id: string) => {
+        const { grant, error } = await memories.grant(alice, { space: PAYMENTS, grantee: { kind, id }, access: 'read' }).then(
+          (made) => ({ grant: made, error: undefined }),
+          (refused: unknown) => ({ grant: undefined, error: refused instanceof MemsvcError ? refused.code : String(refused) }),
+        );
+        if (!grant) return { error };
+        const { id: _grantId, createdAt: _createdAt, grantee, ...rest } = grant;
+        return { ...rest, grantee: { kind: grantee.kind }, keys: Object.keys(grant).sort() };
+      };
+      expect(await answer('user', 'nobody-yet')).toEqual(await answer('user', 'bob'));
+      expect(await answer('organization', NO_SUCH_ID)).toEqual(await answer('organization', team.id));
+      expect(await answer('api-key', '01900000-0000-7000-8000-0000000000fe')).toEqual(await answer('api-key', key.id));
+
+      // A grant to a user id nobody has yet reaches nobody until that user signs in, and then that user only.
+      await memories.create(context('nobody-yet'), { tier: 'ltm', content: 'I just signed up', scope: 'personal' });
+      expect(await recalled(context('nobody-yet'), 'refunds', 'all')).toContain(ids.payments);
+      expect(await recalled(context('nobody-else'), 'refunds', 'all')).not.toContain(ids.payments);
+    },
+  );
+
   describe('bad grants change nothing', () => {
     const grants = async () =>
       Number((await sql<{ n: string }>`SELECT count(*) AS n FROM memory_grants`.execute(store.connection.db)).rows[0]?.n);
 
     it(
-      verifies('R-GRANT-REFUSED', 'to oneself, to an unknown grantee, with a past expiry, of a space one does not own, or re-shared'),
+      verifies('R-GRANT-REFUSED', 'to oneself, to a malformed grantee id, with a past expiry, of a space one does not own, or re-shared'),
       async () => {
         const refused = async (who: CallContext, request: Parameters<MemoryEngine['grant']>[1]) => refusal(memories.grant(who, request));
         const user = (id: string) => ({ kind: 'user' as const, id });
@@ -233,19 +406,17 @@ describeEachEngine('memory shared by grant (tenant-swap suite)', (engine) => {
           code: 'INVALID_INPUT',
           field: 'grantee',
         });
-        expect(await refused(alice, { space: PAYMENTS, grantee: user('nobody-here'), access: 'read' })).toEqual({
-          code: 'NOT_FOUND',
+        // The form of an id, never whether it exists (R-GRANT-NO-ENUMERATION).
+        expect(await refused(alice, { space: PAYMENTS, grantee: user('no body'), access: 'read' })).toEqual({
+          code: 'INVALID_INPUT',
           field: 'grantee',
         });
-        expect(
-          await refused(alice, {
-            space: PAYMENTS,
-            grantee: { kind: 'organization', id: '01900000-0000-7000-8000-000000000000' },
-            access: 'read',
-          }),
-        ).toEqual({ code: 'NOT_FOUND', field: 'grantee' });
+        expect(await refused(alice, { space: PAYMENTS, grantee: { kind: 'organization', id: 'billing' }, access: 'read' })).toEqual({
+          code: 'INVALID_INPUT',
+          field: 'grantee',
+        });
         expect(await refused(alice, { space: PAYMENTS, grantee: { kind: 'api-key', id: 'not-a-key' }, access: 'read' })).toEqual({
-          code: 'NOT_FOUND',
+          code: 'INVALID_INPUT',
           field: 'grantee',
         });
         expect(

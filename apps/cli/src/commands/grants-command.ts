@@ -63,6 +63,13 @@ export async function createGrantCommand(
   const context = ownerContext(options.owner);
   await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
     const grant = await ownerEngine(store).grant(context, { space: options.space, grantee: { kind, id }, access, expiresAt });
+    // The tools answer the same for a grantee nobody has yet (R-GRANT-NO-ENUMERATION); the
+    // operator, who reads the database anyway, is told, on stderr, in case it is a typo.
+    if (!(await store.grants.isKnownGrantee(grant.grantee, systemClock.now()))) {
+      cli.stderr.write(
+        `warning: no ${grant.grantee.kind} ${JSON.stringify(grant.grantee.id)} is known to memsvc yet: the grant reaches it once it exists (revoke it if this is a typo)\n`,
+      );
+    }
     if (options.json) return writeJsonLine(cli, grantJson(grant));
     cli.stdout.write(`granted ${grant.access} on ${grant.owner}'s space ${grant.space} to ${describeGrantee(grant)} (grant ${grant.id})\n`);
   });

@@ -1,6 +1,6 @@
 import { MemsvcError } from '../errors/memsvc-error.js';
 import { checkScope } from './memory-limits.js';
-import type { TenantId } from './tenant.js';
+import { isValidTenantId, type TenantId } from './tenant.js';
 
 /** Who a grant is for: one user, every member of one organization, or one API key. */
 export const GRANTEE_KINDS = ['user', 'organization', 'api-key'] as const;
@@ -54,10 +54,19 @@ export interface GrantRequest {
   readonly expiresAt?: Date | undefined;
 }
 
+/** How organization and API key ids look (memsvc mints them as UUIDs): a format, never a lookup. */
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * The rules of a new grant, checked before anything is written: a real space name, a grantee
- * that is not the owner, an access level, an expiry in the future and within MAX_GRANT_DAYS.
- * Whether the grantee exists is the store's to answer (grants.ts).
+ * The rules of a new grant, checked before anything is written: a real space name, a grantee id
+ * of the right form for its kind (a user id, or the UUID of an organization or API key) that is
+ * not the owner, an access level, an expiry in the future and within MAX_GRANT_DAYS.
+ *
+ * R-GRANT-NO-ENUMERATION: whether the grantee exists is never asked. A grant to an id nobody has
+ * is accepted like any other and reaches nobody until a user with that id signs in (as sharing
+ * with an address that has no account yet); organization and API key ids are random UUIDs memsvc
+ * mints itself, so an unknown one never comes to exist. Answering NOT_FOUND instead would let
+ * any key with keys:manage confirm which user ids, organizations and other tenants' keys exist.
  */
 export function checkGrantRequest(owner: TenantId, request: GrantRequest, now: Date): GrantRequest {
   const space = spaceOf(request.space);
@@ -68,6 +77,18 @@ export function checkGrantRequest(owner: TenantId, request: GrantRequest, now: D
   const granteeId = typeof request.grantee.id === 'string' ? request.grantee.id.trim() : '';
   if (granteeId.length === 0 || granteeId.length > 128) {
     throw new MemsvcError('INVALID_INPUT', 'grantee id must be 1 to 128 characters', { field: 'grantee' });
+  }
+  if (request.grantee.kind === 'user' && !isValidTenantId(granteeId)) {
+    throw new MemsvcError(
+      'INVALID_INPUT',
+      'grantee id must be a user id: letters, digits and . _ : @ / + -, starting with a letter or digit',
+      {
+        field: 'grantee',
+      },
+    );
+  }
+  if (request.grantee.kind !== 'user' && !UUID_PATTERN.test(granteeId)) {
+    throw new MemsvcError('INVALID_INPUT', `grantee id must be the id of an ${request.grantee.kind} (a UUID)`, { field: 'grantee' });
   }
   if (request.grantee.kind === 'user' && granteeId === owner) {
     throw new MemsvcError('INVALID_INPUT', 'a grant to yourself changes nothing: your own memories are yours already', {

@@ -1,4 +1,5 @@
 import { MemsvcError } from '../errors/memsvc-error.js';
+import { insideSpace } from './grant-space-bounds.js';
 import type { MemoryRecord } from './memory.js';
 import type { PlannedLink } from './write-plan.js';
 
@@ -46,12 +47,20 @@ export interface SupersessionRequest {
   plan(found: readonly MemoryRecord[], successorId: string, successorChain: readonly string[]): readonly SupersessionEffect[];
 }
 
+/** Who names the memories a `supersedes` retires, beyond the list itself. */
+export interface SupersessionScope {
+  /** update_memory's own memory, which the list must not name. */
+  readonly ownId?: string | undefined;
+  /** The granted space a grantee writes under (CallContext.grantSpace): only its memories may be retired. */
+  readonly space?: string | undefined;
+}
+
 /**
  * R-SUPERSEDES-LIMIT / R-SUPERSEDES-SELF: checks `supersedes` before anything is written or
  * embedded: a list of 1 to MAX_SUPERSEDES ids (repeats count once) that does not name `ownId`
  * (update_memory's own memory). Undefined when the caller named none.
  */
-export function supersessionRequest(ids: unknown, ownId?: string): SupersessionRequest | undefined {
+export function supersessionRequest(ids: unknown, { ownId, space }: SupersessionScope = {}): SupersessionRequest | undefined {
   if (ids === undefined) return undefined;
   if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string' || id.length === 0 || id.length > 128)) {
     throw invalid('supersedes must be a list of memory ids');
@@ -61,7 +70,7 @@ export function supersessionRequest(ids: unknown, ownId?: string): SupersessionR
   if (unique.length > MAX_SUPERSEDES)
     throw invalid(`supersedes names ${unique.length} memories; at most ${MAX_SUPERSEDES} may be retired at once`);
   if (ownId !== undefined && unique.includes(ownId)) throw invalid('a memory cannot supersede itself');
-  return { ids: unique, plan: (found, successorId, chain) => planSupersession(unique, found, successorId, chain) };
+  return { ids: unique, plan: (found, successorId, chain) => planSupersession(unique, found, successorId, chain, space) };
 }
 
 /**
@@ -69,16 +78,28 @@ export function supersessionRequest(ids: unknown, ownId?: string): SupersessionR
  * current memories. Another tenant's id, an unknown one, a deleted one and one already
  * superseded all get the same answer, so the error tells nothing about other tenants. Retiring
  * a memory that (transitively) supersedes the successor would make each hide the other.
+ * R-GRANT-SUPERSEDES: under a grant (`space`), every named id must also be inside the space;
+ * any other is FORBIDDEN, and a memory outside the space gets the same answer as an unknown
+ * one, so the refusal does not tell the grantee which of the owner's ids exist.
  */
 function planSupersession(
   ids: readonly string[],
   found: readonly MemoryRecord[],
   successorId: string,
   successorChain: readonly string[],
+  space: string | undefined,
 ): readonly SupersessionEffect[] {
   if (ids.includes(successorId)) throw invalid('a memory cannot supersede itself');
-  const byId = new Map(found.filter((memory) => memory.deletedAt === null && memory.supersededBy === null).map((m) => [m.id, m]));
+  const current = found.filter((memory) => memory.deletedAt === null && memory.supersededBy === null && insideSpace(memory, space));
+  const byId = new Map(current.map((m) => [m.id, m]));
   const missing = ids.find((id) => !byId.has(id));
+  if (missing !== undefined && space !== undefined) {
+    throw new MemsvcError(
+      'FORBIDDEN',
+      `supersedes names ${missing}, which is not a current memory of the space ${JSON.stringify(space)} shared with you`,
+      { field: 'supersedes', memoryId: missing },
+    );
+  }
   if (missing !== undefined) {
     throw invalid(`supersedes names ${missing}, which is not one of your current memories (unknown, deleted or already superseded)`, {
       memoryId: missing,

@@ -94,7 +94,7 @@ async function createInSpan(parts: EngineParts, context: CallContext, input: Cre
   const pinned = input.pinned ?? false;
   const now = parts.clock.now();
   const ttlSeconds = input.tier === 'stm' ? checkTtlSeconds(input.ttlSeconds) : undefined;
-  const supersede = supersessionRequest(input.supersedes);
+  const supersede = supersessionRequest(input.supersedes, { space: context.grantSpace });
   const searchContext =
     input.searchContext?.trim() || (await contextFromCaller(parts, context.tenant, { content, scope, tags, metadata }, now));
   // The vector is the content's alone: the write rules compare what memories say, and two turns
@@ -125,7 +125,7 @@ async function createInSpan(parts: EngineParts, context: CallContext, input: Cre
       context.actor,
       // A conversation turn is what was said then, not a standing fact: no changed-fact detection.
       writeRules(parts.settings.similarity, isConversationMemory({ content, metadata }) ? {} : { content }),
-      supersede ? { supersede } : undefined,
+      { ...(supersede ? { supersede } : {}), ...(context.grantSpace !== undefined ? { space: context.grantSpace } : {}) },
     ),
   );
   const result = toCreateResult(outcome, embedding !== undefined);

@@ -53,6 +53,11 @@ export interface CallContext {
   readonly actor: Actor;
   /** The API key behind the call, when there is one: grants made to that key apply to it. */
   readonly apiKeyId?: string | undefined;
+  /**
+   * Set only on a grantee's write into another owner's memories (asGrantee): the granted space,
+   * one scope of `tenant`. The write may touch no memory outside it (grant-space-bounds.ts).
+   */
+  readonly grantSpace?: string | undefined;
 }
 
 /** The engine's options with every default filled in: what each use-case works with. */

@@ -9,7 +9,8 @@ export const MAX_GRANTS_LISTED = 500;
  * Shares one of the caller's spaces. Only an owner shares its spaces: a grant naming another
  * `owner` is FORBIDDEN, so a grantee can never pass on what was shared with it (an operator acts
  * for an owner through delegation, spec §5.5, and is then that owner). Checked before anything is
- * written (checkGrantRequest); an unknown grantee is NOT_FOUND from the store.
+ * written (checkGrantRequest). Whether the grantee exists is never asked, so the answer is the
+ * same for an id nobody has (R-GRANT-NO-ENUMERATION, memory-grants.ts).
  */
 export async function grantAccess(
   parts: EngineParts,

@@ -38,15 +38,7 @@ import { promoteMemory } from './promote-memory.js';
 import { type RecallInput, type RecallResult, recall } from './recall.js';
 import { type RecallHit, recallHits } from './recall-hits.js';
 import { reviseMemory, type UpdateMemoryInput, type UpdateResult } from './revise-memory.js';
-import {
-  asGrantee,
-  type SharedSelection,
-  type SpaceName,
-  selectedSpaces,
-  sharedMemory,
-  sharedWriter,
-  writeTenant,
-} from './shared-spaces.js';
+import { type SharedSelection, type SpaceName, selectedSpaces, sharedMemory, sharedWriter, writerFor } from './shared-spaces.js';
 
 /**
  * The memory engine: memsvc's use-cases written against ports, usable without any app — the one
@@ -69,8 +61,7 @@ export class MemoryEngine implements MemoryOperations {
    * on; the write rules are the owner's and the audit names the grantee.
    */
   async create(context: CallContext, input: CreateMemoryInput & { readonly owner?: string | undefined }): Promise<CreateResult> {
-    const tenant = await writeTenant(this.parts, context, input.owner, input.scope);
-    return createMemory(this.parts, tenant === context.tenant ? context : asGrantee(context, tenant), input);
+    return createMemory(this.parts, await writerFor(this.parts, context, input.owner, input.scope), input);
   }
 
   /** `remember`: create with the tier chosen from the text when `type` is auto. */

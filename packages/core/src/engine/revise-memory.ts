@@ -40,7 +40,7 @@ export async function reviseMemory(
   input: UpdateMemoryInput,
   expectedVersion: number,
 ): Promise<UpdateResult> {
-  const supersede = supersessionRequest(input.supersedes, id);
+  const supersede = supersessionRequest(input.supersedes, { ownId: id, space: context.grantSpace });
   if (!Number.isInteger(expectedVersion) || expectedVersion < 1) {
     throw new MemsvcError('INVALID_INPUT', 'expectedVersion must be the version you read (a whole number ≥ 1)', {
       field: 'expectedVersion',

@@ -1,6 +1,6 @@
 import type { MemoryRecord } from '../domain/memory.js';
 import { accessAllows, type GrantAccess, type SharedSpace, spaceKey } from '../domain/memory-grants.js';
-import { type TenantId, toTenantId } from '../domain/tenant.js';
+import { toTenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { CallContext, EngineParts } from './engine-parts.js';
 
@@ -53,16 +53,17 @@ export async function spacesOf(parts: EngineParts, context: CallContext): Promis
 }
 
 /**
- * The tenant a write into `owner`'s space goes to, checked: the caller's own tenant when it names
- * no owner (or itself), else `owner`, when a live grant gives the caller read-write on that space.
+ * The context a write into `owner`'s space runs with, checked: the caller's own when it names no
+ * owner (or itself), else the caller as the grantee of `owner`'s space, when a live grant gives
+ * it read-write on that space (and the write is then bound to that space: asGrantee).
  */
-export async function writeTenant(
+export async function writerFor(
   parts: EngineParts,
   context: CallContext,
   owner: string | undefined,
   space: string | null | undefined,
-): Promise<TenantId> {
-  if (owner === undefined || owner === context.tenant) return context.tenant;
+): Promise<CallContext> {
+  if (owner === undefined || owner === context.tenant) return context;
   const ownerId = toTenantId(owner, 'owner');
   if (space === undefined || space === null) {
     throw new MemsvcError('INVALID_INPUT', "writing into another owner's memories needs the scope of the space shared with you", {
@@ -71,7 +72,7 @@ export async function writeTenant(
   }
   const shared = (await spacesOf(parts, context)).find((candidate) => candidate.owner === ownerId && candidate.space === space);
   if (!shared || !accessAllows(shared.access, 'read-write')) throw noGrant({ owner, space }, 'read-write', 'owner');
-  return ownerId;
+  return asGrantee(context, shared);
 }
 
 /**
@@ -113,15 +114,16 @@ export async function sharedWriter(parts: EngineParts, context: CallContext, id:
       field: 'memoryId',
     });
   }
-  return asGrantee(context, shared.space.owner);
+  return asGrantee(context, shared.space);
 }
 
 /**
- * The context of a grantee's write into `owner`'s memories: the owner's tenant, and an actor that
- * names the grantee and the principal it called with, so the owner's audit says who wrote.
+ * The context of a grantee's write into the owner's memories through `space`: the owner's tenant,
+ * an actor that names the grantee and the principal it called with, so the owner's audit says who
+ * wrote, and the granted space, outside which the write touches nothing (R-GRANT-SUPERSEDES).
  */
-export function asGrantee(context: CallContext, owner: TenantId): CallContext {
-  return { ...context, tenant: owner, actor: { id: `grantee:${context.tenant}:${context.actor.id}` } };
+export function asGrantee(context: CallContext, space: Pick<SharedSpace, 'owner' | 'space'>): CallContext {
+  return { ...context, tenant: space.owner, actor: { id: `grantee:${context.tenant}:${context.actor.id}` }, grantSpace: space.space };
 }
 
 function noGrant(name: SpaceName, need: GrantAccess, field: string): MemsvcError {

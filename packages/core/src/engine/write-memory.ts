@@ -1,3 +1,4 @@
+import { candidatesInside } from '../domain/grant-space-bounds.js';
 import type { NewMemory } from '../domain/memory.js';
 import type { WriteRules } from '../domain/similarity-rules.js';
 import { type SupersessionEffect, type SupersessionRequest, withoutRetired } from '../domain/supersession-plan.js';
@@ -13,7 +14,8 @@ import type { NewMemoryUnit } from '../ports/write-unit.js';
  * store applies it — collapse, or insert with the marks, audit actions and links the plan names.
  * A memory the caller retires with `supersedes` is neither the write's duplicate nor its
  * contradiction; it is retired behind what the write resolved to, and a refusal (core's
- * supersession plan throws) leaves nothing written.
+ * supersession plan throws) leaves nothing written. Under a grant (`options.space`) only memories
+ * inside the granted space are candidates or may be retired (grant-space-bounds.ts).
  */
 export async function writeMemory(
   store: Pick<MemoryStore, 'writeUnit'>,
@@ -23,22 +25,19 @@ export async function writeMemory(
   rules: WriteRules,
   options: WriteOptions = {},
 ): Promise<WriteOutcome> {
-  return store.writeUnit(tenant, actor, memory, (unit) => writeIn(unit, memory, rules, options.supersede));
+  return store.writeUnit(tenant, actor, memory, (unit) => writeIn(unit, memory, rules, options));
 }
 
-async function writeIn(
-  unit: NewMemoryUnit,
-  memory: NewMemory,
-  rules: WriteRules,
-  supersede: SupersessionRequest | undefined,
-): Promise<WriteOutcome> {
+async function writeIn(unit: NewMemoryUnit, memory: NewMemory, rules: WriteRules, options: WriteOptions): Promise<WriteOutcome> {
+  const { supersede } = options;
   const query = { tiers: rules.comparedTiers({ tier: memory.tier }), related: rules.findsFactChanges };
   // The fast path: one step finds the candidates and stores the memory when none of them can
   // change the decision; only a write that meets a duplicate or a contradiction takes more.
   const found = unit.insertUnlessRelevant
     ? await unit.insertUnlessRelevant(query, rules.plainInsertBelow)
     : { candidates: await unit.candidates(query), inserted: undefined };
-  const plan = rules.plan(withoutRetired(found.candidates, supersede));
+  // Under a grant, nothing outside the granted space is a duplicate, a contradiction or a changed fact.
+  const plan = rules.plan(withoutRetired(candidatesInside(found.candidates, options.space), supersede));
   if (found.inserted) {
     if (plan.kind !== 'insert' || plan.effects.length > 0 || plan.flagNew) {
       throw new Error('write rules and plainInsertBelow disagree: a row was inserted that the rules would not insert as it is');

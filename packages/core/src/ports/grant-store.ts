@@ -16,9 +16,10 @@ export interface GranteeIdentity {
  */
 export interface GrantStore {
   /**
-   * Grants `request` (already checked by core) on `owner`'s space. NOT_FOUND naming `grantee`
-   * when no such user, organization or live API key exists. Granting again to the same grantee
-   * the same space changes that live grant's access and expiry (one live grant per pair).
+   * Grants `request` (already checked by core) on `owner`'s space, whether or not the grantee
+   * exists yet: a store must not ask, nor answer, take longer or fail differently when it does
+   * not (R-GRANT-NO-ENUMERATION). Granting again to the same grantee the same space changes that
+   * live grant's access and expiry (one live grant per pair).
    */
   grant(owner: TenantId, request: GrantRequest, grantedBy: string, now: Date): Promise<MemoryGrant>;
 

@@ -107,6 +107,8 @@ export interface WriteOutcome {
 export interface WriteOptions {
   /** The memories the caller retires behind this one (`supersedes`), and core's plan for them. */
   readonly supersede?: SupersessionRequest | undefined;
+  /** The granted space a grantee's write is bound to (CallContext.grantSpace): no candidate outside it counts. */
+  readonly space?: string | undefined;
 }
 
 /** Which audit entries give a tenant's memories as they were at a moment (MemoryStore.versionsAsOf). */

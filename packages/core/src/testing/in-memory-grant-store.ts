@@ -1,11 +1,12 @@
 import { type GrantRequest, isGrantLive, type MemoryGrant, type SharedSpace, spaceKey } from '../domain/memory-grants.js';
 import type { TenantId } from '../domain/tenant.js';
-import { MemsvcError } from '../errors/memsvc-error.js';
 import type { GranteeIdentity, GrantStore } from '../ports/grant-store.js';
 
 /**
- * The GrantStore port in process memory, for in-process tool tests and examples. The known users
- * and organizations are given (there is no identity table to ask); API keys are taken as known.
+ * The GrantStore port in process memory, for in-process tool tests and examples. The
+ * organizations and their members are given (there is no membership table to ask). Like every
+ * GrantStore it never asks whether a grantee exists (R-GRANT-NO-ENUMERATION): `users` is only
+ * a list of the test's users, kept for its callers.
  * PgGrantStore is the real one, tested on both engines.
  */
 export class InMemoryGrantStore implements GrantStore {
@@ -13,13 +14,10 @@ export class InMemoryGrantStore implements GrantStore {
   readonly #defaults = new Set<string>();
   #next = 0;
 
-  constructor(private readonly known: { users: readonly string[]; organizations?: Readonly<Record<string, readonly string[]>> }) {}
+  constructor(private readonly known: { users?: readonly string[]; organizations?: Readonly<Record<string, readonly string[]>> } = {}) {}
 
   async grant(owner: TenantId, request: GrantRequest, grantedBy: string, now: Date): Promise<MemoryGrant> {
     const { kind, id } = request.grantee;
-    const exists =
-      kind === 'user' ? this.known.users.includes(id) : kind === 'organization' ? id in (this.known.organizations ?? {}) : true;
-    if (!exists) throw new MemsvcError('NOT_FOUND', `no ${kind} ${JSON.stringify(id)} is known to memsvc`, { field: 'grantee' });
     const index = this.#grants.findIndex(
       (grant) =>
         grant.owner === owner &&

@@ -32,7 +32,8 @@ export function registerSharingTools(tools: ToolRegistry, engine: MemoryEngine, 
       description:
         'Let another user, every member of an organization, or one API key read (or read and write) the memories of ' +
         'one of your scopes, until expiresAt or revoke_access. Granting the same space to the same grantee again ' +
-        'changes that grant. Only your own spaces can be shared.',
+        'changes that grant. Only your own spaces can be shared. The grantee id is not looked up: a grant to an id ' +
+        'nobody has yet is accepted and reaches that id once it exists, so check it (list_grants shows it).',
       inputSchema: toolInput({
         userId: userIdArgument,
         space: scopeArgument.describe('The scope to share (e.g. "project:payments").'),

@@ -4,8 +4,9 @@ import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 
 /**
- * Whether a grantee is someone memsvc knows, so a typo is refused instead of sharing a space with
- * nobody (or with whoever later takes that name). A user is known by a login identity, an API
+ * Whether a grantee is someone memsvc knows, for the operator CLI to warn of a likely typo. Never
+ * asked when a grant is made (R-GRANT-NO-ENUMERATION): a grant's answer must not tell a tenant
+ * which ids exist. A user is known by a login identity, an API
  * key, a membership or memories of its own; an organization by its row; an API key while it is
  * live (neither revoked nor expired).
  */

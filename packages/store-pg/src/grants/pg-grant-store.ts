@@ -1,13 +1,13 @@
-import {
-  type Clock,
-  type GranteeIdentity,
-  type GrantRequest,
-  type GrantStore,
-  type IdGenerator,
-  type MemoryGrant,
-  MemsvcError,
-  type SharedSpace,
-  type TenantId,
+import type {
+  Clock,
+  Grantee,
+  GranteeIdentity,
+  GrantRequest,
+  GrantStore,
+  IdGenerator,
+  MemoryGrant,
+  SharedSpace,
+  TenantId,
 } from '@memsvc/core';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
@@ -49,11 +49,8 @@ export class PgGrantStore implements GrantStore {
 
   async grant(owner: TenantId, request: GrantRequest, grantedBy: string, now: Date): Promise<MemoryGrant> {
     return this.#db.transaction().execute(async (trx) => {
-      if (!(await granteeExists(trx, request.grantee, now))) {
-        throw new MemsvcError('NOT_FOUND', `no ${request.grantee.kind} ${JSON.stringify(request.grantee.id)} is known to memsvc`, {
-          field: 'grantee',
-        });
-      }
+      // Whether the grantee exists is never asked (R-GRANT-NO-ENUMERATION): the answer, its time
+      // and its failures are the same for an id nobody has yet.
       // One live grant per owner, space and grantee: a second grant replaces the first's terms.
       // The lock keeps two concurrent grants of the same pair from both inserting.
       await sql`SELECT pg_advisory_xact_lock(hashtext(${`grant:${owner}:${request.space}`}))`.execute(trx);
@@ -91,6 +88,15 @@ export class PgGrantStore implements GrantStore {
             .executeTakeFirstOrThrow();
       return toGrant(row);
     });
+  }
+
+  /**
+   * Whether memsvc knows `grantee` (grantee-exists.ts). For an operator's warning only (the CLI,
+   * which reads the database anyway): no path a tenant's key reaches may ask it, or grant_access
+   * would tell which ids exist again.
+   */
+  isKnownGrantee(grantee: Grantee, now: Date): Promise<boolean> {
+    return granteeExists(this.#db, grantee, now);
   }
 
   async revoke(owner: TenantId, grantId: string, revokedBy: string, now: Date): Promise<MemoryGrant | undefined> {
