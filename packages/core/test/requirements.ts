@@ -267,6 +267,12 @@ export const REQUIREMENTS = {
   'R-ERASE-USER':
     'a whole user is erased in batches under one record; a run cut short hides every memory at once and the next run completes it',
   'R-ERASE-REPLICA': 'a standby that has replayed an erasure holds neither the text nor the ids outside the record',
+  'OAUTH-CODE-REPLAY-ATOMIC':
+    'a code is redeemed and its refresh family started in one transaction, and every access token is issued only while its family is live (read under a share lock): a replay racing the first exchange leaves no token of the code working',
+  'OAUTH-REFRESH-REPLAY-ATOMIC':
+    'an access token is issued from a refresh only while its family is live (read under a share lock that a revocation waits for): a refresh token used twice at once leaves no token of its family working',
+  'OAUTH-REFRESH-VALIDATE-FIRST':
+    'a refresh request is checked (client, resource, scope, consenting sign-in) before its token is used: a refusable request leaves the token usable and the grant alive',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
