@@ -212,44 +212,83 @@ export class AuthorizationServer {
     const code = form.get('code');
     if (!code) throw new OAuthRefusal('invalid_request', 'code is required');
     // Consumed before anything else is checked: a code presented with a wrong verifier is spent.
+    // Its refresh family starts in the same transaction, so a replay racing this exchange always
+    // finds the family and revokes it, and the access token below is issued only while it lives.
     const familyId = randomUUID();
+    const refreshToken = newSecret();
     const now = this.#options.clock.now();
-    const redemption = await this.#options.authorizations.consumeCode(hashOf(code), familyId, now);
+    const family = {
+      id: familyId,
+      tokenHash: hashOf(refreshToken),
+      expiresAt: new Date(now.getTime() + OAUTH_LIFETIMES.refreshFamily * 1000),
+    };
+    const redemption = await this.#options.authorizations.consumeCode(hashOf(code), family, now);
     if (redemption.kind === 'reused') {
-      // A code presented twice was intercepted or replayed: what its first use obtained is ended
-      // too (RFC 6749 §4.1.2, OAuth 2.1 §4.1.3), the refresh family and its live access tokens.
-      await this.#options.refresh.revokeFamily(redemption.familyId, now);
+      // The store revoked what the first use obtained (RFC 6749 §4.1.2, OAuth 2.1 §4.1.3).
       throw new OAuthRefusal('invalid_grant', 'the code was already used; the tokens issued for it are revoked');
     }
     if (redemption.kind === 'unknown') throw new OAuthRefusal('invalid_grant', 'the code is unknown, used or expired');
     const { grant } = redemption;
-    if (form.get('client_id') !== grant.clientId) throw new OAuthRefusal('invalid_grant', 'the code was issued to another client');
+    // Every refusal from here on ends the family the code started: no one holds its token yet.
+    const refuse = async (refusal: OAuthRefusal) => {
+      await this.#options.refresh.revokeFamily(familyId, now);
+      return refusal;
+    };
+    if (form.get('client_id') !== grant.clientId)
+      throw await refuse(new OAuthRefusal('invalid_grant', 'the code was issued to another client'));
     if (form.get('redirect_uri') !== grant.redirectUri)
-      throw new OAuthRefusal('invalid_grant', 'redirect_uri differs from the authorization request');
+      throw await refuse(new OAuthRefusal('invalid_grant', 'redirect_uri differs from the authorization request'));
     if (!verifierMatches(form.get('code_verifier'), grant.codeChallenge))
-      throw new OAuthRefusal('invalid_grant', 'code_verifier does not match the code_challenge');
-    this.#checkResource(form, grant.resource);
+      throw await refuse(new OAuthRefusal('invalid_grant', 'code_verifier does not match the code_challenge'));
+    const resource = form.get('resource');
+    if (resource !== null && resource !== grant.resource)
+      throw await refuse(new OAuthRefusal('invalid_target', 'resource differs from the one authorized'));
     if (grant.signInJti !== null && (await this.#options.sessions.isEnded(grant.signInJti))) {
-      throw new OAuthRefusal('invalid_grant', 'the sign-in that consented has ended');
+      throw await refuse(new OAuthRefusal('invalid_grant', 'the sign-in that consented has ended'));
     }
-    const access = await this.#issue(grant, familyId, client);
-    const refreshToken = newSecret();
-    // The family, and every token of it, ends no later than the key that consented.
-    const lifetimeEnds = this.#options.clock.now().getTime() + OAUTH_LIFETIMES.refreshFamily * 1000;
-    const familyEnds = new Date(Math.min(lifetimeEnds, grant.notAfter?.getTime() ?? lifetimeEnds));
-    await this.#options.refresh.startFamily(familyId, grant, hashOf(refreshToken), familyEnds);
+    const access = await this.#issue(grant, familyId, client).catch(async (error: unknown) => {
+      throw error instanceof OAuthRefusal ? await refuse(error) : error;
+    });
     return { ...access, refresh_token: refreshToken };
   }
 
   async #refresh(form: URLSearchParams, client: SessionClient): Promise<TokenResponse> {
     const presented = form.get('refresh_token');
     if (!presented) throw new OAuthRefusal('invalid_request', 'refresh_token is required');
-    const next = newSecret();
+    const asked = form.get('scope');
+    const askedScopes = asked === null ? undefined : requestedScopes(asked);
     const now = this.#options.clock.now();
+    // The request is checked against the grant before the token is used (issue 51, 8d): a
+    // refusable request (a wider scope, another resource) leaves the token to be retried, where
+    // rotating first would make the retry look like a replay and end the grant.
+    const live = await this.#options.refresh.peek(hashOf(presented), now);
+    if (live) await this.#checkRefresh(form, live.grant, live.familyId, askedScopes, now);
+    const next = newSecret();
     const outcome = await this.#options.refresh.rotate(hashOf(presented), hashOf(next), now);
     if (outcome.kind !== 'rotated')
       throw new OAuthRefusal('invalid_grant', 'the refresh token is unknown, expired, revoked or already used');
     const { grant, familyId } = outcome;
+    // The grant is the one peeked (it never changes); checked again for what may have ended since.
+    const scopes = await this.#checkRefresh(form, grant, familyId, askedScopes, now);
+    const access = await this.#issue({ ...grant, scopes }, familyId, client).catch(async (error: unknown) => {
+      if (error instanceof OAuthRefusal) await this.#options.refresh.revokeFamily(familyId, now);
+      throw error;
+    });
+    return { ...access, refresh_token: next };
+  }
+
+  /**
+   * Checks a refresh request against its grant, returning the scopes to issue. A token presented
+   * by another client, or whose consenting sign-in has ended, ends its family; a scope or resource
+   * the grant does not cover is refused and ends nothing.
+   */
+  async #checkRefresh(
+    form: URLSearchParams,
+    grant: AuthorizationGrant,
+    familyId: string,
+    askedScopes: readonly Scope[] | undefined,
+    now: Date,
+  ): Promise<readonly Scope[]> {
     const refuseAndRevoke = async (refusal: OAuthRefusal) => {
       await this.#options.refresh.revokeFamily(familyId, now);
       return refusal;
@@ -257,18 +296,14 @@ export class AuthorizationServer {
     if (form.get('client_id') !== grant.clientId)
       throw await refuseAndRevoke(new OAuthRefusal('invalid_grant', 'the refresh token was issued to another client'));
     this.#checkResource(form, grant.resource);
+    // A refresh may narrow the scopes (OAuth 2.1 §4.3.1), never widen them.
+    const scopes = askedScopes ?? grant.scopes;
+    if (scopes.some((scope) => !grant.scopes.includes(scope)))
+      throw new OAuthRefusal('invalid_scope', 'scope may not exceed what was granted');
     if (grant.signInJti !== null && (await this.#options.sessions.isEnded(grant.signInJti))) {
       throw await refuseAndRevoke(new OAuthRefusal('invalid_grant', 'the sign-in that consented has ended'));
     }
-    // A refresh may narrow the scopes (OAuth 2.1 §4.3.1), never widen them.
-    const asked = form.get('scope');
-    const scopes = asked === null ? grant.scopes : requestedScopes(asked);
-    if (scopes.some((scope) => !grant.scopes.includes(scope)))
-      throw new OAuthRefusal('invalid_scope', 'scope may not exceed what was granted');
-    const access = await this.#issue({ ...grant, scopes }, familyId, client).catch(async (error: unknown) => {
-      throw error instanceof OAuthRefusal ? await refuseAndRevoke(error) : error;
-    });
-    return { ...access, refresh_token: next };
+    return scopes;
   }
 
   #checkResource(form: URLSearchParams, granted: string): void {
@@ -293,6 +328,9 @@ export class AuthorizationServer {
       const expiresIn = Math.max(0, Math.round((session.expiresAt.getTime() - this.#options.clock.now().getTime()) / 1000));
       return { access_token: session.token, token_type: 'Bearer', expires_in: expiresIn, scope: grant.scopes.join(' ') };
     } catch (error) {
+      // The family was revoked since (a code or refresh token of it was used twice): nothing is issued.
+      if (isMemsvcError(error, 'UNAUTHENTICATED') && error.data.field === 'oauthFamilyId')
+        throw new OAuthRefusal('invalid_grant', 'the grant was revoked: a code or refresh token of it was used twice');
       // The API key used to consent was revoked or expired since: the grant is over.
       if (isMemsvcError(error, 'UNAUTHENTICATED'))
         throw new OAuthRefusal('invalid_grant', 'the credential that consented is no longer valid');
