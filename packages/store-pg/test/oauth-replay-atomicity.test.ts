@@ -82,22 +82,28 @@ describeEachEngine('OAuth replays, atomic in the store', (engine) => {
     },
   );
 
-  it(`of ${ROUNDS} rounds of a code redeemed twice at once, every family is revoked once both have returned`, async () => {
-    const codes = Array.from({ length: ROUNDS }, () => digest());
-    for (const codeHash of codes) await store.oauthAuthorizations.saveCode(codeHash, CODE, inMinutes(1));
-    const rounds = await Promise.all(
-      codes.map((codeHash) =>
-        Promise.all([
-          store.oauthAuthorizations.consumeCode(codeHash, newFamily(), clock.now()),
-          store.oauthAuthorizations.consumeCode(codeHash, newFamily(), clock.now()),
-        ]),
-      ),
-    );
-    for (const outcomes of rounds) expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['granted', 'reused']);
-    const families = await store.connection.db.selectFrom('oauth_refresh_families').select('revoked_at').execute();
-    expect(families).toHaveLength(ROUNDS);
-    expect(families.filter((row) => row.revoked_at === null)).toEqual([]);
-  });
+  it(
+    verifies(
+      'OAUTH-CODE-REPLAY-ATOMIC',
+      `of ${ROUNDS} rounds of a code redeemed twice at once, every family is revoked once both have returned`,
+    ),
+    async () => {
+      const codes = Array.from({ length: ROUNDS }, () => digest());
+      for (const codeHash of codes) await store.oauthAuthorizations.saveCode(codeHash, CODE, inMinutes(1));
+      const rounds = await Promise.all(
+        codes.map((codeHash) =>
+          Promise.all([
+            store.oauthAuthorizations.consumeCode(codeHash, newFamily(), clock.now()),
+            store.oauthAuthorizations.consumeCode(codeHash, newFamily(), clock.now()),
+          ]),
+        ),
+      );
+      for (const outcomes of rounds) expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['granted', 'reused']);
+      const families = await store.connection.db.selectFrom('oauth_refresh_families').select('revoked_at').execute();
+      expect(families).toHaveLength(ROUNDS);
+      expect(families.filter((row) => row.revoked_at === null)).toEqual([]);
+    },
+  );
 
   it(
     verifies(
@@ -121,19 +127,30 @@ describeEachEngine('OAuth replays, atomic in the store', (engine) => {
     },
   );
 
-  it(`of ${ROUNDS} rounds of an access token issued while its family is revoked, none is live afterwards`, async () => {
-    const families = Array.from({ length: ROUNDS }, () => randomUUID());
-    for (const familyId of families) await store.oauthRefresh.startFamily(familyId, GRANT, digest(), inMinutes(60));
-    const issued = await Promise.all(
-      families.map(async (familyId) => {
-        const [session] = await Promise.allSettled([issueFrom(familyId), store.oauthRefresh.revokeFamily(familyId, clock.now())]);
-        return session.status === 'fulfilled' ? session.value : undefined;
-      }),
-    );
-    const live: string[] = [];
-    for (const jti of issued) if (jti !== undefined && !(await store.sessions.isDenied(jti, clock.now()))) live.push(jti);
-    expect(live).toEqual([]);
-  });
+  it(
+    verifies(
+      'OAUTH-REFRESH-REPLAY-ATOMIC',
+      `of ${ROUNDS} rounds of an access token issued while its family is revoked (both orders), none is live afterwards`,
+    ),
+    async () => {
+      const families = Array.from({ length: ROUNDS }, () => randomUUID());
+      for (const familyId of families) await store.oauthRefresh.startFamily(familyId, GRANT, digest(), inMinutes(60));
+      const issued = await Promise.all(
+        families.map(async (familyId, round) => {
+          // Started in both orders: PGlite runs one transaction at a time, in the order they begin.
+          const revoke = () => store.oauthRefresh.revokeFamily(familyId, clock.now());
+          const [session] =
+            round % 2 === 0
+              ? await Promise.allSettled([issueFrom(familyId), revoke()])
+              : (await Promise.allSettled([revoke(), issueFrom(familyId)])).reverse();
+          return session?.status === 'fulfilled' ? session.value : undefined;
+        }),
+      );
+      const live: string[] = [];
+      for (const jti of issued) if (jti !== undefined && !(await store.sessions.isDenied(jti, clock.now()))) live.push(jti);
+      expect(live).toEqual([]);
+    },
+  );
 
   it.runIf(engine.supportsSecondConnection)(
     'an access token issued while its family is being revoked on another connection waits for the revocation, then is refused',
