@@ -22,6 +22,7 @@ import { resolveClient } from './client-resolution.js';
 import { OAUTH_LIFETIMES, requestedScopes } from './oauth-policy.js';
 import { OAuthRefusal } from './oauth-refusal.js';
 import { isS256Challenge, verifierMatches } from './pkce.js';
+import { checkRefreshRequest } from './refresh-request.js';
 import { issuerOf, mcpResourceOf } from './server-metadata.js';
 
 /** Whoever signed in on the authorize page, and what they hold. */
@@ -262,53 +263,19 @@ export class AuthorizationServer {
     // refusable request (a wider scope, another resource) leaves the token to be retried, where
     // rotating first would make the retry look like a replay and end the grant.
     const live = await this.#options.refresh.peek(hashOf(presented), now);
-    if (live) await this.#checkRefresh(form, live.grant, live.familyId, askedScopes, now);
+    if (live) await checkRefreshRequest(form, live, askedScopes, this.#options, now);
     const next = newSecret();
     const outcome = await this.#options.refresh.rotate(hashOf(presented), hashOf(next), now);
     if (outcome.kind !== 'rotated')
       throw new OAuthRefusal('invalid_grant', 'the refresh token is unknown, expired, revoked or already used');
     const { grant, familyId } = outcome;
     // The grant is the one peeked (it never changes); checked again for what may have ended since.
-    const scopes = await this.#checkRefresh(form, grant, familyId, askedScopes, now);
+    const scopes = await checkRefreshRequest(form, outcome, askedScopes, this.#options, now);
     const access = await this.#issue({ ...grant, scopes }, familyId, client).catch(async (error: unknown) => {
       if (error instanceof OAuthRefusal) await this.#options.refresh.revokeFamily(familyId, now);
       throw error;
     });
     return { ...access, refresh_token: next };
-  }
-
-  /**
-   * Checks a refresh request against its grant, returning the scopes to issue. A token presented
-   * by another client, or whose consenting sign-in has ended, ends its family; a scope or resource
-   * the grant does not cover is refused and ends nothing.
-   */
-  async #checkRefresh(
-    form: URLSearchParams,
-    grant: AuthorizationGrant,
-    familyId: string,
-    askedScopes: readonly Scope[] | undefined,
-    now: Date,
-  ): Promise<readonly Scope[]> {
-    const refuseAndRevoke = async (refusal: OAuthRefusal) => {
-      await this.#options.refresh.revokeFamily(familyId, now);
-      return refusal;
-    };
-    if (form.get('client_id') !== grant.clientId)
-      throw await refuseAndRevoke(new OAuthRefusal('invalid_grant', 'the refresh token was issued to another client'));
-    this.#checkResource(form, grant.resource);
-    // A refresh may narrow the scopes (OAuth 2.1 §4.3.1), never widen them.
-    const scopes = askedScopes ?? grant.scopes;
-    if (scopes.some((scope) => !grant.scopes.includes(scope)))
-      throw new OAuthRefusal('invalid_scope', 'scope may not exceed what was granted');
-    if (grant.signInJti !== null && (await this.#options.sessions.isEnded(grant.signInJti))) {
-      throw await refuseAndRevoke(new OAuthRefusal('invalid_grant', 'the sign-in that consented has ended'));
-    }
-    return scopes;
-  }
-
-  #checkResource(form: URLSearchParams, granted: string): void {
-    const resource = form.get('resource');
-    if (resource !== null && resource !== granted) throw new OAuthRefusal('invalid_target', 'resource differs from the one authorized');
   }
 
   async #issue(grant: AuthorizationGrant, familyId: string, client: SessionClient): Promise<Omit<TokenResponse, 'refresh_token'>> {
