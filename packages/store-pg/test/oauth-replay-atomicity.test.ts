@@ -153,7 +153,7 @@ describeEachEngine('OAuth replays, atomic in the store', (engine) => {
   );
 
   it.runIf(engine.supportsSecondConnection)(
-    'an access token issued while its family is being revoked on another connection waits for the revocation, then is refused',
+    'an access token issued while its family is being revoked on another connection waits for the revocation, then is refused (PostgreSQL only: a PGlite instance has one connection)',
     async () => {
       const familyId = randomUUID();
       await store.oauthRefresh.startFamily(familyId, GRANT, digest(), inMinutes(60));
