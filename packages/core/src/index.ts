@@ -157,11 +157,12 @@ export type {
   AuthorizationGrant,
   CodeGrant,
   CodeRedemption,
+  NewRefreshFamily,
   OAuthAuthorizationStore,
   PendingAuthorization,
 } from './ports/oauth-authorization-store.js';
 export type { NewOAuthClient, OAuthClientRecord, OAuthClientStore } from './ports/oauth-client-store.js';
-export type { OAuthRefreshStore, RefreshOutcome } from './ports/oauth-refresh-store.js';
+export type { LiveRefreshToken, OAuthRefreshStore, RefreshOutcome } from './ports/oauth-refresh-store.js';
 export type { IdentityProvider, OAuthStateStore, PendingLogin } from './ports/oauth-state-store.js';
 export type { NewOrganization, OrganizationMember, OrganizationRecord, OrganizationStore } from './ports/organization-store.js';
 export type { Progress, ProgressListener } from './ports/progress.js';

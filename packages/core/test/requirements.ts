@@ -271,6 +271,12 @@ export const REQUIREMENTS = {
     'a write made under a grant touches only memories inside the granted space: a supersedes naming any other memory of the owner is FORBIDDEN, naming supersedes, and writes nothing; duplicates, contradictions and changed facts are found only inside the space',
   'R-GRANT-NO-ENUMERATION':
     'granting to a user, organization or API key id that does not exist answers exactly as granting to one that does, so grant_access cannot tell which ids exist; the grant reaches that id once it exists',
+  'OAUTH-CODE-REPLAY-ATOMIC':
+    'a code is redeemed and its refresh family started in one transaction, and every access token is issued only while its family is live (read under a share lock): a replay racing the first exchange leaves no token of the code working',
+  'OAUTH-REFRESH-REPLAY-ATOMIC':
+    'an access token is issued from a refresh only while its family is live (read under a share lock that a revocation waits for): a refresh token used twice at once leaves no token of its family working',
+  'OAUTH-REFRESH-VALIDATE-FIRST':
+    'a refresh request is checked (client, resource, scope, consenting sign-in) before its token is used: a refusable request leaves the token usable and the grant alive',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -55,6 +55,7 @@ describeEachEngine('OAuth authorization server storage', (engine) => {
   const rows = async (table: string) =>
     (await sql<{ count: number }>`SELECT count(*)::int AS count FROM ${sql.table(table)}`.execute(store.connection.db)).rows[0]?.count;
   const inMinutes = (minutes: number) => new Date(clock.now().getTime() + minutes * MINUTE);
+  const newFamily = (id: string = randomUUID()) => ({ id, tokenHash: digest(), expiresAt: inMinutes(30 * 24 * 60) });
 
   describe('clients', () => {
     it('registers a client and finds it by id; an unknown id finds nothing', async () => {
@@ -123,11 +124,11 @@ describeEachEngine('OAuth authorization server storage', (engine) => {
         const stored = await store.connection.db.selectFrom('oauth_codes').selectAll().executeTakeFirstOrThrow();
         expect(stored.code_hash).toBe(codeHash);
         const familyId = randomUUID();
-        expect(await store.oauthAuthorizations.consumeCode(codeHash, familyId, clock.now())).toEqual({ kind: 'granted', grant });
+        expect(await store.oauthAuthorizations.consumeCode(codeHash, newFamily(familyId), clock.now())).toEqual({ kind: 'granted', grant });
         // A second use is recognised, with the family the first one was redeemed for.
-        expect(await store.oauthAuthorizations.consumeCode(codeHash, randomUUID(), clock.now())).toEqual({ kind: 'reused', familyId });
-        expect(await store.oauthAuthorizations.consumeCode(digest(), randomUUID(), clock.now())).toEqual({ kind: 'unknown' });
-        expect(await store.oauthAuthorizations.consumeCode('not a digest', randomUUID(), clock.now())).toEqual({ kind: 'unknown' });
+        expect(await store.oauthAuthorizations.consumeCode(codeHash, newFamily(), clock.now())).toEqual({ kind: 'reused', familyId });
+        expect(await store.oauthAuthorizations.consumeCode(digest(), newFamily(), clock.now())).toEqual({ kind: 'unknown' });
+        expect(await store.oauthAuthorizations.consumeCode('not a digest', newFamily(), clock.now())).toEqual({ kind: 'unknown' });
 
         // Expired at the instant of expiry, and deleted all the same.
         const late = digest();
@@ -137,7 +138,7 @@ describeEachEngine('OAuth authorization server storage', (engine) => {
         clock.advance(MINUTE);
         expect(await store.oauthAuthorizations.findPending(lateRequest, clock.now())).toBeUndefined();
         expect(await store.oauthAuthorizations.consumePending(lateRequest, clock.now())).toBeUndefined();
-        expect(await store.oauthAuthorizations.consumeCode(late, randomUUID(), clock.now())).toEqual({ kind: 'unknown' });
+        expect(await store.oauthAuthorizations.consumeCode(late, newFamily(), clock.now())).toEqual({ kind: 'unknown' });
         // The expired code is gone; the redeemed one stays until its minute is up (then the sweep takes it).
         expect(await rows('oauth_codes')).toBe(1);
         expect(await rows('oauth_pending_authorizations')).toBe(0);
@@ -148,7 +149,7 @@ describeEachEngine('OAuth authorization server storage', (engine) => {
       const codeHash = digest();
       await store.oauthAuthorizations.saveCode(codeHash, code(), inMinutes(1));
       const results = await Promise.all(
-        Array.from({ length: 6 }, () => store.oauthAuthorizations.consumeCode(codeHash, randomUUID(), clock.now())),
+        Array.from({ length: 6 }, () => store.oauthAuthorizations.consumeCode(codeHash, newFamily(), clock.now())),
       );
       expect(results.filter((result) => result.kind === 'granted')).toHaveLength(1);
       expect(results.filter((result) => result.kind === 'reused')).toHaveLength(5);

@@ -22,6 +22,7 @@ import { resolveClient } from './client-resolution.js';
 import { OAUTH_LIFETIMES, requestedScopes } from './oauth-policy.js';
 import { OAuthRefusal } from './oauth-refusal.js';
 import { isS256Challenge, verifierMatches } from './pkce.js';
+import { checkRefreshRequest } from './refresh-request.js';
 import { issuerOf, mcpResourceOf } from './server-metadata.js';
 
 /** Whoever signed in on the authorize page, and what they hold. */
@@ -212,68 +213,69 @@ export class AuthorizationServer {
     const code = form.get('code');
     if (!code) throw new OAuthRefusal('invalid_request', 'code is required');
     // Consumed before anything else is checked: a code presented with a wrong verifier is spent.
+    // Its refresh family starts in the same transaction, so a replay racing this exchange always
+    // finds the family and revokes it, and the access token below is issued only while it lives.
     const familyId = randomUUID();
+    const refreshToken = newSecret();
     const now = this.#options.clock.now();
-    const redemption = await this.#options.authorizations.consumeCode(hashOf(code), familyId, now);
+    const family = {
+      id: familyId,
+      tokenHash: hashOf(refreshToken),
+      expiresAt: new Date(now.getTime() + OAUTH_LIFETIMES.refreshFamily * 1000),
+    };
+    const redemption = await this.#options.authorizations.consumeCode(hashOf(code), family, now);
     if (redemption.kind === 'reused') {
-      // A code presented twice was intercepted or replayed: what its first use obtained is ended
-      // too (RFC 6749 §4.1.2, OAuth 2.1 §4.1.3), the refresh family and its live access tokens.
-      await this.#options.refresh.revokeFamily(redemption.familyId, now);
+      // The store revoked what the first use obtained (RFC 6749 §4.1.2, OAuth 2.1 §4.1.3).
       throw new OAuthRefusal('invalid_grant', 'the code was already used; the tokens issued for it are revoked');
     }
     if (redemption.kind === 'unknown') throw new OAuthRefusal('invalid_grant', 'the code is unknown, used or expired');
     const { grant } = redemption;
-    if (form.get('client_id') !== grant.clientId) throw new OAuthRefusal('invalid_grant', 'the code was issued to another client');
+    // Every refusal from here on ends the family the code started: no one holds its token yet.
+    const refuse = async (refusal: OAuthRefusal) => {
+      await this.#options.refresh.revokeFamily(familyId, now);
+      return refusal;
+    };
+    if (form.get('client_id') !== grant.clientId)
+      throw await refuse(new OAuthRefusal('invalid_grant', 'the code was issued to another client'));
     if (form.get('redirect_uri') !== grant.redirectUri)
-      throw new OAuthRefusal('invalid_grant', 'redirect_uri differs from the authorization request');
+      throw await refuse(new OAuthRefusal('invalid_grant', 'redirect_uri differs from the authorization request'));
     if (!verifierMatches(form.get('code_verifier'), grant.codeChallenge))
-      throw new OAuthRefusal('invalid_grant', 'code_verifier does not match the code_challenge');
-    this.#checkResource(form, grant.resource);
+      throw await refuse(new OAuthRefusal('invalid_grant', 'code_verifier does not match the code_challenge'));
+    const resource = form.get('resource');
+    if (resource !== null && resource !== grant.resource)
+      throw await refuse(new OAuthRefusal('invalid_target', 'resource differs from the one authorized'));
     if (grant.signInJti !== null && (await this.#options.sessions.isEnded(grant.signInJti))) {
-      throw new OAuthRefusal('invalid_grant', 'the sign-in that consented has ended');
+      throw await refuse(new OAuthRefusal('invalid_grant', 'the sign-in that consented has ended'));
     }
-    const access = await this.#issue(grant, familyId, client);
-    const refreshToken = newSecret();
-    // The family, and every token of it, ends no later than the key that consented.
-    const lifetimeEnds = this.#options.clock.now().getTime() + OAUTH_LIFETIMES.refreshFamily * 1000;
-    const familyEnds = new Date(Math.min(lifetimeEnds, grant.notAfter?.getTime() ?? lifetimeEnds));
-    await this.#options.refresh.startFamily(familyId, grant, hashOf(refreshToken), familyEnds);
+    const access = await this.#issue(grant, familyId, client).catch(async (error: unknown) => {
+      throw error instanceof OAuthRefusal ? await refuse(error) : error;
+    });
     return { ...access, refresh_token: refreshToken };
   }
 
   async #refresh(form: URLSearchParams, client: SessionClient): Promise<TokenResponse> {
     const presented = form.get('refresh_token');
     if (!presented) throw new OAuthRefusal('invalid_request', 'refresh_token is required');
-    const next = newSecret();
+    const asked = form.get('scope');
+    const askedScopes = asked === null ? undefined : requestedScopes(asked);
     const now = this.#options.clock.now();
+    // The request is checked against the grant before the token is used (issue 51, 8d): a
+    // refusable request (a wider scope, another resource) leaves the token to be retried, where
+    // rotating first would make the retry look like a replay and end the grant.
+    const live = await this.#options.refresh.peek(hashOf(presented), now);
+    if (live) await checkRefreshRequest(form, live, askedScopes, this.#options, now);
+    const next = newSecret();
     const outcome = await this.#options.refresh.rotate(hashOf(presented), hashOf(next), now);
     if (outcome.kind !== 'rotated')
       throw new OAuthRefusal('invalid_grant', 'the refresh token is unknown, expired, revoked or already used');
     const { grant, familyId } = outcome;
-    const refuseAndRevoke = async (refusal: OAuthRefusal) => {
-      await this.#options.refresh.revokeFamily(familyId, now);
-      return refusal;
-    };
-    if (form.get('client_id') !== grant.clientId)
-      throw await refuseAndRevoke(new OAuthRefusal('invalid_grant', 'the refresh token was issued to another client'));
-    this.#checkResource(form, grant.resource);
-    if (grant.signInJti !== null && (await this.#options.sessions.isEnded(grant.signInJti))) {
-      throw await refuseAndRevoke(new OAuthRefusal('invalid_grant', 'the sign-in that consented has ended'));
-    }
-    // A refresh may narrow the scopes (OAuth 2.1 §4.3.1), never widen them.
-    const asked = form.get('scope');
-    const scopes = asked === null ? grant.scopes : requestedScopes(asked);
-    if (scopes.some((scope) => !grant.scopes.includes(scope)))
-      throw new OAuthRefusal('invalid_scope', 'scope may not exceed what was granted');
+    // The grant is the one peeked (it never changes); checked again for what may have ended since.
+    const scopes = await checkRefreshRequest(form, outcome, askedScopes, this.#options, now);
     const access = await this.#issue({ ...grant, scopes }, familyId, client).catch(async (error: unknown) => {
-      throw error instanceof OAuthRefusal ? await refuseAndRevoke(error) : error;
+      if (error instanceof OAuthRefusal) await this.#options.refresh.revokeFamily(familyId, now);
+      throw error;
     });
     return { ...access, refresh_token: next };
-  }
-
-  #checkResource(form: URLSearchParams, granted: string): void {
-    const resource = form.get('resource');
-    if (resource !== null && resource !== granted) throw new OAuthRefusal('invalid_target', 'resource differs from the one authorized');
   }
 
   async #issue(grant: AuthorizationGrant, familyId: string, client: SessionClient): Promise<Omit<TokenResponse, 'refresh_token'>> {
@@ -293,6 +295,9 @@ export class AuthorizationServer {
       const expiresIn = Math.max(0, Math.round((session.expiresAt.getTime() - this.#options.clock.now().getTime()) / 1000));
       return { access_token: session.token, token_type: 'Bearer', expires_in: expiresIn, scope: grant.scopes.join(' ') };
     } catch (error) {
+      // The family was revoked since (a code or refresh token of it was used twice): nothing is issued.
+      if (isMemsvcError(error, 'UNAUTHENTICATED') && error.data.field === 'oauthFamilyId')
+        throw new OAuthRefusal('invalid_grant', 'the grant was revoked: a code or refresh token of it was used twice');
       // The API key used to consent was revoked or expired since: the grant is over.
       if (isMemsvcError(error, 'UNAUTHENTICATED'))
         throw new OAuthRefusal('invalid_grant', 'the credential that consented is no longer valid');

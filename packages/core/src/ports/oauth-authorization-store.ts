@@ -40,10 +40,20 @@ export interface CodeGrant extends AuthorizationGrant {
   readonly codeChallenge: string;
 }
 
+/** The refresh family a code starts when it is redeemed: its id, its first token's hash, its latest end. */
+export interface NewRefreshFamily {
+  /** A UUID. */
+  readonly id: string;
+  /** The SHA-256 (lowercase hex) of the family's first refresh token. */
+  readonly tokenHash: string;
+  /** The family's lifetime from consent; it ends at the grant's `notAfter` when that comes first. */
+  readonly expiresAt: Date;
+}
+
 /**
- * What presenting a code found: its grant (now redeemed for the family `familyId`); a code
- * already redeemed, with the family issued for it (RFC 6749 §4.1.2: a second use should revoke
- * what the first obtained); or nothing usable (unknown or expired).
+ * What presenting a code found: its grant (now redeemed, its refresh family started); a code
+ * already redeemed, whose family is now revoked (RFC 6749 §4.1.2: a second use revokes what the
+ * first obtained); or nothing usable (unknown or expired).
  */
 export type CodeRedemption =
   | { readonly kind: 'granted'; readonly grant: CodeGrant }
@@ -70,9 +80,13 @@ export interface OAuthAuthorizationStore {
   saveCode(codeHash: string, grant: CodeGrant, expiresAt: Date): Promise<void>;
 
   /**
-   * Redeems the code under this hash for the refresh family `familyId`, once: of racing
-   * redemptions one is granted and the others see it reused. A redeemed code is kept (with its
-   * family) until it expires, so a replay is told apart from a guess; an expired one is deleted.
+   * Redeems the code under this hash, once, and starts its refresh family `family` (with the
+   * code's grant) in the same transaction: of racing redemptions one is granted and the others
+   * see it reused, and a reuse revokes that family (and ends its live access tokens) in its own
+   * transaction — the family exists by then, so no replay, however early, misses it. A redeemed
+   * code is kept (with its family) until it expires, so a replay is told apart from a guess; an
+   * expired one is deleted. INVALID_INPUT naming the field for a bad family id, token hash or
+   * expiry, before anything is read.
    */
-  consumeCode(codeHash: string, familyId: string, now: Date): Promise<CodeRedemption>;
+  consumeCode(codeHash: string, family: NewRefreshFamily, now: Date): Promise<CodeRedemption>;
 }

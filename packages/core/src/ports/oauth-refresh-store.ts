@@ -12,6 +12,12 @@ export type RefreshOutcome =
   /** No such token, or it (or its family) expired. */
   | { readonly kind: 'unknown' };
 
+/** A live refresh token's family and grant, as `peek` finds them. */
+export interface LiveRefreshToken {
+  readonly familyId: string;
+  readonly grant: AuthorizationGrant;
+}
+
 /**
  * Refresh tokens (OAuth 2.1 §4.3, RFC 9700 §4.14.2), stored as SHA-256 hashes, in families: the
  * first is issued with the code's grant, each use rotates it, and a token used twice revokes
@@ -26,6 +32,13 @@ export interface OAuthRefreshStore {
    * transaction. When already used, revokes the family (its sessions denied until they expire).
    */
   rotate(tokenHash: string, nextHash: string, now: Date): Promise<RefreshOutcome>;
+
+  /**
+   * The family and grant of a refresh token that is unused, of a family neither revoked nor
+   * expired at `now`; undefined otherwise. Changes nothing: a request is checked against the
+   * grant before `rotate` uses the token, so a refusable request spends nothing.
+   */
+  peek(tokenHash: string, now: Date): Promise<LiveRefreshToken | undefined>;
 
   /** Revokes a family and ends the live sessions issued from it (idempotent). */
   revokeFamily(familyId: string, now: Date): Promise<void>;

@@ -43,7 +43,10 @@ export interface SessionStore {
    * after now. With `apiKeyId`, the key is read again in the same transaction and locked against
    * a concurrent revocation: UNAUTHENTICATED naming `apiKeyId` when it is not usable at that
    * moment (revoked, expired, or another user's), so a key revoked while its exchange was in
-   * flight opens nothing.
+   * flight opens nothing. With `oauthFamilyId`, the refresh family is read and locked the same
+   * way: UNAUTHENTICATED naming `oauthFamilyId` when it is revoked, expired or another user's, so
+   * an access token is never issued from a family a replay has revoked (the revocation either
+   * waits for this insert and ends the session with the family's others, or this read finds it).
    */
   create(session: NewSession): Promise<SessionRecord>;
 

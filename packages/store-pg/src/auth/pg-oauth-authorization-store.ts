@@ -1,16 +1,20 @@
-import type {
-  Clock,
-  CodeGrant,
-  CodeRedemption,
-  OAuthAuthorizationStore,
-  PendingAuthorization,
-  Scope,
-  SessionOrigin,
-  TenantId,
+import {
+  type Clock,
+  type CodeGrant,
+  type CodeRedemption,
+  MemsvcError,
+  type NewRefreshFamily,
+  type OAuthAuthorizationStore,
+  type PendingAuthorization,
+  type Scope,
+  type SessionOrigin,
+  type TenantId,
 } from '@memsvc/core';
 import type { Kysely, Selectable } from 'kysely';
+import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase, OAuthCodesTable } from '../schema/database-schema.js';
 import { checkAuthorizationBinding, checkDigest, checkFuture, checkState, checkSubject, isDigest } from './oauth-row-checks.js';
+import { insertRefreshFamily, revokeRefreshFamily } from './refresh-families.js';
 
 /** The dependencies of PgOAuthAuthorizationStore. */
 export interface PgOAuthAuthorizationStoreOptions {
@@ -21,9 +25,10 @@ export interface PgOAuthAuthorizationStoreOptions {
 /**
  * Authorization requests waiting for consent (`oauth_pending_authorizations`) and issued codes
  * (`oauth_codes`), each under the SHA-256 of its secret. A pending request is consumed by one
- * DELETE … RETURNING; a code by one conditional UPDATE that marks it redeemed, so it is used at
- * most once without a lock held across statements, and a second use is recognised until the
- * code expires. An expired row is deleted when it is presented, and by the auth-store sweep otherwise.
+ * DELETE … RETURNING; a code by one conditional UPDATE that marks it redeemed, in the transaction
+ * that starts its refresh family, so it is used at most once and a second use, recognised until
+ * the code expires, always finds the family to revoke. An expired row is deleted when it is
+ * presented, and by the auth-store sweep otherwise.
  */
 export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
   readonly #db: Kysely<MemsvcDatabase>;
@@ -104,23 +109,39 @@ export class PgOAuthAuthorizationStore implements OAuthAuthorizationStore {
       .execute();
   }
 
-  async consumeCode(codeHash: string, familyId: string, now: Date): Promise<CodeRedemption> {
+  async consumeCode(codeHash: string, family: NewRefreshFamily, now: Date): Promise<CodeRedemption> {
+    if (!isUuid(family.id)) throw new MemsvcError('INVALID_INPUT', 'familyId must be a UUID', { field: 'familyId' });
+    checkDigest(family.tokenHash, 'refreshToken');
+    checkFuture(family.expiresAt, now);
     if (!isDigest(codeHash)) return { kind: 'unknown' };
-    // The row lock of one conditional UPDATE decides racing redemptions: one sets redeemed_at.
-    const row = await this.#db
-      .updateTable('oauth_codes')
-      .set({ redeemed_at: now, family_id: familyId })
-      .where('code_hash', '=', codeHash)
-      .where('redeemed_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
-    if (row && row.expires_at.getTime() > now.getTime()) return { kind: 'granted', grant: toCodeGrant(row) };
-    if (row) {
-      await this.#db.deleteFrom('oauth_codes').where('code_hash', '=', codeHash).execute();
-      return { kind: 'unknown' };
-    }
-    const used = await this.#db.selectFrom('oauth_codes').select('family_id').where('code_hash', '=', codeHash).executeTakeFirst();
-    return used?.family_id ? { kind: 'reused', familyId: used.family_id } : { kind: 'unknown' };
+    return this.#db.transaction().execute(async (trx): Promise<CodeRedemption> => {
+      // The row lock of one conditional UPDATE decides racing redemptions: one sets redeemed_at,
+      // and holds the lock until its family is inserted, so the others see both or neither.
+      const row = await trx
+        .updateTable('oauth_codes')
+        .set({ redeemed_at: now, family_id: family.id })
+        .where('code_hash', '=', codeHash)
+        .where('redeemed_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      if (row && row.expires_at.getTime() > now.getTime()) {
+        const grant = toCodeGrant(row);
+        // The family ends no later than the key (or login) that consented.
+        const ends = Math.min(family.expiresAt.getTime(), grant.notAfter?.getTime() ?? Number.POSITIVE_INFINITY);
+        await insertRefreshFamily(trx, { id: family.id, grant, tokenHash: family.tokenHash, expiresAt: new Date(ends) }, now);
+        return { kind: 'granted', grant };
+      }
+      if (row) {
+        await trx.deleteFrom('oauth_codes').where('code_hash', '=', codeHash).execute();
+        return { kind: 'unknown' };
+      }
+      const used = await trx.selectFrom('oauth_codes').select('family_id').where('code_hash', '=', codeHash).executeTakeFirst();
+      if (!used?.family_id) return { kind: 'unknown' };
+      // A code presented twice was intercepted or replayed: what its first use obtained ends now
+      // (RFC 6749 §4.1.2, OAuth 2.1 §4.1.3), the family and its live access tokens.
+      await revokeRefreshFamily(trx, used.family_id, now);
+      return { kind: 'reused', familyId: used.family_id };
+    });
   }
 }
 

@@ -1,10 +1,10 @@
-import type { AuthorizationGrant, Clock, OAuthRefreshStore, RefreshOutcome, Scope, SessionOrigin, TenantId } from '@memsvc/core';
+import type { AuthorizationGrant, Clock, LiveRefreshToken, OAuthRefreshStore, RefreshOutcome } from '@memsvc/core';
 import { MemsvcError } from '@memsvc/core';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
-import { endLiveSessions } from './end-live-sessions.js';
 import { checkClientId, checkDigest, checkFuture, checkGrantScopes, checkResource, checkSubject, isDigest } from './oauth-row-checks.js';
+import { grantOfFamily, insertRefreshFamily, revokeRefreshFamily } from './refresh-families.js';
 
 /** The dependencies of PgOAuthRefreshStore. */
 export interface PgOAuthRefreshStoreOptions {
@@ -16,7 +16,9 @@ export interface PgOAuthRefreshStoreOptions {
  * Refresh-token families (`oauth_refresh_families`) and their tokens (`oauth_refresh_tokens`,
  * by hash). A rotation marks the presented token used with a conditional UPDATE: of two racing
  * uses of one token, the second finds it used and revokes the family — which is what a
- * refresh token replayed by a thief looks like, whichever of the two is the thief.
+ * refresh token replayed by a thief looks like, whichever of the two is the thief. The access
+ * token the first use goes on to issue is recorded only while the family is live
+ * (lockLiveFamily), so the revocation reaches it whichever commits first.
  */
 export class PgOAuthRefreshStore implements OAuthRefreshStore {
   readonly #db: Kysely<MemsvcDatabase>;
@@ -36,29 +38,23 @@ export class PgOAuthRefreshStore implements OAuthRefreshStore {
     const scopes = checkGrantScopes(grant.scopes);
     checkSubject(grant);
     checkFuture(expiresAt, now);
-    await this.#db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('oauth_refresh_families')
-        .values({
-          id: familyId,
-          client_id: grant.clientId,
-          resource: grant.resource,
-          scopes,
-          user_id: grant.userId,
-          organization_id: grant.organizationId,
-          origin: grant.origin,
-          api_key_id: grant.apiKeyId,
-          sign_in_jti: grant.signInJti,
-          created_at: now,
-          expires_at: expiresAt,
-          revoked_at: null,
-        })
-        .execute();
-      await trx
-        .insertInto('oauth_refresh_tokens')
-        .values({ token_hash: tokenHash, family_id: familyId, created_at: now, used_at: null })
-        .execute();
-    });
+    await this.#db
+      .transaction()
+      .execute((trx) => insertRefreshFamily(trx, { id: familyId, grant: { ...grant, scopes }, tokenHash, expiresAt }, now));
+  }
+
+  async peek(tokenHash: string, now: Date): Promise<LiveRefreshToken | undefined> {
+    if (!isDigest(tokenHash)) return undefined;
+    const family = await this.#db
+      .selectFrom('oauth_refresh_tokens')
+      .innerJoin('oauth_refresh_families', 'oauth_refresh_families.id', 'oauth_refresh_tokens.family_id')
+      .selectAll('oauth_refresh_families')
+      .where('oauth_refresh_tokens.token_hash', '=', tokenHash)
+      .where('oauth_refresh_tokens.used_at', 'is', null)
+      .where('oauth_refresh_families.revoked_at', 'is', null)
+      .where('oauth_refresh_families.expires_at', '>', now)
+      .executeTakeFirst();
+    return family ? { familyId: family.id, grant: grantOfFamily(family) } : undefined;
   }
 
   async rotate(tokenHash: string, nextHash: string, now: Date): Promise<RefreshOutcome> {
@@ -79,7 +75,7 @@ export class PgOAuthRefreshStore implements OAuthRefreshStore {
           .where('token_hash', '=', tokenHash)
           .executeTakeFirst();
         if (!known) return { kind: 'unknown' };
-        await revokeFamilyIn(trx, known.family_id, now);
+        await revokeRefreshFamily(trx, known.family_id, now);
         return { kind: 'reused', familyId: known.family_id };
       }
       const family = await trx
@@ -94,38 +90,13 @@ export class PgOAuthRefreshStore implements OAuthRefreshStore {
         .insertInto('oauth_refresh_tokens')
         .values({ token_hash: nextHash, family_id: family.id, created_at: now, used_at: null })
         .execute();
-      return {
-        kind: 'rotated',
-        familyId: family.id,
-        grant: {
-          clientId: family.client_id,
-          resource: family.resource,
-          scopes: family.scopes as Scope[],
-          userId: family.user_id as TenantId,
-          organizationId: family.organization_id,
-          origin: family.origin as SessionOrigin,
-          apiKeyId: family.api_key_id,
-          // The family ends no later than the key that consented (startFamily's caller saw to it).
-          notAfter: family.expires_at,
-          signInJti: family.sign_in_jti,
-        },
-      };
+      // The family ends no later than the key that consented (its starter saw to it).
+      return { kind: 'rotated', familyId: family.id, grant: grantOfFamily(family) };
     });
   }
 
   async revokeFamily(familyId: string, now: Date): Promise<void> {
     if (!isUuid(familyId)) return;
-    await this.#db.transaction().execute((trx) => revokeFamilyIn(trx, familyId, now));
+    await this.#db.transaction().execute((trx) => revokeRefreshFamily(trx, familyId, now));
   }
-}
-
-/** Marks a family revoked (the first time stays) and ends the live access tokens issued from it. */
-async function revokeFamilyIn(trx: Transaction<MemsvcDatabase>, familyId: string, now: Date): Promise<void> {
-  await trx
-    .updateTable('oauth_refresh_families')
-    .set({ revoked_at: now })
-    .where('id', '=', familyId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  await endLiveSessions(trx, { oauthFamilyId: familyId }, now);
 }

@@ -13,6 +13,7 @@ import type { MemsvcDatabase, SessionsTable } from '../schema/database-schema.js
 import { sqlStateOf, UNIQUE_VIOLATION } from './database-errors.js';
 import { endDerivedCredentials } from './end-derived-credentials.js';
 import { endGrantsSignedInWith, endLiveSessions } from './end-live-sessions.js';
+import { lockLiveFamily } from './refresh-families.js';
 import { untrustedText } from './untrusted-text.js';
 
 // A jti is an identifier we mint ourselves (a UUID in practice): visible ASCII, no whitespace, so
@@ -60,6 +61,7 @@ export class PgSessionStore implements SessionStore {
     try {
       const row = await this.#db.transaction().execute(async (trx) => {
         if (session.apiKeyId !== undefined) await lockUsableKey(trx, session.apiKeyId, session.userId, now);
+        if (session.oauthFamilyId !== undefined) await lockLiveFamily(trx, session.oauthFamilyId, session.userId, now);
         return trx
           .insertInto('sessions')
           .values({
