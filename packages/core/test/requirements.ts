@@ -267,6 +267,8 @@ export const REQUIREMENTS = {
   'R-ERASE-USER':
     'a whole user is erased in batches under one record; a run cut short hides every memory at once and the next run completes it',
   'R-ERASE-REPLICA': 'a standby that has replayed an erasure holds neither the text nor the ids outside the record',
+  'OAUTH-CIMD-IPV6':
+    'an IPv6 client_id host is public only inside global unicast 2000::/3 and outside every special-purpose range; IPv4-compatible ::a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d, site-local fec0::/10 and unassigned space are refused',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
