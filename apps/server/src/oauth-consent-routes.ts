@@ -99,9 +99,7 @@ export function registerConsentRoutes(app: Hono, deps: ConsentRouteDependencies)
         { event: 'oauth_authorize_refused', error: error.code, clientId: params.get('client_id') },
         'authorization request refused',
       );
-      // Only once the client and its redirect URI checked out may the refusal go there.
-      const redirectUri = params.get('redirect_uri');
-      if (error.redirectable && redirectUri) return c.redirect(server.redirectWithError(redirectUri, error, params.get('state')), 302);
+      // Shown, never redirected: the redirect URI is the client's own claim (RFC 9700 §4.11.2).
       return c.html(authorizeErrorPage(error.message), 400, authorizePageHeaders(undefined));
     }
   });

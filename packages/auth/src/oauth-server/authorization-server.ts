@@ -106,8 +106,12 @@ export class AuthorizationServer {
 
   /**
    * Checks an authorization request (OAuth 2.1 §4.1.1) and keeps it for the consent, returning
-   * the handle the authorize page carries. The client and its redirect URI are checked first:
-   * their refusals are shown, never redirected. Every later refusal is `redirectable`.
+   * the handle the authorize page carries. Every refusal is shown to the person, never redirected
+   * to the client, even once the client and its redirect URI have checked out (RFC 6749 would
+   * allow it then): anyone can register a client (dynamic registration, or a metadata document on
+   * a host of their own) with a redirect URI of their choosing, so a redirect before the person
+   * has consented would make this server an open redirector (RFC 9700 §4.11.2). Only `decide`,
+   * after the person has seen the client and where the answer goes, sends the browser there.
    */
   async authorize(params: URLSearchParams): Promise<{ handle: string; client: OAuthClientRecord; request: PendingAuthorization }> {
     for (const name of [
@@ -130,19 +134,18 @@ export class AuthorizationServer {
     if (!isRegisteredRedirectUri(client.redirectUris, redirectUri)) {
       throw new OAuthRefusal('invalid_request', 'redirect_uri is not registered for this client (compared exactly)');
     }
-    const later = (code: ConstructorParameters<typeof OAuthRefusal>[0], message: string) => new OAuthRefusal(code, message, true);
-    if (params.get('response_type') !== 'code') throw later('unsupported_response_type', 'response_type must be code');
+    if (params.get('response_type') !== 'code') throw new OAuthRefusal('unsupported_response_type', 'response_type must be code');
     const challenge = params.get('code_challenge');
-    if (!challenge) throw later('invalid_request', 'code_challenge is required (PKCE)');
-    if (params.get('code_challenge_method') !== 'S256') throw later('invalid_request', 'code_challenge_method must be S256');
-    if (!isS256Challenge(challenge)) throw later('invalid_request', 'code_challenge must be 43 base64url characters');
+    if (!challenge) throw new OAuthRefusal('invalid_request', 'code_challenge is required (PKCE)');
+    if (params.get('code_challenge_method') !== 'S256') throw new OAuthRefusal('invalid_request', 'code_challenge_method must be S256');
+    if (!isS256Challenge(challenge)) throw new OAuthRefusal('invalid_request', 'code_challenge must be 43 base64url characters');
     const scopes = requestedScopes(params.get('scope'));
     const resource = params.get('resource') ?? this.resource;
-    if (resource !== this.resource) throw later('invalid_target', `resource must be ${this.resource}`);
+    if (resource !== this.resource) throw new OAuthRefusal('invalid_target', `resource must be ${this.resource}`);
     const state = params.get('state');
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
     if (state !== null && (state.length > 1024 || /[\u0000-\u001f\u007f]/.test(state)))
-      throw later('invalid_request', 'state is too long or has control characters');
+      throw new OAuthRefusal('invalid_request', 'state is too long or has control characters');
     const request: PendingAuthorization = { clientId: client.clientId, redirectUri, codeChallenge: challenge, resource, scopes, state };
     const handle = newSecret();
     const expiresAt = new Date(this.#options.clock.now().getTime() + OAUTH_LIFETIMES.pending * 1000);
