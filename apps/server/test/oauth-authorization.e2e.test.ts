@@ -321,6 +321,26 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
   );
 
   it(
+    verifies(
+      'AUTH-SESSION-AUDIENCE',
+      'GET /auth/session refuses an OAuth access token with 401 and answers for a session; /mcp takes both',
+    ),
+    async () => {
+      const provider = new RecordingOAuthClient(REDIRECT);
+      await authorizeWithSdk(provider, aliceKey.key);
+      const access = provider.saved?.access_token ?? '';
+      const sessionOf = (bearer: string) => fetch(`${base}/auth/session`, { headers: { authorization: `Bearer ${bearer}` } });
+      expect((await sessionOf(access)).status).toBe(401);
+      expect((await mcpStatus(access)).status).toBe(200);
+      const issued = await fetch(`${base}/auth/session`, { method: 'POST', headers: { authorization: `Bearer ${aliceKey.key}` } });
+      const session = ((await issued.json()) as { token: string }).token;
+      const own = await sessionOf(session);
+      expect([own.status, ((await own.json()) as { userId: string }).userId]).toEqual([200, 'alice']);
+      expect((await mcpStatus(session)).status).toBe(200);
+    },
+  );
+
+  it(
     verifies('OAUTH-AUDIENCE', 'a token signed with our secret for another audience is refused; API-key sessions keep working'),
     async () => {
       const now = Math.floor(clock.now().getTime() / 1000);

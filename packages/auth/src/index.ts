@@ -42,7 +42,7 @@ export {
   resourceMetadataUrl,
 } from './oauth-server/server-metadata.js';
 export type { IssuedSession, OAuthTokenBinding, SessionClient, SessionIssuer, SessionSubject } from './session-subject.js';
-export type { SessionClaims, SessionTokensOptions } from './session-tokens.js';
+export type { SessionClaims, SessionTokenKind, SessionTokensOptions } from './session-tokens.js';
 export { looksLikeJwt, SESSION_AUDIENCE, SESSION_ISSUER, SessionTokens } from './session-tokens.js';
 
 /**

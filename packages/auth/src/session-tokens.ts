@@ -25,6 +25,14 @@ const VERIFIED_TOKENS_KEPT = 4096;
 
 const ORIGINS: readonly SessionOrigin[] = ['api-key', 'github', 'google'];
 
+/**
+ * What a session JWT is for, told by its audience: a memsvc session (`aud` SESSION_AUDIENCE: the
+ * dashboard, the session endpoints, /mcp) or an OAuth access token (`aud` the MCP resource, with
+ * its `client_id`: /mcp only). Each verifier names the kinds it accepts, so a token made for one
+ * place is refused in another: an access token a client holds does not open the dashboard.
+ */
+export type SessionTokenKind = 'session' | 'access-token';
+
 /** A verified, unrevoked session token's claims. */
 export interface SessionClaims {
   readonly userId: TenantId;
@@ -41,6 +49,8 @@ export interface SessionClaims {
   readonly audience: string;
   /** The OAuth client an access token was issued to (`client_id`), or null for any other session. */
   readonly clientId: string | null;
+  /** What the token is for, by its audience. */
+  readonly kind: SessionTokenKind;
 }
 
 export interface SessionTokensOptions {
@@ -137,24 +147,24 @@ export class SessionTokens {
   }
 
   /**
-   * The claims of a token that is a valid, unexpired, unrevoked session of this server, or
-   * undefined for anything else — a bad signature, another algorithm, another issuer or
-   * audience, an expired or denied token, malformed claims. Why is not told: it would only help
-   * someone forging tokens.
+   * The claims of a token that is a valid, unexpired, unrevoked session of this server of one of
+   * the `accepted` kinds (a memsvc session unless told otherwise), or undefined for anything else —
+   * a bad signature, another algorithm, another issuer or audience, another kind, an expired or
+   * denied token, malformed claims. Why is not told: it would only help someone forging tokens.
    */
-  async verify(token: string): Promise<SessionClaims | undefined> {
+  async verify(token: string, accepted: readonly SessionTokenKind[] = ['session']): Promise<SessionClaims | undefined> {
     const claims = await this.#verifySignature(token);
-    if (!claims) return undefined;
+    if (!claims || !accepted.includes(claims.kind)) return undefined;
     return (await this.#options.sessions.isDenied(claims.jti, this.#options.clock.now())) ? undefined : claims;
   }
 
   /**
    * Logs a session out: its `jti` goes on the denylist until the token would have expired. The
-   * claims of the session ended, or undefined when the token is not a valid session (already
-   * denied included).
+   * claims of the session ended, or undefined when the token is not a valid session of the
+   * `accepted` kinds (already denied included).
    */
-  async revoke(token: string): Promise<SessionClaims | undefined> {
-    const claims = await this.verify(token);
+  async revoke(token: string, accepted: readonly SessionTokenKind[] = ['session']): Promise<SessionClaims | undefined> {
+    const claims = await this.verify(token, accepted);
     if (!claims) return undefined;
     await this.#options.sessions.deny(claims.jti, claims.expiresAt, this.#options.clock.now());
     return claims;
@@ -210,6 +220,7 @@ export class SessionTokens {
         expiresAt: new Date(exp * 1000),
         audience: aud,
         clientId: clientId ?? null,
+        kind: aud === SESSION_AUDIENCE ? 'session' : 'access-token',
       };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return undefined;

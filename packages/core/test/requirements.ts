@@ -271,6 +271,8 @@ export const REQUIREMENTS = {
     'an IPv6 client_id host is public only inside global unicast 2000::/3 and outside every special-purpose range; IPv4-compatible ::a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d, site-local fec0::/10 and unassigned space are refused',
   'OAUTH-AUTHORIZE-NO-REDIRECT':
     'a refused authorization request is shown as a 400 error page and never redirected to the client: every client is self-registered (dynamic registration or metadata document), so its redirect URI is not trusted before the person consents (RFC 9700 §4.11.2)',
+  'AUTH-SESSION-AUDIENCE':
+    'each verifier of a session JWT accepts only its own kind: the dashboard cookie, GET /auth/session and the consent page refuse an OAuth access token (aud the MCP resource); /mcp accepts sessions and access tokens',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
