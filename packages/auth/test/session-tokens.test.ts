@@ -199,4 +199,25 @@ describe('OAuth access tokens', () => {
       expect(await sessions.verify(access.token, ['access-token'])).toBeDefined();
     },
   );
+
+  it(
+    verifies(
+      'OAUTH-CONSENT-SIGN-IN',
+      'a consent sign-in lives ten minutes at most and only the consent page takes it; a grant anchor no verifier takes',
+    ),
+    async () => {
+      const { sessions, clock } = oauthTokens();
+      const subject = { userId: alice, organizationId: null, scopes: ['memories:read'] as const, origin: 'github' as const };
+      const signIn = await sessions.issue({ ...subject, purpose: 'consent-sign-in' });
+      expect(signIn.expiresAt).toEqual(new Date('2026-06-01T10:10:00.000Z'));
+      expect(await sessions.verify(signIn.token)).toBeUndefined();
+      expect(await sessions.verify(signIn.token, ['session', 'access-token'])).toBeUndefined();
+      expect(await sessions.verify(signIn.token, ['consent-sign-in'])).toMatchObject({ kind: 'consent-sign-in', jti: signIn.jti });
+      const anchor = await sessions.issue({ ...subject, purpose: 'consent-grant' });
+      expect(anchor.expiresAt).toEqual(new Date('2026-06-08T10:00:00.000Z'));
+      expect(await sessions.verify(anchor.token, ['session', 'access-token', 'consent-sign-in'])).toBeUndefined();
+      clock.advance(10 * 60 * 1000);
+      expect(await sessions.verify(signIn.token, ['consent-sign-in'])).toBeUndefined();
+    },
+  );
 });

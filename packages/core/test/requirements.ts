@@ -273,6 +273,8 @@ export const REQUIREMENTS = {
     'a refused authorization request is shown as a 400 error page and never redirected to the client: every client is self-registered (dynamic registration or metadata document), so its redirect URI is not trusted before the person consents (RFC 9700 §4.11.2)',
   'AUTH-SESSION-AUDIENCE':
     'each verifier of a session JWT accepts only its own kind: the dashboard cookie, GET /auth/session and the consent page refuse an OAuth access token (aud the MCP resource); /mcp accepts sessions and access tokens',
+  'OAUTH-CONSENT-SIGN-IN':
+    'a GitHub or Google sign-in made on the consent page is good for that consent only: at most ten minutes, ended by the decision (approve or deny), refused by /mcp, the session endpoints and the dashboard; the grant it approves is ended with the person’s sessions',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -19,6 +19,7 @@ import type { SessionTokens } from '../session-tokens.js';
 import { checkClientMetadata } from './client-metadata.js';
 import type { ClientMetadataDocuments } from './client-metadata-documents.js';
 import { resolveClient } from './client-resolution.js';
+import { anchoredLoginSigner } from './login-consent.js';
 import { OAUTH_LIFETIMES, requestedScopes } from './oauth-policy.js';
 import { OAuthRefusal } from './oauth-refusal.js';
 import { isS256Challenge, verifierMatches } from './pkce.js';
@@ -32,9 +33,9 @@ export interface ConsentSigner {
   readonly origin: SessionOrigin;
   /** The API key used to sign in: every token of the grant ends when it is revoked. */
   readonly apiKeyId: string | null;
-  /** When the API key (or login session) used to sign in expires: no token of the grant outlives it. */
+  /** When the API key used to sign in expires (for a login, set by `decide`): no token of the grant outlives it. */
   readonly notAfter: Date | null;
-  /** The GitHub or Google login session used to sign in: when it ends, so does the grant. */
+  /** For a GitHub or Google sign-in, set by `decide`: the session the grant hangs on (login-consent.ts). */
   readonly signInJti: string | null;
 }
 
@@ -172,9 +173,11 @@ export class AuthorizationServer {
       const reason = signer === 'denied' ? 'the person denied the request' : 'the signer holds none of the scopes asked for';
       return this.redirectWithError(request.redirectUri, new OAuthRefusal('access_denied', reason), request.state);
     }
+    // A consent-page sign-in ends with this decision: the grant hangs on a session of its own.
+    const giver = signer.origin === 'api-key' ? signer : await anchoredLoginSigner(this.#options.sessions, signer);
     const code = newSecret();
     const grant = {
-      ...signerGrant(signer, request.clientId, request.resource, granted),
+      ...signerGrant(giver, request.clientId, request.resource, granted),
       redirectUri: request.redirectUri,
       codeChallenge: request.codeChallenge,
     };
