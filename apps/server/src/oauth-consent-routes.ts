@@ -134,10 +134,10 @@ export function registerConsentRoutes(app: Hono, deps: ConsentRouteDependencies)
     const request = await server.pending(handle);
     if (!request) return gone(c);
     const finish = async (signer: ConsentSigner | 'denied') => {
-      const location = await server.decide(handle, signer);
-      // The consent sign-in was for this decision: it ends with it, whichever way it went.
+      // The consent sign-in was for this decision: it ends with it, whichever way it goes.
       const signInToken = getCookie(c, SIGN_IN_COOKIE);
       if (signInToken) await sessions.revoke(signInToken, ['consent-sign-in']);
+      const location = await server.decide(handle, signer);
       if (!location) return gone(c);
       setCookie(c, CONSENT_COOKIE, '', { ...cookie, maxAge: 0 });
       setCookie(c, SIGN_IN_COOKIE, '', { ...cookie, maxAge: 0 });
