@@ -144,7 +144,8 @@ export function registerAuthRoutes(app: Hono, deps: AuthRouteDependencies): void
 
   app.post('/auth/logout', async (c) => {
     const token = bearerToken(c.req.header('authorization'));
-    const ended = token ? await sessions.revoke(token) : undefined;
+    // Ending a token one holds takes nothing from anyone: an OAuth client may end its access token here too.
+    const ended = token ? await sessions.revoke(token, ['session', 'access-token']) : undefined;
     if (!ended)
       return refuse(c, 'UNAUTHENTICATED', 'logout needs a valid session token: send Authorization: Bearer <session token>', deps.challenge);
     logger.info({ event: 'session_revoked', jti: ended.jti }, 'session logged out');

@@ -20,7 +20,8 @@ export function credentialPrincipals(runtime: Pick<MemsvcRuntime, 'apiKeys' | 's
     if (key) {
       return { kind: 'api-key', id: key.id, tenant: key.userId, organizationId: key.organizationId, scopes: key.scopes };
     }
-    const session = await runtime.sessions?.verify(token);
+    // /mcp is what an OAuth access token is for; a memsvc session is good here too.
+    const session = await runtime.sessions?.verify(token, ['session', 'access-token']);
     if (session) {
       return {
         kind: 'session',

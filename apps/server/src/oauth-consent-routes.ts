@@ -5,6 +5,7 @@ import {
   type IssuedSession,
   LOGIN_STATE_COOKIE,
   type LoginFlow,
+  OAUTH_CONSENT_RESUME_PATH,
   OAUTH_ENDPOINTS,
   OAUTH_LIFETIMES,
   OAuthRefusal,
@@ -20,10 +21,10 @@ import { formOrJsonBody, mediaType } from './oauth-request-body.js';
 
 /** Ties a consent form to the browser that opened the authorize page (CSRF): it holds the request's handle. */
 export const CONSENT_COOKIE = 'memsvc_oauth_consent';
-/** The GitHub or Google login a person made to consent, until they decide (the session token, HttpOnly). */
+/** The GitHub or Google sign-in a person made to consent, until they decide (a consent sign-in token, HttpOnly). */
 export const SIGN_IN_COOKIE = 'memsvc_oauth_signin';
 /** Where a login started from the authorize page comes back to (LoginFlow's `redirectTo`). */
-export const OAUTH_RESUME_PATH = `${OAUTH_ENDPOINTS.authorize}/resume`;
+export const OAUTH_RESUME_PATH = OAUTH_CONSENT_RESUME_PATH;
 
 export interface ConsentRouteDependencies {
   readonly server: AuthorizationServer;
@@ -69,14 +70,12 @@ export function registerConsentRoutes(app: Hono, deps: ConsentRouteDependencies)
     if (!handle || !startedInThisBrowser(getCookie(c, CONSENT_COOKIE), handle)) return undefined;
     return server.pending(handle);
   };
-  /** Who the login cookie says is signed in, unless its session has ended (or is not a login). */
-  const signedIn = async (
-    c: Context,
-  ): Promise<(SignedIn & { jti: string; expiresAt: Date; scopes: ConsentSigner['scopes'] }) | undefined> => {
+  /** Who the sign-in cookie says is signed in: a consent sign-in only, unless it expired or was ended by a decision. */
+  const signedIn = async (c: Context): Promise<(SignedIn & { scopes: ConsentSigner['scopes'] }) | undefined> => {
     const token = getCookie(c, SIGN_IN_COOKIE);
-    const claims = token ? await sessions.verify(token) : undefined;
-    if (!claims || claims.origin === 'api-key' || claims.clientId !== null) return undefined;
-    return { userId: claims.userId, via: claims.origin, jti: claims.jti, expiresAt: claims.expiresAt, scopes: claims.scopes };
+    const claims = token ? await sessions.verify(token, ['consent-sign-in']) : undefined;
+    if (!claims || claims.origin === 'api-key') return undefined;
+    return { userId: claims.userId, via: claims.origin, scopes: claims.scopes };
   };
   const show = async (c: Context, handle: string, request: PendingAuthorization, status: 200 | 401, error?: string) => {
     const client = await server.client(request.clientId).catch(() => undefined);
@@ -99,9 +98,7 @@ export function registerConsentRoutes(app: Hono, deps: ConsentRouteDependencies)
         { event: 'oauth_authorize_refused', error: error.code, clientId: params.get('client_id') },
         'authorization request refused',
       );
-      // Only once the client and its redirect URI checked out may the refusal go there.
-      const redirectUri = params.get('redirect_uri');
-      if (error.redirectable && redirectUri) return c.redirect(server.redirectWithError(redirectUri, error, params.get('state')), 302);
+      // Shown, never redirected: the redirect URI is the client's own claim (RFC 9700 §4.11.2).
       return c.html(authorizeErrorPage(error.message), 400, authorizePageHeaders(undefined));
     }
   });
@@ -137,6 +134,9 @@ export function registerConsentRoutes(app: Hono, deps: ConsentRouteDependencies)
     const request = await server.pending(handle);
     if (!request) return gone(c);
     const finish = async (signer: ConsentSigner | 'denied') => {
+      // The consent sign-in was for this decision: it ends with it, whichever way it goes.
+      const signInToken = getCookie(c, SIGN_IN_COOKIE);
+      if (signInToken) await sessions.revoke(signInToken, ['consent-sign-in']);
       const location = await server.decide(handle, signer);
       if (!location) return gone(c);
       setCookie(c, CONSENT_COOKIE, '', { ...cookie, maxAge: 0 });
@@ -158,8 +158,9 @@ export function registerConsentRoutes(app: Hono, deps: ConsentRouteDependencies)
         scopes: person.scopes,
         origin: person.via,
         apiKeyId: null,
-        notAfter: person.expiresAt,
-        signInJti: person.jti,
+        // Set by decide: the grant hangs on a session of its own, not on this short sign-in.
+        notAfter: null,
+        signInJti: null,
       });
     }
     const key = await apiKeys.authenticate(presentedKey);

@@ -321,6 +321,26 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
   );
 
   it(
+    verifies(
+      'AUTH-SESSION-AUDIENCE',
+      'GET /auth/session refuses an OAuth access token with 401 and answers for a session; /mcp takes both',
+    ),
+    async () => {
+      const provider = new RecordingOAuthClient(REDIRECT);
+      await authorizeWithSdk(provider, aliceKey.key);
+      const access = provider.saved?.access_token ?? '';
+      const sessionOf = (bearer: string) => fetch(`${base}/auth/session`, { headers: { authorization: `Bearer ${bearer}` } });
+      expect((await sessionOf(access)).status).toBe(401);
+      expect((await mcpStatus(access)).status).toBe(200);
+      const issued = await fetch(`${base}/auth/session`, { method: 'POST', headers: { authorization: `Bearer ${aliceKey.key}` } });
+      const session = ((await issued.json()) as { token: string }).token;
+      const own = await sessionOf(session);
+      expect([own.status, ((await own.json()) as { userId: string }).userId]).toEqual([200, 'alice']);
+      expect((await mcpStatus(session)).status).toBe(200);
+    },
+  );
+
+  it(
     verifies('OAUTH-AUDIENCE', 'a token signed with our secret for another audience is refused; API-key sessions keep working'),
     async () => {
       const now = Math.floor(clock.now().getTime() / 1000);
@@ -379,7 +399,7 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
     it(
       verifies(
         'OAUTH-PKCE',
-        'authorize without a challenge or with plain is sent back as invalid_request (with iss); a wrong verifier is invalid_grant and spends the code',
+        'authorize without a challenge or with plain is refused on an error page naming the challenge; a wrong verifier is invalid_grant and spends the code',
       ),
       async () => {
         const before = await counts();
@@ -389,13 +409,9 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
           { code_challenge_method: undefined },
         ]) {
           const answer = await fetch(authorizeUrl(overrides), { redirect: 'manual' });
-          expect(answer.status).toBe(302);
-          const back = new URL(answer.headers.get('location') ?? '');
-          expect([back.searchParams.get('error'), back.searchParams.get('state'), back.searchParams.get('iss')]).toEqual([
-            'invalid_request',
-            'st-1',
-            base,
-          ]);
+          expect(answer.status).toBe(400);
+          expect(answer.headers.get('location')).toBeNull();
+          expect(await answer.text()).toMatch(/code_challenge/);
         }
         expect(await counts()).toEqual(before);
 
@@ -512,6 +528,45 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
       },
     );
 
+    it(
+      verifies(
+        'OAUTH-AUTHORIZE-NO-REDIRECT',
+        'a refused authorization request of a self-registered client (registered or metadata document) is a 400 error page, never a redirect to its redirect URI',
+      ),
+      async () => {
+        // An attacker registers a client whose redirect URI is their own page, then links people
+        // to a request that fails: the server must not bounce them there (RFC 9700 §4.11.2).
+        const attacker = 'https://attacker.example/land';
+        const registered = await fetch(`${base}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: [attacker], client_name: 'open redirect', token_endpoint_auth_method: 'none' }),
+        });
+        const registeredId = ((await registered.json()) as { client_id: string }).client_id;
+        const documentId = `${metadataHost.url}/redirector.json`;
+        documents.set('/redirector.json', { client_id: documentId, client_name: 'open redirect', redirect_uris: [attacker] });
+        const before = await counts();
+        for (const client_id of [registeredId, documentId]) {
+          for (const overrides of [
+            { code_challenge: undefined },
+            { code_challenge_method: 'plain' },
+            { response_type: 'token' },
+            { scope: 'admin' },
+            { resource: 'https://elsewhere.example/mcp' },
+          ]) {
+            const label = `${client_id} ${JSON.stringify(overrides)}`;
+            const answer = await fetch(authorizeUrl({ client_id, redirect_uri: attacker, ...overrides }), { redirect: 'manual' });
+            expect(answer.status, label).toBe(400);
+            expect(answer.headers.get('location'), label).toBeNull();
+            expect(answer.headers.get('content-type'), label).toMatch(/^text\/html/);
+            expect(answer.headers.get('content-security-policy'), label).toContain("frame-ancestors 'none'");
+            expect(await answer.text(), label).toContain('cannot be completed');
+          }
+        }
+        expect(await counts()).toEqual(before);
+      },
+    );
+
     it('registration with a javascript: or data: redirect URI, another grant type or a 1 MB body is refused as RFC 7591 says', async () => {
       const before = await counts();
       const register = (body: string) =>
@@ -573,7 +628,8 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
           .executeTakeFirstOrThrow();
         expect(grant.scopes).toEqual(['memories:read']);
         const unknownScope = await fetch(authorizeUrl({ scope: 'admin' }), { redirect: 'manual' });
-        expect(new URL(unknownScope.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_scope');
+        expect([unknownScope.status, unknownScope.headers.get('location')]).toEqual([400, null]);
+        expect(await unknownScope.text()).toContain('scope may list only');
       },
     );
   });

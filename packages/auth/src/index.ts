@@ -37,13 +37,28 @@ export {
   authorizationServerMetadata,
   issuerOf,
   mcpResourceOf,
+  OAUTH_CONSENT_RESUME_PATH,
   OAUTH_ENDPOINTS,
   protectedResourceMetadata,
   resourceMetadataUrl,
 } from './oauth-server/server-metadata.js';
-export type { IssuedSession, OAuthTokenBinding, SessionClient, SessionIssuer, SessionSubject } from './session-subject.js';
-export type { SessionClaims, SessionTokensOptions } from './session-tokens.js';
-export { looksLikeJwt, SESSION_AUDIENCE, SESSION_ISSUER, SessionTokens } from './session-tokens.js';
+export type {
+  IssuedSession,
+  OAuthTokenBinding,
+  SessionClient,
+  SessionIssuer,
+  SessionPurpose,
+  SessionSubject,
+} from './session-subject.js';
+export type { SessionClaims, SessionTokenKind, SessionTokensOptions } from './session-tokens.js';
+export {
+  CONSENT_SIGN_IN_AUDIENCE,
+  CONSENT_SIGN_IN_SECONDS,
+  looksLikeJwt,
+  SESSION_AUDIENCE,
+  SESSION_ISSUER,
+  SessionTokens,
+} from './session-tokens.js';
 
 /**
  * Compares a presented token with a configured secret in constant time (spec §5.6: admin

@@ -13,7 +13,18 @@ export interface SessionSubject {
   readonly notAfter?: Date | null | undefined;
   /** Set for an OAuth access token: which client it was issued to, for which resource, from which refresh family. */
   readonly oauth?: OAuthTokenBinding | undefined;
+  /** Set for a session that is not a memsvc session: one of the OAuth consent page's (SessionPurpose). */
+  readonly purpose?: SessionPurpose | undefined;
 }
+
+/**
+ * The consent page's two sessions, each with an audience of its own so that no other verifier
+ * takes it: `consent-sign-in`, the GitHub or Google sign-in a person makes on the page, good for
+ * the decision only and for ten minutes at most; `consent-grant`, recorded when they approve, which
+ * no verifier accepts at all: the grant ends when it ends (ending every session of the person,
+ * blocking the account, ending it on the dashboard), and its token is never handed out.
+ */
+export type SessionPurpose = 'consent-sign-in' | 'consent-grant';
 
 /** What makes a session an OAuth access token (RFC 9068 in spirit): its client, audience, family and lifetime. */
 export interface OAuthTokenBinding {
@@ -35,6 +46,8 @@ export interface SessionClient {
 /** A freshly issued session token: handed to the client once, never stored. */
 export interface IssuedSession {
   readonly token: string;
+  /** The session's id (`jti`): what ending it names. */
+  readonly jti: string;
   readonly tokenType: 'Bearer';
   readonly expiresAt: Date;
   readonly userId: TenantId;

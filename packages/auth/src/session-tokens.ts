@@ -11,12 +11,18 @@ import {
   toTenantId,
 } from '@memsvc/core';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import type { IssuedSession, SessionClient, SessionSubject } from './session-subject.js';
+import type { IssuedSession, SessionClient, SessionPurpose, SessionSubject } from './session-subject.js';
 
 /** The `iss` of every session token, and the only one accepted. */
 export const SESSION_ISSUER = 'memsvc';
 /** The `aud` of every session token: what it is good for (MCP calls and the session endpoints). */
 export const SESSION_AUDIENCE = 'memsvc-api';
+/** The `aud` of a sign-in made on the OAuth consent page: only that page takes it. */
+export const CONSENT_SIGN_IN_AUDIENCE = 'memsvc-oauth-consent';
+/** The `aud` of the session a login consent is anchored on: no verifier takes it. */
+const CONSENT_GRANT_AUDIENCE = 'memsvc-oauth-grant';
+/** The longest a consent-page sign-in lives: the ten minutes an authorization request waits. */
+export const CONSENT_SIGN_IN_SECONDS = 600;
 /** The one algorithm signed and accepted; `none` and every other `alg` are refused. */
 const ALGORITHM = 'HS256';
 
@@ -24,6 +30,15 @@ const ALGORITHM = 'HS256';
 const VERIFIED_TOKENS_KEPT = 4096;
 
 const ORIGINS: readonly SessionOrigin[] = ['api-key', 'github', 'google'];
+
+/**
+ * What a session JWT is for, told by its audience: a memsvc session (`aud` SESSION_AUDIENCE: the
+ * dashboard, the session endpoints, /mcp), an OAuth access token (`aud` the MCP resource, with
+ * its `client_id`: /mcp only) or a consent-page sign-in (`aud` CONSENT_SIGN_IN_AUDIENCE: the
+ * consent decision only). Each verifier names the kinds it accepts, so a token made for one
+ * place is refused in another: an access token a client holds does not open the dashboard.
+ */
+export type SessionTokenKind = 'session' | 'access-token' | 'consent-sign-in';
 
 /** A verified, unrevoked session token's claims. */
 export interface SessionClaims {
@@ -41,6 +56,8 @@ export interface SessionClaims {
   readonly audience: string;
   /** The OAuth client an access token was issued to (`client_id`), or null for any other session. */
   readonly clientId: string | null;
+  /** What the token is for, by its audience. */
+  readonly kind: SessionTokenKind;
 }
 
 export interface SessionTokensOptions {
@@ -88,7 +105,7 @@ export class SessionTokens {
 
   constructor(options: SessionTokensOptions) {
     this.#options = options;
-    this.#audiences = options.resourceAudience ? [SESSION_AUDIENCE, options.resourceAudience] : [SESSION_AUDIENCE];
+    this.#audiences = [SESSION_AUDIENCE, CONSENT_SIGN_IN_AUDIENCE, ...(options.resourceAudience ? [options.resourceAudience] : [])];
     this.#key = new TextEncoder().encode(options.secret.reveal());
   }
 
@@ -96,7 +113,8 @@ export class SessionTokens {
   async issue(subject: SessionSubject, client: SessionClient = {}): Promise<IssuedSession> {
     const now = this.#options.clock.now();
     const issuedAt = Math.floor(now.getTime() / 1000);
-    const lifetime = Math.min(this.#options.expiresInSeconds, subject.oauth?.lifetimeSeconds ?? Number.POSITIVE_INFINITY);
+    const purposeLifetime = subject.purpose === 'consent-sign-in' ? CONSENT_SIGN_IN_SECONDS : Number.POSITIVE_INFINITY;
+    const lifetime = Math.min(this.#options.expiresInSeconds, subject.oauth?.lifetimeSeconds ?? purposeLifetime);
     const lifetimeEnds = (issuedAt + lifetime) * 1000;
     // Whole seconds, as the token's `exp` says it: the record and the token end together.
     const ends = subject.notAfter ? Math.min(lifetimeEnds, subject.notAfter.getTime()) : lifetimeEnds;
@@ -121,13 +139,14 @@ export class SessionTokens {
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(subject.userId)
       .setIssuer(SESSION_ISSUER)
-      .setAudience(subject.oauth?.audience ?? SESSION_AUDIENCE)
+      .setAudience(subject.oauth?.audience ?? audienceOf(subject.purpose))
       .setJti(jti)
       .setIssuedAt(issuedAt)
       .setExpirationTime(expiresAt)
       .sign(this.#key);
     return {
       token,
+      jti,
       tokenType: 'Bearer',
       expiresAt,
       userId: subject.userId,
@@ -137,24 +156,24 @@ export class SessionTokens {
   }
 
   /**
-   * The claims of a token that is a valid, unexpired, unrevoked session of this server, or
-   * undefined for anything else — a bad signature, another algorithm, another issuer or
-   * audience, an expired or denied token, malformed claims. Why is not told: it would only help
-   * someone forging tokens.
+   * The claims of a token that is a valid, unexpired, unrevoked session of this server of one of
+   * the `accepted` kinds (a memsvc session unless told otherwise), or undefined for anything else —
+   * a bad signature, another algorithm, another issuer or audience, another kind, an expired or
+   * denied token, malformed claims. Why is not told: it would only help someone forging tokens.
    */
-  async verify(token: string): Promise<SessionClaims | undefined> {
+  async verify(token: string, accepted: readonly SessionTokenKind[] = ['session']): Promise<SessionClaims | undefined> {
     const claims = await this.#verifySignature(token);
-    if (!claims) return undefined;
+    if (!claims || !accepted.includes(claims.kind)) return undefined;
     return (await this.#options.sessions.isDenied(claims.jti, this.#options.clock.now())) ? undefined : claims;
   }
 
   /**
    * Logs a session out: its `jti` goes on the denylist until the token would have expired. The
-   * claims of the session ended, or undefined when the token is not a valid session (already
-   * denied included).
+   * claims of the session ended, or undefined when the token is not a valid session of the
+   * `accepted` kinds (already denied included).
    */
-  async revoke(token: string): Promise<SessionClaims | undefined> {
-    const claims = await this.verify(token);
+  async revoke(token: string, accepted: readonly SessionTokenKind[] = ['session']): Promise<SessionClaims | undefined> {
+    const claims = await this.verify(token, accepted);
     if (!claims) return undefined;
     await this.#options.sessions.deny(claims.jti, claims.expiresAt, this.#options.clock.now());
     return claims;
@@ -180,6 +199,13 @@ export class SessionTokens {
     return claims;
   }
 
+  #kindOf(audience: string): SessionTokenKind | undefined {
+    if (audience === SESSION_AUDIENCE) return 'session';
+    if (audience === CONSENT_SIGN_IN_AUDIENCE) return 'consent-sign-in';
+    if (this.#options.resourceAudience !== undefined && audience === this.#options.resourceAudience) return 'access-token';
+    return undefined;
+  }
+
   async #checkSignature(token: string): Promise<SessionClaims | undefined> {
     if (!looksLikeJwt(token)) return undefined;
     try {
@@ -196,8 +222,9 @@ export class SessionTokens {
       if (typeof scope !== 'string' || !ORIGINS.includes(via as SessionOrigin)) return undefined;
       if ((org !== undefined && typeof org !== 'string') || (key !== undefined && typeof key !== 'string')) return undefined;
       if (typeof aud !== 'string' || (clientId !== undefined && typeof clientId !== 'string')) return undefined;
-      // An access token is for the resource and names its client; a plain session is neither.
-      if ((aud === SESSION_AUDIENCE) !== (clientId === undefined)) return undefined;
+      // An access token is for the resource and names its client; no other kind names one.
+      const kind = this.#kindOf(aud);
+      if (kind === undefined || (kind === 'access-token') !== (clientId !== undefined)) return undefined;
       return {
         userId: toTenantId(sub),
         organizationId: org ?? null,
@@ -210,10 +237,17 @@ export class SessionTokens {
         expiresAt: new Date(exp * 1000),
         audience: aud,
         clientId: clientId ?? null,
+        kind,
       };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return undefined;
       throw error;
     }
   }
+}
+
+function audienceOf(purpose: SessionPurpose | undefined): string {
+  if (purpose === 'consent-sign-in') return CONSENT_SIGN_IN_AUDIENCE;
+  if (purpose === 'consent-grant') return CONSENT_GRANT_AUDIENCE;
+  return SESSION_AUDIENCE;
 }

@@ -2,6 +2,7 @@ import { type NewSession, Secret, type SessionRecord, type SessionStore, type Te
 import { ManualClock } from '@memsvc/core/testing';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { verifies } from '../../core/test/requirements.js';
 import { SessionTokens } from '../src/index.js';
 
 /** The session port kept in a map: PgSessionStore is tested on both engines in store-pg. */
@@ -139,11 +140,16 @@ describe('OAuth access tokens', () => {
     expect(issued.expiresAt).toEqual(new Date('2026-06-01T11:00:00.000Z'));
     const payload = JSON.parse(Buffer.from(issued.token.split('.')[1] ?? '', 'base64url').toString());
     expect(payload).toMatchObject({ aud: RESOURCE, client_id: 'mcp_client', sub: 'alice', scope: 'memories:read' });
-    expect(await sessions.verify(issued.token)).toMatchObject({ audience: RESOURCE, clientId: 'mcp_client', keyId: 'k' });
+    expect(await sessions.verify(issued.token, ['access-token'])).toMatchObject({
+      audience: RESOURCE,
+      clientId: 'mcp_client',
+      keyId: 'k',
+      kind: 'access-token',
+    });
     expect((store.sessions[0] as { oauthFamilyId?: string } | undefined)?.oauthFamilyId).toBe(binding.familyId);
     // A plain session is still for memsvc-api and names no client.
     const plain = await sessions.issue({ userId: alice, organizationId: null, scopes: ['memories:read'], origin: 'github' });
-    expect(await sessions.verify(plain.token)).toMatchObject({ audience: 'memsvc-api', clientId: null });
+    expect(await sessions.verify(plain.token)).toMatchObject({ audience: 'memsvc-api', clientId: null, kind: 'session' });
   });
 
   it('refuses a token for another audience, an access token without its client, and a session that names one', async () => {
@@ -159,12 +165,59 @@ describe('OAuth access tokens', () => {
         .setIssuedAt(now)
         .setExpirationTime(now + 600)
         .sign(new TextEncoder().encode(SECRET));
-    expect(await sessions.verify(await sign('https://other.example/mcp', { client_id: 'c' }))).toBeUndefined();
-    expect(await sessions.verify(await sign(RESOURCE, {}))).toBeUndefined();
-    expect(await sessions.verify(await sign('memsvc-api', { client_id: 'c' }))).toBeUndefined();
-    expect(await sessions.verify(await sign(RESOURCE, { client_id: 'c' }))).toMatchObject({ clientId: 'c' });
+    const both = ['session', 'access-token'] as const;
+    expect(await sessions.verify(await sign('https://other.example/mcp', { client_id: 'c' }), both)).toBeUndefined();
+    expect(await sessions.verify(await sign(RESOURCE, {}), both)).toBeUndefined();
+    expect(await sessions.verify(await sign('memsvc-api', { client_id: 'c' }), both)).toBeUndefined();
+    expect(await sessions.verify(await sign(RESOURCE, { client_id: 'c' }), both)).toMatchObject({ clientId: 'c' });
     // Without a resource audience configured, an access token is refused outright.
     const { sessions: withoutOAuth } = tokens(clock);
-    expect(await withoutOAuth.verify(await sign(RESOURCE, { client_id: 'c' }))).toBeUndefined();
+    expect(await withoutOAuth.verify(await sign(RESOURCE, { client_id: 'c' }), both)).toBeUndefined();
   });
+
+  it(
+    verifies(
+      'AUTH-SESSION-AUDIENCE',
+      'each verifier takes only the kinds it names: a session by default, an access token only where asked',
+    ),
+    async () => {
+      const { sessions } = oauthTokens();
+      const access = await sessions.issue({
+        userId: alice,
+        organizationId: null,
+        scopes: ['memories:read'],
+        origin: 'github',
+        oauth: binding,
+      });
+      const plain = await sessions.issue({ userId: alice, organizationId: null, scopes: ['memories:read'], origin: 'github' });
+      expect(await sessions.verify(access.token)).toBeUndefined();
+      expect(await sessions.verify(plain.token, ['access-token'])).toBeUndefined();
+      expect(await sessions.verify(access.token, ['session', 'access-token'])).toMatchObject({ kind: 'access-token' });
+      expect(await sessions.verify(plain.token, ['session', 'access-token'])).toMatchObject({ kind: 'session' });
+      // Logging out with the wrong kind ends nothing.
+      expect(await sessions.revoke(access.token)).toBeUndefined();
+      expect(await sessions.verify(access.token, ['access-token'])).toBeDefined();
+    },
+  );
+
+  it(
+    verifies(
+      'OAUTH-CONSENT-SIGN-IN',
+      'a consent sign-in lives ten minutes at most and only the consent page takes it; a grant anchor no verifier takes',
+    ),
+    async () => {
+      const { sessions, clock } = oauthTokens();
+      const subject = { userId: alice, organizationId: null, scopes: ['memories:read'] as const, origin: 'github' as const };
+      const signIn = await sessions.issue({ ...subject, purpose: 'consent-sign-in' });
+      expect(signIn.expiresAt).toEqual(new Date('2026-06-01T10:10:00.000Z'));
+      expect(await sessions.verify(signIn.token)).toBeUndefined();
+      expect(await sessions.verify(signIn.token, ['session', 'access-token'])).toBeUndefined();
+      expect(await sessions.verify(signIn.token, ['consent-sign-in'])).toMatchObject({ kind: 'consent-sign-in', jti: signIn.jti });
+      const anchor = await sessions.issue({ ...subject, purpose: 'consent-grant' });
+      expect(anchor.expiresAt).toEqual(new Date('2026-06-08T10:00:00.000Z'));
+      expect(await sessions.verify(anchor.token, ['session', 'access-token', 'consent-sign-in'])).toBeUndefined();
+      clock.advance(10 * 60 * 1000);
+      expect(await sessions.verify(signIn.token, ['consent-sign-in'])).toBeUndefined();
+    },
+  );
 });

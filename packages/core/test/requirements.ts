@@ -277,6 +277,14 @@ export const REQUIREMENTS = {
     'an access token is issued from a refresh only while its family is live (read under a share lock that a revocation waits for): a refresh token used twice at once leaves no token of its family working',
   'OAUTH-REFRESH-VALIDATE-FIRST':
     'a refresh request is checked (client, resource, scope, consenting sign-in) before its token is used: a refusable request leaves the token usable and the grant alive',
+  'OAUTH-CIMD-IPV6':
+    'an IPv6 client_id host is public only inside global unicast 2000::/3 and outside every special-purpose range; IPv4-compatible ::a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d, site-local fec0::/10 and unassigned space are refused',
+  'OAUTH-AUTHORIZE-NO-REDIRECT':
+    'a refused authorization request is shown as a 400 error page and never redirected to the client: every client is self-registered (dynamic registration or metadata document), so its redirect URI is not trusted before the person consents (RFC 9700 §4.11.2)',
+  'AUTH-SESSION-AUDIENCE':
+    'each verifier of a session JWT accepts only its own kind: the dashboard cookie, GET /auth/session and the consent page refuse an OAuth access token (aud the MCP resource); /mcp accepts sessions and access tokens',
+  'OAUTH-CONSENT-SIGN-IN':
+    'a GitHub or Google sign-in made on the consent page is good for that consent only: at most ten minutes, ended by the decision (approve or deny), refused by /mcp, the session endpoints and the dashboard; the grant it approves is ended with the person’s sessions',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { githubClient, mintApiKey } from '@memsvc/auth';
+import { githubClient, mcpResourceOf, mintApiKey } from '@memsvc/auth';
 import { DEFAULT_GITHUB_USER, type FakeGitHub, startFakeGitHub } from '@memsvc/auth/testing';
 import { Secret, toTenantId } from '@memsvc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +143,38 @@ describe.each(dashboardEngines('memsvc_dashboard_sign_in'))('dashboard sign-in [
       expect(answer.headers.get('set-cookie') ?? '').toMatch(/memsvc_session=;/);
     }
   });
+
+  it(
+    verifies(
+      'AUTH-SESSION-AUDIENCE',
+      'an OAuth access token of this server sent as the session cookie is no session: signed out; the dashboard’s own session works',
+    ),
+    async () => {
+      const access = await dashboard.runtime.sessions?.issue({
+        userId: toTenantId('alice'),
+        organizationId: null,
+        scopes: ['memories:read', 'memories:write', 'memories:delete'],
+        origin: 'github',
+        oauth: {
+          clientId: 'mcp_some-client',
+          audience: mcpResourceOf(REDIRECT_BASE),
+          familyId: '0190f3c2-7a1e-7c3b-9a5e-3f2b1c4d5e6f',
+          lifetimeSeconds: 3600,
+        },
+      });
+      expect(access).toBeDefined();
+      const answer = await fetch(`${dashboard.url}/memories`, {
+        headers: { cookie: `memsvc_session=${access?.token}` },
+        redirect: 'manual',
+      });
+      expect([answer.status, answer.headers.get('location')]).toEqual([303, '/sign-in']);
+      expect(answer.headers.get('set-cookie') ?? '').toMatch(/memsvc_session=;/);
+      const { browser } = await signInWithKey(key);
+      const page = await browser.get('/memories');
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Alice’s fact');
+    },
+  );
 
   it('refuses a forged CSRF token and a cross-site post, changing nothing', async () => {
     const { browser } = await signInWithKey(key);

@@ -19,6 +19,7 @@ import type { SessionTokens } from '../session-tokens.js';
 import { checkClientMetadata } from './client-metadata.js';
 import type { ClientMetadataDocuments } from './client-metadata-documents.js';
 import { resolveClient } from './client-resolution.js';
+import { anchoredLoginSigner } from './login-consent.js';
 import { OAUTH_LIFETIMES, requestedScopes } from './oauth-policy.js';
 import { OAuthRefusal } from './oauth-refusal.js';
 import { isS256Challenge, verifierMatches } from './pkce.js';
@@ -33,9 +34,9 @@ export interface ConsentSigner {
   readonly origin: SessionOrigin;
   /** The API key used to sign in: every token of the grant ends when it is revoked. */
   readonly apiKeyId: string | null;
-  /** When the API key (or login session) used to sign in expires: no token of the grant outlives it. */
+  /** When the API key used to sign in expires (for a login, set by `decide`): no token of the grant outlives it. */
   readonly notAfter: Date | null;
-  /** The GitHub or Google login session used to sign in: when it ends, so does the grant. */
+  /** For a GitHub or Google sign-in, set by `decide`: the session the grant hangs on (login-consent.ts). */
   readonly signInJti: string | null;
 }
 
@@ -107,8 +108,12 @@ export class AuthorizationServer {
 
   /**
    * Checks an authorization request (OAuth 2.1 §4.1.1) and keeps it for the consent, returning
-   * the handle the authorize page carries. The client and its redirect URI are checked first:
-   * their refusals are shown, never redirected. Every later refusal is `redirectable`.
+   * the handle the authorize page carries. Every refusal is shown to the person, never redirected
+   * to the client, even once the client and its redirect URI have checked out (RFC 6749 would
+   * allow it then): anyone can register a client (dynamic registration, or a metadata document on
+   * a host of their own) with a redirect URI of their choosing, so a redirect before the person
+   * has consented would make this server an open redirector (RFC 9700 §4.11.2). Only `decide`,
+   * after the person has seen the client and where the answer goes, sends the browser there.
    */
   async authorize(params: URLSearchParams): Promise<{ handle: string; client: OAuthClientRecord; request: PendingAuthorization }> {
     for (const name of [
@@ -131,19 +136,18 @@ export class AuthorizationServer {
     if (!isRegisteredRedirectUri(client.redirectUris, redirectUri)) {
       throw new OAuthRefusal('invalid_request', 'redirect_uri is not registered for this client (compared exactly)');
     }
-    const later = (code: ConstructorParameters<typeof OAuthRefusal>[0], message: string) => new OAuthRefusal(code, message, true);
-    if (params.get('response_type') !== 'code') throw later('unsupported_response_type', 'response_type must be code');
+    if (params.get('response_type') !== 'code') throw new OAuthRefusal('unsupported_response_type', 'response_type must be code');
     const challenge = params.get('code_challenge');
-    if (!challenge) throw later('invalid_request', 'code_challenge is required (PKCE)');
-    if (params.get('code_challenge_method') !== 'S256') throw later('invalid_request', 'code_challenge_method must be S256');
-    if (!isS256Challenge(challenge)) throw later('invalid_request', 'code_challenge must be 43 base64url characters');
+    if (!challenge) throw new OAuthRefusal('invalid_request', 'code_challenge is required (PKCE)');
+    if (params.get('code_challenge_method') !== 'S256') throw new OAuthRefusal('invalid_request', 'code_challenge_method must be S256');
+    if (!isS256Challenge(challenge)) throw new OAuthRefusal('invalid_request', 'code_challenge must be 43 base64url characters');
     const scopes = requestedScopes(params.get('scope'));
     const resource = params.get('resource') ?? this.resource;
-    if (resource !== this.resource) throw later('invalid_target', `resource must be ${this.resource}`);
+    if (resource !== this.resource) throw new OAuthRefusal('invalid_target', `resource must be ${this.resource}`);
     const state = params.get('state');
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
     if (state !== null && (state.length > 1024 || /[\u0000-\u001f\u007f]/.test(state)))
-      throw later('invalid_request', 'state is too long or has control characters');
+      throw new OAuthRefusal('invalid_request', 'state is too long or has control characters');
     const request: PendingAuthorization = { clientId: client.clientId, redirectUri, codeChallenge: challenge, resource, scopes, state };
     const handle = newSecret();
     const expiresAt = new Date(this.#options.clock.now().getTime() + OAUTH_LIFETIMES.pending * 1000);
@@ -170,9 +174,11 @@ export class AuthorizationServer {
       const reason = signer === 'denied' ? 'the person denied the request' : 'the signer holds none of the scopes asked for';
       return this.redirectWithError(request.redirectUri, new OAuthRefusal('access_denied', reason), request.state);
     }
+    // A consent-page sign-in ends with this decision: the grant hangs on a session of its own.
+    const giver = signer.origin === 'api-key' ? signer : await anchoredLoginSigner(this.#options.sessions, signer);
     const code = newSecret();
     const grant = {
-      ...signerGrant(signer, request.clientId, request.resource, granted),
+      ...signerGrant(giver, request.clientId, request.resource, granted),
       redirectUri: request.redirectUri,
       codeChallenge: request.codeChallenge,
     };

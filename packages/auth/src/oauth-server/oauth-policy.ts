@@ -18,12 +18,12 @@ export const OAUTH_LIFETIMES = Object.freeze({
 
 /**
  * The scopes a request's `scope` parameter asks for, in canonical order: all of OAUTH_SCOPES when
- * it is absent or blank; `invalid_scope` (redirectable) for any other scope.
+ * it is absent or blank; `invalid_scope` for any other scope.
  */
 export function requestedScopes(scope: string | null): Scope[] {
   if (scope === null || scope.trim() === '') return [...OAUTH_SCOPES];
   const asked = scope.split(' ').filter((entry) => entry !== '');
   const unknown = asked.filter((entry) => !isScope(entry) || !OAUTH_SCOPES.includes(entry));
-  if (unknown.length > 0) throw new OAuthRefusal('invalid_scope', `scope may list only ${OAUTH_SCOPES.join(', ')}`, true);
+  if (unknown.length > 0) throw new OAuthRefusal('invalid_scope', `scope may list only ${OAUTH_SCOPES.join(', ')}`);
   return OAUTH_SCOPES.filter((entry) => asked.includes(entry));
 }

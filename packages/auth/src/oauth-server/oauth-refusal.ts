@@ -30,9 +30,8 @@ const STATUS: Readonly<Record<OAuthErrorCode, 400 | 401 | 403>> = {
 /**
  * A request the authorization server refuses, with the OAuth error code the RFCs name and a
  * description built from fixed text and the name of the parameter at fault — never from a
- * presented code, token or verifier. `redirectable` says whether the refusal may be sent to the
- * client's redirect URI (RFC 6749 §4.1.2.1): never when the client or the redirect URI itself is
- * what failed, since the redirect would then go wherever the request said.
+ * presented code, token or verifier. A refusal at the authorize endpoint is shown to the person,
+ * never redirected to the client (RFC 9700 §4.11.2): see AuthorizationServer.authorize.
  */
 export class OAuthRefusal extends Error {
   override readonly name = 'OAuthRefusal';
@@ -41,7 +40,6 @@ export class OAuthRefusal extends Error {
   constructor(
     readonly code: OAuthErrorCode,
     message: string,
-    readonly redirectable = false,
   ) {
     super(message);
     this.status = STATUS[code];

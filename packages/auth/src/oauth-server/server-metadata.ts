@@ -13,6 +13,12 @@ export const OAUTH_ENDPOINTS = Object.freeze({
   register: '/oauth/register',
 });
 
+/**
+ * Where a GitHub or Google sign-in started from the consent page comes back to. A login that
+ * returns here is a consent sign-in (SessionPurpose `consent-sign-in`), not a memsvc session.
+ */
+export const OAUTH_CONSENT_RESUME_PATH = `${OAUTH_ENDPOINTS.authorize}/resume`;
+
 /** RFC 8414 authorization-server metadata, served at `/.well-known/oauth-authorization-server`. */
 export function authorizationServerMetadata(server: ServerAddresses, documents: boolean): Record<string, unknown> {
   return {

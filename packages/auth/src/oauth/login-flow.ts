@@ -1,5 +1,6 @@
 import { type Clock, type IdentityProvider, MemsvcError, type OAuthStateStore, type Scope, type UserIdentityStore } from '@memsvc/core';
 import * as oauth from 'oauth4webapi';
+import { OAUTH_CONSENT_RESUME_PATH } from '../oauth-server/server-metadata.js';
 import type { IssuedSession, SessionClient, SessionIssuer } from '../session-subject.js';
 import { LoginRefused } from './login-refused.js';
 import { hashLoginState, newLoginState, nonceForState } from './login-state.js';
@@ -112,7 +113,8 @@ export class LoginFlow {
 
   /**
    * As `finish`, and where the login asked to go next (`start`'s `redirectTo`, a path of this
-   * server, or null): an OAuth consent page sends the person through a login and back to itself.
+   * server, or null): an OAuth consent page sends the person through a login and back to itself
+   * (OAUTH_CONSENT_RESUME_PATH), and that login's session is a short consent sign-in.
    */
   async finishLogin(
     provider: string,
@@ -142,7 +144,9 @@ export class LoginFlow {
       throw new LoginRefused(outcome.reason, `the ${providerClient.provider} account is refused: ${outcome.reason}`);
     const { userId } = outcome;
     const scopes = this.#adminEmails.has(identity.email.toLowerCase()) ? ADMIN_SCOPES : PERSON_SCOPES;
-    const session = await this.#issueSession({ userId, organizationId: null, scopes, origin: providerClient.provider }, client);
+    // A login for the consent page signs the person in for that decision only, not for a session.
+    const purpose = pending.redirectTo === OAUTH_CONSENT_RESUME_PATH ? { purpose: 'consent-sign-in' as const } : {};
+    const session = await this.#issueSession({ userId, organizationId: null, scopes, origin: providerClient.provider, ...purpose }, client);
     return { session, redirectTo: pending.redirectTo };
   }
 

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifies } from '../../../core/test/requirements.js';
 import { ClientMetadataDocuments, isPublicAddress, type OAuthRefusal } from '../../src/index.js';
 
 /** A loopback server whose answers each test chooses by path. */
@@ -86,6 +87,52 @@ describe('client metadata documents', () => {
     }
     expect(connections.length).toBe(before);
   });
+
+  it(
+    verifies(
+      'OAUTH-CIMD-IPV6',
+      'refuses IPv6 forms that embed IPv4 (compatible ::a.b.c.d, translated ::ffff:0:a.b.c.d) and every range outside global unicast',
+    ),
+    async () => {
+      const notPublic = [
+        // IPv4-compatible, deprecated (RFC 4291 §2.5.5.1): ::127.0.0.1 is ::7f00:1.
+        '::127.0.0.1',
+        '::7f00:1',
+        '::169.254.169.254',
+        '::8.8.8.8',
+        // IPv4-translated (RFC 2765 SIIT): ::ffff:0:a.b.c.d.
+        '::ffff:0:7f00:1',
+        '::ffff:0:169.254.169.254',
+        '::ffff:0:808:808',
+        // Site-local, deprecated (RFC 3879).
+        'fec0::1',
+        // RFC 6890's registry and its later entries: benchmarking, ORCHIDv2, documentation 3fff::/20, SRv6 SIDs.
+        '2001:2::1',
+        '2001:20::1',
+        '3fff::1',
+        '5f00::1',
+        // Unassigned by IANA (only 2000::/3 is global unicast).
+        '4000::1',
+        '1::1',
+      ];
+      for (const address of notPublic) expect(isPublicAddress(address), address).toBe(false);
+      const documents = new ClientMetadataDocuments({
+        allowedHosts: [],
+        resolve: async () => [{ address: '::ffff:0:7f00:1', family: 6 }],
+      });
+      for (const literal of [
+        'https://[::127.0.0.1]/c.json',
+        'https://[::7f00:1]/c.json',
+        'https://[::ffff:0:7f00:1]/c.json',
+        'https://[::ffff:0:169.254.169.254]/c.json',
+        'https://[fec0::1]/c.json',
+        'https://app.example.com/c.json',
+      ]) {
+        expect(await refusalOf(documents.fetch(literal)), literal).toMatch(/private, loopback or reserved/);
+      }
+      for (const address of ['2606:4700:4700::1111', '2a00:1450:4001::200e']) expect(isPublicAddress(address), address).toBe(true);
+    },
+  );
 
   it('connects to the address it checked, resolving once: a name that no DNS knows is fetched from the address its resolver gave', async () => {
     let lookups = 0;

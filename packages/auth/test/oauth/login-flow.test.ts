@@ -3,9 +3,11 @@ import { isMemsvcError, MemsvcError, Secret } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { calculatePKCECodeChallenge } from 'oauth4webapi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { verifies } from '../../../core/test/requirements.js';
 import { githubClient } from '../../src/oauth/github-client.js';
 import { LoginFlow } from '../../src/oauth/login-flow.js';
 import { isLoginRefused } from '../../src/oauth/login-refused.js';
+import { OAUTH_CONSENT_RESUME_PATH } from '../../src/oauth-server/server-metadata.js';
 import { InMemoryOAuthStateStore } from './support/in-memory-oauth-state-store.js';
 import { InMemoryUserIdentityStore } from './support/in-memory-user-identity-store.js';
 import { BROWSER, type LoginHarness, rejectionOf, startLoginHarness } from './support/login-harness.js';
@@ -53,6 +55,17 @@ describe('LoginFlow', () => {
     expect(harness.states.rows.size).toBe(2);
     expect(first?.login.codeVerifier).not.toBe(second?.login.codeVerifier);
   });
+
+  it(
+    verifies('OAUTH-CONSENT-SIGN-IN', 'a login that returns to the consent page issues a consent sign-in, any other a session'),
+    async () => {
+      const { authorizationUrl } = await harness.flow.start('github', { redirectTo: OAUTH_CONSENT_RESUME_PATH });
+      const forConsent = await harness.flow.finishLogin('github', (await harness.github.approve(authorizationUrl)).searchParams, BROWSER);
+      expect(forConsent.redirectTo).toBe(OAUTH_CONSENT_RESUME_PATH);
+      await harness.flow.finish('github', await harness.approvedCallback('github'), BROWSER);
+      expect(harness.sessions.map((call) => call.subject.purpose)).toEqual(['consent-sign-in', undefined]);
+    },
+  );
 
   it('refuses a state that was already used, and issues one session only', async () => {
     const callback = await harness.approvedCallback('github');

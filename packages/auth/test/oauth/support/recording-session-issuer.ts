@@ -7,6 +7,7 @@ export function recordingSessionIssuer(): { issue: SessionIssuer; calls: { subje
     calls.push({ subject, client });
     const session: IssuedSession = {
       token: `fake-session-${calls.length}`,
+      jti: `fake-jti-${calls.length}`,
       tokenType: 'Bearer',
       expiresAt: new Date('2026-01-02T00:00:00.000Z'),
       userId: subject.userId,
