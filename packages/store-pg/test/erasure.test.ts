@@ -6,6 +6,7 @@ import { beforeEach, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
 import type { MemsvcStore } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { rowsContaining } from './support/rows-containing.js';
 import { useSuiteStore } from './support/suite-store.js';
 
 const START = '2026-07-01T09:00:00.000Z';
@@ -20,22 +21,6 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; field
     () => undefined,
     (error: unknown) => (error instanceof MemsvcError ? { code: error.code, field: error.data.field } : { code: String(error) }),
   );
-}
-
-/** Every table of the database, and how many of its rows contain `text` anywhere in any column. */
-export async function rowsContaining(db: Kysely<unknown>, text: string): Promise<Record<string, number>> {
-  const tables = await sql<{ name: string }>`
-    SELECT table_name AS name FROM information_schema.tables
-    WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(db);
-  const found: Record<string, number> = {};
-  for (const { name } of tables.rows) {
-    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(name)} AS t WHERE t::text ILIKE ${`%${text}%`}`.execute(
-      db,
-    );
-    const n = Number(rows[0]?.n ?? 0);
-    if (n > 0) found[name] = n;
-  }
-  return found;
 }
 
 const TABLES = ['memory_grant_defaults', 'memory_grants', 'memory_erasures', 'memory_audit', 'memory_links', 'memory_import_ledger'];
