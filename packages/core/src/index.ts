@@ -23,6 +23,7 @@ export {
   erasedIdsText,
   MAX_ERASE_IDS,
   quotedInLaterContexts,
+  quotesOfVersions,
   searchContextWithout,
 } from './domain/erasure.js';
 export type { FactChangeReason } from './domain/fact-change.js';

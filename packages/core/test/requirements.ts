@@ -267,6 +267,10 @@ export const REQUIREMENTS = {
   'R-ERASE-USER':
     'a whole user is erased in batches under one record; a run cut short hides every memory at once and the next run completes it',
   'R-ERASE-REPLICA': 'a standby that has replayed an erasure holds neither the text nor the ids outside the record',
+  'R-ERASE-EVERY-VERSION':
+    "erasing a memory removes the quotes of every version of it (not only the current one) from other memories' search contexts, postings and term statistics, and the receipt's check finds such a quote put back",
+  'R-ERASE-USER-GRANTS':
+    "erasing a whole user ends every grant the user gave or received and their defaults in the same erasure: no grantee sees the user's space names, and the receipt's check finds a grant row put back",
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

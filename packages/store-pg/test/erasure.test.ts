@@ -184,4 +184,37 @@ describeEachEngine('erasure for good', (engine) => {
       expect((await memories.getUncounted(bob, ids.bobs)).userId).toBe('bob');
     },
   );
+  it(
+    verifies(
+      'R-ERASE-USER-GRANTS',
+      'erasing a whole user ends every grant it gave or received: no grantee sees its space names, and the check finds a grant put back',
+    ),
+    async () => {
+      const SPACE = `project:${MARKER}`;
+      await memories.create(alice, { tier: 'ltm', content: 'The falcon project ships in May', scope: SPACE });
+      await memories.create(bob, { tier: 'ltm', content: 'Bob shares his reading list', scope: 'reading' });
+      const given = await memories.grant(alice, { space: SPACE, grantee: { kind: 'user', id: 'bob' }, access: 'read' });
+      await memories.chooseSharedDefault(bob, given.id, true);
+      const received = await memories.grant(bob, { space: 'reading', grantee: { kind: 'user', id: 'alice' }, access: 'read' });
+      await memories.chooseSharedDefault(alice, received.id, true);
+      expect((await memories.grants(bob)).received.map((grant) => grant.space)).toEqual([SPACE]);
+
+      const receipt = await memories.eraseAll(alice);
+      expect(receipt.counts.grants).toBe(4);
+      // Bob sees nothing of alice's: neither the space she shared nor the grant he gave her.
+      const bobs = await memories.grants(bob);
+      expect(bobs.received).toEqual([]);
+      expect(bobs.given).toEqual([]);
+      expect(JSON.stringify(bobs)).not.toContain(MARKER);
+      const db = store.connection.db;
+      expect(await rowsContaining(db as Kysely<unknown>, MARKER.slice(0, 10))).toEqual({});
+      expect(await rowsContaining(db as Kysely<unknown>, given.id)).toEqual({});
+
+      expect(await memories.verifyErasure(alice, receipt.erasureId)).toMatchObject({ verified: true, remaining: { grants: 0 } });
+      // A grant row put back (as it was before the erasure) is found by the check.
+      await sql`INSERT INTO memory_grants (id, owner_id, space, grantee_kind, grantee_id, access, granted_by, created_at)
+        VALUES (${given.id}, 'alice', ${SPACE}, 'user', 'bob', 'read', 'user:alice', ${new Date(START)})`.execute(db);
+      expect(await memories.verifyErasure(alice, receipt.erasureId)).toMatchObject({ verified: false, remaining: { grants: 1 } });
+    },
+  );
 });
