@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type CallContext, createMemoryEngine, type MemoryEngine, MemsvcError, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
@@ -23,7 +24,15 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; field
   );
 }
 
-const TABLES = ['memory_grant_defaults', 'memory_grants', 'memory_erasures', 'memory_audit', 'memory_links', 'memory_import_ledger'];
+const TABLES = [
+  'api_keys',
+  'memory_grant_defaults',
+  'memory_grants',
+  'memory_erasures',
+  'memory_audit',
+  'memory_links',
+  'memory_import_ledger',
+];
 
 describeEachEngine('erasure for good', (engine) => {
   const clock = new ManualClock(START);
@@ -197,10 +206,18 @@ describeEachEngine('erasure for good', (engine) => {
       await memories.chooseSharedDefault(bob, given.id, true);
       const received = await memories.grant(bob, { space: 'reading', grantee: { kind: 'user', id: 'alice' }, access: 'read' });
       await memories.chooseSharedDefault(alice, received.id, true);
+      const key = await store.apiKeys.create({
+        userId: toTenantId('alice'),
+        name: 'alice agent',
+        scopes: ['memories:read'],
+        prefix: 'msk_test',
+        keyHash: createHash('sha256').update('alice-key').digest('hex'),
+      });
+      await memories.grant(bob, { space: 'reading', grantee: { kind: 'api-key', id: key.id }, access: 'read' });
       expect((await memories.grants(bob)).received.map((grant) => grant.space)).toEqual([SPACE]);
 
       const receipt = await memories.eraseAll(alice);
-      expect(receipt.counts.grants).toBe(4);
+      expect(receipt.counts.grants).toBe(5);
       // Bob sees nothing of alice's: neither the space she shared nor the grant he gave her.
       const bobs = await memories.grants(bob);
       expect(bobs.received).toEqual([]);

@@ -4,7 +4,7 @@ import type { MemsvcDatabase } from '../schema/database-schema.js';
 
 /**
  * Deletes, in the caller's transaction, every grant a user gave (its space names are the user's)
- * or received as a user, and every default the user chose (migration 0023). Deleted rather than
+ * or received (as a user or through one of its API keys), and every default the user chose (migration 0023). Deleted rather than
  * revoked: a revoked grant stays visible to both sides, and a whole user's erasure leaves no row
  * naming them or their spaces. Returns how many rows went.
  */
@@ -29,6 +29,8 @@ export async function userGrantsRemaining(db: Kysely<MemsvcDatabase>, user: Tena
   return Number(rows[0]?.n ?? 0);
 }
 
+/** A grant the user gave, or received as a user or through one of its own API keys. */
 function naming(user: TenantId) {
-  return sql`owner_id = ${user} OR (grantee_kind = 'user' AND grantee_id = ${user})`;
+  return sql`owner_id = ${user} OR (grantee_kind = 'user' AND grantee_id = ${user})
+    OR (grantee_kind = 'api-key' AND grantee_id IN (SELECT id::text FROM api_keys WHERE user_id = ${user}))`;
 }
