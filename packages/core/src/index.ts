@@ -23,6 +23,7 @@ export {
   erasedIdsText,
   MAX_ERASE_IDS,
   quotedInLaterContexts,
+  quotedText,
   quotesOfVersions,
   searchContextWithout,
 } from './domain/erasure.js';

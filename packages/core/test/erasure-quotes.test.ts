@@ -23,4 +23,15 @@ describe('quotes an erasure removes', () => {
     expect(searchContextWithout(context, [quotedInLaterContexts('user: hi')])).toBe('after: hiking in May with Ana; scope team');
     expect(searchContextWithout('after: hi', [quotedInLaterContexts('user: hi')])).toBeNull();
   });
+
+  it(
+    verifies('R-ERASE-EVERY-VERSION', 'finds the quote of a turn sent with spaces or newlines around it (the memory keeps it trimmed)'),
+    () => {
+      for (const said of ['My locker code is 1234\n', '  My locker code is 1234 ']) {
+        const later = `${buildSearchContext({ content: 'Noted.', previous: [said] })}; scope gym`;
+        const stored = chunkTurn('user', said)[0] ?? '';
+        expect(searchContextWithout(later, quotesOfVersions([stored]))).toBe('scope gym');
+      }
+    },
+  );
 });

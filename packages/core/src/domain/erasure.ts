@@ -91,25 +91,18 @@ export function quotesOfVersions(contents: readonly string[]): string[] {
 
 /**
  * A search context without its quotes of erased memories, its parts still joined by "; "; null
- * when nothing is left. A quote is removed as the exact text it was written as, and only as a
- * whole part of the context: a short quote ("after: hi") leaves a longer one it begins
- * ("after: hiking in May") alone. Longer quotes go first, so a shorter one never cuts into them.
+ * when nothing is left. A quote is removed only as a whole part of the context: a short quote
+ * ("after: hi") leaves a longer one it begins ("after: hiking in May") alone. White space around
+ * the quoted text does not count: ingest quotes a turn as sent, the memory keeps it trimmed.
+ * Longer quotes go first, so a shorter one never cuts into them.
  */
 export function searchContextWithout(context: string, quotes: readonly string[]): string | null {
   let rest = context;
   for (const quote of [...quotes].sort((a, b) => b.length - a.length)) {
-    if (quote.length === 0) continue;
-    let from = 0;
-    for (let at = rest.indexOf(quote, from); at >= 0; at = rest.indexOf(quote, from)) {
-      const end = at + quote.length;
-      const wholePart = (at === 0 || rest.startsWith('; ', at - 2)) && (end === rest.length || rest.startsWith('; ', end));
-      if (wholePart) {
-        rest = rest.slice(0, at) + rest.slice(end);
-        from = at;
-      } else {
-        from = at + 1;
-      }
-    }
+    const text = quotedText(quote);
+    if (text.length === 0) continue;
+    const head = quote.startsWith(QUOTE_HEAD) ? `${escapeRegExp(QUOTE_HEAD.trim())}\\s*` : '';
+    rest = rest.replace(new RegExp(`(^|; )${head}${escapeRegExp(text)}\\s*(?=; |$)`, 'g'), '$1');
   }
   const cleaned = rest
     .split('; ')
@@ -117,4 +110,19 @@ export function searchContextWithout(context: string, quotes: readonly string[])
     .join('; ')
     .trim();
   return cleaned.length > 0 ? cleaned : null;
+}
+
+/** How every quote begins (neighbourQuote). */
+const QUOTE_HEAD = 'after: ';
+
+/**
+ * The quoted text of a quote, trimmed: what any context holding the quote contains, however
+ * much white space the turn was sent with (a store narrows the contexts to rewrite by it).
+ */
+export function quotedText(quote: string): string {
+  return (quote.startsWith(QUOTE_HEAD) ? quote.slice(QUOTE_HEAD.length) : quote).trim();
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,4 +1,4 @@
-import { type Actor, type ErasureCounts, quotesOfVersions, searchContextWithout, type TenantId } from '@memsvc/core';
+import { type Actor, type ErasureCounts, quotedText, quotesOfVersions, searchContextWithout, type TenantId } from '@memsvc/core';
 import { type Kysely, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 
@@ -138,10 +138,12 @@ async function rewriteQuotes(
   ids: readonly string[],
   quotes: readonly string[],
 ): Promise<number> {
+  // Narrowed by the quoted text alone: a turn sent with white space around it is quoted with it.
+  const texts = [...new Set(quotes.map(quotedText).filter((text) => text.length > 0))];
   const quoting = await sql<{ id: string; search_context: string }>`
     SELECT id, search_context FROM memories
     WHERE user_id = ${tenant} AND NOT (id = ANY(${ids}::uuid[])) AND search_context IS NOT NULL
-      AND EXISTS (SELECT 1 FROM unnest(${quotes}::text[]) AS quote(text) WHERE strpos(search_context, quote.text) > 0)
+      AND EXISTS (SELECT 1 FROM unnest(${texts}::text[]) AS quote(text) WHERE strpos(search_context, quote.text) > 0)
     FOR UPDATE`.execute(trx);
   let rewritten = 0;
   for (const row of quoting.rows) {
