@@ -23,6 +23,8 @@ export {
   erasedIdsText,
   MAX_ERASE_IDS,
   quotedInLaterContexts,
+  quotedText,
+  quotesOfVersions,
   searchContextWithout,
 } from './domain/erasure.js';
 export type { FactChangeReason } from './domain/fact-change.js';

@@ -285,6 +285,12 @@ export const REQUIREMENTS = {
     'each verifier of a session JWT accepts only its own kind: the dashboard cookie, GET /auth/session and the consent page refuse an OAuth access token (aud the MCP resource); /mcp accepts sessions and access tokens',
   'OAUTH-CONSENT-SIGN-IN':
     'a GitHub or Google sign-in made on the consent page is good for that consent only: at most ten minutes, ended by the decision (approve or deny), refused by /mcp, the session endpoints and the dashboard; the grant it approves is ended with the person’s sessions',
+  'R-ERASE-EVERY-VERSION':
+    "erasing a memory removes the quotes of every version of it (not only the current one) from other memories' search contexts, postings and term statistics, and the receipt's check finds such a quote put back",
+  'R-ERASE-USER-GRANTS':
+    "erasing a whole user ends every grant the user gave or received and their defaults in the same erasure: no grantee sees the user's space names, and the receipt's check finds a grant row put back",
+  'R-ERASE-QUOTE-WHOLE':
+    "an erasure removes a quote of an erased memory only where it is a whole part of a search context: another memory's longer quote that it begins stays as written",
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type CallContext, createMemoryEngine, type MemoryEngine, MemsvcError, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
@@ -6,6 +7,7 @@ import { beforeEach, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
 import type { MemsvcStore } from '../src/index.js';
 import { describeEachEngine } from './support/each-engine.js';
+import { rowsContaining } from './support/rows-containing.js';
 import { useSuiteStore } from './support/suite-store.js';
 
 const START = '2026-07-01T09:00:00.000Z';
@@ -22,23 +24,15 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; field
   );
 }
 
-/** Every table of the database, and how many of its rows contain `text` anywhere in any column. */
-export async function rowsContaining(db: Kysely<unknown>, text: string): Promise<Record<string, number>> {
-  const tables = await sql<{ name: string }>`
-    SELECT table_name AS name FROM information_schema.tables
-    WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(db);
-  const found: Record<string, number> = {};
-  for (const { name } of tables.rows) {
-    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(name)} AS t WHERE t::text ILIKE ${`%${text}%`}`.execute(
-      db,
-    );
-    const n = Number(rows[0]?.n ?? 0);
-    if (n > 0) found[name] = n;
-  }
-  return found;
-}
-
-const TABLES = ['memory_grant_defaults', 'memory_grants', 'memory_erasures', 'memory_audit', 'memory_links', 'memory_import_ledger'];
+const TABLES = [
+  'api_keys',
+  'memory_grant_defaults',
+  'memory_grants',
+  'memory_erasures',
+  'memory_audit',
+  'memory_links',
+  'memory_import_ledger',
+];
 
 describeEachEngine('erasure for good', (engine) => {
   const clock = new ManualClock(START);
@@ -197,6 +191,47 @@ describeEachEngine('erasure for good', (engine) => {
       expect(await rowsContaining(db as Kysely<unknown>, MARKER.slice(0, 10))).toEqual({});
       expect((await memories.verifyErasure(alice, receipt.erasureId)).verified).toBe(true);
       expect((await memories.getUncounted(bob, ids.bobs)).userId).toBe('bob');
+    },
+  );
+  it(
+    verifies(
+      'R-ERASE-USER-GRANTS',
+      'erasing a whole user ends every grant it gave or received: no grantee sees its space names, and the check finds a grant put back',
+    ),
+    async () => {
+      const SPACE = `project:${MARKER}`;
+      await memories.create(alice, { tier: 'ltm', content: 'The falcon project ships in May', scope: SPACE });
+      await memories.create(bob, { tier: 'ltm', content: 'Bob shares his reading list', scope: 'reading' });
+      const given = await memories.grant(alice, { space: SPACE, grantee: { kind: 'user', id: 'bob' }, access: 'read' });
+      await memories.chooseSharedDefault(bob, given.id, true);
+      const received = await memories.grant(bob, { space: 'reading', grantee: { kind: 'user', id: 'alice' }, access: 'read' });
+      await memories.chooseSharedDefault(alice, received.id, true);
+      const key = await store.apiKeys.create({
+        userId: toTenantId('alice'),
+        name: 'alice agent',
+        scopes: ['memories:read'],
+        prefix: 'msk_test',
+        keyHash: createHash('sha256').update('alice-key').digest('hex'),
+      });
+      await memories.grant(bob, { space: 'reading', grantee: { kind: 'api-key', id: key.id }, access: 'read' });
+      expect((await memories.grants(bob)).received.map((grant) => grant.space)).toEqual([SPACE]);
+
+      const receipt = await memories.eraseAll(alice);
+      expect(receipt.counts.grants).toBe(5);
+      // Bob sees nothing of alice's: neither the space she shared nor the grant he gave her.
+      const bobs = await memories.grants(bob);
+      expect(bobs.received).toEqual([]);
+      expect(bobs.given).toEqual([]);
+      expect(JSON.stringify(bobs)).not.toContain(MARKER);
+      const db = store.connection.db;
+      expect(await rowsContaining(db as Kysely<unknown>, MARKER.slice(0, 10))).toEqual({});
+      expect(await rowsContaining(db as Kysely<unknown>, given.id)).toEqual({});
+
+      expect(await memories.verifyErasure(alice, receipt.erasureId)).toMatchObject({ verified: true, remaining: { grants: 0 } });
+      // A grant row put back (as it was before the erasure) is found by the check.
+      await sql`INSERT INTO memory_grants (id, owner_id, space, grantee_kind, grantee_id, access, granted_by, created_at)
+        VALUES (${given.id}, 'alice', ${SPACE}, 'user', 'bob', 'read', 'user:alice', ${new Date(START)})`.execute(db);
+      expect(await memories.verifyErasure(alice, receipt.erasureId)).toMatchObject({ verified: false, remaining: { grants: 1 } });
     },
   );
 });

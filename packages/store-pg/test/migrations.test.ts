@@ -188,6 +188,7 @@ describeEachEngine('migrations', (engine) => {
       '0021-oauth-authorization-server',
       '0022-memory-erasures',
       '0023-memory-grants',
+      '0024-erasure-quote-fingerprints',
     ]);
     const indexes = await sql<{ indexname: string; indexdef: string }>`
       SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'memories_embedding_hnsw%' ORDER BY indexname`.execute(db);

@@ -115,7 +115,6 @@ export function speakerOf(memory: { readonly content: string; readonly metadata:
   return conversationReference(memory.metadata).speaker ?? SPEAKER_PREFIX.exec(memory.content)?.[0].replace(/:\s+$/u, '').trim();
 }
 
-/** "Caroline: I went…" → "I went…". */
 /**
  * How a memory is quoted in the search context of the memories written after it: `after: ` and
  * its first NEIGHBOUR_CONTEXT_CHARS without a speaker prefix. An erasure removes these quotes.
@@ -124,7 +123,8 @@ export function neighbourQuote(previous: string): string {
   return `after: ${withoutSpeakerPrefix(previous).slice(0, NEIGHBOUR_CONTEXT_CHARS)}`;
 }
 
-function withoutSpeakerPrefix(said: string): string {
+/** "Caroline: I went…" → "I went…" (one prefix only). */
+export function withoutSpeakerPrefix(said: string): string {
   return said.replace(SPEAKER_PREFIX, '');
 }
 

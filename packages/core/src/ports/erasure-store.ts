@@ -15,8 +15,8 @@ export interface ErasureOfMemory {
 export interface ErasureStore {
   /**
    * Erases `ids` of `tenant` — live, deleted or retired alike — everywhere (ERASURE_PLACES), in
-   * one transaction, and records it; the quotes of them in other memories' search contexts go
-   * too (core's quotedInLaterContexts and searchContextWithout). Nothing
+   * one transaction, and records it; the quotes of every version of them in other memories'
+   * search contexts go too (core's quotesOfVersions and searchContextWithout). Nothing
    * changes when one id is not the tenant's memory (NOT_FOUND naming it) or was erased already
    * (ERASED naming the earlier erasure).
    */
@@ -26,6 +26,8 @@ export interface ErasureStore {
    * Erases every memory of `tenant` in batches, each its own transaction, under one record that
    * stays `pending` until the last batch: a run cut short (a killed process) is finished by the
    * next call, and until then every memory of the tenant is hidden (deleted) from every read.
+   * Every grant the user gave or received, and their defaults, go in the first transaction (and
+   * any made meanwhile in the last): no grantee sees the user's space names after it starts.
    */
   eraseTenant(tenant: TenantId, actor: Actor, batchSize: number): Promise<ErasureReceipt>;
 

@@ -1,4 +1,4 @@
-import { type Actor, type ErasureCounts, quotedInLaterContexts, searchContextWithout, type TenantId } from '@memsvc/core';
+import { type Actor, type ErasureCounts, quotedText, quotesOfVersions, searchContextWithout, type TenantId } from '@memsvc/core';
 import { type Kysely, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 
@@ -6,6 +6,13 @@ import type { MemsvcDatabase } from '../schema/database-schema.js';
 export interface ErasedRow {
   readonly id: string;
   readonly content: string;
+}
+
+/** What one erasure of rows did: the counts per place, and every quote of them it looked for. */
+export interface ErasedRows {
+  readonly counts: ErasureCounts;
+  /** The quotes of every version of the rows (core's quotesOfVersions), found or not. */
+  readonly quotes: readonly string[];
 }
 
 /** A regular expression matching any of the ids (UUIDs: no character of them is special). */
@@ -18,7 +25,9 @@ export function idPattern(ids: readonly string[]): string {
  * their rows): links, import-ledger entries, the audit's copies of their words (each event stays,
  * word-free, and an `erase` event is added), other memories' quotes of them and references to
  * their ids, the rows themselves with their vectors and — once the deferred lexical trigger has
- * run — their postings and the term statistics nothing else needs. Returns the counts per place.
+ * run — their postings and the term statistics nothing else needs. Other memories quote the text
+ * each version had when they were written, so the quotes of every version go, not only the
+ * current one's. Returns the counts per place and the quotes looked for.
  */
 export async function eraseRows(
   trx: Kysely<MemsvcDatabase>,
@@ -26,8 +35,9 @@ export async function eraseRows(
   rows: readonly ErasedRow[],
   actor: Actor,
   now: Date,
-): Promise<ErasureCounts> {
+): Promise<ErasedRows> {
   const ids = rows.map((row) => row.id);
+  const quotes = quotesOfVersions(await versionContents(trx, tenant, rows));
   const count = async (query: ReturnType<typeof sql<{ n: string }>>) => Number((await query.execute(trx)).rows[0]?.n ?? 0);
   const vectors = await count(
     sql`SELECT count(*) AS n FROM memories WHERE user_id = ${tenant} AND id = ANY(${ids}::uuid[]) AND embedding IS NOT NULL`,
@@ -66,7 +76,7 @@ export async function eraseRows(
         WHERE user_id = ${tenant} AND memory_id = ANY(${ids}::uuid[]) AND (before IS NOT NULL OR after IS NOT NULL)`.execute(trx)
     ).numAffectedRows ?? 0n,
   );
-  const searchContexts = await rewriteQuotes(trx, tenant, rows);
+  const searchContexts = await rewriteQuotes(trx, tenant, ids, quotes);
   const references = await dropReferences(trx, tenant, ids);
 
   await trx
@@ -101,27 +111,49 @@ export async function eraseRows(
             RETURNING term`.execute(trx)
         ).rows;
   const termStatistics = new Set(emptied.map((row) => row.term)).size;
-  return { memories, vectors, versions, lexicalPostings, termStatistics, links, importLedger, searchContexts, references };
+  return {
+    counts: { memories, vectors, versions, lexicalPostings, termStatistics, links, importLedger, searchContexts, references, grants: 0 },
+    quotes,
+  };
+}
+
+/**
+ * The text of every version of the rows memsvc still holds: the current one, and each the audit
+ * kept (`before` has the content an edit replaced, `after` the content it wrote). Read before the
+ * audit loses its words.
+ */
+async function versionContents(trx: Kysely<MemsvcDatabase>, tenant: TenantId, rows: readonly ErasedRow[]): Promise<string[]> {
+  const ids = rows.map((row) => row.id);
+  const { rows: audited } = await sql<{ content: string }>`
+    SELECT DISTINCT version.content FROM memory_audit AS a
+      CROSS JOIN LATERAL (VALUES (a.before ->> 'content'), (a.after ->> 'content')) AS version(content)
+      WHERE a.user_id = ${tenant} AND a.memory_id = ANY(${ids}::uuid[]) AND version.content IS NOT NULL`.execute(trx);
+  return [...new Set([...rows.map((row) => row.content), ...audited.map((row) => row.content)])];
 }
 
 /** Other memories' search contexts without their quotes of the erased memories (search-context.ts). */
-async function rewriteQuotes(trx: Kysely<MemsvcDatabase>, tenant: TenantId, rows: readonly ErasedRow[]): Promise<number> {
-  const quotes = rows.map((row) => quotedInLaterContexts(row.content));
-  const ids = rows.map((row) => row.id);
+async function rewriteQuotes(
+  trx: Kysely<MemsvcDatabase>,
+  tenant: TenantId,
+  ids: readonly string[],
+  quotes: readonly string[],
+): Promise<number> {
+  // Narrowed by the quoted text alone: a turn sent with white space around it is quoted with it.
+  const texts = [...new Set(quotes.map(quotedText).filter((text) => text.length > 0))];
   const quoting = await sql<{ id: string; search_context: string }>`
     SELECT id, search_context FROM memories
     WHERE user_id = ${tenant} AND NOT (id = ANY(${ids}::uuid[])) AND search_context IS NOT NULL
-      AND EXISTS (SELECT 1 FROM unnest(${quotes}::text[]) AS quote(text) WHERE strpos(search_context, quote.text) > 0)
+      AND EXISTS (SELECT 1 FROM unnest(${texts}::text[]) AS quote(text) WHERE strpos(search_context, quote.text) > 0)
     FOR UPDATE`.execute(trx);
+  let rewritten = 0;
   for (const row of quoting.rows) {
-    await trx
-      .updateTable('memories')
-      .set({ search_context: searchContextWithout(row.search_context, quotes) })
-      .where('id', '=', row.id)
-      .where('user_id', '=', tenant)
-      .execute();
+    const rest = searchContextWithout(row.search_context, quotes);
+    // A quote's text inside a longer part is someone else's quote: that context stays as it is.
+    if (rest === row.search_context) continue;
+    await trx.updateTable('memories').set({ search_context: rest }).where('id', '=', row.id).where('user_id', '=', tenant).execute();
+    rewritten++;
   }
-  return quoting.rows.length;
+  return rewritten;
 }
 
 /**

@@ -6,8 +6,10 @@ import { idPattern } from './erase-rows.js';
 /**
  * What is left of erased memories, per place, read now: their rows and vectors, the words of
  * their audit events, postings, links, import-ledger entries and references to their ids in the
- * tenant's other rows. Term statistics and search contexts hold words, not ids: an erasure
- * removes them, but without the words a later check cannot look for them (they count 0 here).
+ * tenant's other rows. Term statistics hold words, not ids: an erasure removes them, but without
+ * the words a later check cannot look for them (0 here). Search contexts are checked by the
+ * record's quote fingerprints (quote-fingerprints.ts) and a whole user's grants by
+ * erase-user-grants.ts; both count 0 here.
  */
 export async function remainingOf(db: Kysely<MemsvcDatabase>, tenant: TenantId, ids: readonly string[]): Promise<ErasureCounts> {
   if (ids.length === 0) {
@@ -21,6 +23,7 @@ export async function remainingOf(db: Kysely<MemsvcDatabase>, tenant: TenantId, 
       importLedger: 0,
       searchContexts: 0,
       references: 0,
+      grants: 0,
     };
   }
   const pattern = idPattern(ids);
@@ -51,5 +54,6 @@ export async function remainingOf(db: Kysely<MemsvcDatabase>, tenant: TenantId, 
     importLedger: n('import_ledger'),
     searchContexts: 0,
     references: n('references'),
+    grants: 0,
   };
 }

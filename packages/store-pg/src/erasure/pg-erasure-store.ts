@@ -14,10 +14,12 @@ import {
   type TenantId,
 } from '@memsvc/core';
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { eraseUserGrants, userGrantsRemaining } from '../grants/erase-user-grants.js';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemoryErasuresTable, MemsvcDatabase } from '../schema/database-schema.js';
 import { type ErasedRow, eraseRows } from './erase-rows.js';
 import { remainingOf } from './erasure-remains.js';
+import { memoriesQuoting, newQuoteSalt, quoteFingerprint } from './quote-fingerprints.js';
 
 export interface PgErasureStoreOptions {
   readonly db: Kysely<MemsvcDatabase>;
@@ -61,8 +63,9 @@ export class PgErasureStore implements ErasureStore {
         throw new MemsvcError('NOT_FOUND', `memory ${missing} was not found`, { field: 'memoryIds', memoryId: missing });
       }
       const now = this.#clock.now();
-      const counts = await eraseRows(trx, tenant, rows, actor, now);
+      const { counts, quotes } = await eraseRows(trx, tenant, rows, actor, now);
       const sorted = [...ids].sort();
+      const salt = newQuoteSalt();
       const record = {
         id: this.#ids.next(),
         user_id: tenant,
@@ -72,6 +75,9 @@ export class PgErasureStore implements ErasureStore {
         memory_ids: sorted,
         digest: erasureDigest(sorted),
         counts: JSON.stringify(counts),
+        // So the check can find a quote of any version put back, without keeping its words.
+        quote_salt: salt,
+        quote_fingerprints: [...new Set(quotes.map((quote) => quoteFingerprint(salt, quote)))],
       };
       await trx.insertInto('memory_erasures').values(record).execute();
       return { erasureId: record.id, erasedAt: now, actor: actor.id, memoryIds: sorted, digest: record.digest, counts, state: 'completed' };
@@ -107,6 +113,13 @@ export class PgErasureStore implements ErasureStore {
         .execute();
       // Hidden from every read at once: what the next batches have not reached yet is never served.
       await sql`UPDATE memories SET deleted_at = ${this.#clock.now()} WHERE user_id = ${tenant} AND deleted_at IS NULL`.execute(trx);
+      // The grants go at once too: a grantee no longer sees the user's space names.
+      const grants = await eraseUserGrants(trx, tenant);
+      await trx
+        .updateTable('memory_erasures')
+        .set({ counts: JSON.stringify({ ...NONE, grants }) })
+        .where('id', '=', id)
+        .execute();
       return id;
     });
     for (;;) {
@@ -121,17 +134,19 @@ export class PgErasureStore implements ErasureStore {
           .where('id', '=', erasureId)
           .forUpdate()
           .executeTakeFirstOrThrow();
+        const before = record.counts as unknown as ErasureCounts;
         if (batch.length === 0) {
           const ids = [...record.memory_ids].sort();
+          // A grant made while the run was under way goes with the rest.
+          const grants = (before.grants ?? 0) + (await eraseUserGrants(trx, tenant));
           await trx
             .updateTable('memory_erasures')
-            .set({ state: 'completed', digest: erasureDigest(ids), memory_ids: ids })
+            .set({ state: 'completed', digest: erasureDigest(ids), memory_ids: ids, counts: JSON.stringify({ ...before, grants }) })
             .where('id', '=', erasureId)
             .execute();
           return true;
         }
-        const counts = await eraseRows(trx, tenant, batch, actor, this.#clock.now());
-        const before = record.counts as unknown as ErasureCounts;
+        const { counts } = await eraseRows(trx, tenant, batch, actor, this.#clock.now());
         const summed = Object.fromEntries(ERASURE_PLACES.map((place) => [place, (before[place] ?? 0) + counts[place]]));
         await trx
           .updateTable('memory_erasures')
@@ -172,7 +187,11 @@ export class PgErasureStore implements ErasureStore {
       .executeTakeFirst();
     if (!record) return undefined;
     const digestMatches = erasureDigest(record.memory_ids) === record.digest;
-    const remaining = await remainingOf(this.#db, tenant, record.memory_ids);
+    const remaining = {
+      ...(await remainingOf(this.#db, tenant, record.memory_ids)),
+      searchContexts: await memoriesQuoting(this.#db, tenant, record.quote_salt, record.quote_fingerprints),
+      grants: record.whole_user ? await userGrantsRemaining(this.#db, tenant, record.erased_at) : 0,
+    };
     const clean = ERASURE_PLACES.every((place) => remaining[place] === 0);
     return { erasureId, verified: digestMatches && clean && record.state === 'completed', digestMatches, remaining };
   }

@@ -25,6 +25,7 @@ import { up as replacedBy } from './0020-replaced-by.js';
 import { up as oauthAuthorizationServer } from './0021-oauth-authorization-server.js';
 import { up as memoryErasures } from './0022-memory-erasures.js';
 import { up as memoryGrants } from './0023-memory-grants.js';
+import { up as erasureQuoteFingerprints } from './0024-erasure-quote-fingerprints.js';
 
 /**
  * The migrations ship inside the bundle, in order, so a published package needs no migration
@@ -57,6 +58,7 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0021-oauth-authorization-server': { up: oauthAuthorizationServer },
   '0022-memory-erasures': { up: memoryErasures },
   '0023-memory-grants': { up: memoryGrants },
+  '0024-erasure-quote-fingerprints': { up: erasureQuoteFingerprints },
 };
 
 const bundledMigrations: MigrationProvider = {

@@ -337,6 +337,10 @@ export interface MemoryErasuresTable {
   memory_ids: string[];
   digest: string;
   counts: Json<Record<string, number>>;
+  /** The salt of `quote_fingerprints` (migration 0024); null when there are none. */
+  quote_salt: string | null;
+  /** `<length>:<sha256 hex of salt + quote>` of every quote the erased memories could have left. */
+  quote_fingerprints: Defaulted<string[]>;
 }
 
 /** Every table memsvc keeps, as Kysely sees them. */

@@ -14,6 +14,7 @@ export const ERASURE_PLACE_TEXT: Readonly<Record<ErasurePlace, string>> = {
   importLedger: 'Import ledger entries',
   searchContexts: 'Other memories’ search contexts that quoted them',
   references: 'Other rows that named them',
+  grants: 'Grants the user gave or received (whole-user erasure)',
 };
 
 /** "1 memory", "3 memories". */
