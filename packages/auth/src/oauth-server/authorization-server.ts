@@ -19,6 +19,7 @@ import type { SessionTokens } from '../session-tokens.js';
 import { checkClientMetadata } from './client-metadata.js';
 import type { ClientMetadataDocuments } from './client-metadata-documents.js';
 import { resolveClient } from './client-resolution.js';
+import type { ConsentSigner } from './consent-signer.js';
 import { anchoredLoginSigner } from './login-consent.js';
 import { OAUTH_LIFETIMES, requestedScopes } from './oauth-policy.js';
 import { OAuthRefusal } from './oauth-refusal.js';
@@ -26,19 +27,7 @@ import { isS256Challenge, verifierMatches } from './pkce.js';
 import { checkRefreshRequest } from './refresh-request.js';
 import { issuerOf, mcpResourceOf } from './server-metadata.js';
 
-/** Whoever signed in on the authorize page, and what they hold. */
-export interface ConsentSigner {
-  readonly userId: TenantId;
-  readonly organizationId: string | null;
-  readonly scopes: readonly Scope[];
-  readonly origin: SessionOrigin;
-  /** The API key used to sign in: every token of the grant ends when it is revoked. */
-  readonly apiKeyId: string | null;
-  /** When the API key used to sign in expires (for a login, set by `decide`): no token of the grant outlives it. */
-  readonly notAfter: Date | null;
-  /** For a GitHub or Google sign-in, set by `decide`: the session the grant hangs on (login-consent.ts). */
-  readonly signInJti: string | null;
-}
+export type { ConsentSigner } from './consent-signer.js';
 
 export interface AuthorizationServerOptions {
   /** The issuer: OAUTH_REDIRECT_BASE_URL without a trailing slash. */

@@ -1,5 +1,5 @@
 import type { SessionTokens } from '../session-tokens.js';
-import type { ConsentSigner } from './authorization-server.js';
+import type { ConsentSigner } from './consent-signer.js';
 
 /**
  * The signer of a consent given with a GitHub or Google sign-in on the consent page, made ready
