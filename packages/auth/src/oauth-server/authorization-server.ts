@@ -11,8 +11,6 @@ import {
   type PendingAuthorization,
   redirectUriProblem,
   type Scope,
-  type SessionOrigin,
-  type TenantId,
 } from '@memsvc/core';
 import type { SessionClient } from '../session-subject.js';
 import type { SessionTokens } from '../session-tokens.js';
