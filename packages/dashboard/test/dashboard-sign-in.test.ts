@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { githubClient, mcpResourceOf, mintApiKey } from '@memsvc/auth';
 import { DEFAULT_GITHUB_USER, type FakeGitHub, startFakeGitHub } from '@memsvc/auth/testing';
@@ -150,6 +151,24 @@ describe.each(dashboardEngines('memsvc_dashboard_sign_in'))('dashboard sign-in [
       'an OAuth access token of this server sent as the session cookie is no session: signed out; the dashboard’s own session works',
     ),
     async () => {
+      // A real, live refresh family: an access token is only ever issued from one.
+      const familyId = randomUUID();
+      await dashboard.runtime.store.oauthRefresh.startFamily(
+        familyId,
+        {
+          clientId: 'mcp_some-client',
+          resource: mcpResourceOf(REDIRECT_BASE),
+          scopes: ['memories:read'],
+          userId: toTenantId('alice'),
+          organizationId: null,
+          origin: 'github',
+          apiKeyId: null,
+          notAfter: null,
+          signInJti: null,
+        },
+        createHash('sha256').update(randomUUID()).digest('hex'),
+        new Date(Date.now() + 3_600_000),
+      );
       const access = await dashboard.runtime.sessions?.issue({
         userId: toTenantId('alice'),
         organizationId: null,
@@ -158,7 +177,7 @@ describe.each(dashboardEngines('memsvc_dashboard_sign_in'))('dashboard sign-in [
         oauth: {
           clientId: 'mcp_some-client',
           audience: mcpResourceOf(REDIRECT_BASE),
-          familyId: '0190f3c2-7a1e-7c3b-9a5e-3f2b1c4d5e6f',
+          familyId,
           lifetimeSeconds: 3600,
         },
       });

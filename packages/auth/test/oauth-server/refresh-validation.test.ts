@@ -27,9 +27,9 @@ describeWithAuthorizationServer('OAuth refresh requests checked before the token
       const retried = await h.refresh(refreshToken, { scope: 'memories:read' });
       expect(retried).toMatchObject({ tokens: { scope: 'memories:read' } });
       // The family was not revoked: the first access token and the new one both work.
-      expect(await h.sessions.verify(accessToken)).toBeDefined();
+      expect(await h.sessions.verify(accessToken, ['access-token'])).toBeDefined();
       if (!('tokens' in retried)) throw new Error('the retry was refused');
-      expect(await h.sessions.verify(retried.tokens.access_token)).toBeDefined();
+      expect(await h.sessions.verify(retried.tokens.access_token, ['access-token'])).toBeDefined();
       const families = await h.store.connection.db.selectFrom('oauth_refresh_families').select('revoked_at').execute();
       expect(families).toEqual([{ revoked_at: null }]);
     },

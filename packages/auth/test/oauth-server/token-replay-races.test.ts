@@ -10,7 +10,7 @@ async function stillWorking(harness: AuthorizationHarness, label: string, outcom
   const working: string[] = [];
   for (const outcome of outcomes) {
     if (!('tokens' in outcome)) continue;
-    if (await harness.sessions.verify(outcome.tokens.access_token)) working.push(`${label}: an access token`);
+    if (await harness.sessions.verify(outcome.tokens.access_token, ['access-token'])) working.push(`${label}: an access token`);
     if ('tokens' in (await harness.refresh(outcome.tokens.refresh_token))) working.push(`${label}: a refresh token`);
   }
   return working;
@@ -85,7 +85,7 @@ describeWithAuthorizationServer('OAuth replays racing the first use', (harness) 
       for (const [index, outcomes] of rounds.entries()) {
         expect(refusedAsInvalidGrant(outcomes)).toBe(true);
         const original = grants[index];
-        if (original && 'tokens' in original && (await h.sessions.verify(original.tokens.access_token))) {
+        if (original && 'tokens' in original && (await h.sessions.verify(original.tokens.access_token, ['access-token']))) {
           working.push(`round ${index + 1}: the first access token`);
         }
         working.push(...(await stillWorking(h, `round ${index + 1}`, outcomes)));
