@@ -267,6 +267,11 @@ export const REQUIREMENTS = {
   'R-ERASE-USER':
     'a whole user is erased in batches under one record; a run cut short hides every memory at once and the next run completes it',
   'R-ERASE-REPLICA': 'a standby that has replayed an erasure holds neither the text nor the ids outside the record',
+  // Issue 51: the shared directory's ownership and its socket's wire framing.
+  'R-PGLITE-OWNER':
+    'a pglite:// directory, its lock file and its socket are refused unless owned by the current OS user and not writable by group or others (the lock and socket never a symlink), naming the owner uid and the path; a new directory is created 0700; not checked on Windows',
+  'R-PGLITE-WIRE-LENGTH':
+    "the shared directory's host drops a connection whose start-up message is under 8 or over 10,000 bytes, or whose message length is under 4 or over PostgreSQL's 1 GiB - 1, with a warning and no content, and keeps serving the others",
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
