@@ -97,6 +97,23 @@ describe.runIf(posix)('who owns a pglite:// directory', () => {
     expect(error.message).toContain(`socket ${socketPath} belongs to another OS user (uid ${OTHER_UID}`);
   });
 
+  it.runIf(isRoot)(
+    verifies(
+      'R-PGLITE-OWNER',
+      'refuses a directory reached through a symbolic link another OS user owns (it could point it elsewhere later)',
+    ),
+    async () => {
+      const target = ownDirectory();
+      const link = join(temporaryDirectory(), 'data-link');
+      symlinkSync(target, link);
+      lchownSync(link, OTHER_UID, OTHER_UID);
+      const error = await refusal(`pglite://${link}`);
+      expect(error.code).toBe('DATABASE_LOCKED');
+      expect(error.message).toContain(`directory (a symbolic link) ${link} belongs to another OS user (uid ${OTHER_UID}`);
+      expect(readdirSync(target)).toEqual([]);
+    },
+  );
+
   it(verifies('R-PGLITE-OWNER', 'refuses a lock file that is a symbolic link'), async () => {
     const directory = ownDirectory();
     const elsewhere = join(temporaryDirectory(), 'someone-elses.lock');
