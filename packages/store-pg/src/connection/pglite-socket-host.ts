@@ -20,8 +20,13 @@ interface Client {
   buffered: Buffer;
   /** Whole messages received since the last unit ended. */
   pending: Buffer[];
-  /** Their bytes, bounded with the message in progress by MAX_MESSAGE_BYTES. */
+  /** Their bytes. */
   pendingBytes: number;
+  /**
+   * Bytes of its units waiting in the queue: with the pending ones and the message in progress
+   * bounded by MAX_MESSAGE_BYTES, so a connection cannot make the host hold more than that.
+   */
+  queuedBytes: number;
   started: boolean;
   closed: boolean;
 }
@@ -56,8 +61,8 @@ export interface PgliteSocketHost {
  * Between units the event loop turns, so the host's own requests are served in between.
  *
  * A connection whose framing is impossible — a length field under the minimum or over
- * PostgreSQL's own caps (pglite-wire-frames.ts), or a unit larger than one message may be — is
- * dropped with a warning and the others are served on (issue 51: a length of −1 looped for ever
+ * PostgreSQL's own caps (pglite-wire-frames.ts), or more bytes waiting to be run than one
+ * message may have — is dropped with a warning and the others are served on (issue 51: a length of −1 looped for ever
  * and stalled every process sharing the directory).
  */
 export async function servePglite(pglite: PGlite, path: string, options: PgliteSocketHostOptions = {}): Promise<PgliteSocketHost> {
@@ -82,6 +87,7 @@ export async function servePglite(pglite: PGlite, path: string, options: PgliteS
       const index = queue.findIndex(runnable);
       if (index < 0) return;
       const [unit] = queue.splice(index, 1) as [Unit];
+      unit.client.queuedBytes -= unit.bytes.length;
       if (unit.client.closed) continue;
       await pglite.runExclusive(() =>
         pglite.execProtocolRawStream(unit.bytes, {
@@ -148,6 +154,7 @@ export async function servePglite(pglite: PGlite, path: string, options: PgliteS
         }
         client.started = true;
         queue.push({ client, bytes: buffered.subarray(0, frame.size) });
+        client.queuedBytes += frame.size;
         pump();
         continue;
       }
@@ -158,9 +165,9 @@ export async function servePglite(pglite: PGlite, path: string, options: PgliteS
         return;
       }
       const { size } = frame;
-      // Checked on the announced size, so the body of a unit too large is never buffered.
-      if (client.pendingBytes + size > MAX_MESSAGE_BYTES) {
-        refuse(client, `a unit of work (its messages up to a Sync) would exceed ${MAX_MESSAGE_BYTES} bytes`);
+      // Checked on the announced size, so the body of a message that would not fit is never buffered.
+      if (client.queuedBytes + client.pendingBytes + size > MAX_MESSAGE_BYTES) {
+        refuse(client, `its messages waiting to be run would exceed ${MAX_MESSAGE_BYTES} bytes`);
         return;
       }
       if (!frame.whole) return;
@@ -176,6 +183,7 @@ export async function servePglite(pglite: PGlite, path: string, options: PgliteS
       client.pendingBytes += size;
       if (ENDS_A_UNIT.has(type)) {
         queue.push({ client, bytes: Buffer.concat(client.pending) });
+        client.queuedBytes += client.pendingBytes;
         client.pending = [];
         client.pendingBytes = 0;
         pump();
@@ -184,7 +192,16 @@ export async function servePglite(pglite: PGlite, path: string, options: PgliteS
   };
 
   const server: Server = createServer((socket) => {
-    const client: Client = { id: nextId++, socket, buffered: Buffer.alloc(0), pending: [], pendingBytes: 0, started: false, closed: false };
+    const client: Client = {
+      id: nextId++,
+      socket,
+      buffered: Buffer.alloc(0),
+      pending: [],
+      pendingBytes: 0,
+      queuedBytes: 0,
+      started: false,
+      closed: false,
+    };
     clients.add(client);
     socket.on('data', (data) => receive(client, data));
     socket.on('error', () => drop(client));

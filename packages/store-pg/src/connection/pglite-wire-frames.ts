@@ -11,8 +11,8 @@ export const MAX_STARTUP_BYTES = 10_000;
  * Parse or Bind. memsvc's own messages are far smaller (the largest is an import batch of 500
  * memories of at most 10,240 characters each, with their embeddings and metadata: tens of MB),
  * and a client that works against PostgreSQL must not be refused by the embedded engine. It also
- * bounds what the host buffers for one connection: one message in progress plus a unit's
- * messages waiting for their Sync, together at most this.
+ * bounds what the host holds for one connection: the message in progress, the messages waiting
+ * for their Sync and the units waiting their turn, together at most this.
  */
 export const MAX_MESSAGE_BYTES = 0x3fffffff - 1;
 
