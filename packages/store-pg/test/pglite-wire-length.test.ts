@@ -2,9 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
+import { servePglite } from '../src/connection/pglite-socket-host.js';
 import { temporaryDirectory } from './support/each-engine.js';
 
 const holderScript = fileURLToPath(new URL('./fixtures/hold-pglite.mjs', import.meta.url));
@@ -144,6 +146,43 @@ describe('a malformed wire message on a shared directory', () => {
       // Each drop is logged with its reason, never the bytes that came with it.
       expect(warnings()).toMatch(/dropped connection \d+: a message's length field said -1 \(allowed: 4 to \d+\)/);
       expect(warnings()).toMatch(/dropped connection \d+: a start-up message's length field said 2147483647/);
+    },
+  );
+});
+
+describe('what one connection may make the shared host hold', () => {
+  it(
+    verifies(
+      'R-PGLITE-WIRE-LENGTH',
+      'drops a connection whose messages waiting for their Sync outgrow the bound, and keeps serving the others',
+    ),
+    async () => {
+      const pglite = await PGlite.create();
+      const warnings: string[] = [];
+      const host = await servePglite(pglite, join(temporaryDirectory(), '.s.PGSQL.5432'), {
+        maxHeldBytes: 64 * 1024,
+        onWarning: (message) => warnings.push(message),
+      });
+      const other = new pg.Client({ host: join(host.path, '..'), port: 5432, user: 'postgres', database: 'postgres' });
+      other.on('error', () => undefined);
+      const socket = await rawClient(host.path);
+      try {
+        await other.connect();
+        // Parse messages of 1 KiB each and never a Sync: each is well formed, together too many.
+        const parse = Buffer.alloc(1 + 1024, 0x20);
+        parse[0] = 'P'.charCodeAt(0);
+        parse.writeInt32BE(1024, 1);
+        expect(await droppedAfter(socket, Buffer.concat(Array.from({ length: 80 }, () => parse)))).toBe(true);
+        expect(warnings).toEqual([
+          expect.stringMatching(/dropped connection \d+: its messages waiting to be run would exceed 65536 bytes/),
+        ]);
+        expect((await bounded(other.query<{ n: number }>('SELECT 41 + 1 AS n'), 5_000, 'no answer')).rows[0]?.n).toBe(42);
+      } finally {
+        socket.destroy();
+        await other.end().catch(() => undefined);
+        await host.close();
+        await pglite.close();
+      }
     },
   );
 });

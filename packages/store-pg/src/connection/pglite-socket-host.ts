@@ -40,6 +40,8 @@ interface Unit {
 export interface PgliteSocketHostOptions {
   /** Default: a process warning (printed on stderr, never stdout: stdout is an MCP channel). */
   readonly onWarning?: (message: string) => void;
+  /** What one connection may make the host hold (default MAX_MESSAGE_BYTES); tests lower it. */
+  readonly maxHeldBytes?: number;
 }
 
 /** The socket server a host runs for its PGlite database (see servePglite). */
@@ -66,6 +68,7 @@ export interface PgliteSocketHost {
  * and stalled every process sharing the directory).
  */
 export async function servePglite(pglite: PGlite, path: string, options: PgliteSocketHostOptions = {}): Promise<PgliteSocketHost> {
+  const maxHeldBytes = options.maxHeldBytes ?? MAX_MESSAGE_BYTES;
   const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, { code: 'MEMSVC_PGLITE_SOCKET' }));
   const queue: Unit[] = [];
   const clients = new Set<Client>();
@@ -166,8 +169,8 @@ export async function servePglite(pglite: PGlite, path: string, options: PgliteS
       }
       const { size } = frame;
       // Checked on the announced size, so the body of a message that would not fit is never buffered.
-      if (client.queuedBytes + client.pendingBytes + size > MAX_MESSAGE_BYTES) {
-        refuse(client, `its messages waiting to be run would exceed ${MAX_MESSAGE_BYTES} bytes`);
+      if (client.queuedBytes + client.pendingBytes + size > maxHeldBytes) {
+        refuse(client, `its messages waiting to be run would exceed ${maxHeldBytes} bytes`);
         return;
       }
       if (!frame.whole) return;
