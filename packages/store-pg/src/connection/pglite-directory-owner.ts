@@ -58,6 +58,26 @@ export function isUnsafeDirectoryError(error: unknown): boolean {
   return error instanceof MemsvcError && error.data.unsafe !== undefined;
 }
 
+/**
+ * The error for a directory (or socket) this OS user was refused by the system (EACCES, EPERM)
+ * because another user owns it: one it could not even look at before opening.
+ */
+export function otherUsersDirectoryError(root: string, error: unknown): MemsvcError | undefined {
+  const codeOf = (value: unknown) => (value as { code?: unknown } | null)?.code;
+  const codes = [codeOf(error), codeOf((error as { cause?: unknown } | null)?.cause)];
+  if (!codes.includes('EACCES') && !codes.includes('EPERM')) return undefined;
+  try {
+    if (statSync(root).uid === process.getuid?.()) return undefined;
+  } catch {
+    // Not even visible to this user: someone else's.
+  }
+  return new MemsvcError(
+    'DATABASE_LOCKED',
+    `the embedded database pglite://${root} belongs to another OS user; only that user's memsvc processes may open it`,
+    { directory: root, unsafe: 'owner' },
+  );
+}
+
 function refuseForeign(path: string, stats: Stats, label: string, kind: string): void {
   const me = process.getuid?.();
   if (stats.uid === me) return;

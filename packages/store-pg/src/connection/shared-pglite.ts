@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isMemsvcError, MemsvcError } from '@memsvc/core';
 import pg from 'pg';
 import { KNOWN_MIGRATIONS } from '../migrations/migrate.js';
-import { isUnsafeDirectoryError, refuseUnsafeDirectory, refuseUnsafeEntry } from './pglite-directory-owner.js';
+import { isUnsafeDirectoryError, otherUsersDirectoryError, refuseUnsafeDirectory, refuseUnsafeEntry } from './pglite-directory-owner.js';
 import { type OpenPglite, openPglite, type PgliteTemplateSource } from './pglite-instance.js';
 import { embeddedDirectory } from './pglite-layout.js';
 import { type PgliteSocketHost, servePglite } from './pglite-socket-host.js';
@@ -183,7 +183,7 @@ async function host(root: string, socketPath: string, template?: PgliteTemplateS
     open = await openPglite({ directory: root }, template);
   } catch (error) {
     if (isMemsvcError(error, 'DATABASE_LOCKED') && !isUnsafeDirectoryError(error)) return undefined;
-    throw otherUsersDirectory(root, error) ?? error;
+    throw otherUsersDirectoryError(root, error) ?? error;
   }
   try {
     // The database's files and its socket are the owner's alone.
@@ -287,25 +287,8 @@ function isHostGone(error: unknown): boolean {
   return typeof message === 'string' && /Connection terminated|connection is closed/i.test(message);
 }
 
-/** A directory (or socket) this OS user may not open because another user owns it. */
-function otherUsersDirectory(root: string, error: unknown): MemsvcError | undefined {
-  const codeOf = (value: unknown) => (value as { code?: unknown } | null)?.code;
-  const codes = [codeOf(error), codeOf((error as { cause?: unknown } | null)?.cause)];
-  if (!codes.includes('EACCES') && !codes.includes('EPERM')) return undefined;
-  try {
-    if (statSync(root).uid === process.getuid?.()) return undefined;
-  } catch {
-    // Not even visible to this user: someone else's.
-  }
-  return new MemsvcError(
-    'DATABASE_LOCKED',
-    `the embedded database pglite://${root} belongs to another OS user; only that user's memsvc processes may open it`,
-    { directory: root },
-  );
-}
-
 function attachError(root: string, error: unknown, patienceMs: number): unknown {
-  const foreign = otherUsersDirectory(root, error);
+  const foreign = otherUsersDirectoryError(root, error);
   if (foreign) return foreign;
   if (!isHostGone(error)) return error;
   return new MemsvcError(
