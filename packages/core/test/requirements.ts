@@ -291,6 +291,11 @@ export const REQUIREMENTS = {
     "erasing a whole user ends every grant the user gave or received and their defaults in the same erasure: no grantee sees the user's space names, and the receipt's check finds a grant row put back",
   'R-ERASE-QUOTE-WHOLE':
     "an erasure removes a quote of an erased memory only where it is a whole part of a search context: another memory's longer quote that it begins stays as written",
+  // Issue 51: the shared directory's ownership and its socket's wire framing.
+  'R-PGLITE-OWNER':
+    'a pglite:// directory, its lock file and its socket are refused unless owned by the current OS user and not writable by group or others (the lock and socket never a symlink), naming the owner uid and the path; a new directory is created 0700; not checked on Windows',
+  'R-PGLITE-WIRE-LENGTH':
+    "the shared directory's host drops a connection whose start-up message is under 8 or over 10,000 bytes, or whose message length is under 4 or over PostgreSQL's 1 GiB - 1, with a warning and no content, and keeps serving the others",
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

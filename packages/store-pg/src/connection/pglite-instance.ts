@@ -5,6 +5,7 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { isMemsvcError, MemsvcError } from '@memsvc/core';
 import { acquireDirectoryLock, type DirectoryLock } from './pglite-directory-lock.js';
+import { refuseUnsafeDirectory, refuseUnsafeEntry } from './pglite-directory-owner.js';
 import { embeddedDirectory, LOCK_FILE, PGDATA_SUBDIRECTORY } from './pglite-layout.js';
 
 /** An open embedded database and what must be undone when it closes. */
@@ -56,6 +57,8 @@ export async function openPglite(storage: { directory: string } | 'memory', temp
   const createdRoot = prepareDirectory(directory, label);
   let lock: DirectoryLock;
   try {
+    // Another user's lock would make this process attach to that user's host.
+    refuseUnsafeEntry(join(directory, LOCK_FILE), label, 'lock file');
     lock = acquireDirectoryLock(join(directory, LOCK_FILE), label);
   } catch (error) {
     if (!isMemsvcError(error, 'DATABASE_LOCKED')) removeQuietly(createdRoot);
@@ -119,24 +122,31 @@ async function createNew(
 }
 
 /**
- * Makes sure the directory exists and is writable. Returns the outermost directory this call
- * created (to remove on failure), or undefined when the directory was already there.
+ * Makes sure the directory exists, is this OS user's alone (pglite-directory-owner.ts) and is
+ * writable. Returns the outermost directory this call created (to remove on failure), or
+ * undefined when the directory was already there.
  */
 function prepareDirectory(directory: string, label: string): string | undefined {
   if (existsSync(directory) && !statSync(directory).isDirectory()) {
     throw new MemsvcError('STORAGE_UNAVAILABLE', `${label}: ${directory} exists and is not a directory`, { directory });
   }
+  // Before anything is written into it.
+  refuseUnsafeDirectory(directory, label);
   let createdRoot: string | undefined;
   try {
     // mkdir reports the first directory it actually created, so a concurrent creator's
-    // directory is never counted as ours.
-    createdRoot = mkdirSync(directory, { recursive: true });
+    // directory is never counted as ours. Every directory it creates, the parents too, is the
+    // owner's alone (0700, whatever the umask lets through is less).
+    createdRoot = mkdirSync(directory, { recursive: true, mode: 0o700 });
+    // Again now it exists: another user may have made it between the check above and mkdir.
+    refuseUnsafeDirectory(directory, label);
     // access(W_OK) is not enough: it says yes to root on a read-only filesystem. Write a probe.
     const probe = join(directory, `.memsvc-write-probe-${process.pid}`);
     writeFileSync(probe, '');
     unlinkSync(probe);
   } catch (error) {
     removeQuietly(createdRoot);
+    if (error instanceof MemsvcError) throw error;
     throw new MemsvcError(
       'STORAGE_UNAVAILABLE',
       `${label}: directory ${directory} is not writable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,

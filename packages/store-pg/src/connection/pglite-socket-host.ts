@@ -2,6 +2,7 @@ import { chmodSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { setImmediate as nextLoopTurn } from 'node:timers/promises';
 import type { PGlite } from '@electric-sql/pglite';
+import { MAX_MESSAGE_BYTES, messageFrame, startupFrame } from './pglite-wire-frames.js';
 
 /** The request codes a client may send instead of a startup message (PostgreSQL protocol 3.0). */
 const SSL_REQUEST = 80877103;
@@ -19,6 +20,13 @@ interface Client {
   buffered: Buffer;
   /** Whole messages received since the last unit ended. */
   pending: Buffer[];
+  /** Their bytes. */
+  pendingBytes: number;
+  /**
+   * Bytes of its units waiting in the queue: with the pending ones and the message in progress
+   * bounded by MAX_MESSAGE_BYTES, so a connection cannot make the host hold more than that.
+   */
+  queuedBytes: number;
   started: boolean;
   closed: boolean;
 }
@@ -26,6 +34,14 @@ interface Client {
 interface Unit {
   readonly client: Client;
   readonly bytes: Uint8Array;
+}
+
+/** What a host tells its operator: a connection dropped for malformed framing (never its content). */
+export interface PgliteSocketHostOptions {
+  /** Default: a process warning (printed on stderr, never stdout: stdout is an MCP channel). */
+  readonly onWarning?: (message: string) => void;
+  /** What one connection may make the host hold (default MAX_MESSAGE_BYTES); tests lower it. */
+  readonly maxHeldBytes?: number;
 }
 
 /** The socket server a host runs for its PGlite database (see servePglite). */
@@ -45,8 +61,15 @@ export interface PgliteSocketHost {
  * transaction is rolled back. (`@electric-sql/pglite-socket` 0.2 queues single messages and was
  * measured to fail this way: "unnamed prepared statement does not exist" with three writers.)
  * Between units the event loop turns, so the host's own requests are served in between.
+ *
+ * A connection whose framing is impossible — a length field under the minimum or over
+ * PostgreSQL's own caps (pglite-wire-frames.ts), or more bytes waiting to be run than one
+ * message may have — is dropped with a warning and the others are served on (issue 51: a length of −1 looped for ever
+ * and stalled every process sharing the directory).
  */
-export async function servePglite(pglite: PGlite, path: string): Promise<PgliteSocketHost> {
+export async function servePglite(pglite: PGlite, path: string, options: PgliteSocketHostOptions = {}): Promise<PgliteSocketHost> {
+  const maxHeldBytes = options.maxHeldBytes ?? MAX_MESSAGE_BYTES;
+  const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, { code: 'MEMSVC_PGLITE_SOCKET' }));
   const queue: Unit[] = [];
   const clients = new Set<Client>();
   let nextId = 1;
@@ -67,6 +90,7 @@ export async function servePglite(pglite: PGlite, path: string): Promise<PgliteS
       const index = queue.findIndex(runnable);
       if (index < 0) return;
       const [unit] = queue.splice(index, 1) as [Unit];
+      unit.client.queuedBytes -= unit.bytes.length;
       if (unit.client.closed) continue;
       await pglite.runExclusive(() =>
         pglite.execProtocolRawStream(unit.bytes, {
@@ -101,16 +125,27 @@ export async function servePglite(pglite: PGlite, path: string): Promise<PgliteS
     }
   };
 
+  /** Ends a connection whose bytes cannot be PostgreSQL messages; only the reason is logged. */
+  const refuse = (client: Client, reason: string) => {
+    warn(`the shared PGlite host dropped connection ${client.id}: ${reason}`);
+    client.socket.destroy();
+    drop(client);
+  };
+
   const receive = (client: Client, data: Buffer) => {
+    if (client.closed) return;
     client.buffered = client.buffered.length === 0 ? data : Buffer.concat([client.buffered, data]);
     for (;;) {
       const { buffered } = client;
       if (!client.started) {
-        if (buffered.length < 8) return;
-        const length = buffered.readInt32BE(0);
+        const frame = startupFrame(buffered);
+        if (frame !== 'partial' && 'invalid' in frame) {
+          refuse(client, frame.invalid);
+          return;
+        }
+        if (frame === 'partial' || !frame.whole) return;
         const code = buffered.readInt32BE(4);
-        if (buffered.length < length) return;
-        client.buffered = buffered.subarray(length);
+        client.buffered = buffered.subarray(frame.size);
         if (code === SSL_REQUEST || code === GSS_REQUEST) {
           client.socket.write('N'); // no encryption on a local socket
           continue;
@@ -121,32 +156,55 @@ export async function servePglite(pglite: PGlite, path: string): Promise<PgliteS
           return;
         }
         client.started = true;
-        queue.push({ client, bytes: buffered.subarray(0, length) });
+        queue.push({ client, bytes: buffered.subarray(0, frame.size) });
+        client.queuedBytes += frame.size;
         pump();
         continue;
       }
-      if (buffered.length < 5) return;
-      const length = 1 + buffered.readInt32BE(1);
-      if (buffered.length < length) return;
+      const frame = messageFrame(buffered);
+      if (frame === 'partial') return;
+      if ('invalid' in frame) {
+        refuse(client, frame.invalid);
+        return;
+      }
+      const { size } = frame;
+      // Checked on the announced size, so the body of a message that would not fit is never buffered.
+      if (client.queuedBytes + client.pendingBytes + size > maxHeldBytes) {
+        refuse(client, `its messages waiting to be run would exceed ${maxHeldBytes} bytes`);
+        return;
+      }
+      if (!frame.whole) return;
       const type = buffered[0] ?? 0;
-      const message = buffered.subarray(0, length);
-      client.buffered = buffered.subarray(length);
+      const message = buffered.subarray(0, size);
+      client.buffered = buffered.subarray(size);
       if (type === TERMINATE) {
         client.socket.end();
         drop(client);
         return;
       }
       client.pending.push(message);
+      client.pendingBytes += size;
       if (ENDS_A_UNIT.has(type)) {
         queue.push({ client, bytes: Buffer.concat(client.pending) });
+        client.queuedBytes += client.pendingBytes;
         client.pending = [];
+        client.pendingBytes = 0;
         pump();
       }
     }
   };
 
   const server: Server = createServer((socket) => {
-    const client: Client = { id: nextId++, socket, buffered: Buffer.alloc(0), pending: [], started: false, closed: false };
+    const client: Client = {
+      id: nextId++,
+      socket,
+      buffered: Buffer.alloc(0),
+      pending: [],
+      pendingBytes: 0,
+      queuedBytes: 0,
+      started: false,
+      closed: false,
+    };
     clients.add(client);
     socket.on('data', (data) => receive(client, data));
     socket.on('error', () => drop(client));

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isMemsvcError, MemsvcError } from '@memsvc/core';
 import pg from 'pg';
 import { KNOWN_MIGRATIONS } from '../migrations/migrate.js';
+import { isUnsafeDirectoryError, otherUsersDirectoryError, refuseUnsafeDirectory, refuseUnsafeEntry } from './pglite-directory-owner.js';
 import { type OpenPglite, openPglite, type PgliteTemplateSource } from './pglite-instance.js';
 import { embeddedDirectory } from './pglite-layout.js';
 import { type PgliteSocketHost, servePglite } from './pglite-socket-host.js';
@@ -70,7 +71,9 @@ export interface SharedPglite {
  * taken over), opens the database and serves it; the others reconnect to the same socket.
  *
  * The socket file is made owner-only (0600) and the directory owner-only (0700): another OS user
- * can neither open the socket nor read the files.
+ * can neither open the socket nor read the files. A directory, lock file, socket or host file
+ * that is another user's, or that others may write, is refused before anything is opened or
+ * attached (pglite-directory-owner.ts, issue 51 #4).
  */
 export async function openSharedPglite(
   directory: string,
@@ -86,6 +89,16 @@ export async function openSharedPglite(
       { variable: 'DATABASE_URL' },
     );
   }
+  // The directory first, then what is in it: only its owner can change a directory no one
+  // else may write, so its entries checked now stay this user's. openPglite checks the
+  // directory again once it exists, and the lock file.
+  const label = `the embedded database pglite://${root}`;
+  refuseUnsafeDirectory(root, label);
+  const refuseUnsafeEntries = () => {
+    refuseUnsafeEntry(socketPath, label, 'socket');
+    refuseUnsafeEntry(join(root, HOST_FILE), label, 'host file');
+  };
+  refuseUnsafeEntries();
   let hosted: Hosted | undefined;
   let closed = false;
   let takingOver: Promise<void> | undefined;
@@ -105,7 +118,11 @@ export async function openSharedPglite(
   };
 
   await tryToHost();
-  if (!hosted) refuseAnotherBuild(root);
+  if (!hosted) {
+    // Attaching: the socket it connects to is the one a host of this user made.
+    refuseUnsafeEntries();
+    refuseAnotherBuild(root);
+  }
   const watcher = setInterval(() => {
     if (hosted || closed || takingOver) return;
     void socketAnswers(socketPath).then((answers) => (answers ? undefined : tryToHost().catch(() => undefined)));
@@ -165,8 +182,8 @@ async function host(root: string, socketPath: string, template?: PgliteTemplateS
   try {
     open = await openPglite({ directory: root }, template);
   } catch (error) {
-    if (isMemsvcError(error, 'DATABASE_LOCKED')) return undefined;
-    throw otherUsersDirectory(root, error) ?? error;
+    if (isMemsvcError(error, 'DATABASE_LOCKED') && !isUnsafeDirectoryError(error)) return undefined;
+    throw otherUsersDirectoryError(root, error) ?? error;
   }
   try {
     // The database's files and its socket are the owner's alone.
@@ -270,25 +287,8 @@ function isHostGone(error: unknown): boolean {
   return typeof message === 'string' && /Connection terminated|connection is closed/i.test(message);
 }
 
-/** A directory (or socket) this OS user may not open because another user owns it. */
-function otherUsersDirectory(root: string, error: unknown): MemsvcError | undefined {
-  const codeOf = (value: unknown) => (value as { code?: unknown } | null)?.code;
-  const codes = [codeOf(error), codeOf((error as { cause?: unknown } | null)?.cause)];
-  if (!codes.includes('EACCES') && !codes.includes('EPERM')) return undefined;
-  try {
-    if (statSync(root).uid === process.getuid?.()) return undefined;
-  } catch {
-    // Not even visible to this user: someone else's.
-  }
-  return new MemsvcError(
-    'DATABASE_LOCKED',
-    `the embedded database pglite://${root} belongs to another OS user; only that user's memsvc processes may open it`,
-    { directory: root },
-  );
-}
-
 function attachError(root: string, error: unknown, patienceMs: number): unknown {
-  const foreign = otherUsersDirectory(root, error);
+  const foreign = otherUsersDirectoryError(root, error);
   if (foreign) return foreign;
   if (!isHostGone(error)) return error;
   return new MemsvcError(
