@@ -14,7 +14,8 @@ export function filesContaining(directory: string, needles: Readonly<Record<stri
       if (stat?.isDirectory()) walk(path);
       else if (stat?.isFile()) {
         const bytes = readFileSync(path);
-        for (const [label, needle] of Object.entries(needles)) if (bytes.includes(needle)) found.push(`${relative(directory, path)}: ${label}`);
+        for (const [label, needle] of Object.entries(needles))
+          if (bytes.includes(needle)) found.push(`${relative(directory, path)}: ${label}`);
       }
     }
   };
