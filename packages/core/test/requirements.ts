@@ -268,7 +268,7 @@ export const REQUIREMENTS = {
     'a whole user is erased in batches under one record; a run cut short hides every memory at once and the next run completes it',
   'R-ERASE-REPLICA': 'a standby that has replayed an erasure holds neither the text nor the ids outside the record',
   'R-ERASE-PGLITE-FILES':
-    "after an erasure on a PGlite directory (and the compaction it runs), the erased text is in no file of the data directory: no table, index, TOAST, statistics or WAL segment, recycled ones included",
+    'after an erasure on a PGlite directory (and the compaction it runs), the erased text is in no file of the data directory: no table, index, TOAST, statistics or WAL segment, recycled ones included',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
