@@ -70,4 +70,30 @@ describe('erasure on a PGlite directory', () => {
       }
     },
   );
+
+  it(
+    verifies('R-ERASE-PGLITE-FILES', 'an erasure made by a process attached to the host compacts the files the host owns'),
+    { timeout: 120_000 },
+    async () => {
+      const directory = join(temporaryDirectory(), 'data');
+      const { short, long, needles } = secrets();
+      const host = await openTestStore({ database: `pglite://${directory}` });
+      const attached = await openTestStore({ database: `pglite://${directory}` });
+      try {
+        expect([host.connection.hosting?.(), attached.connection.hosting?.()]).toEqual([true, false]);
+        const memories = engineOn(attached);
+        const secret = await memories.create(alice, { tier: 'ltm', content: `The vault word is ${short}, key ${long}` });
+        await sql`ANALYZE`.execute(attached.connection.db);
+        await sql`CHECKPOINT`.execute(attached.connection.db);
+        expect(filesContaining(directory, needles)).not.toEqual([]);
+        await memories.erase(alice, [secret.memory.id]);
+        // Still open in the host: the compaction ran there, through the socket.
+        expect(filesContaining(directory, needles)).toEqual([]);
+      } finally {
+        await attached.close();
+        await host.close();
+      }
+      expect(filesContaining(directory, needles)).toEqual([]);
+    },
+  );
 });

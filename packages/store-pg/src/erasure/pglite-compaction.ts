@@ -15,13 +15,16 @@ const SEGMENT_NAME = '^[0-9A-F]{24}$';
 /** A bound on the switches, far above any real count (min_wal_size keeps 5 recycled segments by default). */
 const MAX_SWITCHES = 1_000;
 
+/** memsvc's relations (tables and indexes): every schema but the system's. */
+const ours = sql`n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname !~ '^pg_(toast|temp)'`;
+
 /**
  * Rewrites a PGlite directory so that no file of it holds a row that is gone (R-ERASE-PGLITE-FILES).
  * A DELETE only marks a row dead: its bytes stay in the heap, TOAST and index pages, in the
  * statistics ANALYZE sampled (pg_statistic) and in the WAL segments that logged it, and PostgreSQL
  * recycles a spent segment by renaming it, its bytes unchanged. So, in this order:
  *
- * 1. `ANALYZE`: new samples replace any that held the erased words.
+ * 1. The statistics of our tables are dropped and sampled again (`ANALYZE`): no sample holds an erased word.
  * 2. `VACUUM (FULL)` of every table of ours and of the statistics: each is copied, live rows only,
  *    into a new file, and the old file is truncated to nothing at commit (removed at the next
  *    checkpoint); its TOAST table and every index (B-tree, GIN, HNSW) are built again.
@@ -34,17 +37,32 @@ const MAX_SWITCHES = 1_000;
  */
 export async function compactPgliteFiles(db: Kysely<MemsvcDatabase>): Promise<CompactionReport> {
   const started = performance.now();
-  await sql`ANALYZE`.execute(db);
   const { rows } = await sql<{ name: string }>`
     SELECT format('%I.%I', n.nspname, c.relname) AS name FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
-    WHERE c.relkind IN ('r', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
-      AND n.nspname !~ '^pg_(toast|temp)'
+    WHERE c.relkind IN ('r', 'm') AND ${ours}
     ORDER BY 1`.execute(db);
-  // The statistics last: ANALYZE above left the old samples there as dead rows.
-  const tables = [...rows.map((row) => row.name), 'pg_catalog.pg_statistic', 'pg_catalog.pg_statistic_ext_data'];
+  const ourTables = rows.map((row) => row.name);
+  await sampleAgain(db, ourTables);
+  // The statistics last: the samples replaced above are dead rows there.
+  const tables = [...ourTables, 'pg_catalog.pg_statistic', 'pg_catalog.pg_statistic_ext_data'];
   await sql`VACUUM (FULL) ${sql.raw(tables.join(', '))}`.execute(db);
   const walSwitches = await retireWalSegments(db);
   return { tables: tables.length, walSwitches, durationMs: Math.round(performance.now() - started) };
+}
+
+/**
+ * Drops the statistics of our tables and indexes and samples them again, in one transaction (the
+ * planner never sees them missing). ANALYZE alone is not enough: on a table it finds empty (the
+ * only memories were erased) it keeps the old samples, erased words and all.
+ */
+async function sampleAgain(db: Kysely<MemsvcDatabase>, tables: readonly string[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const relations = sql`SELECT c.oid FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace WHERE ${ours}`;
+    await sql`DELETE FROM pg_catalog.pg_statistic WHERE starelid IN (${relations})`.execute(trx);
+    await sql`DELETE FROM pg_catalog.pg_statistic_ext_data WHERE stxoid IN (
+      SELECT oid FROM pg_catalog.pg_statistic_ext WHERE stxrelid IN (${relations}))`.execute(trx);
+    if (tables.length > 0) await sql`ANALYZE ${sql.raw(tables.join(', '))}`.execute(trx);
+  });
 }
 
 /**
