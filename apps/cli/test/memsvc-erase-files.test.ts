@@ -49,8 +49,9 @@ describe('memsvc erase on a PGlite directory', () => {
   );
 
   const postgres = engines.find((engine) => engine.name === 'postgres');
+  const refusal = 'erase compact on PostgreSQL is refused, saying what the operator must do';
   it.skipIf(!postgres)(
-    verifies('R-ERASE-PGLITE-FILES', 'erase compact on PostgreSQL is refused, saying what the operator must do (skipped: no PostgreSQL)'),
+    verifies('R-ERASE-PGLITE-FILES', postgres ? refusal : `${refusal} (skipped: no PostgreSQL in this run)`),
     async () => {
       const databaseUrl = (await postgres?.url()) ?? '';
       const store = await openTestStore({ database: databaseUrl, pool: { maxConnections: 1 } });
