@@ -76,17 +76,18 @@ async function retireWalSegments(db: Kysely<MemsvcDatabase>): Promise<number> {
     const last = await sql<{ name: string | null }>`
       SELECT max(substr(name, 9)) AS name FROM pg_ls_waldir() WHERE name ~ ${SEGMENT_NAME}`.execute(trx);
     const newest = last.rows[0]?.name ?? '';
-    let switches = 0;
-    for (; switches < MAX_SWITCHES; switches++) {
+    for (let switches = 1; switches <= MAX_SWITCHES; switches++) {
       // The checkpoint writes a record, so the switch that follows always moves to the next segment.
       await sql`CHECKPOINT`.execute(trx);
-      const now = await sql<{ name: string }>`
+      const left = await sql<{ name: string }>`
         SELECT substr(pg_walfile_name(pg_switch_wal()), 9) AS name`.execute(trx);
       // The segment just left: once it is the newest that existed, the next one was created now.
-      if ((now.rows[0]?.name ?? '') >= newest) break;
+      if ((left.rows[0]?.name ?? '') >= newest) {
+        await sql`CHECKPOINT`.execute(trx);
+        return switches;
+      }
     }
-    await sql`CHECKPOINT`.execute(trx);
-    return switches + 1;
+    throw new Error(`the WAL did not move past segment ${newest} in ${MAX_SWITCHES} switches: older segments may remain`);
   });
 }
 
