@@ -9,9 +9,9 @@ import { writeJsonLine } from '../text-output.js';
  * talks to the server over SQL and can neither rewrite its WAL nor reach its replicas and backups.
  */
 export const POSTGRES_DISK_NOTE =
-  'on PostgreSQL the erased text stays in dead rows until VACUUM (FULL) of memories, memory_audit, memory_terms, lexical_terms, ' +
-  'memory_links, memory_import_ledger and pg_catalog.pg_statistic (after an ANALYZE), and in WAL segments, archives, replicas and ' +
-  'backups until they age out: see "Erasure for good" in docs/security.md';
+  "on PostgreSQL the erased text stays in dead rows until VACUUM (FULL) of memsvc's tables and, once their statistics are " +
+  'sampled again, of pg_catalog.pg_statistic; and in WAL segments, WAL archives, replicas and backups until they age out: ' +
+  'see "Erasure for good" in docs/security.md';
 
 /** The store's compaction, or a refusal that says why there is none to run. */
 function compactionOf(store: MemsvcStore): PgliteCompaction {
