@@ -5,6 +5,7 @@ import type { CliContext } from './cli-context.js';
 import { CLI_VERSION } from './cli-version.js';
 import { configCheckCommand } from './commands/config-check-command.js';
 import { eraseMemoriesCommand, eraseUserCommand, verifyErasureCommand } from './commands/erase-command.js';
+import { eraseCompactCommand } from './commands/erase-compact-command.js';
 import { type ExportOptions, exportCommand } from './commands/export-command.js';
 import { createGrantCommand, listGrantsCommand, revokeGrantCommand } from './commands/grants-command.js';
 import {
@@ -287,6 +288,14 @@ export async function runMemsvc(argv: readonly string[], cli: CliContext): Promi
     .action((erasureId: string, options: { user: string; json?: boolean }) =>
       runCommand(cli, () => verifyErasureCommand(cli, erasureId, options)),
     );
+
+  erase
+    .command('compact')
+    .description(
+      'PGlite directory: rewrite its files so that erased text is in none of them (every erasure does it already; for one whose compaction failed)',
+    )
+    .option('--json', 'print the report as one JSON object')
+    .action((options: { json?: boolean }) => runCommand(cli, () => eraseCompactCommand(cli, options)));
 
   return parseOnContext(program, argv, cli);
 }

@@ -296,6 +296,8 @@ export const REQUIREMENTS = {
     'a pglite:// directory, its lock file and its socket are refused unless owned by the current OS user and not writable by group or others (the lock and socket never a symlink), naming the owner uid and the path; a new directory is created 0700; not checked on Windows',
   'R-PGLITE-WIRE-LENGTH':
     "the shared directory's host drops a connection whose start-up message is under 8 or over 10,000 bytes, or whose message length is under 4 or over PostgreSQL's 1 GiB - 1, with a warning and no content, and keeps serving the others",
+  'R-ERASE-PGLITE-FILES':
+    'after an erasure on a PGlite directory (and the compaction it runs), the erased text is in no file of the data directory: no table, index, TOAST, statistics or WAL segment, recycled ones included',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -4,6 +4,7 @@ export { PGLITE_AUTOVACUUM_INTERVAL_MS } from './connection/pglite-autovacuum.js
 export { embeddedDatabaseExists } from './connection/pglite-layout.js';
 export type { PostgresPoolOptions } from './connection/postgres-pool.js';
 export { isTransientDatabaseError } from './connection/transient-errors.js';
+export type { CompactionReport, PgliteCompaction } from './erasure/pglite-compaction.js';
 export { isUuid, UuidV7Generator } from './ids/uuid-v7.js';
 export type { JobRunOutcome } from './jobs/job-runs.js';
 export { JobRuns } from './jobs/job-runs.js';

@@ -11,6 +11,7 @@ import type { OpenDatabaseOptions, StoreConnection } from './connection/open-dat
 import type { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
 import type { PgliteTemplatesOptions } from './connection/pglite-templates.js';
 import type { PgErasureStore } from './erasure/pg-erasure-store.js';
+import type { PgliteCompaction } from './erasure/pglite-compaction.js';
 import type { PgExportStore } from './export/pg-export-store.js';
 import type { PgGrantStore } from './grants/pg-grant-store.js';
 import type { PgImportLedgerStore } from './import/pg-import-ledger-store.js';
@@ -120,6 +121,12 @@ export interface MemsvcStore {
   readonly organizations: PgOrganizationStore;
   /** Erasure for good and its records, on the primary (give it to the engine as `erasures`). */
   readonly erasures: PgErasureStore;
+  /**
+   * On a PGlite directory, the compaction that leaves erased text in no file of it: every erasure
+   * runs it before returning (CompactingErasureStore); `memsvc erase compact` runs it on its own.
+   * Undefined on PostgreSQL and in memory.
+   */
+  readonly compaction: PgliteCompaction | undefined;
   /** Spaces shared by grant, always read on the primary (give it to the engine as `grants`). */
   readonly grants: PgGrantStore;
   /** Issued session tokens and the denylist of revoked ones. */

@@ -12,7 +12,9 @@ import { FirstStatistics } from './connection/first-statistics.js';
 import { openDatabase, type StoreConnection } from './connection/open-database.js';
 import { PgliteAutovacuum } from './connection/pglite-autovacuum.js';
 import { PgliteTemplates } from './connection/pglite-templates.js';
+import { CompactingErasureStore } from './erasure/compacting-erasure-store.js';
 import { PgErasureStore } from './erasure/pg-erasure-store.js';
+import { PgliteCompaction } from './erasure/pglite-compaction.js';
 import { PgExportStore } from './export/pg-export-store.js';
 import { PgGrantStore } from './grants/pg-grant-store.js';
 import { UuidV7Generator } from './ids/uuid-v7.js';
@@ -108,6 +110,9 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
           })
         : undefined;
     autovacuum?.start();
+    // Only a directory has files to hold erased text; PostgreSQL's are the operator's (docs/security.md).
+    const compaction = connection.embeddedDirectory === undefined ? undefined : new PgliteCompaction(connection.db);
+    const erasureOptions = { db: connection.db, clock, ids };
     return {
       connection,
       memories,
@@ -126,7 +131,8 @@ export async function openStore(options: OpenStoreOptions): Promise<MemsvcStore>
       apiKeys: new PgApiKeyStore({ db: connection.db, clock, ids }),
       organizations: new PgOrganizationStore({ db: connection.db, clock, ids }),
       grants: new PgGrantStore({ db: connection.db, clock, ids }),
-      erasures: new PgErasureStore({ db: connection.db, clock, ids }),
+      erasures: compaction ? new CompactingErasureStore({ ...erasureOptions, compaction }) : new PgErasureStore(erasureOptions),
+      compaction,
       sessions: new PgSessionStore({ db: connection.db, clock, ids }),
       rateLimits: new PgRateLimitStore({ db: connection.db }),
       oauthStates: new PgOAuthStateStore({ db: connection.db, clock }),

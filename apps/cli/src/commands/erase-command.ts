@@ -5,6 +5,7 @@ import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
 import { withExistingOperatorStore } from '../operator-store.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
+import { describeCompaction, POSTGRES_DISK_NOTE } from './erase-compact-command.js';
 
 const APPLICATION_NAME = 'memsvc-erase';
 
@@ -24,7 +25,7 @@ export async function eraseMemoriesCommand(
 ): Promise<void> {
   const context = asUser(options.user);
   await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    printReceipt(cli, await erasingEngine(store).erase(context, options.memory), options.json);
+    printReceipt(cli, store, await erasingEngine(store).erase(context, options.memory), options.json);
   });
 }
 
@@ -40,7 +41,7 @@ export async function eraseUserCommand(
     });
   }
   await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    printReceipt(cli, await erasingEngine(store).eraseAll(context), options.json);
+    printReceipt(cli, store, await erasingEngine(store).eraseAll(context), options.json);
   });
 }
 
@@ -59,9 +60,20 @@ export async function verifyErasureCommand(
   }
 }
 
-function printReceipt(cli: CliContext, receipt: ErasureReceipt, json: boolean | undefined): void {
+/**
+ * The receipt, and what became of the erased text on disk: on a PGlite directory the erasure
+ * compacted it (its report, R-ERASE-PGLITE-FILES); on PostgreSQL a note of what is the operator's.
+ */
+function printReceipt(cli: CliContext, store: MemsvcStore, receipt: ErasureReceipt, json: boolean | undefined): void {
+  const compaction = store.compaction?.last;
+  if (store.connection.engine === 'postgres') cli.stderr.write(`note: ${POSTGRES_DISK_NOTE}\n`);
   if (json) {
-    writeJsonLine(cli, { ...receipt, erasedAt: receipt.erasedAt.toISOString(), counts: { ...receipt.counts } });
+    writeJsonLine(cli, {
+      ...receipt,
+      erasedAt: receipt.erasedAt.toISOString(),
+      counts: { ...receipt.counts },
+      ...(compaction ? { compaction: { ...compaction } } : {}),
+    });
     return;
   }
   cli.stdout.write(
@@ -72,6 +84,7 @@ function printReceipt(cli: CliContext, receipt: ErasureReceipt, json: boolean | 
         Object.entries(receipt.counts).map(([place, count]) => [place, String(count)]),
       )}\n`,
   );
+  if (compaction) cli.stdout.write(`${describeCompaction(store, compaction)}\n`);
 }
 
 function describeCheck(check: ErasureCheck): string {

@@ -23,6 +23,11 @@ export interface StoreConnection {
    * in the host.
    */
   readonly hosting?: () => boolean;
+  /**
+   * PGlite only: the directory `pglite://<directory>` keeps the database in, absent for
+   * `pglite://memory` (which has no files); an erasure compacts its files (pglite-compaction.ts).
+   */
+  readonly embeddedDirectory?: string;
   /** PGlite only: how the database's files came to be, and a tarball of them now. */
   readonly embedded?: {
     readonly startedFrom: OpenPglite['startedFrom'];
@@ -101,6 +106,7 @@ async function openSharedDirectory(directory: string, description: string, optio
     db,
     engine: 'pglite',
     description,
+    embeddedDirectory: directory,
     hosting: shared.isHost,
     ...(hosted ? { embedded: embeddedParts(hosted) } : {}),
     close: once(async () => {

@@ -38,6 +38,14 @@ const EXTENSIONS = { vector, btree_gin };
 const IN_MEMORY_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
 
 /**
+ * A directory's WAL segments are deleted once spent, not renamed for reuse with their old bytes
+ * in them: a recycled segment would keep the text of rows long gone (R-ERASE-PGLITE-FILES). New
+ * segments are zero-filled (wal_init_zero, on by default). The compaction sets this for its own
+ * checkpoints too, for a host started without it.
+ */
+const DIRECTORY_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'wal_recycle=off'];
+
+/**
  * Opens PGlite with pgvector, in memory or in a directory. For a directory: it is created if
  * missing, proven writable, and locked to this process. If opening fails, whatever this call
  * created is removed again — but only once the lock is ours: a process that loses the lock
@@ -68,7 +76,8 @@ export async function openPglite(storage: { directory: string } | 'memory', temp
   const pgdata = join(directory, PGDATA_SUBDIRECTORY);
   const pgdataExisted = existsSync(pgdata);
   try {
-    const open = (loadDataDir?: Blob) => PGlite.create(pgdata, { extensions: EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) });
+    const open = (loadDataDir?: Blob) =>
+      PGlite.create(pgdata, { extensions: EXTENSIONS, startParams: DIRECTORY_START_PARAMS, ...(loadDataDir ? { loadDataDir } : {}) });
     const created: Started = pgdataExisted
       ? { pglite: await open(), startedFrom: 'existing' }
       : await createNew(template, open, () => removeQuietly(pgdata));
