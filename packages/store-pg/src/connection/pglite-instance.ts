@@ -38,12 +38,12 @@ const EXTENSIONS = { vector, btree_gin };
 const IN_MEMORY_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
 
 /**
- * A directory's WAL segments are deleted once spent, not renamed for reuse with their old bytes
- * in them: a recycled segment would keep the text of rows long gone (R-ERASE-PGLITE-FILES). New
- * segments are zero-filled (wal_init_zero, on by default). The compaction sets this for its own
- * checkpoints too, for a host started without it.
+ * A directory runs with PostgreSQL's WAL defaults, recycling included: a recycled segment keeps
+ * the bytes of rows long gone, but the compaction after an erasure turns recycling off for its
+ * own checkpoints and moves the WAL past every segment on disk, recycled ones too
+ * (R-ERASE-PGLITE-FILES), so ordinary writes pay nothing for it.
  */
-const DIRECTORY_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'wal_recycle=off'];
+const DIRECTORY_START_PARAMS = [...PGlite.defaultStartParams];
 
 /**
  * Opens PGlite with pgvector, in memory or in a directory. For a directory: it is created if
