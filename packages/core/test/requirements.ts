@@ -267,6 +267,13 @@ export const REQUIREMENTS = {
   'R-ERASE-USER':
     'a whole user is erased in batches under one record; a run cut short hides every memory at once and the next run completes it',
   'R-ERASE-REPLICA': 'a standby that has replayed an erasure holds neither the text nor the ids outside the record',
+  'R-SHUTDOWN-BOUNDED':
+    'after SIGTERM the server exits within MEMSVC_SHUTDOWN_TIMEOUT_MS (10 s by default), whatever its trace collector, its idle or silent connections, or a request still in flight do',
+  'R-SHUTDOWN-NO-NEW-JOB':
+    'a stopping server or worker starts no scheduled job after it logs that it is shutting down, not even one due at that moment',
+  'R-SHUTDOWN-ACKED-WRITE': 'a write whose answer was sent before or during the stop is in the database when it is opened again',
+  'R-SHUTDOWN-ABANDON-RETRYABLE':
+    'a request still running at the shutdown deadline is cut without an answer and its write rolls back, so the client can retry it',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
