@@ -191,7 +191,8 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
     },
     close: (closeOptions = {}) => {
       closing ??= (async () => {
-        const { timeoutMs } = closeOptions;
+        // What is left of a stop that overran its earlier marks may be nothing: each step then gets a moment.
+        const timeoutMs = closeOptions.timeoutMs === undefined ? undefined : Math.max(1, closeOptions.timeoutMs);
         const budget = timeoutMs === undefined ? undefined : new ShutdownBudget(timeoutMs);
         // The spans go last, in the time kept for them; the stores have the rest.
         const storesBy = timeoutMs === undefined ? 1 : 1 - Math.min(TRACE_FLUSH_MS, timeoutMs / 3) / timeoutMs;
