@@ -225,7 +225,9 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       const sweep = () => {
         httpServer.closeIdleConnections();
-        traffic.closeUnstarted();
+        // Only while quiet: with requests in flight PGlite may hold the loop, and a connection it
+        // has not read yet looks silent though its client has sent the request.
+        if (traffic.isQuiet(SHUTDOWN_QUIET_MS)) traffic.closeUnstarted();
       };
       sweep();
       const waiting = setInterval(() => {
