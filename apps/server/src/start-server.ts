@@ -33,12 +33,13 @@ const DASHBOARD_PATH = '/dashboard';
 
 /**
  * Marks of the shutdown budget (MEMSVC_SHUTDOWN_TIMEOUT_MS, 10 s by default), as fractions: quiet
- * is waited for until 30 % (then the listener closes), requests in flight are answered until 50 %
- * (then their connections are cut), the jobs and the database have until 90 % with the span flush
- * (at most 2 s) inside it, and the process exits at 100 % whatever is left (memsvc-server.ts).
+ * is waited for until 50 % (then the listener closes: a connection still in its accept queue is
+ * reset, so it stays open while a loaded PGlite works through a burst), requests in flight are
+ * answered until 60 % (then their connections are cut), the jobs and the database have until 90 %
+ * with the span flush inside it, and the process exits at 100 % whatever is left (memsvc-server.ts).
  */
-const QUIET_BY = 0.3;
-const REQUESTS_BY = 0.5;
+const QUIET_BY = 0.5;
+const REQUESTS_BY = 0.6;
 const RUNTIME_BY = 0.9;
 /** While requests are still in flight, how often shutdown says so and closes connections gone idle. */
 const SHUTDOWN_WAIT_REPORT_MS = 1_000;

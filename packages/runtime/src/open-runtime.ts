@@ -195,7 +195,7 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
         const timeoutMs = closeOptions.timeoutMs === undefined ? undefined : Math.max(1, closeOptions.timeoutMs);
         const budget = timeoutMs === undefined ? undefined : new ShutdownBudget(timeoutMs);
         // The spans go last, in the time kept for them; the stores have the rest.
-        const storesBy = timeoutMs === undefined ? 1 : 1 - Math.min(TRACE_FLUSH_MS, timeoutMs / 3) / timeoutMs;
+        const storesBy = timeoutMs === undefined ? 1 : 1 - Math.min(TRACE_FLUSH_MS, timeoutMs / 2) / timeoutMs;
         const step = async (name: string, work: () => Promise<unknown>, by: number) => {
           if (!budget) return void (await work());
           // Given up, not cancelled: a run left behind ends with the process; its lock or lease is then released or expires.
