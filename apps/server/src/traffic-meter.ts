@@ -1,6 +1,9 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 
+/** A connection accepted this long ago that has sent no byte is silent: a client's spare, not a request. */
+const SILENT_AFTER_MS = 1_000;
+
 /**
  * What shutdown waits on: requests in flight, connections accepted whose request has begun to
  * arrive but not started, and a count of every arrival. A request a client sent before SIGTERM is
@@ -17,14 +20,15 @@ export class TrafficMeter {
   /** Every accepted connection and every started request bumps it. */
   arrivals = 0;
   lastArrivalAt = 0;
-  readonly #awaiting = new Set<Socket>();
+  /** Each accepted connection whose first request has not started, with when it was accepted. */
+  readonly #awaiting = new Map<Socket, number>();
 
   /** Counts the server's connections from accept to their first request (or their close). */
   watch(server: Server): void {
     server.on('connection', (socket: Socket) => {
       this.#arrived();
       this.awaitingRequest++;
-      this.#awaiting.add(socket);
+      this.#awaiting.set(socket, performance.now());
       socket.once('close', () => this.#settle(socket));
     });
     server.on('request', (request) => {
@@ -42,10 +46,14 @@ export class TrafficMeter {
     this.inFlight--;
   }
 
-  /** Accepted connections whose request has begun to arrive (some bytes read) but not started. */
+  /**
+   * Accepted connections whose request may be arriving: some bytes read but no request started, or
+   * accepted less than SILENT_AFTER_MS ago (a busy loop may not have read what the client sent).
+   */
   get requestsArriving(): number {
     let arriving = 0;
-    for (const socket of this.#awaiting) if (socket.bytesRead > 0) arriving++;
+    const now = performance.now();
+    for (const [socket, acceptedAt] of this.#awaiting) if (socket.bytesRead > 0 || now - acceptedAt < SILENT_AFTER_MS) arriving++;
     return arriving;
   }
 
@@ -60,7 +68,7 @@ export class TrafficMeter {
    */
   closeUnstarted(options: { all?: boolean } = {}): number {
     let closed = 0;
-    for (const socket of this.#awaiting) {
+    for (const socket of this.#awaiting.keys()) {
       if (options.all || socket.bytesRead === 0) {
         socket.destroy();
         closed++;
