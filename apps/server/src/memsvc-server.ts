@@ -34,7 +34,13 @@ if (config.mcp.transport === 'streamable-http' && config.auth.required && config
 try {
   const server = await startServer(config, logger);
   const shutdown = async (reason: string) => {
-    logger.info({ reason }, 'shutting down: finishing in-flight requests');
+    logger.info({ reason, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: finishing in-flight requests');
+    // The last word on MEMSVC_SHUTDOWN_TIMEOUT_MS: close() keeps within it by its own marks, and
+    // this ends the process should anything still hold it (exit 1: the stop was not clean).
+    setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took longer than MEMSVC_SHUTDOWN_TIMEOUT_MS: exiting now');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
     await server.close();
     logger.info('stopped');
     process.exit(0);

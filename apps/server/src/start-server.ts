@@ -6,7 +6,16 @@ import type { MemsvcConfig } from '@memsvc/config';
 import type { Clock } from '@memsvc/core';
 import { cookiesMustBeSecure, createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
 import { createMcpServer } from '@memsvc/mcp-tools';
-import { HealthChecker, httpServerOptions, type Logger, type MemsvcRuntime, openRuntime, rateLimitUnauthenticated } from '@memsvc/runtime';
+import {
+  HealthChecker,
+  httpServerOptions,
+  type Logger,
+  type MemsvcRuntime,
+  openRuntime,
+  type RunningJobs,
+  rateLimitUnauthenticated,
+  ShutdownBudget,
+} from '@memsvc/runtime';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { credentialPrincipals } from './credential-principals.js';
@@ -22,10 +31,18 @@ export const SERVER_NAME = 'memsvc';
 /** Where MEMSVC_SERVE_DASHBOARD mounts the dashboard. */
 const DASHBOARD_PATH = '/dashboard';
 
-/** How long shutdown waits for quiet (nothing in flight, nothing new) before it stops accepting. */
-const SHUTDOWN_GRACE_MS = 10_000;
-/** While requests are still in flight after that, how often shutdown says so and closes connections gone idle. */
-const SHUTDOWN_WAIT_REPORT_MS = 5_000;
+/**
+ * Marks of the shutdown budget (MEMSVC_SHUTDOWN_TIMEOUT_MS, 10 s by default), as fractions: quiet
+ * is waited for until 50 % (then the listener closes: a connection still in its accept queue is
+ * reset, so it stays open while a loaded PGlite works through a burst), requests in flight are
+ * answered until 60 % (then their connections are cut), the jobs and the database have until 90 %
+ * with the span flush inside it, and the process exits at 100 % whatever is left (memsvc-server.ts).
+ */
+const QUIET_BY = 0.5;
+const REQUESTS_BY = 0.6;
+const RUNTIME_BY = 0.9;
+/** While requests are still in flight, how often shutdown says so and closes connections gone idle. */
+const SHUTDOWN_WAIT_REPORT_MS = 1_000;
 /**
  * After a shutdown signal the server keeps accepting requests — answering with
  * `Connection: close` and failing readiness — until it has been quiet this long (nothing in
@@ -51,7 +68,12 @@ export interface RunningServer {
   /** Base URL of the HTTP server, or undefined when it could not bind (stdio mode only). */
   readonly url: string | undefined;
   readonly store: MemsvcStore;
-  /** Stops accepting, lets in-flight requests finish, closes MCP and the database. Idempotent. */
+  /**
+   * Starts no job from the call on, stops accepting, lets in-flight requests finish, closes MCP
+   * and the database, all within MEMSVC_SHUTDOWN_TIMEOUT_MS: what is still running at its marks is
+   * cut (a request's transaction rolls back; a job's lock is released or its lease expires, so the
+   * next run retries it). Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -181,29 +203,52 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
   // share) the server runs the scheduled jobs and reindex jobs itself; on standard over
   // PostgreSQL they belong to memsvc-worker processes (any number; each job runs once per tick),
   // unless it asks every server to run them too.
-  if (config.serverJobs) runtime.startJobs({ unref: true });
+  const jobs: RunningJobs | undefined = config.serverJobs ? runtime.startJobs({ unref: true }) : undefined;
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      const budget = new ShutdownBudget(config.shutdownTimeoutMs);
       shuttingDown = true;
-      await traffic.whenQuiet({ quietMs: SHUTDOWN_QUIET_MS, turns: SHUTDOWN_QUIET_TURNS, deadline: performance.now() + SHUTDOWN_GRACE_MS });
-      // No new connections; idle keep-alive ones close now, the others once their answer is sent
-      // (it says Connection: close). A request still in flight is answered however long it takes:
-      // cutting its connection would not stop its work, only hide the outcome (a long import went
-      // on and committed after its client was cut). One that takes too long for the operator ends
-      // with the process (SIGKILL), and the database rolls its transaction back.
-      await new Promise<void>((resolve) => {
-        httpServer.close(() => resolve());
-        httpServer.closeIdleConnections();
-        const waiting = setInterval(() => {
-          httpServer.closeIdleConnections();
-          if (traffic.inFlight > 0) logger.info({ inFlight: traffic.inFlight }, 'shutting down: waiting for requests in flight');
-        }, SHUTDOWN_WAIT_REPORT_MS);
-        httpServer.once('close', () => clearInterval(waiting));
+      // The scheduler first: from here no job starts (one due right now included); runs in
+      // progress go on while the requests drain.
+      const jobsStopped = jobs?.stop() ?? Promise.resolve();
+      await traffic.whenQuiet({
+        quietMs: SHUTDOWN_QUIET_MS,
+        turns: SHUTDOWN_QUIET_TURNS,
+        deadline: performance.now() + budget.msUntil(QUIET_BY),
       });
-      await stdioServer?.close().catch(() => undefined);
-      await runtime.close();
+      // No new connections; idle keep-alive ones and ones that never sent a byte close now, the
+      // others once their answer is sent (it says Connection: close). A request in flight is
+      // answered until REQUESTS_BY: cutting it sooner would not stop its work, only hide the
+      // outcome. Past that it is cut and ends with the process: its transaction rolls back, and
+      // its client, which got no answer, may retry.
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      const sweep = () => {
+        httpServer.closeIdleConnections();
+        // Only while quiet: with requests in flight PGlite may hold the loop, and a connection it
+        // has not read yet looks silent though its client has sent the request.
+        if (traffic.isQuiet(SHUTDOWN_QUIET_MS)) traffic.closeUnstarted();
+      };
+      sweep();
+      const waiting = setInterval(() => {
+        sweep();
+        if (traffic.inFlight > 0) logger.info({ inFlight: traffic.inFlight }, 'shutting down: waiting for requests in flight');
+      }, SHUTDOWN_WAIT_REPORT_MS);
+      if (!(await budget.settlesBy(closed, REQUESTS_BY))) {
+        logger.warn(
+          { inFlight: traffic.inFlight, timeoutMs: config.shutdownTimeoutMs },
+          'shutting down: requests still in flight are cut (MEMSVC_SHUTDOWN_TIMEOUT_MS); their writes roll back and their clients may retry',
+        );
+        traffic.closeUnstarted({ all: true });
+        httpServer.closeAllConnections();
+      }
+      clearInterval(waiting);
+      if (!(await budget.settlesBy(jobsStopped, REQUESTS_BY))) {
+        logger.warn('shutting down: a job still running is left to end with the process; its next run retries it');
+      }
+      if (stdioServer) await budget.settlesBy(stdioServer.close(), REQUESTS_BY);
+      await runtime.close({ timeoutMs: budget.msUntil(RUNTIME_BY) });
     })();
     return closing;
   };

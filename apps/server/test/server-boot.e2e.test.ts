@@ -246,12 +246,13 @@ describe('graceful shutdown of a long call', () => {
     'answers a call still running 20 s after SIGTERM instead of cutting its connection while its work goes on (skipped only without a real PostgreSQL)',
     async () => {
       const database = await createTestDatabase(pgUrl ?? '', 'memsvc_drain');
-      const server = await startHttpServer({ DATABASE_URL: database.url, DEPLOYMENT_PROFILE: 'lite' });
+      // A budget past the 22 s block: within MEMSVC_SHUTDOWN_TIMEOUT_MS a call in flight is answered.
+      const server = await startHttpServer({ DATABASE_URL: database.url, DEPLOYMENT_PROFILE: 'lite', MEMSVC_SHUTDOWN_TIMEOUT_MS: '60000' });
       const blocker = new pg.Client({ connectionString: database.url });
       await blocker.connect();
       try {
-        // The call waits on a lock the test holds for 22 s: past the 10 s of quiet plus the 10 s
-        // after which shutdown used to cut every connection.
+        // The call waits on a lock the test holds for 22 s: past the default 10 s budget, well
+        // within this one's 30 s for requests in flight.
         await blocker.query('BEGIN');
         await blocker.query('LOCK TABLE memories IN ACCESS EXCLUSIVE MODE');
         const call = postWhole(`${server.url}/mcp`, {

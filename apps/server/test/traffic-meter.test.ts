@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { verifies } from '../../../packages/core/test/requirements.js';
 import { TrafficMeter } from '../src/traffic-meter.js';
 
 describe('TrafficMeter: what graceful shutdown waits for', () => {
@@ -36,23 +37,38 @@ describe('TrafficMeter: what graceful shutdown waits for', () => {
     return Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
   }
 
-  it('is not quiet while a connection has been accepted but has not sent its request', async () => {
+  it('is not quiet while a request is arriving on an accepted connection', async () => {
     const traffic = new TrafficMeter();
     const answers: (() => void)[] = [];
     const port = await listening(traffic, (answer) => answers.push(answer));
     const socket = await openConnection(port);
+    socket.write('GET / HTTP/1.1\r\n');
+    await expect.poll(() => traffic.requestsArriving).toBe(1);
 
     const quiet = traffic.whenQuiet({ quietMs: 10, turns: 3, deadline: performance.now() + 60_000 });
     expect(await settlesWithin(quiet, 150)).toBe(false);
     expect(traffic.awaitingRequest).toBe(1);
 
-    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    socket.write('Host: x\r\n\r\n');
     await expect.poll(() => traffic.inFlight).toBe(1);
     expect(traffic.awaitingRequest).toBe(0);
     expect(await settlesWithin(quiet, 100)).toBe(false);
 
     answers.shift()?.();
     expect(await settlesWithin(quiet, 2_000)).toBe(true);
+  });
+
+  it(verifies('R-SHUTDOWN-BOUNDED', 'a connection that has sent nothing does not hold quiet, and is closed as unstarted'), async () => {
+    const traffic = new TrafficMeter();
+    const port = await listening(traffic, (answer) => answer());
+    const socket = await openConnection(port);
+    await expect.poll(() => traffic.awaitingRequest).toBe(1);
+    const quiet = traffic.whenQuiet({ quietMs: 10, turns: 3, deadline: performance.now() + 60_000 });
+    expect(await settlesWithin(quiet, 2_000)).toBe(true);
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    expect(traffic.closeUnstarted()).toBe(1);
+    await closed;
+    await expect.poll(() => traffic.awaitingRequest).toBe(0);
   });
 
   it('forgets a connection that closes without a request', async () => {

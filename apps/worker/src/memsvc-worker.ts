@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { ConfigError, type LoadedConfig, loadConfig } from '@memsvc/config';
 import { isMemsvcError } from '@memsvc/core';
-import { createLogger, openRuntime, programFlagsOrExit } from '@memsvc/runtime';
+import { createLogger, openRuntime, programFlagsOrExit, ShutdownBudget } from '@memsvc/runtime';
 import { WORKER_HELP, WORKER_VERSION } from './worker-help.js';
 import { serveWorkerHttp } from './worker-http.js';
 
@@ -44,9 +44,21 @@ try {
       : await serveWorkerHttp({ port, host: flags.host ?? '127.0.0.1', store, metrics, metricsToken: config.metrics.token });
   logger.info({ database: store.connection.description, runner: jobs.runner.runnerId, http: http?.url }, 'memsvc worker running');
   const shutdown = async (reason: string) => {
-    logger.info({ reason }, 'worker stopping: finishing the runs in progress');
-    await http?.close();
-    await runtime.close();
+    logger.info({ reason, timeoutMs: config.shutdownTimeoutMs }, 'worker stopping: finishing the runs in progress');
+    // The same bound as the server's (MEMSVC_SHUTDOWN_TIMEOUT_MS): a run still going at the end is
+    // left to end with the process; its advisory lock goes with the connection, a reindex job's
+    // lease expires and the job is retried from its saved cursor.
+    setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took longer than MEMSVC_SHUTDOWN_TIMEOUT_MS: exiting now');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    const budget = new ShutdownBudget(config.shutdownTimeoutMs);
+    // The jobs stop starting at once, before anything is waited for.
+    const jobsStopped = jobs.stop();
+    if (http) await budget.settlesBy(http.close(), 0.2);
+    if (!(await budget.settlesBy(jobsStopped, 0.5)))
+      logger.warn('worker stopping: a job still running is left to end with the process; its next run retries it');
+    await runtime.close({ timeoutMs: budget.msUntil(0.9) });
     logger.info('worker stopped');
     process.exit(0);
   };

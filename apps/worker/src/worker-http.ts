@@ -57,6 +57,11 @@ export async function serveWorkerHttp(options: {
   const { address, port } = server.address() as AddressInfo;
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // A scraper's keep-alive connection would otherwise hold close() until it times out.
+        server.closeIdleConnections();
+      }),
   };
 }

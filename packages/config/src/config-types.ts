@@ -43,6 +43,12 @@ export interface MemsvcConfig {
    * them too, each job still once per interval).
    */
   readonly serverJobs: boolean;
+  /**
+   * MEMSVC_SHUTDOWN_TIMEOUT_MS: the longest a server or worker takes from SIGTERM to exit
+   * (default 10 s). Within it no new job starts, requests in flight are answered, and what is
+   * still running at the end is abandoned, retryably: its transaction rolls back, its lease expires.
+   */
+  readonly shutdownTimeoutMs: number;
   readonly http: {
     readonly port: number;
     readonly host: string;

@@ -176,6 +176,8 @@ export const envSchema = {
   MEMSVC_DASHBOARD_DEV_AUTH: booleanField(false),
   MEMSVC_SERVE_DASHBOARD: booleanField(false),
   MEMSVC_SERVER_JOBS: optionalBooleanField(),
+  // Within a container's default 30 s grace (Docker, Kubernetes), with room for a slow start of the stop.
+  MEMSVC_SHUTDOWN_TIMEOUT_MS: numberField(10_000, { min: 1_000, max: 600_000, integer: true }),
   LOG_LEVEL: optionalEnumField(['debug', 'info', 'warn', 'error']),
   WEB_DATABASE_URL: secretField(),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrlField(),

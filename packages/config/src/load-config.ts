@@ -74,6 +74,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, co
     logLevel: parsed.LOG_LEVEL ?? DEFAULT_LOG_LEVEL[parsed.NODE_ENV],
     profile,
     serverJobs,
+    shutdownTimeoutMs: parsed.MEMSVC_SHUTDOWN_TIMEOUT_MS,
     http: {
       port: parsed.PORT,
       host: parsed.HOST,

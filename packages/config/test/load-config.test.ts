@@ -177,7 +177,7 @@ describe('defaults', () => {
     ];
     // Where the spec leaves a choice to us (the client IP behind a proxy: docs/security.md; read
     // replicas: docs/scale-out.md; the embedded-database template cache and where the jobs run:
-    // docs/configuration.md; the IPv6 network counted as one address: docs/operations.md; the
+    // docs/configuration.md; the shutdown deadline: docs/operations.md; the IPv6 network counted as one address: docs/operations.md; the
     // tools a server offers: docs/tools.md).
     const OURS = [
       'MCP_TOOL_SETS',
@@ -187,6 +187,7 @@ describe('defaults', () => {
       'DATABASE_READ_MAX_LAG_MS',
       'MEMSVC_CACHE_DIR',
       'MEMSVC_SERVER_JOBS',
+      'MEMSVC_SHUTDOWN_TIMEOUT_MS',
       'RATE_LIMIT_IPV6_PREFIX',
       'OAUTH_CLIENT_METADATA_ALLOWED_HOSTS',
     ];
@@ -215,6 +216,14 @@ describe('types and values', () => {
       { variable: 'MEMORY_CONTRADICTION_POLICY', message: 'must be one of supersede, flag (got "ignore")' },
       { variable: 'AUTH_REQUIRED', message: 'must be true or false (got "maybe")' },
       { variable: 'LOG_LEVEL', message: 'must be one of debug, info, warn, error (got "trace")' },
+    ]);
+  });
+
+  it(verifies('R-SHUTDOWN-BOUNDED', 'MEMSVC_SHUTDOWN_TIMEOUT_MS: 10 s by default, a whole number from 1 s'), () => {
+    expect(load({}).config.shutdownTimeoutMs).toBe(10_000);
+    expect(load({ MEMSVC_SHUTDOWN_TIMEOUT_MS: '25000' }).config.shutdownTimeoutMs).toBe(25_000);
+    expect(issuesOf({ MEMSVC_SHUTDOWN_TIMEOUT_MS: '500' })).toEqual([
+      { variable: 'MEMSVC_SHUTDOWN_TIMEOUT_MS', message: 'must be at least 1000 (got 500)' },
     ]);
   });
 

@@ -298,6 +298,13 @@ export const REQUIREMENTS = {
     "the shared directory's host drops a connection whose start-up message is under 8 or over 10,000 bytes, or whose message length is under 4 or over PostgreSQL's 1 GiB - 1, with a warning and no content, and keeps serving the others",
   'R-ERASE-PGLITE-FILES':
     'after an erasure on a PGlite directory (and the compaction it runs), the erased text is in no file of the data directory: no table, index, TOAST, statistics or WAL segment, recycled ones included',
+  'R-SHUTDOWN-BOUNDED':
+    'after SIGTERM the server exits within MEMSVC_SHUTDOWN_TIMEOUT_MS (10 s by default), whatever its trace collector, its idle or silent connections, or a request still in flight do',
+  'R-SHUTDOWN-NO-NEW-JOB':
+    'a stopping server or worker starts no scheduled job after it logs that it is shutting down, not even one due at that moment',
+  'R-SHUTDOWN-ACKED-WRITE': 'a write whose answer was sent before or during the stop is in the database when it is opened again',
+  'R-SHUTDOWN-ABANDON-RETRYABLE':
+    'a request still running at the shutdown deadline is cut without an answer and its write rolls back, so the client can retry it',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -20,6 +20,7 @@ import { EmbeddingReachability } from './embedding-reachability.js';
 import { type Logger, logTraceIds } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { registerReplicaMetrics } from './replica-metrics.js';
+import { ShutdownBudget } from './shutdown-budget.js';
 import { type RunningJobs, type StartJobsOptions, startJobs } from './start-jobs.js';
 import { systemTimers } from './system-timers.js';
 import { openTracing, type TracingEvents } from './tracing/open-tracing.js';
@@ -38,6 +39,15 @@ export interface RuntimeOptions {
    */
   readonly readPgvector?: ((store: MemsvcStore) => Promise<boolean>) | undefined;
 }
+
+/** How long closing the runtime may take. */
+export interface RuntimeCloseOptions {
+  /** The whole close, spans flushed included; unbounded when absent (tests, tools that must finish). */
+  readonly timeoutMs?: number | undefined;
+}
+
+/** The most the span flush is given out of a bounded close (the exporter's own shutdown bound). */
+const TRACE_FLUSH_MS = 2_000;
 
 /** memsvc, composed from a configuration: what every entry point (server, worker, CLI) runs on. */
 export interface MemsvcRuntime {
@@ -70,8 +80,12 @@ export interface MemsvcRuntime {
   readonly sessions: SessionTokens | undefined;
   /** Starts the scheduled jobs and the reindex-job runner; close() stops them. At most once. */
   startJobs(options?: StartJobsOptions): RunningJobs;
-  /** Stops the jobs (after the runs in progress), closes the store, then flushes the spans (bounded). Idempotent. */
-  close(): Promise<void>;
+  /**
+   * Stops the jobs (after the runs in progress), closes the store, then flushes the spans (at most
+   * 2 s). With `timeoutMs`, all of it within that: a step still waiting at its mark is given up
+   * (logged), so a run or a query that hangs cannot hold the stop. Idempotent.
+   */
+  close(options?: RuntimeCloseOptions): Promise<void>;
 }
 
 /**
@@ -175,17 +189,28 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
       });
       return jobs;
     },
-    close: () => {
+    close: (closeOptions = {}) => {
       closing ??= (async () => {
+        // What is left of a stop that overran its earlier marks may be nothing: each step then gets a moment.
+        const timeoutMs = closeOptions.timeoutMs === undefined ? undefined : Math.max(1, closeOptions.timeoutMs);
+        const budget = timeoutMs === undefined ? undefined : new ShutdownBudget(timeoutMs);
+        // The spans go last, in the time kept for them; the stores have the rest.
+        const storesBy = timeoutMs === undefined ? 1 : 1 - Math.min(TRACE_FLUSH_MS, timeoutMs / 2) / timeoutMs;
+        const step = async (name: string, work: () => Promise<unknown>, by: number) => {
+          if (!budget) return void (await work());
+          // Given up, not cancelled: a run left behind ends with the process; its lock or lease is then released or expires.
+          if (!(await budget.settlesBy(work(), by)))
+            logger.warn({ step: name, timeoutMs }, 'shutdown: gave up waiting (MEMSVC_SHUTDOWN_TIMEOUT_MS)');
+        };
         try {
           embeddingReachability?.stop();
-          await jobs?.stop();
-          await apiKeys.close();
+          await step('jobs', async () => jobs?.stop(), storesBy);
+          await step('api-key last use', () => apiKeys.close(), storesBy);
         } finally {
           try {
-            await store.close();
+            await step('database', () => store.close(), storesBy);
           } finally {
-            await tracing.shutdown();
+            await step('trace flush', () => tracing.shutdown(), 1);
           }
         }
       })();

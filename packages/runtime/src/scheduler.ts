@@ -58,7 +58,10 @@ export class Scheduler {
     }
   }
 
-  /** Stops ticking and waits for runs in progress to finish (a decay pass stops after its batch in hand). */
+  /**
+   * Stops ticking at once (no run starts after this call) and waits for runs in progress to
+   * finish (a decay pass stops after its batch in hand).
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#stopping.abort();
@@ -76,6 +79,8 @@ export class Scheduler {
     if (this.#stopped) return;
     const timer = this.#waits.setTimeout(() => {
       this.#timers.delete(timer);
+      // A timer that fired in the same turn as stop() (a job due right at SIGTERM) starts nothing.
+      if (this.#stopped) return;
       const run = this.tick(job, body).finally(() => {
         this.#running.delete(run);
         this.schedule(job, body, job.intervalMs);
@@ -90,9 +95,12 @@ export class Scheduler {
     const startedAt = this.#clock.now().getTime();
     try {
       const tracer = this.deps.tracer ?? NO_TRACING;
-      const outcome = await this.deps.jobRuns.runExclusive(job.name, job.intervalMs, () =>
-        tracer.inSpan(`job ${job.name}`, { 'memsvc.job.name': job.name }, body),
-      );
+      const outcome = await this.deps.jobRuns.runExclusive(job.name, job.intervalMs, async () => {
+        // stop() may come while the job's lock was being taken: a stopping process starts no work.
+        if (this.#stopped) return 'stopped';
+        this.deps.logger.debug({ job: job.name }, 'scheduled job started');
+        return tracer.inSpan(`job ${job.name}`, { 'memsvc.job.name': job.name }, body);
+      });
       if (outcome.ran) this.deps.onRun?.({ job: job.name, startedAt, finishedAt: this.#clock.now().getTime(), ok: true });
     } catch (error) {
       this.deps.logger.error({ job: job.name, err: error }, 'scheduled job failed');
