@@ -20,9 +20,10 @@ const testSources = ['packages', 'apps']
   .flatMap(testFiles)
   .map((file) => readFileSync(file, 'utf8'))
   .join('\n');
-// Only a test title counts, not a mention in a comment: `it(verifies('ID', …))`, or a title that
+// Only a test title counts, not a mention in a comment: `it(verifies('ID', …))` (or
+// `it.skipIf(…)(verifies(…))`, whose title says when it skips), or a title that
 // starts with the ids it proves, `it('ID: …')` / `it('ID-1, ID-2: …')`.
-const viaHelper = [...testSources.matchAll(/\bit\(\s*verifies\(\s*'([A-Z0-9-]+)'/g)].map((match) => match[1] ?? '');
+const viaHelper = [...testSources.matchAll(/\bit(?:\.(?:skipIf|runIf)\([^)]*\))?\(\s*verifies\(\s*'([A-Z0-9-]+)'/g)].map((match) => match[1] ?? '');
 const viaTitle = [...testSources.matchAll(/\bit\(\s*'([A-Z][A-Z0-9]*-[A-Z0-9-]+(?:, [A-Z][A-Z0-9]*-[A-Z0-9-]+)*): /g)].flatMap((match) =>
   (match[1] ?? '').split(', '),
 );
