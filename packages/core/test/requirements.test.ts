@@ -23,7 +23,9 @@ const testSources = ['packages', 'apps']
 // Only a test title counts, not a mention in a comment: `it(verifies('ID', …))` (or
 // `it.skipIf(…)(verifies(…))`, whose title says when it skips), or a title that
 // starts with the ids it proves, `it('ID: …')` / `it('ID-1, ID-2: …')`.
-const viaHelper = [...testSources.matchAll(/\bit(?:\.(?:skipIf|runIf)\([^)]*\))?\(\s*verifies\(\s*'([A-Z0-9-]+)'/g)].map((match) => match[1] ?? '');
+const viaHelper = [...testSources.matchAll(/\bit(?:\.(?:skipIf|runIf)\([^)]*\))?\(\s*verifies\(\s*'([A-Z0-9-]+)'/g)].map(
+  (match) => match[1] ?? '',
+);
 const viaTitle = [...testSources.matchAll(/\bit\(\s*'([A-Z][A-Z0-9]*-[A-Z0-9-]+(?:, [A-Z][A-Z0-9]*-[A-Z0-9-]+)*): /g)].flatMap((match) =>
   (match[1] ?? '').split(', '),
 );
