@@ -112,9 +112,8 @@ export type { ListInput } from './engine/list-memories.js';
 export type { MaintenanceEvents, MaintenanceOptions } from './engine/maintenance.js';
 export { Maintenance } from './engine/maintenance.js';
 export { createMemoryEngine, MemoryEngine } from './engine/memory-engine.js';
-export type { RecallInput, RecallResult } from './engine/recall.js';
+export type { RecallHit, RecallInput, RecallResult } from './engine/recall.js';
 export { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from './engine/recall.js';
-export type { RecallHit } from './engine/recall-hits.js';
 export type { ReindexControl, ReindexRunResult, ReindexStop } from './engine/reindex.js';
 export type {
   ContradictionOutcome,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectFactChange, factShape } from '../src/domain/fact-change.js';
-import { orderReplacementsFirst } from '../src/domain/fact-replacement-order.js';
+import { detectChangedFacts } from '../src/domain/read-time-fact-changes.js';
+import { readingOrder, replacementsAmong } from '../src/domain/replacement-order.js';
 import type { MemoryRecord, RankedMemory } from '../src/index.js';
 import { verifies } from './requirements.js';
 
@@ -130,7 +131,13 @@ const ranked = (record: MemoryRecord, score: number): RankedMemory => ({
   similarity: undefined,
 });
 
-describe('orderReplacementsFirst', () => {
+/** Recall's reading order over ranked hits and the replacements read for them (reading-order.ts, without the reads). */
+function orderReplacementsFirst(hits: readonly RankedMemory[], fetched: readonly MemoryRecord[], limit: number) {
+  const live = new Map([...fetched, ...hits.map((hit) => hit.memory)].map((record) => [record.id, record]));
+  return readingOrder(hits, replacementsAmong(live, new Map(), detectChangedFacts(hits)), live).slice(0, limit);
+}
+
+describe('the reading order of recall hits', () => {
   it(verifies('R-FACT-ORDER', 'a newer memory among the candidates that changes a fact goes before it, the older one labelled'), () => {
     const paris = memory('paris', 'I live in Paris');
     const other = memory('tea', 'I like green tea');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentFirst, type ReplacementLink, replacementOf } from '../src/domain/replacement-order.js';
+import { type ReplacementLink, readingOrder, replacementOf } from '../src/domain/replacement-order.js';
 import type { MemoryRecord } from '../src/index.js';
 import { verifies } from './requirements.js';
 
@@ -65,6 +65,13 @@ describe('what replaced what', () => {
 
 describe('the current memory first', () => {
   const ids = (entries: { memory: MemoryRecord }[]) => entries.map((entry) => entry.memory.id);
+  // A list without scores (load_context's), and the memories found outside it.
+  const currentFirst = (memories: MemoryRecord[], replacedBy: Map<string, string>, outside: MemoryRecord[] = []) =>
+    readingOrder(
+      memories.map((memory) => ({ memory, score: 0 })),
+      replacedBy,
+      new Map(outside.map((memory) => [memory.id, memory])),
+    );
   const a = memory('a', '2026-11-01T00:00:00Z');
   const b = memory('b', '2026-11-02T00:00:00Z');
 
@@ -82,7 +89,7 @@ describe('the current memory first', () => {
     const added = currentFirst([a, paris], new Map([['paris', 'berlin']]), [berlin]);
     expect(ids(added)).toEqual(['a', 'berlin', 'paris']);
     // A replacement that is neither listed nor given is named, not invented.
-    expect(currentFirst([paris], new Map([['paris', 'berlin']]))).toEqual([{ memory: paris, replacedBy: 'berlin' }]);
+    expect(currentFirst([paris], new Map([['paris', 'berlin']]))).toEqual([{ memory: paris, score: 0, replacedBy: 'berlin' }]);
   });
 
   it(verifies('R-TIME-CURRENT-FIRST', 'reads a chain newest first and cannot loop on a cycle'), () => {
@@ -96,5 +103,36 @@ describe('the current memory first', () => {
       ['b', 'a'],
     ]);
     expect(ids(currentFirst([a, b], cycle))).toEqual(['b', 'a']);
+  });
+
+  it(verifies('R-TIME-CURRENT-FIRST', 'passes over a replacement the reader may not see for the one that replaced it'), () => {
+    const chain = new Map([
+      ['paris', 'berlin'],
+      ['berlin', 'munich'],
+    ]);
+    const hidden = (memory: MemoryRecord) => memory.id !== 'berlin';
+    const entries = readingOrder([{ memory: paris, score: 0.7 }], chain, new Map([berlin, munich].map((m) => [m.id, m])), hidden);
+    expect(ids(entries)).toEqual(['munich', 'paris']);
+    expect(entries[1]).toMatchObject({ replacedBy: 'munich' });
+    expect(entries[0]).toMatchObject({ replaces: ['paris'], score: 0.7 });
+    // With nothing of the chain to show, the direct replacement is only named.
+    const none = readingOrder([{ memory: paris, score: 0.7 }], chain, new Map([berlin, munich].map((m) => [m.id, m])), () => false);
+    expect(none).toEqual([{ memory: paris, score: 0.7, replacedBy: 'berlin' }]);
+  });
+
+  it(verifies('R-FACT-ORDER', 'a replacement reads with at least the score of what it replaced'), () => {
+    const entries = readingOrder(
+      [
+        { memory: paris, score: 0.9 },
+        { memory: a, score: 0.5 },
+        { memory: berlin, score: 0.2 },
+      ],
+      new Map([['paris', 'berlin']]),
+    );
+    expect(entries.map((entry) => [entry.memory.id, entry.score])).toEqual([
+      ['berlin', 0.9],
+      ['paris', 0.9],
+      ['a', 0.5],
+    ]);
   });
 });

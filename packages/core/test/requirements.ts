@@ -225,6 +225,11 @@ export const REQUIREMENTS = {
     'a memory is outdated when a live memory replaced it: its supersededBy, a supersedes/superseded-by link, or a later memory it is linked to by contradicts; a deleted or expired replacement replaces nothing',
   'R-TIME-CURRENT-FIRST':
     'what an agent reads puts the memory that replaced another right before it (moved up, or added when the list lacks it and its filters admit it), labels both with their ids, and keeps rank order otherwise',
+  // Issue 52: recall decided once, one filter rule.
+  'R-FILTER-ONE-RULE':
+    'one rule decides whether a read admits a memory (core admitsMemory; store-pg filterMemories is its SQL, held to the same answers on the same rows on every store), and recall applies it to the replacements it adds: a recall for a tag or metadata never returns a replacement without them, and names it on the hit it replaced',
+  'R-RECALL-ONE-PASS':
+    'MemoryEngine.recall returns the final hits in one pass: ranked, each replacement right before what it replaced (write marker, link or read-time fact change) with at least its score, at most limit, dated, with passages and shared-space labels; the follow-up reads are batched (at most one read of links and one of memories per tenant and round)',
   'R-SUPERSEDES-RETIRE':
     'supersedes on remember, create_memory and update_memory retires the named memories in the same transaction: hidden from default reads, a new version, audited as supersede, linked supersedes / superseded-by, reported in the result, restorable',
   'R-SUPERSEDES-FOUND':

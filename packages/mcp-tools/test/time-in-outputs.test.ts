@@ -101,7 +101,7 @@ describe('time and replacements in tool outputs', () => {
         expect(text.split('<<untrusted-memory>>')).toHaveLength(2);
       }
       const prompt = await call('prompt_context', { query: 'Paris' });
-      expect(prompt.structuredContent).toMatchObject({ memoryIds: [berlin, paris], candidatesFound: 1 });
+      expect(prompt.structuredContent).toMatchObject({ memoryIds: [berlin, paris], candidatesFound: 2 });
       expect(prompt.content[0]?.text).toBe(prompt.structuredContent.context);
     },
   );

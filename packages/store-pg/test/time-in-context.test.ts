@@ -104,16 +104,17 @@ describeEachStore('time and replacements in what an agent reads', (kind) => {
     async () => {
       const memories = engineWith('flag');
       const { paris, berlin } = await writeTheMove(memories);
-      const { results } = await memories.recall(alice, { query: 'Paris' });
-      expect(results.map((hit) => hit.memory.id)).toEqual([paris.id]);
       const block = await memories.promptContext(alice, { query: 'Paris' });
       expect(block.memoryIds).toEqual([berlin.id, paris.id]);
-      expect(block.candidatesFound).toBe(1);
-      const hits = await memories.recallHits(alice, results, {});
+      expect(block.candidatesFound).toBe(2);
+      // Recall's hits are the same pass: the replacement the search missed comes with the score of what it replaced.
+      const { results: hits } = await memories.recall(alice, { query: 'Paris' });
+      const parisScore = hits[1]?.score;
       expect(hits.map((hit) => [hit.memory.id, hit.score, hit.said, hit.ago, hit.replaces, hit.replacedBy])).toEqual([
-        [berlin.id, results[0]?.score, '2026-11-24T14:05Z', '3 days ago', [paris.id], undefined],
-        [paris.id, results[0]?.score, '2026-11-20T09:00Z', '7 days ago', undefined, berlin.id],
+        [berlin.id, parisScore, '2026-11-24T14:05Z', '3 days ago', [paris.id], undefined],
+        [paris.id, parisScore, '2026-11-20T09:00Z', '7 days ago', undefined, berlin.id],
       ]);
+      expect(hits.map((hit) => hit.matchScore > 0)).toEqual([false, true]);
       // A filter the replacement does not pass keeps it out; the label still names it.
       const outOfWindow = await memories.promptContext(alice, { query: 'Paris', createdTo: new Date('2026-11-21T00:00:00Z') });
       expect(outOfWindow.memoryIds).toEqual([paris.id]);

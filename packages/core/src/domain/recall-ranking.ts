@@ -77,8 +77,6 @@ export interface RankedMemory {
   readonly lexicalRank: number | undefined;
   readonly lexicalScore?: number | undefined;
   readonly similarity: number | undefined;
-  /** Set when a newer memory ranked just before this one changes its fact (fact-replacement-order.ts): probably outdated. */
-  readonly replacedBy?: string;
 }
 
 /** What a candidate's fused score is measured against: the query's best full-text score. */

@@ -60,39 +60,84 @@ export function replacementOf(
 }
 
 /**
- * R-TIME-CURRENT-FIRST: the memories in their given order (rank, recency, importance), except
- * that a memory that replaced another comes before it — moved up from further down the list, or
- * taken from `replacements` (live replacements found outside the list). A chain (Paris, then
- * Berlin, then Munich) reads newest first; a cycle of links cannot loop.
+ * What replaced what among `live` (replacementOf for each), and for a memory nothing recorded as
+ * replaced, the newer memory `detected` at read time says changed its fact (detectChangedFacts).
  */
-export function currentFirst(
-  memories: readonly MemoryRecord[],
+export function replacementsAmong(
+  live: ReadonlyMap<string, MemoryRecord>,
+  linksOf: ReadonlyMap<string, readonly ReplacementLink[]>,
+  detected: ReadonlyMap<string, string> = new Map(),
+): Map<string, string> {
+  const replacedBy = new Map<string, string>();
+  for (const memory of live.values()) {
+    const newer = replacementOf(memory, linksOf.get(memory.id) ?? [], live);
+    const found = newer ?? detected.get(memory.id);
+    if (found !== undefined && live.has(found)) replacedBy.set(memory.id, found);
+  }
+  return replacedBy;
+}
+
+/** A memory of a list with its score (rank order; 0 where a list has none). */
+export interface ScoredMemory {
+  readonly memory: MemoryRecord;
+  readonly score: number;
+}
+
+/** A memory as an agent reads it: its entry, with a score at least that of any memory it replaced. */
+export interface OrderedEntry extends ContextEntry {
+  readonly score: number;
+}
+
+/**
+ * R-TIME-CURRENT-FIRST, decided here once for recall, the context tools and reflect: `items` in
+ * their order (rank, recency, importance), except that the memory that replaced one comes right
+ * before it — moved up from further down, or taken from `known` when `shown` lets the reader see
+ * it — with at least the score of what it replaced (it answers what that one answered). A chain
+ * (Paris, then Berlin, then Munich) reads newest first; a replacement the reader may not see is
+ * passed over for the one that replaced it, and only named when none can be shown; a cycle of
+ * links cannot loop. Each entry is labelled with what replaced it and what it replaced.
+ */
+export function readingOrder(
+  items: readonly ScoredMemory[],
   replacedBy: ReadonlyMap<string, string>,
-  replacements: readonly MemoryRecord[] = [],
-): ContextEntry[] {
-  const byId = new Map([...replacements, ...memories].map((memory) => [memory.id, memory]));
-  const placed: MemoryRecord[] = [];
+  known: ReadonlyMap<string, MemoryRecord> = new Map(),
+  shown: (memory: MemoryRecord) => boolean = () => true,
+): OrderedEntry[] {
+  const listed = new Map(items.map((item) => [item.memory.id, item]));
+  // The replacement a reader sees: the first of the chain that is listed or may be shown.
+  const visibleReplacement = (id: string): MemoryRecord | undefined => {
+    const passed = new Set([id]);
+    for (let next = replacedBy.get(id); next !== undefined && !passed.has(next); next = replacedBy.get(next)) {
+      passed.add(next);
+      const memory = listed.get(next)?.memory ?? known.get(next);
+      if (memory !== undefined && (listed.has(next) || shown(memory))) return memory;
+    }
+    return undefined;
+  };
+  const placed: { memory: MemoryRecord; score: number }[] = [];
   const seen = new Set<string>();
-  const place = (memory: MemoryRecord, path: ReadonlySet<string>): void => {
+  const place = (memory: MemoryRecord, score: number, path: ReadonlySet<string>): void => {
     if (seen.has(memory.id)) return;
-    const newer = byId.get(replacedBy.get(memory.id) ?? '');
-    if (newer && !path.has(newer.id)) place(newer, new Set([...path, memory.id]));
+    const newer = visibleReplacement(memory.id);
+    if (newer && !path.has(newer.id)) place(newer, score, new Set([...path, memory.id]));
     if (seen.has(memory.id)) return;
     seen.add(memory.id);
-    placed.push(memory);
+    placed.push({ memory, score: Math.max(listed.get(memory.id)?.score ?? 0, score) });
   };
-  for (const memory of memories) place(memory, new Set());
+  for (const item of items) place(item.memory, item.score, new Set());
+  const labelOf = new Map<string, string>();
   const replaces = new Map<string, string[]>();
-  for (const memory of placed) {
-    const newer = replacedBy.get(memory.id);
-    if (newer !== undefined && seen.has(newer)) replaces.set(newer, [...(replaces.get(newer) ?? []), memory.id]);
+  for (const { memory } of placed) {
+    const newer = visibleReplacement(memory.id);
+    if (newer !== undefined && seen.has(newer.id)) {
+      labelOf.set(memory.id, newer.id);
+      replaces.set(newer.id, [...(replaces.get(newer.id) ?? []), memory.id]);
+    } else if (replacedBy.has(memory.id)) labelOf.set(memory.id, replacedBy.get(memory.id) as string);
   }
-  return placed.map((memory) => {
-    const newer = replacedBy.get(memory.id);
-    return {
-      memory,
-      ...(newer !== undefined ? { replacedBy: newer } : {}),
-      ...(replaces.has(memory.id) ? { replaces: replaces.get(memory.id) } : {}),
-    };
-  });
+  return placed.map(({ memory, score }) => ({
+    memory,
+    score,
+    ...(labelOf.has(memory.id) ? { replacedBy: labelOf.get(memory.id) } : {}),
+    ...(replaces.has(memory.id) ? { replaces: replaces.get(memory.id) } : {}),
+  }));
 }

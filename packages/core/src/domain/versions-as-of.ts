@@ -1,8 +1,7 @@
 import { MemsvcError } from '../errors/memsvc-error.js';
-import { jsonContains } from './json-containment.js';
 import type { AuditEntry, JsonObject, MemoryRecord } from './memory.js';
 import { MEMORY_TIERS, type MemoryTier } from './memory.js';
-import type { RecallFilters } from './recall-filters.js';
+import { admitsMemory, type RecallFilters } from './recall-filters.js';
 import type { TenantId } from './tenant.js';
 
 /**
@@ -65,25 +64,12 @@ export function memoriesFromEntries(tenant: TenantId, entries: readonly AuditEnt
 }
 
 /**
- * R-ASOF-VISIBLE: what a read at `at` would have returned: not deleted then, not an expired
- * short-term memory then, superseded only when asked; and the read's own filters, with the same
- * rules as the live stores (tags all of them, metadata containment, creation range inclusive).
+ * R-ASOF-VISIBLE: what a read at `at` would have returned: core's one filter rule (admitsMemory)
+ * applied to the version of then — not deleted then, not an expired short-term memory then,
+ * superseded only when asked, and the read's own filters.
  */
 export function visibleAt(memory: MemoryRecord, at: Date, filters: RecallFilters): boolean {
-  if (memory.deletedAt !== null) return false;
-  if (memory.tier === 'stm' && (memory.expiresAt === null || memory.expiresAt.getTime() <= at.getTime())) return false;
-  if (!filters.includeSuperseded && filters.marker !== 'superseded' && memory.supersededBy !== null) return false;
-  if (filters.marker === 'superseded' && memory.supersededBy === null) return false;
-  if (filters.marker === 'pinned' && !memory.pinned) return false;
-  if (filters.marker === 'stale' && !memory.stale) return false;
-  if (filters.marker === 'contradicted' && !memory.contradicted) return false;
-  if (filters.tier !== undefined && memory.tier !== filters.tier) return false;
-  if (filters.scope !== undefined && memory.scope !== filters.scope) return false;
-  if (filters.tags && !filters.tags.every((tag) => memory.tags.includes(tag))) return false;
-  if (filters.metadata !== undefined && !jsonContains(memory.metadata, filters.metadata)) return false;
-  if (filters.createdFrom !== undefined && memory.createdAt.getTime() < filters.createdFrom.getTime()) return false;
-  if (filters.createdTo !== undefined && memory.createdAt.getTime() > filters.createdTo.getTime()) return false;
-  return true;
+  return admitsMemory(memory, { ...filters, includeDeleted: false, onlyDeleted: false }, at);
 }
 
 /** A memory from an audit snapshot (dates as ISO strings, as a JSON column keeps them); undefined when it is not one. */

@@ -2,8 +2,8 @@ import { packContext } from '../domain/context-block.js';
 import type { ErasureReceipt } from '../domain/erasure.js';
 import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
+import { hitsAtLeast } from './context-builders.js';
 import type { CreateResult } from './create-memory.js';
-import { admitFilters, currentFirstEntries } from './current-first.js';
 import type { CallContext } from './engine-parts.js';
 import type { MemoryOperations } from './memory-operations.js';
 
@@ -164,13 +164,12 @@ export async function reflect(engine: MemoryOperations, context: CallContext, in
     throw new MemsvcError('INVALID_INPUT', 'limit must be from 1 to 30', { field: 'limit' });
   const minScore = input.minScore ?? 0.2;
   if (!(minScore >= 0 && minScore <= 1)) throw new MemsvcError('INVALID_INPUT', 'minScore must be from 0 to 1', { field: 'minScore' });
-  const { results } = await engine.recall(context, { query: input.query, limit, scope: input.scope, tags: input.tags });
-  const memories = results.filter((result) => result.score >= minScore).map((result) => result.memory);
-  if (memories.length === 0) {
+  // The digest reads as the context tools do: when each was said, the current one before the one it replaced.
+  const { results } = await engine.recall(context, { query: input.query, limit, scope: input.scope, tags: input.tags, passages: false });
+  const entries = hitsAtLeast(results, minScore);
+  if (entries.length === 0) {
     return { summary: `Nothing stored is relevant to "${input.query}".`, themes: [], sourceIds: [], memoryCount: 0, dateRange: null };
   }
-  // The digest reads as the context tools do: when each was said, the current one before the one it replaced.
-  const entries = await currentFirstEntries(engine, context, memories, admitFilters(input));
   const shown = entries.map((entry) => entry.memory);
   const times = shown.map((memory) => memory.createdAt.getTime());
   return {

@@ -1,12 +1,10 @@
 import { type ContextBlock, packContext } from '../domain/context-block.js';
-import { matchingPassage } from '../domain/matching-passage.js';
 import type { MemoryRecord } from '../domain/memory.js';
-import type { RankedMemory } from '../domain/recall-ranking.js';
+import type { ContextEntry } from '../domain/replacement-order.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
-import { admitFilters, currentFirstEntries } from './current-first.js';
 import type { CallContext } from './engine-parts.js';
 import type { MemoryOperations } from './memory-operations.js';
-import type { RecallInput } from './recall.js';
+import type { RecallHit, RecallInput } from './recall.js';
 import type { SharedSelection } from './shared-spaces.js';
 
 export const CHAR_BUDGET = { min: 512, max: 32_000 } as const;
@@ -27,14 +25,14 @@ function checkScore(minScore: number | undefined): number {
 }
 
 export interface QueryContextResult extends ContextBlock {
-  /** Recall hits before the minScore filter. */
+  /** Recall hits (replacements included) before the minScore filter. */
   readonly candidatesFound: number;
 }
 
 /**
- * Recall, keep hits at or above minScore, pack them in rank order — each replacement before what
- * it replaced (R-TIME-CURRENT-FIRST) — dated against the engine's clock; a long memory as the
- * passage that matched the query (R-RECALL-PASSAGE).
+ * Recall, keep hits at or above minScore, pack them in recall's reading order — each replacement
+ * before what it replaced (R-TIME-CURRENT-FIRST) — dated against the engine's clock; a long
+ * memory as the passage that matched the query (R-RECALL-PASSAGE).
  */
 async function rankedContext(
   engine: MemoryOperations,
@@ -44,13 +42,23 @@ async function rankedContext(
 ): Promise<QueryContextResult> {
   const minScore = checkScore(input.minScore);
   const { results } = await engine.recall(context, input);
-  const kept = results.filter((result: RankedMemory) => result.score >= minScore).map((result) => result.memory);
-  const entries = (await currentFirstEntries(engine, context, kept, admitFilters(input))).map((entry) => {
-    // A long memory shows the passage the query found, not its first paragraphs.
-    const passage = matchingPassage(entry.memory.content, input.query);
-    return passage === undefined ? entry : { ...entry, passage };
-  });
+  const entries = hitsAtLeast(results, minScore);
   return { ...packContext(entries, budget, { now: engine.now(), reader: context.tenant }), candidatesFound: results.length };
+}
+
+/**
+ * The hits scoring at least `minScore`, in recall's order; a replacement keeps its label only
+ * for the replaced hits still there (a replacement scores at least what it replaced, so it stays
+ * whenever they do).
+ */
+export function hitsAtLeast(hits: readonly RecallHit[], minScore: number): ContextEntry[] {
+  const kept = hits.filter((hit) => hit.score >= minScore);
+  const keptIds = new Set(kept.map((hit) => hit.memory.id));
+  return kept.map((hit) => {
+    const replaces = hit.replaces?.filter((id) => keptIds.has(id));
+    const { replaces: _all, ...entry } = hit;
+    return replaces && replaces.length > 0 ? { ...entry, replaces } : entry;
+  });
 }
 
 function newestFirst(memories: readonly MemoryRecord[]): MemoryRecord[] {
@@ -139,6 +147,6 @@ export async function loadContext(engine: MemoryOperations, context: CallContext
       chosen.push(memory);
     }
   }
-  const entries = await currentFirstEntries(engine, context, chosen, admitFilters(filters));
+  const entries = await engine.inReadingOrder(context, chosen, filters, spaces);
   return packContext(entries, { maxChars }, { now: engine.now(), reader: context.tenant });
 }

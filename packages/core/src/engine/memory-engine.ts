@@ -1,9 +1,11 @@
 import type { ContextBlock } from '../domain/context-block.js';
 import type { ErasureCheck, ErasureReceipt } from '../domain/erasure.js';
 import type { AuditEntry, MemoryRecord } from '../domain/memory.js';
-import type { GrantRequest, MemoryGrant } from '../domain/memory-grants.js';
+import type { GrantRequest, MemoryGrant, SharedSpace } from '../domain/memory-grants.js';
 import { checkScope, checkTags } from '../domain/memory-limits.js';
-import type { RankedMemory } from '../domain/recall-ranking.js';
+import type { RecallFilters } from '../domain/recall-filters.js';
+import type { ContextEntry } from '../domain/replacement-order.js';
+import { toTenantId } from '../domain/tenant.js';
 import { isMemsvcError, MemsvcError } from '../errors/memsvc-error.js';
 import type { MemoryLinkRecord, MemoryPage } from '../ports/memory-store.js';
 import {
@@ -35,8 +37,8 @@ import { type IngestInput, type IngestResult, ingestConversation } from './inges
 import { type ListInput, listMemories } from './list-memories.js';
 import type { MemoryOperations } from './memory-operations.js';
 import { promoteMemory } from './promote-memory.js';
+import { inReadingOrder } from './reading-order.js';
 import { type RecallInput, type RecallResult, recall } from './recall.js';
-import { type RecallHit, recallHits } from './recall-hits.js';
 import { reviseMemory, type UpdateMemoryInput, type UpdateResult } from './revise-memory.js';
 import { type SharedSelection, type SpaceName, selectedSpaces, sharedMemory, sharedWriter, writerFor } from './shared-spaces.js';
 
@@ -125,14 +127,25 @@ export class MemoryEngine implements MemoryOperations {
     return selectedSpaces(this.parts, context, selection);
   }
 
-  /** A recall's results as a reader should see them: replacements first, long memories as their matching passage. */
-  recallHits(
+  /**
+   * `memories` (a list, best or newest first) in the order an agent reads them: what replaced one
+   * right before it, when the list's `filters` admit it (reading-order.ts). Reads the caller's
+   * tenant and the `spaces` shared with it; counts no access.
+   */
+  inReadingOrder(
     context: CallContext,
-    results: readonly RankedMemory[],
-    filters: Pick<RecallInput, 'scope' | 'tags' | 'tier' | 'createdFrom' | 'createdTo'>,
-    options: { readonly replacements?: boolean; readonly query?: string } = {},
-  ): Promise<RecallHit[]> {
-    return recallHits(this, context, results, filters, options);
+    memories: readonly MemoryRecord[],
+    filters: RecallFilters,
+    spaces: readonly SharedSpace[],
+  ): Promise<ContextEntry[]> {
+    const sources = [
+      { tenant: context.tenant, filters },
+      ...spaces.map((space) => ({ tenant: toTenantId(space.owner, 'owner'), filters: { ...filters, scope: space.space } })),
+    ];
+    const items = memories.map((memory) => ({ memory, score: 0 }));
+    return inReadingOrder(this.parts.store, context.tenant, sources, items, this.parts.clock.now()).then((entries) =>
+      entries.map(({ score: _score, ...entry }) => entry),
+    );
   }
 
   /** `load_context`: recent and important memories for the start of a session, within a character budget. */

@@ -1,6 +1,8 @@
 import type { ErasureReceipt } from '../domain/erasure.js';
 import type { MemoryRecord } from '../domain/memory.js';
 import type { SharedSpace } from '../domain/memory-grants.js';
+import type { RecallFilters } from '../domain/recall-filters.js';
+import type { ContextEntry } from '../domain/replacement-order.js';
 import type { MemoryLinkRecord, MemoryPage } from '../ports/memory-store.js';
 import type { AsOfGaps } from './as-of-reads.js';
 import type { CreateMemoryInput, CreateResult } from './create-memory.js';
@@ -27,5 +29,11 @@ export interface MemoryOperations {
   delete(context: CallContext, id: string): Promise<boolean>;
   erase(context: CallContext, ids: readonly string[]): Promise<ErasureReceipt>;
   links(context: CallContext, id: string, limit?: number): Promise<readonly MemoryLinkRecord[]>;
+  inReadingOrder(
+    context: CallContext,
+    memories: readonly MemoryRecord[],
+    filters: RecallFilters,
+    spaces: readonly SharedSpace[],
+  ): Promise<ContextEntry[]>;
   now(): Date;
 }

@@ -1,11 +1,14 @@
-import { orderReplacementsFirst } from '../domain/fact-replacement-order.js';
 import { LEXICAL_RANKING } from '../domain/lexical-ranking.js';
-import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
+import { matchingPassage } from '../domain/matching-passage.js';
+import type { MemoryTier } from '../domain/memory.js';
+import { describeAge, formatInstant } from '../domain/memory-age.js';
 import type { SharedSpace } from '../domain/memory-grants.js';
 import { checkMetadata, checkScope, checkTags } from '../domain/memory-limits.js';
 import { rankingQueryText } from '../domain/query-terms.js';
+import { detectChangedFacts } from '../domain/read-time-fact-changes.js';
 import type { RecallCandidate } from '../domain/recall-ranking.js';
 import { FUSION_WEIGHTS, type FusionWeights, type RankedMemory, rankCandidates } from '../domain/recall-ranking.js';
+import type { ContextEntry, OrderedEntry } from '../domain/replacement-order.js';
 import { type TenantId, toTenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { Clock } from '../ports/clock.js';
@@ -13,6 +16,7 @@ import type { Embedder } from '../ports/embedder.js';
 import type { MemoryStore, RecallFilters } from '../ports/memory-store.js';
 import { NO_TRACING, type Tracer, type TraceSpan } from '../ports/tracer.js';
 import { type AsOfGaps, recallAsOf } from './as-of-reads.js';
+import { inReadingOrder, namesReplacement, type ReadSource } from './reading-order.js';
 import type { SharedSelection } from './shared-spaces.js';
 import { databaseStage, embedInSpan } from './traced-stages.js';
 
@@ -50,10 +54,32 @@ export interface RecallInput {
    * (shared-spaces.ts; default: the ones it chose). Not with `asOf`: the past is the caller's own.
    */
   readonly shared?: SharedSelection | undefined;
+  /**
+   * A long memory's hit carries the passage that matched the query (matching-passage.ts), which
+   * is what a reader should be shown; default true. False: memories whole.
+   */
+  readonly passages?: boolean | undefined;
+}
+
+/**
+ * A recall hit as an agent reads it: the memory, its score, when it was said and how long ago,
+ * what replaced what, the passage that matched, and whose space it comes from; with how it ranked
+ * (a replacement the query did not find has no ranks and a matchScore of 0).
+ */
+export interface RecallHit extends ContextEntry, Omit<RankedMemory, 'memory'> {
+  /** What the hits are ordered by, in [0, 1]; a replacement has at least the score of what it replaced. */
+  readonly score: number;
+  /** When the memory was said, to the minute in UTC (`2026-11-27T14:05Z`). */
+  readonly said: string;
+  /** How long before the server's now (`3 days ago`). */
+  readonly ago: string;
+  /** Another owner's memory, from a space shared with the caller: whose, and which space. */
+  readonly shared?: { readonly owner: string; readonly space: string | null } | undefined;
 }
 
 export interface RecallResult {
-  readonly results: readonly RankedMemory[];
+  /** The hits in the order to read them (R-TIME-CURRENT-FIRST), at most `limit`. */
+  readonly results: readonly RecallHit[];
   /** Whether a query vector ranked the answer; without one only full text did. */
   readonly vector: boolean;
   /**
@@ -78,10 +104,12 @@ export interface RecallDependencies {
 }
 
 /**
- * Recall (spec §3.3): both tiers unless one is asked for, expired rows never, superseded rows
- * only on request, contradicted rows with their marker. Candidates from vector and full-text
- * search in one round trip, ranked by core's fusion formula; the hits' access counts are
- * recorded after the answer is ready, in one statement.
+ * Recall (spec §3.3), in one pass: both tiers unless one is asked for, expired rows never,
+ * superseded rows only on request, contradicted rows with their marker. Candidates from vector
+ * and full-text search in one round trip per tenant read, ranked by core's fusion formula, put in
+ * the one reading order (reading-order.ts: what replaced a hit right before it, the follow-up reads
+ * batched), each hit dated and cut to its matching passage. The hits' access counts are recorded
+ * after the answer is ready, in one statement. A tool only maps the answer to JSON.
  */
 export function recall(
   deps: RecallDependencies,
@@ -114,12 +142,14 @@ async function recallInSpan(
   // 30) gives fusion room without paying for long lists.
   const perList = Math.min(150, Math.max(30, limit * 3));
   // As of a moment: the versions of then, ranked in core (as-of-reads.ts); no access is counted.
+  // What replaced a hit later is the future then: the hits stay as ranked.
   if (input.asOf !== undefined) {
     const { results, ...asOf } = await databaseStage(tracer, 'recall-as-of', () =>
       recallAsOf(deps, tenant, { asOf: input.asOf as Date, query, rankingText, limit, perList, filters }),
     );
     span.setAttributes({ 'memsvc.recall.results': results.length, 'memsvc.recall.vector': false, 'memsvc.recall.semantic': false });
-    return { results, vector: false, semantic: false, asOf };
+    const hits = results.map((result) => recallHit(tenant, result, result, deps.clock.now(), passageQuery(input, query)));
+    return { results: hits, vector: false, semantic: false, asOf };
   }
   // The grants are looked up while the query is embedded: neither waits for the other.
   const [embedded, shared] = await Promise.all([
@@ -130,7 +160,7 @@ async function recallInSpan(
   const now = deps.clock.now();
   // The caller's own memories and each shared space, each read within its owner's tenant (so a
   // space's BM25 statistics are its owner's), at the same time, then ranked as one list.
-  const sources = [{ tenant, filters }, ...sharedSources(shared, filters)];
+  const sources: ReadSource[] = [{ tenant, filters }, ...sharedSources(shared, filters)];
   const candidates = await databaseStage(
     tracer,
     'recall-candidates',
@@ -157,7 +187,17 @@ async function recallInSpan(
   const ranked = await tracer.inSpan('rank', { 'memsvc.recall.candidates': candidates.length }, async () =>
     rankCandidates(candidates, weights, { now, limit: limit * 2, query }),
   );
-  const results = orderReplacementsFirst(ranked, await missingReplacements(deps, sources, ranked), limit);
+  // The one reading order (R-TIME-CURRENT-FIRST): what replaced a hit — by a write's marker, a
+  // link, or a fact change detected among the candidates — right before it, then cut to the limit.
+  const order = () => inReadingOrder(deps.store, tenant, sources, ranked, now, detectChangedFacts(ranked));
+  // Most recalls name no replacement and read nothing more: only a read gets its stage.
+  const ordered = ranked.some((result) => namesReplacement(result.memory))
+    ? await databaseStage(tracer, 'replacements', order)
+    : await order();
+  const rankedById = new Map(ranked.map((result) => [result.memory.id, result]));
+  const results = ordered
+    .slice(0, limit)
+    .map((entry) => recallHit(tenant, entry, rankedById.get(entry.memory.id), now, passageQuery(input, query)));
   const byVector = vector !== undefined;
   const semantic = byVector && deps.embedder.embedsMeaning === true;
   span.setAttributes({ 'memsvc.recall.results': results.length, 'memsvc.recall.vector': byVector, 'memsvc.recall.semantic': semantic });
@@ -175,56 +215,43 @@ async function recallInSpan(
   return { results, vector: byVector, semantic };
 }
 
-/**
- * The live replacements of marked results that the query did not rank (one read each, bounded by
- * the limit; most recalls have none), within the recall's scope, tier and dates.
- */
-async function missingReplacements(
-  deps: RecallDependencies,
-  sources: readonly RecallSource[],
-  ranked: readonly RankedMemory[],
-): Promise<MemoryRecord[]> {
-  const present = new Set(ranked.map((result) => result.memory.id));
-  // A replacement is looked for where the memory it replaces lives, under that source's filters.
-  const wanted = new Map<string, RecallSource>();
-  for (const { memory } of ranked) {
-    if (!memory.replacedBy || present.has(memory.replacedBy)) continue;
-    const source =
-      sources.find((candidate) => candidate.tenant === memory.userId && candidate.filters.scope === undefined) ??
-      sources.find((candidate) => candidate.tenant === memory.userId && candidate.filters.scope === memory.scope);
-    if (source) wanted.set(memory.replacedBy, source);
-  }
-  if (wanted.size === 0) return [];
-  const found = await databaseStage(deps.tracer ?? NO_TRACING, 'replacements', () =>
-    Promise.all(
-      [...wanted].map(async ([id, source]) => ({ memory: await deps.store.findById(source.tenant, id), filters: source.filters })),
-    ),
-  );
-  return found.flatMap(({ memory, filters }) => (memory !== undefined && admits(memory, filters) ? [memory] : []));
+/** The query a hit's passage is chosen for, unless the caller wants memories whole. */
+function passageQuery(input: RecallInput, query: string): string | undefined {
+  return input.passages === false ? undefined : query;
 }
 
-/** Whether a replacement is one the recall would have returned. */
-function admits(memory: MemoryRecord, filters: RecallFilters): boolean {
-  return (
-    memory.supersededBy === null &&
-    (filters.tier === undefined || memory.tier === filters.tier) &&
-    (filters.scope === undefined || memory.scope === filters.scope) &&
-    (filters.createdFrom === undefined || memory.createdAt >= filters.createdFrom) &&
-    (filters.createdTo === undefined || memory.createdAt <= filters.createdTo)
-  );
-}
-
-/** Where a recall reads: a tenant, under the filters that bound what it may return there. */
-interface RecallSource {
-  readonly tenant: TenantId;
-  readonly filters: RecallFilters;
+/** A hit as the reader gets it: how it ranked, when it was said, the passage that matched, and whose it is. */
+function recallHit(
+  reader: TenantId,
+  entry: OrderedEntry,
+  ranked: RankedMemory | undefined,
+  now: Date,
+  query: string | undefined,
+): RecallHit {
+  const { memory } = entry;
+  const passage = query === undefined ? undefined : matchingPassage(memory.content, query);
+  return {
+    memory,
+    score: entry.score,
+    matchScore: ranked?.matchScore ?? 0,
+    vectorRank: ranked?.vectorRank,
+    lexicalRank: ranked?.lexicalRank,
+    lexicalScore: ranked?.lexicalScore,
+    similarity: ranked?.similarity,
+    said: formatInstant(memory.createdAt),
+    ago: describeAge(memory.createdAt, now),
+    ...(entry.replacedBy !== undefined ? { replacedBy: entry.replacedBy } : {}),
+    ...(entry.replaces !== undefined ? { replaces: entry.replaces } : {}),
+    ...(passage !== undefined ? { passage } : {}),
+    ...(memory.userId !== reader ? { shared: { owner: memory.userId, space: memory.scope } } : {}),
+  };
 }
 
 /**
  * The shared spaces a recall reads, each bounded to its space (its scope in its owner's tenant).
  * A space outside an asked-for scope is not read at all.
  */
-function sharedSources(spaces: readonly SharedSpace[], filters: RecallFilters): RecallSource[] {
+function sharedSources(spaces: readonly SharedSpace[], filters: RecallFilters): ReadSource[] {
   return spaces
     .filter((space) => filters.scope === undefined || filters.scope === space.space)
     .map((space) => ({ tenant: toTenantId(space.owner, 'owner'), filters: { ...filters, scope: space.space } }));

@@ -186,6 +186,13 @@ export interface MemoryStore {
   /** Live, unsuperseded memories by importance score, highest first (ties: newest first). */
   mostImportant(tenant: TenantId, query: { limit: number; scope?: string; tags?: readonly string[] }): Promise<readonly MemoryRecord[]>;
 
+  /**
+   * The live memories among `ids` in this tenant (superseded ones too; deleted and expired ones
+   * never), in one read, in no particular order: the memories a recall's hits name as their
+   * replacements. Unknown ids and other tenants' are left out.
+   */
+  findLiveByIds(tenant: TenantId, ids: readonly string[]): Promise<readonly MemoryRecord[]>;
+
   /** A page of memories, newest first, stable under concurrent inserts. */
   list(tenant: TenantId, query: ListMemoriesQuery): Promise<MemoryPage>;
 
@@ -222,6 +229,12 @@ export interface MemoryStore {
    * unknown id or another tenant's.
    */
   links(tenant: TenantId, id: string, limit: number): Promise<readonly MemoryLinkRecord[]>;
+
+  /**
+   * The links of each of `ids` as `links` reads them (both directions, oldest first, at most
+   * `perMemory` each), in one read; a memory without links has no entry.
+   */
+  linksOf(tenant: TenantId, ids: readonly string[], perMemory: number): Promise<ReadonlyMap<string, readonly MemoryLinkRecord[]>>;
 
   /** Counts a read of these memories (one statement for all of them); no version bump. */
   recordAccess(tenant: TenantId, ids: readonly string[]): Promise<void>;

@@ -115,6 +115,15 @@ export class InMemoryMemoryStore implements MemoryStore {
     return row && (options.includeDeleted ? isUnexpiredAt(row, now) : isLiveAt(row, now)) ? toRecord(row) : undefined;
   }
 
+  async findLiveByIds(tenant: TenantId, ids: readonly string[]): Promise<readonly MemoryRecord[]> {
+    const now = this.#clock.now();
+    const rows = this.#tenants.get(tenant)?.rows;
+    return [...new Set(ids)].flatMap((id) => {
+      const row = rows?.get(id);
+      return row && isLiveAt(row, now) ? [toRecord(row)] : [];
+    });
+  }
+
   async readCountingAccess(tenant: TenantId, id: string): Promise<MemoryRecord | undefined> {
     const now = this.#clock.now();
     const row = this.#tenants.get(tenant)?.rows.get(id);
@@ -223,6 +232,16 @@ export class InMemoryMemoryStore implements MemoryStore {
         note: null,
         createdAt: new Date(link.createdAt),
       }));
+  }
+
+  async linksOf(tenant: TenantId, ids: readonly string[], perMemory: number): Promise<ReadonlyMap<string, readonly MemoryLinkRecord[]>> {
+    checkLimit(perMemory);
+    const byMemory = new Map<string, readonly MemoryLinkRecord[]>();
+    for (const id of new Set(ids)) {
+      const links = await this.links(tenant, id, perMemory);
+      if (links.length > 0) byMemory.set(id, links);
+    }
+    return byMemory;
   }
 
   async recordAccess(tenant: TenantId, ids: readonly string[]): Promise<void> {

@@ -10,7 +10,6 @@ import {
   metadataArgument,
   scopeArgument,
   sharedArgument,
-  sharedLabel,
   tagsArgument,
   tierArgument,
   toTier,
@@ -70,7 +69,7 @@ export function registerRetrievalTools(tools: ToolRegistry, engine: MemoryEngine
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'recall', op: 'recall', userId: args.userId }, async (context) => {
-        const input = {
+        const { results, semantic, vector, asOf } = await engine.recall(context, {
           query: args.query,
           limit: args.limit,
           tier: args.type ? toTier(args.type) : undefined,
@@ -82,30 +81,22 @@ export function registerRetrievalTools(tools: ToolRegistry, engine: MemoryEngine
           includeSuperseded: args.includeSuperseded,
           asOf: args.asOf,
           shared: args.shared,
-        };
-        const { results, semantic, vector, asOf } = await engine.recall(context, input);
-        // As of a past moment, what replaced a hit later is the future: the hits stay as ranked then.
-        const hits = await engine.recallHits(context, results, input, {
-          replacements: asOf === undefined,
-          ...(args.fullContent ? {} : { query: args.query }),
+          passages: !args.fullContent,
         });
-        // A replacement recall found among its candidates (not marked by any write) is named too.
-        const detected = new Map(results.flatMap((result) => (result.replacedBy ? [[result.memory.id, result.replacedBy] as const] : [])));
-        const replacedByOf = (hit: (typeof hits)[number]) => hit.replacedBy ?? detected.get(hit.memory.id);
         return {
-          tier: input.tier,
+          tier: args.type ? toTier(args.type) : undefined,
           result: toolSuccess({
             query: args.query,
-            count: hits.length,
+            count: results.length,
             semantic,
             vector,
-            results: hits.map((hit) => ({
+            results: results.map((hit) => ({
               score: Math.round(hit.score * 10_000) / 10_000,
               said: hit.said,
               ago: hit.ago,
-              ...(replacedByOf(hit) !== undefined ? { replacedBy: replacedByOf(hit) } : {}),
+              ...(hit.replacedBy !== undefined ? { replacedBy: hit.replacedBy } : {}),
               ...(hit.replaces !== undefined ? { replaces: hit.replaces } : {}),
-              ...sharedLabel(hit.memory, context.tenant),
+              ...(hit.shared !== undefined ? { shared: hit.shared } : {}),
               // A long memory is shown by the passage that matched: its content is that passage
               // ("…" where cut), and `excerpt` says which characters of how many it is.
               ...(hit.passage ? { excerpt: { start: hit.passage.start, end: hit.passage.end, length: hit.passage.length } } : {}),

@@ -112,6 +112,22 @@ export function vectorLiteral(vector: readonly number[]) {
 type Visibility = (eb: ExpressionBuilder<MemsvcDatabase, 'memories'>) => ReturnType<ReturnType<typeof isLiveAt>>;
 
 /** One memory of one tenant, as a query to run (add `.forUpdate()` to lock the row). */
+/** The memories among `ids` (uuids) of one tenant that `visible` admits. */
+export function memoriesByIdsQuery(
+  db: Kysely<MemsvcDatabase> | Transaction<MemsvcDatabase>,
+  tenant: TenantId,
+  ids: readonly string[],
+  visible: Visibility,
+) {
+  return db
+    .selectFrom('memories')
+    .select(MEMORY_COLUMNS)
+    .select(hasEmbeddingColumn)
+    .where('user_id', '=', tenant)
+    .where('id', 'in', ids)
+    .where(visible);
+}
+
 export function memoryByIdQuery(
   db: Kysely<MemsvcDatabase> | Transaction<MemsvcDatabase>,
   tenant: TenantId,

@@ -37,13 +37,14 @@ import { AccessCounter } from './access-counter.js';
 import { readAuditTrail, writeAudit } from './audit-trail.js';
 import { insertMemory } from './insert-memory.js';
 import { filterMemories, type MemoriesQuery } from './memory-filters.js';
-import { readMemoryLinks } from './memory-links.js';
+import { readLinksOfMany, readMemoryLinks } from './memory-links.js';
 import {
   hasEmbeddingColumn,
   isLiveAt,
   isUnexpiredAt,
   MEMORY_COLUMNS,
   type MemoryRow,
+  memoriesByIdsQuery,
   memoryByIdQuery,
   RETURNED_MEMORY_COLUMNS,
   toMemoryRecord,
@@ -147,6 +148,13 @@ export class PgMemoryStore implements MemoryStore {
     const now = this.options.clock.now();
     const row = await memoryByIdQuery(this.db, tenant, id, options.includeDeleted ? isUnexpiredAt(now) : isLiveAt(now)).executeTakeFirst();
     return row ? toMemoryRecord(row as MemoryRow) : undefined;
+  }
+
+  async findLiveByIds(tenant: TenantId, ids: readonly string[]): Promise<readonly MemoryRecord[]> {
+    const wanted = [...new Set(ids.filter(isUuid))];
+    if (wanted.length === 0) return [];
+    const rows = await memoriesByIdsQuery(this.db, tenant, wanted, isLiveAt(this.options.clock.now())).execute();
+    return rows.map((row) => toMemoryRecord(row as MemoryRow));
   }
 
   async readCountingAccess(tenant: TenantId, id: string): Promise<MemoryRecord | undefined> {
@@ -255,6 +263,11 @@ export class PgMemoryStore implements MemoryStore {
   async links(tenant: TenantId, id: string, limit: number): Promise<readonly MemoryLinkRecord[]> {
     checkLimit(limit);
     return readMemoryLinks(this.db, tenant, id, limit);
+  }
+
+  async linksOf(tenant: TenantId, ids: readonly string[], perMemory: number): Promise<ReadonlyMap<string, readonly MemoryLinkRecord[]>> {
+    checkLimit(perMemory);
+    return readLinksOfMany(this.db, tenant, ids, perMemory);
   }
 
   /** Waits for the work still pending after an answer (access counts, a first ANALYZE); the store's close calls it. */

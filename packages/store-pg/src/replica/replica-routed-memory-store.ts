@@ -40,7 +40,8 @@ export interface ReplicaRoutedMemoryStoreOptions {
  * The MemoryStore port with the read tools' reads served by a hot standby. Which method goes
  * where is decided here, method by method:
  * - to the standby, when the monitor allows it: recall's candidates, list, most important
- *   (load_context), the audit trail, links, nearest — reads that change nothing;
+ *   (load_context), the audit trail, links, nearest, and the replacements and links a recall's
+ *   hits name (findLiveByIds, linksOf) — reads that change nothing;
  * - to the primary, always: every write (a standby refuses them: "cannot execute UPDATE in a
  *   read-only transaction"), and reads that write or prepare a write: `readCountingAccess`
  *   (get_memory counts the access in the same statement), `recordAccess` (recall's access
@@ -133,6 +134,14 @@ export class ReplicaRoutedMemoryStore implements MemoryStore {
 
   links(tenant: TenantId, id: string, limit: number): Promise<readonly MemoryLinkRecord[]> {
     return this.reading(tenant, (store) => store.links(tenant, id, limit));
+  }
+
+  findLiveByIds(tenant: TenantId, ids: readonly string[]): Promise<readonly MemoryRecord[]> {
+    return this.reading(tenant, (store) => store.findLiveByIds(tenant, ids));
+  }
+
+  linksOf(tenant: TenantId, ids: readonly string[], perMemory: number): Promise<ReadonlyMap<string, readonly MemoryLinkRecord[]>> {
+    return this.reading(tenant, (store) => store.linksOf(tenant, ids, perMemory));
   }
 
   nearest(tenant: TenantId, vector: readonly number[], limit: number): Promise<readonly NearestMemory[]> {
