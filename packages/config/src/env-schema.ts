@@ -1,5 +1,12 @@
 import type { ToolRateLimit } from '@memsvc/core';
-import { DEFAULT_IPV6_RATE_LIMIT_PREFIX, EMBEDDING_PROVIDERS, HNSW_MAX_DIMENSIONS, isIpOrCidr, isValidTenantId } from '@memsvc/core';
+import {
+  DEFAULT_IPV6_RATE_LIMIT_PREFIX,
+  EMBEDDING_PROVIDERS,
+  DEFAULT_ENGINE_SETTINGS as ENGINE_DEFAULTS,
+  HNSW_MAX_DIMENSIONS,
+  isIpOrCidr,
+  isValidTenantId,
+} from '@memsvc/core';
 import type { z } from 'zod';
 import {
   booleanField,
@@ -132,13 +139,13 @@ export const envSchema = {
   MEMORY_DECAY_STALE_SCORE_THRESHOLD: numberField(0.3, similarity),
   MEMORY_DECAY_PRUNE_SCORE_THRESHOLD: numberField(0.15, similarity),
   MEMORY_DECAY_PRUNE_OLDER_THAN_DAYS: numberField(30, { min: 0 }),
-  MEMORY_DUPLICATE_THRESHOLD: numberField(0.97, similarity),
+  MEMORY_DUPLICATE_THRESHOLD: numberField(ENGINE_DEFAULTS.similarity.duplicateThreshold, similarity),
   MEMORY_CONSOLIDATION_MERGE_THRESHOLD: numberField(0.85, similarity),
   MEMORY_CONSOLIDATION_INTERVAL_MS: numberField(0, intervalMs),
-  MEMORY_CONTRADICTION_THRESHOLD: numberField(0.8, similarity),
-  MEMORY_CONTRADICTION_THRESHOLD_MAX: numberField(0.97, similarity),
-  MEMORY_CONTRADICTION_POLICY: enumField(['supersede', 'flag'], 'flag'),
-  MEMORY_IMPORTANCE_HALF_LIFE_DAYS: numberField(14, { min: 0.001 }),
+  MEMORY_CONTRADICTION_THRESHOLD: numberField(ENGINE_DEFAULTS.similarity.contradictionThreshold, similarity),
+  MEMORY_CONTRADICTION_THRESHOLD_MAX: numberField(ENGINE_DEFAULTS.similarity.contradictionThresholdMax, similarity),
+  MEMORY_CONTRADICTION_POLICY: enumField(['supersede', 'flag'], ENGINE_DEFAULTS.similarity.contradictionPolicy),
+  MEMORY_IMPORTANCE_HALF_LIFE_DAYS: numberField(ENGINE_DEFAULTS.importanceHalfLifeDays, { min: 0.001 }),
   IMPORT_ALLOWED_ROOT: optionalAbsolutePathField(),
   MEMSVC_CACHE_DIR: directoryOrOffField(),
   AUTH_REQUIRED: booleanField(false),

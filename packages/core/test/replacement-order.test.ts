@@ -21,9 +21,9 @@ const link = (sourceMemoryId: string, rel: string, targetMemoryId: string | null
 });
 const liveOf = (...memories: MemoryRecord[]) => new Map(memories.map((m) => [m.id, m]));
 
-const paris = memory('paris', '2026-11-20T09:00:00Z', { contradicted: true });
-const berlin = memory('berlin', '2026-11-24T14:05:00Z', { contradicted: true });
-const munich = memory('munich', '2026-11-26T08:00:00Z', { contradicted: true });
+const paris = memory('paris', '2026-11-20T09:00:00Z', { contradicted: true, content: 'I live in Paris' });
+const berlin = memory('berlin', '2026-11-24T14:05:00Z', { contradicted: true, content: 'I moved, so I live in Berlin now' });
+const munich = memory('munich', '2026-11-26T08:00:00Z', { contradicted: true, content: 'I live in Munich now' });
 
 describe('what replaced what', () => {
   it(verifies('R-TIME-REPLACED', 'of two memories linked as contradicting, the later one replaces the earlier, from either end'), () => {
@@ -52,6 +52,14 @@ describe('what replaced what', () => {
     const changed = memory('old', '2026-11-01T00:00:00Z', { replacedBy: 'berlin' });
     expect(replacementOf(changed, [], liveOf(changed, berlin))).toBe('berlin');
     expect(replacementOf(memory('old', '2026-11-01T00:00:00Z', { replacedBy: 'gone' }), [], liveOf())).toBeUndefined();
+  });
+
+  it(verifies('R-TIME-REPLACED', 'a later look-alike linked as contradicting replaces nothing: it is not a change of the same fact'), () => {
+    const dana = memory('dana', '2026-11-20T09:00:00Z', { contradicted: true, content: 'Dana lives in Lisbon' });
+    const ivo = memory('ivo', '2026-11-24T14:05:00Z', { contradicted: true, content: 'Ivo lives in Toronto' });
+    expect(replacementOf(dana, [link('dana', 'contradicts', 'ivo')], liveOf(dana, ivo))).toBeUndefined();
+    // A write's own marker still names its replacement, whatever the words.
+    expect(replacementOf({ ...dana, supersededBy: 'ivo' }, [], liveOf(dana, ivo))).toBe('ivo');
   });
 
   it(verifies('R-TIME-REPLACED', 'a replacement that is no longer live (deleted, expired, purged) replaces nothing'), () => {

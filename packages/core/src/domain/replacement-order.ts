@@ -1,3 +1,4 @@
+import { detectFactChange } from './fact-change.js';
 import type { Passage } from './matching-passage.js';
 import type { MemoryRecord } from './memory.js';
 
@@ -37,12 +38,15 @@ export function linkedMemoryIds(memoryId: string, links: readonly ReplacementLin
 /**
  * R-TIME-REPLACED: the live memory that replaced `memory`, or undefined. `live` holds the memories
  * known to exist (deleted and expired ones are absent): a replacement that is gone replaces
- * nothing. Among several, the one said last wins.
+ * nothing. Of two memories linked `contradicts`, the later replaces the earlier only when it
+ * states a change of the same fact (detectFactChange): the similarity band also links look-alikes
+ * ("Dana lives in Lisbon" / "Ivo lives in Toronto"), and neither of those is outdated. Among
+ * several, the one said last wins.
  */
 export function replacementOf(
   memory: MemoryRecord,
   links: readonly ReplacementLink[],
-  live: ReadonlyMap<string, Pick<MemoryRecord, 'id' | 'createdAt'>>,
+  live: ReadonlyMap<string, Pick<MemoryRecord, 'id' | 'createdAt' | 'content'>>,
 ): string | undefined {
   // Hidden behind its replacement (`supersededBy`), or marked as changed by a newer fact (`replacedBy`).
   const candidates: string[] = [memory.supersededBy, memory.replacedBy].filter((id): id is string => typeof id === 'string');
@@ -51,7 +55,11 @@ export function replacementOf(
     const other = outgoing ? link.targetMemoryId : link.sourceMemoryId;
     if (other === null || other === memory.id) continue;
     const said = (outgoing && link.rel === 'superseded-by') || (!outgoing && link.rel === 'supersedes');
-    const later = link.rel === 'contradicts' && (live.get(other)?.createdAt.getTime() ?? 0) > memory.createdAt.getTime();
+    const partner = link.rel === 'contradicts' ? live.get(other) : undefined;
+    const later =
+      partner !== undefined &&
+      partner.createdAt.getTime() > memory.createdAt.getTime() &&
+      detectFactChange(memory.content, partner.content) !== undefined;
     if (said || later) candidates.push(other);
   }
   const present = candidates.map((id) => live.get(id)).filter((found) => found !== undefined);
