@@ -10,9 +10,11 @@ export type MemoriesQuery = SelectQueryBuilder<MemsvcDatabase, 'memories', objec
 type VisibilityFilters = RecallFilters & { includeDeleted?: boolean | undefined; onlyDeleted?: boolean | undefined };
 
 /**
- * The one set of memory filters every read uses (list, recall, load_context), so a filter means
- * the same everywhere: the tenant always; live rows (deleted ones too, or only, when asked); superseded
- * rows only when asked; `tags` = carries all of them; `metadata` = contains this object.
+ * The SQL of core's one filter rule (admitsMemory, R-FILTER-ONE-RULE), which every read uses
+ * (list, recall, load_context), so a filter means the same everywhere: the tenant always; live
+ * rows (deleted ones too, or only, when asked); superseded rows only when asked; `tags` = carries
+ * all of them; `metadata` = contains this object. The contract suite holds the two to the same
+ * answers on the same rows (one-filter-rule.test.ts).
  */
 export function filterMemories(query: MemoriesQuery, tenant: TenantId, filters: VisibilityFilters, now: Date): MemoriesQuery {
   return filterVisibleMemories(query.where('user_id', '=', tenant), filters, now);
