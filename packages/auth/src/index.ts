@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Secret } from '@memsvc/core';
+import type { Secret } from '@memsvc/access';
 
 export type { ApiKeyAuthenticatorOptions } from './api-key-authenticator.js';
 export { ApiKeyAuthenticator, KEY_USE_FLUSH_MS } from './api-key-authenticator.js';

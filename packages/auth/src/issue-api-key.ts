@@ -1,4 +1,5 @@
-import { type ApiKeyRecord, type ApiKeyStore, type Clock, checkKeyScopesHeld, type Scope, type TenantId } from '@memsvc/core';
+import { type ApiKeyRecord, type ApiKeyStore, checkKeyScopesHeld, type Scope } from '@memsvc/access';
+import type { Clock, TenantId } from '@memsvc/core';
 import { mintApiKey } from './api-key-secret.js';
 
 const DAY_MS = 86_400_000;

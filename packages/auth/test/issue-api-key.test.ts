@@ -1,4 +1,5 @@
-import { isMemsvcError, type MemsvcError, SCOPES, toTenantId } from '@memsvc/core';
+import { SCOPES } from '@memsvc/access';
+import { isMemsvcError, type MemsvcError, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { type IdentityLink, identityLoginOutcome, MemsvcError, parseIdentityAccount } from '@memsvc/core';
+import { type IdentityLink, identityLoginOutcome, parseIdentityAccount } from '@memsvc/access';
+import { MemsvcError } from '@memsvc/core';
 import { systemClock } from '@memsvc/store-pg';
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';

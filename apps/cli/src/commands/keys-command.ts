@@ -1,5 +1,6 @@
+import { type ApiKeyRecord, checkApiKeyName, DEFAULT_KEY_SCOPES, parseScopes, SCOPES } from '@memsvc/access';
 import { issueApiKey } from '@memsvc/auth';
-import { type ApiKeyRecord, checkApiKeyName, DEFAULT_KEY_SCOPES, MemsvcError, parseScopes, SCOPES } from '@memsvc/core';
+import { MemsvcError } from '@memsvc/core';
 import { systemClock } from '@memsvc/store-pg';
 import type { CliContext } from '../cli-context.js';
 import { parseExpiresInDays, parseOrganizationId, parseUserFlag } from '../operator-flags.js';

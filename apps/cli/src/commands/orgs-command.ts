@@ -1,11 +1,5 @@
-import {
-  checkOrganizationName,
-  checkOrganizationRole,
-  checkOrganizationSlug,
-  MemsvcError,
-  type OrganizationRecord,
-  slugFromName,
-} from '@memsvc/core';
+import { checkOrganizationName, checkOrganizationRole, checkOrganizationSlug, type OrganizationRecord, slugFromName } from '@memsvc/access';
+import { MemsvcError } from '@memsvc/core';
 import type { CliContext } from '../cli-context.js';
 import { parseOrganizationId, parseUserFlag } from '../operator-flags.js';
 import { withExistingOperatorStore, withOperatorStore } from '../operator-store.js';

@@ -1,4 +1,4 @@
-import type { SessionRecord } from '@memsvc/core';
+import type { SessionRecord } from '@memsvc/access';
 import { systemClock } from '@memsvc/store-pg';
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';

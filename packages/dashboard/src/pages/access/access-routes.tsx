@@ -1,5 +1,6 @@
+import type { ApiKeyRecord } from '@memsvc/access';
 import { issueApiKey } from '@memsvc/auth';
-import { type ApiKeyRecord, isMemsvcError } from '@memsvc/core';
+import { isMemsvcError } from '@memsvc/core';
 import { httpStatusOf } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import { requireFreshSignIn } from '../../auth/fresh-sign-in.js';

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, Scope } from '@memsvc/core';
+import type { ApiKeyRecord, Scope } from '@memsvc/access';
 import { Layout, Notice, type PageFrame } from '../../views/layout.js';
 import type { AgentConfig } from './agent-configs.js';
 import { ConnectAgentSection, type ConnectSettings } from './connect-agent-section.js';

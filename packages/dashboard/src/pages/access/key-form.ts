@@ -4,11 +4,11 @@ import {
   checkScopes,
   DEFAULT_KEY_SCOPES,
   keyLifetimeDays,
-  MemsvcError,
   type OrganizationRecord,
   SCOPES,
   type Scope,
-} from '@memsvc/core';
+} from '@memsvc/access';
+import { MemsvcError } from '@memsvc/core';
 import type { Viewer } from '../../auth/viewer.js';
 
 /** What the create-key form holds, as typed: shown again, escaped, when it is refused. */

@@ -1,4 +1,5 @@
-import type { OrganizationMember, OrganizationRecord, TenantId } from '@memsvc/core';
+import type { OrganizationMember, OrganizationRecord } from '@memsvc/access';
+import type { TenantId } from '@memsvc/core';
 import { shortTime } from '../../views/format.js';
 
 /** Members listed per organization: enough for a team, small enough to keep the page light. */
