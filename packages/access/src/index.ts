@@ -44,3 +44,14 @@ export type { NewOrganization, OrganizationMember, OrganizationRecord, Organizat
 export type { RateLimitStore } from './ports/rate-limit-store.js';
 export type { NewSession, SessionOrigin, SessionRecord, SessionStore } from './ports/session-store.js';
 export type { IdentityLink, IdentityLinkChange, IdentityRelink, UserIdentityStore, VerifiedIdentity } from './ports/user-identity-store.js';
+export type { AccessService, AccessServiceOptions } from './service/access-service.js';
+export { createAccessService } from './service/access-service.js';
+export type { AccessProfile, AccessStores, FieldNames, GranteeDirectory } from './service/access-stores.js';
+export type { GrantOperations } from './service/grant-access.js';
+export { GrantAccess } from './service/grant-access.js';
+export { IdentityAccess } from './service/identity-access.js';
+export type { IssuedKey, KeyMaker, KeyRequest, KeyRequestField, KeyRevocation, MintedKey } from './service/key-access.js';
+export { checkKeyRequest, KeyAccess } from './service/key-access.js';
+export type { CheckedOrganization, OrganizationRequest, OrganizationWithMembers } from './service/organization-access.js';
+export { checkOrganizationRequest, OrganizationAccess } from './service/organization-access.js';
+export { SessionAccess } from './service/session-access.js';
