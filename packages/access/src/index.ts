@@ -51,7 +51,7 @@ export type { GrantOperations } from './service/grant-access.js';
 export { GrantAccess } from './service/grant-access.js';
 export { IdentityAccess } from './service/identity-access.js';
 export type { IssuedKey, KeyMaker, KeyRequest, KeyRequestField, KeyRevocation, MintedKey } from './service/key-access.js';
-export { checkKeyRequest, KeyAccess } from './service/key-access.js';
+export { checkKeyRequest, checkKeysAccepted, KeyAccess } from './service/key-access.js';
 export type { CheckedOrganization, OrganizationRequest, OrganizationWithMembers } from './service/organization-access.js';
 export { checkOrganizationRequest, OrganizationAccess } from './service/organization-access.js';
 export { SessionAccess } from './service/session-access.js';

@@ -46,6 +46,13 @@ export interface KeyRevocation {
 /** The fields of a key request a refusal may name. */
 export type KeyRequestField = 'name' | 'scopes' | 'expiresInDays';
 
+/** FORBIDDEN on the lite profile, which accepts no per-agent API key (spec §5.5): nothing is minted there. */
+export function checkKeysAccepted(profile: AccessProfile): void {
+  if (profile === 'lite') {
+    throw new MemsvcError('FORBIDDEN', 'the lite profile accepts no per-agent API keys (spec §5.5), so none was made');
+  }
+}
+
 /**
  * Checks a key request without a store: on `lite` there is no per-agent key (spec §5.5), so the
  * refusal comes before anything is minted; then the name, the scopes the maker holds and the
@@ -57,9 +64,7 @@ export function checkKeyRequest(
   maker: KeyMaker,
   fields: FieldNames<KeyRequestField> = {},
 ): KeyRequest {
-  if (profile === 'lite') {
-    throw new MemsvcError('FORBIDDEN', 'the lite profile accepts no per-agent API keys (spec §5.5), so none was made');
-  }
+  checkKeysAccepted(profile);
   const days = request.expiresInDays;
   if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= API_KEY_MAX_LIFETIME_DAYS)) {
     const field = fields.expiresInDays ?? 'expiresInDays';
@@ -90,6 +95,11 @@ export class KeyAccess {
 
   constructor(options: KeyAccessOptions) {
     this.#options = options;
+  }
+
+  /** FORBIDDEN on the lite profile: a surface asks before it reads a request it would refuse anyway. */
+  checkAccepted(): void {
+    checkKeysAccepted(this.#options.profile);
   }
 
   /** Issues a key; FORBIDDEN on lite and INVALID_INPUT naming the field before anything is minted. */

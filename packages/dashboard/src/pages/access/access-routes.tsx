@@ -91,6 +91,8 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     let record: ApiKeyRecord;
     let secret: string;
     try {
+      // Lite is refused before the form is read: whatever it holds, no key is made there.
+      access.keys.checkAccepted();
       const request = checkKeyForm(values, await access.organizations.organizationsOf(viewer.tenant));
       const issued = await access.keys.create(
         {
