@@ -98,10 +98,10 @@ describe('output schemas', () => {
     const seeded = await seed(client);
     for (const tool of listed) {
       const result = await client.callTool({ name: tool, arguments: argumentsOf(tool, seeded) });
-      // In process there is no erasure store (it is PostgreSQL's): the typed error, validated all the
-      // same; the receipt's check itself is validated over the real server (erasure.e2e).
+      // The seeded arguments name no erasure of the caller: the typed error, validated all the same;
+      // the receipt's check itself is validated over the real server (erasure.e2e).
       if (tool === 'verify_erasure') {
-        expect(result.structuredContent).toMatchObject({ error: { code: 'INVALID_CONFIG' } });
+        expect(result.structuredContent).toMatchObject({ error: { code: 'NOT_FOUND' } });
         continue;
       }
       expect(result.isError, `${tool}: ${JSON.stringify(result.structuredContent)}`).toBeFalsy();
