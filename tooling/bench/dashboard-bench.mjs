@@ -33,7 +33,13 @@ async function seed(databaseUrl) {
   const start = Date.now() - MEMORIES * 1000;
   try {
     // One write through the engine first: it fixes the vector space, so the imported vectors are kept.
-    const engine = createMemoryEngine({ store: store.memories, embedder, clock: systemClock });
+    const engine = createMemoryEngine({
+      store: store.memories,
+      embedder,
+      clock: systemClock,
+      grants: store.grants,
+      erasures: store.erasures,
+    });
     await engine.create({ tenant, actor: { id: 'bench' } }, { tier: 'ltm', content: sentence() });
     for (let from = 0; from < MEMORIES; from += BATCH) {
       const count = Math.min(BATCH, MEMORIES - from);

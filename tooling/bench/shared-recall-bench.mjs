@@ -94,7 +94,14 @@ async function main() {
     process.stderr.write(`shared recall bench: ${ENGINE}: seeding ${PER_TENANT} memories for the reader and each of two owners …\n`);
     const { contents, loadSeconds } = await seed(store);
     const clock = { now: () => new Date() };
-    const engine = createMemoryEngine({ store: store.memories, embedder, clock, fusion: FUSION_WEIGHTS.local, grants: store.grants });
+    const engine = createMemoryEngine({
+      store: store.memories,
+      embedder,
+      clock,
+      fusion: FUSION_WEIGHTS.local,
+      grants: store.grants,
+      erasures: store.erasures,
+    });
     for (const owner of OWNERS) {
       await engine.grant(
         { tenant: toTenantId(owner), actor: { id: `user:${owner}` } },

@@ -177,7 +177,14 @@ async function ceiling(db, work, clients) {
  * @param {number} clients
  */
 async function memsvcInProcess(store, work, clients) {
-  const engine = createMemoryEngine({ store: store.memories, embedder, clock: systemClock, settings: DEFAULT_ENGINE_SETTINGS });
+  const engine = createMemoryEngine({
+    store: store.memories,
+    embedder,
+    clock: systemClock,
+    settings: DEFAULT_ENGINE_SETTINGS,
+    grants: store.grants,
+    erasures: store.erasures,
+  });
   const outcomes = { created: 0, duplicate: 0, contradictions: 0 };
   const failures = failureCounter();
   const seconds = await closedLoop(work.contents.length, clients, async (n) => {

@@ -27,7 +27,7 @@ const store = await openStore({ database: 'pglite://memory', vector: { dimension
 const idOf = new Map();
 const keyOf = new Map();
 let collapsed = 0;
-const writer = createMemoryEngine({ store: store.memories, embedder, clock: systemClock });
+const writer = createMemoryEngine({ store: store.memories, embedder, clock: systemClock, grants: store.grants, erasures: store.erasures });
 for (const memory of memories) {
   const context = { tenant: toTenantId(memory.tenant), actor: { id: 'eval' } };
   const created = await writer.create(context, { tier: 'ltm', content: memory.content, tags: memory.tags });
@@ -64,7 +64,14 @@ const results = {};
 /** @type {{ query: string, relevant: string[], got: (string | undefined)[] }[]} */
 const misses = [];
 for (const [mode, fusion] of Object.entries(MODES)) {
-  const engine = createMemoryEngine({ store: store.memories, embedder, clock: systemClock, fusion });
+  const engine = createMemoryEngine({
+    store: store.memories,
+    embedder,
+    clock: systemClock,
+    fusion,
+    grants: store.grants,
+    erasures: store.erasures,
+  });
   /** @type {(Scores & { category: string })[]} */
   const rows = [];
   for (const query of queries) {

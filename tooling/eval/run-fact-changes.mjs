@@ -81,7 +81,7 @@ async function measure(engineName, name) {
   const database = await freshDatabase(root, engineName);
   const store = await openStore({ database: database.url, vector: { dimensions } });
   const clock = new ManualClock(START);
-  const engine = createMemoryEngine({ store: store.memories, embedder, clock });
+  const engine = createMemoryEngine({ store: store.memories, embedder, clock, grants: store.grants, erasures: store.erasures });
   /** @type {Record<string, unknown>[]} */
   const misses = [];
   const counts = { changes: 0, newestFirst: 0, olderHiddenOrMarked: 0, promptNewestFirst: 0, replacementInTop5: 0 };

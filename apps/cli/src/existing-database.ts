@@ -1,4 +1,5 @@
-import { type DatabaseTarget, MemsvcError } from '@memsvc/core';
+import type { DatabaseTarget } from '@memsvc/access';
+import { MemsvcError } from '@memsvc/core';
 import { embeddedDatabaseExists } from '@memsvc/store-pg';
 
 /**

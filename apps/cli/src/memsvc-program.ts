@@ -1,4 +1,4 @@
-import { DEFAULT_KEY_SCOPES, SCOPES } from '@memsvc/core';
+import { DEFAULT_KEY_SCOPES, SCOPES } from '@memsvc/access';
 import { IMPORT_SOURCES, SECRETS_POLICIES } from '@memsvc/import-export';
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';

@@ -1,4 +1,5 @@
-import { API_KEY_MAX_LIFETIME_DAYS, keyLifetimeDays, MemsvcError, toTenantId } from '@memsvc/core';
+import { API_KEY_MAX_LIFETIME_DAYS, keyLifetimeDays } from '@memsvc/access';
+import { MemsvcError, toTenantId } from '@memsvc/core';
 import { isUuid } from '@memsvc/store-pg';
 
 /** `--expires-in-days`: a key lifetime in whole days (core's bound); INVALID_INPUT names the flag. */

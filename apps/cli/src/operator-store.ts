@@ -1,5 +1,5 @@
+import { describeDatabaseTarget } from '@memsvc/access';
 import type { MemsvcConfig } from '@memsvc/config';
-import { describeDatabaseTarget } from '@memsvc/core';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
 import type { CliContext } from './cli-context.js';
 import { assertDatabaseExists, databaseExists } from './existing-database.js';

@@ -23,7 +23,13 @@ describe('memsvc erase on a PGlite directory', () => {
       const needles = { short, 'long@0': long.slice(0, 64), 'long@2000': long.slice(2000, 2064) };
       const store = await openTestStore({ database: databaseUrl, pool: { maxConnections: 1 } });
       try {
-        const memories = createMemoryEngine({ store: store.memories, embedder: new DisabledEmbedder(), clock: systemClock });
+        const memories = createMemoryEngine({
+          store: store.memories,
+          embedder: new DisabledEmbedder(),
+          clock: systemClock,
+          grants: store.grants,
+          erasures: store.erasures,
+        });
         const alice = { tenant: toTenantId('alice'), actor: { id: 'user:alice' } };
         await memories.create(alice, { tier: 'ltm', content: `The vault word is ${short}` });
         await memories.create(alice, { tier: 'ltm', content: `Recovery key ${long}` });

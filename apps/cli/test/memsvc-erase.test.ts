@@ -24,7 +24,13 @@ for (const engine of engines) {
       databaseUrl = await engine.url();
       const store = await openTestStore({ database: databaseUrl, pool: { maxConnections: 1 } });
       try {
-        const memories = createMemoryEngine({ store: store.memories, embedder: new DisabledEmbedder(), clock: systemClock });
+        const memories = createMemoryEngine({
+          store: store.memories,
+          embedder: new DisabledEmbedder(),
+          clock: systemClock,
+          grants: store.grants,
+          erasures: store.erasures,
+        });
         const write = async (user: string, content: string) =>
           (await memories.create({ tenant: toTenantId(user), actor: { id: `user:${user}` } }, { tier: 'ltm', content })).memory.id;
         ids = {

@@ -82,6 +82,8 @@ for (const engine of engines) {
             },
             importanceHalfLifeDays: 14,
           },
+          grants: store.grants,
+          erasures: store.erasures,
         });
         ids.older = (await memories.create(alice, { content: OLDER, tier: 'ltm' })).memory.id;
         ids.newer = (await memories.create(alice, { content: NEWER, tier: 'ltm' })).memory.id;

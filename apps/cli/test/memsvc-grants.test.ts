@@ -48,7 +48,13 @@ for (const engine of engines) {
       // Alice and bob are known users: each has a memory.
       const store = await openTestStore({ database: databaseUrl, pool: { maxConnections: 1 } });
       try {
-        const memories = createMemoryEngine({ store: store.memories, embedder: new DisabledEmbedder(), clock: systemClock });
+        const memories = createMemoryEngine({
+          store: store.memories,
+          embedder: new DisabledEmbedder(),
+          clock: systemClock,
+          grants: store.grants,
+          erasures: store.erasures,
+        });
         for (const user of ['alice', 'bob']) {
           await memories.create(
             { tenant: toTenantId(user), actor: { id: `user:${user}` } },

@@ -1,3 +1,4 @@
+import { Secret } from '@memsvc/access';
 import {
   ApiKeyAuthenticator,
   githubClient,
@@ -8,7 +9,7 @@ import {
   SessionTokens,
 } from '@memsvc/auth';
 import { type FakeGitHub, type FakeGoogle, startFakeGitHub, startFakeGoogle } from '@memsvc/auth/testing';
-import { Secret, type TenantId } from '@memsvc/core';
+import type { TenantId } from '@memsvc/core';
 import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';

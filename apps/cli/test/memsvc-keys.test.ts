@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { hashApiKey, looksLikeApiKey } from '@memsvc/auth';
 import { describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
@@ -62,6 +64,18 @@ describe('memsvc keys and orgs: flags', () => {
       expect([run.code, run.stderr], args.join(' ')).toEqual([2, expect.stringMatching(message)]);
       expect(run.stderr).not.toMatch(/DATABASE_UNREACHABLE|\n\s+at /);
     });
+  });
+});
+
+describe('memsvc keys create on the lite profile', () => {
+  it('AUTH-KEYS-LITE: is refused before a key is minted or the database is opened', async () => {
+    const directory = join(workDir, 'lite-keys');
+    const env = { DATABASE_URL: `pglite://${directory}`, DEPLOYMENT_PROFILE: 'lite', EMBEDDING_PROVIDER: 'local' };
+    const run = await runInProcess('memsvc', ['keys', 'create', '--user', 'alice', '--name', 'laptop', '--json'], env, workDir);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/lite profile accepts no per-agent API keys/);
+    expect(run.stdout).not.toMatch(/msk_/);
+    expect(existsSync(directory)).toBe(false);
   });
 });
 

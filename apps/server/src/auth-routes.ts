@@ -1,4 +1,5 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
+import { type IdentityProvider, isScope, SCOPES, type Scope } from '@memsvc/access';
 import {
   type ApiKeyAuthenticator,
   bearerToken,
@@ -10,7 +11,7 @@ import {
   type SessionTokens,
   startedInThisBrowser,
 } from '@memsvc/auth';
-import { type Clock, type IdentityProvider, isScope, type MemsvcErrorCode, SCOPES, type Scope } from '@memsvc/core';
+import type { Clock, MemsvcErrorCode } from '@memsvc/core';
 import { httpStatusOf, type Logger } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';

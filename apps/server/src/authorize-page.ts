@@ -1,4 +1,5 @@
-import type { IdentityProvider, OAuthClientRecord, PendingAuthorization, Scope, SessionOrigin, TenantId } from '@memsvc/core';
+import type { IdentityProvider, OAuthClientRecord, PendingAuthorization, Scope, SessionOrigin } from '@memsvc/access';
+import type { TenantId } from '@memsvc/core';
 
 /** What each scope lets a client do, in the words shown to the person consenting. */
 const SCOPE_WORDS: Readonly<Record<string, string>> = {

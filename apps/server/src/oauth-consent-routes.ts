@@ -1,3 +1,4 @@
+import type { IdentityProvider, PendingAuthorization } from '@memsvc/access';
 import {
   type ApiKeyAuthenticator,
   type AuthorizationServer,
@@ -12,7 +13,6 @@ import {
   type SessionTokens,
   startedInThisBrowser,
 } from '@memsvc/auth';
-import type { IdentityProvider, PendingAuthorization } from '@memsvc/core';
 import type { Logger } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';

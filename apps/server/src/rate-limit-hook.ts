@@ -1,12 +1,6 @@
+import { type RateLimitBucketKind, type RateLimitCaller, type RateLimitStore, rateLimitBuckets } from '@memsvc/access';
 import type { MemsvcConfig } from '@memsvc/config';
-import {
-  type Clock,
-  MemsvcError,
-  type RateLimitBucketKind,
-  type RateLimitCaller,
-  type RateLimitStore,
-  rateLimitBuckets,
-} from '@memsvc/core';
+import { type Clock, MemsvcError } from '@memsvc/core';
 import { isCredential, type Principal, type ToolHooks } from '@memsvc/mcp-tools';
 
 export interface RateLimitHookDependencies {

@@ -1,6 +1,7 @@
+import { Secret } from '@memsvc/access';
 import { githubClient } from '@memsvc/auth';
 import { DEFAULT_GITHUB_USER, type FakeGitHub, startFakeGitHub } from '@memsvc/auth/testing';
-import { Secret, toTenantId } from '@memsvc/core';
+import { toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { createLogger } from '@memsvc/runtime';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';

@@ -1,4 +1,5 @@
-import { type Scope, toTenantId } from '@memsvc/core';
+import type { Scope } from '@memsvc/access';
+import { toTenantId } from '@memsvc/core';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -40,6 +40,7 @@ it('the "Testing your agent" example in packages/core/README.md runs as written 
 
 describe('package README examples', () => {
   it.each([
+    'access',
     'auth',
     'core',
     'embeddings',

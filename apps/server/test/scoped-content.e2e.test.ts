@@ -1,4 +1,5 @@
-import { SCOPES, type Scope, toTenantId } from '@memsvc/core';
+import { SCOPES, type Scope } from '@memsvc/access';
+import { toTenantId } from '@memsvc/core';
 import { type ApiKeyPrincipal, authInfoOf, createMcpServer, TOOL_NAMES, type ToolName } from '@memsvc/mcp-tools';
 import { createLogger, type MemsvcRuntime, openRuntime } from '@memsvc/runtime';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
+import type { Scope } from '@memsvc/access';
 import { mintApiKey } from '@memsvc/auth';
-import { type Scope, toTenantId } from '@memsvc/core';
+import { toTenantId } from '@memsvc/core';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,4 +1,4 @@
-import type { Scope } from '@memsvc/core';
+import type { Scope } from '@memsvc/access';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { verifies } from '../../../packages/core/test/requirements.js';

@@ -1,4 +1,4 @@
-import type { Scope } from '@memsvc/core';
+import type { Scope } from '@memsvc/access';
 import { TOOL_NAMES } from '@memsvc/mcp-tools';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

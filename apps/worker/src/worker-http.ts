@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Secret } from '@memsvc/access';
 import { bearerToken, secretMatches } from '@memsvc/auth';
-import type { Secret } from '@memsvc/core';
 import { httpStatusOf, type Metrics } from '@memsvc/runtime';
 import type { MemsvcStore } from '@memsvc/store-pg';
 

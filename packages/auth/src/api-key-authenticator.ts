@@ -1,4 +1,5 @@
-import type { ApiKeyRecord, ApiKeyStore, Clock, TimerHandle, Timers } from '@memsvc/core';
+import type { ApiKeyRecord, ApiKeyStore } from '@memsvc/access';
+import type { Clock, TimerHandle, Timers } from '@memsvc/core';
 import { hashApiKey, looksLikeApiKey } from './api-key-secret.js';
 
 /** How often the last use of keys is written, by default: a key's `lastUsedAt` is at most this stale. */

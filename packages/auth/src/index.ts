@@ -1,13 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Secret } from '@memsvc/core';
+import type { Secret } from '@memsvc/access';
 
 export type { ApiKeyAuthenticatorOptions } from './api-key-authenticator.js';
 export { ApiKeyAuthenticator, KEY_USE_FLUSH_MS } from './api-key-authenticator.js';
 export type { MintedApiKey } from './api-key-secret.js';
 export { API_KEY_PREFIX, API_KEY_VISIBLE_LENGTH, hashApiKey, looksLikeApiKey, mintApiKey } from './api-key-secret.js';
 export { bearerToken } from './bearer-token.js';
-export type { ApiKeyMaker, ApiKeyRequest, IssuedApiKey } from './issue-api-key.js';
-export { issueApiKey } from './issue-api-key.js';
 export { issueKeySession } from './key-session.js';
 export type { GitHubClientOptions, GitHubEndpoints } from './oauth/github-client.js';
 export { GITHUB_ENDPOINTS, githubClient } from './oauth/github-client.js';

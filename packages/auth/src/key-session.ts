@@ -1,4 +1,5 @@
-import { type ApiKeyRecord, isMemsvcError, type Scope } from '@memsvc/core';
+import type { ApiKeyRecord, Scope } from '@memsvc/access';
+import { isMemsvcError } from '@memsvc/core';
 import type { IssuedSession, SessionClient } from './session-subject.js';
 import type { SessionTokens } from './session-tokens.js';
 

@@ -1,4 +1,5 @@
-import type { Scope, SessionOrigin, TenantId } from '@memsvc/core';
+import type { Scope, SessionOrigin } from '@memsvc/access';
+import type { TenantId } from '@memsvc/core';
 
 /** Who a session is for and what it may do: the claims of a session JWT, before signing. */
 export interface SessionSubject {

@@ -1,15 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type Clock,
-  isScope,
-  isValidTenantId,
-  type Scope,
-  type Secret,
-  type SessionOrigin,
-  type SessionStore,
-  type TenantId,
-  toTenantId,
-} from '@memsvc/core';
+import { isScope, type Scope, type Secret, type SessionOrigin, type SessionStore } from '@memsvc/access';
+import { type Clock, isValidTenantId, type TenantId, toTenantId } from '@memsvc/core';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { IssuedSession, SessionClient, SessionPurpose, SessionSubject } from './session-subject.js';
 

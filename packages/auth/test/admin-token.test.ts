@@ -1,4 +1,4 @@
-import { Secret } from '@memsvc/core';
+import { Secret } from '@memsvc/access';
 import { describe, expect, it } from 'vitest';
 import { adminTokenDenial, adminTokenMatches } from '../src/index.js';
 

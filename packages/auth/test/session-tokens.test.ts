@@ -1,4 +1,5 @@
-import { type NewSession, Secret, type SessionRecord, type SessionStore, type TenantId, toTenantId } from '@memsvc/core';
+import { type NewSession, Secret, type SessionRecord, type SessionStore } from '@memsvc/access';
+import { type TenantId, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import type { ContradictionPolicy, DatabaseTarget, EmbeddingProviderName, RateLimitSettings, Secret } from '@memsvc/core';
+import type { DatabaseTarget, RateLimitSettings, Secret } from '@memsvc/access';
+import type { ContradictionPolicy, EmbeddingProviderName } from '@memsvc/core';
 import type { ToolSetName } from './tool-sets.js';
 
 export type NodeEnv = 'development' | 'production' | 'test';

@@ -1,4 +1,5 @@
-import { DEFAULT_EMBEDDING_MODEL, HNSW_MAX_DIMENSIONS, isLoopbackHost, isValidTenantId, knownModelDimensions } from '@memsvc/core';
+import { isLoopbackHost } from '@memsvc/access';
+import { DEFAULT_EMBEDDING_MODEL, HNSW_MAX_DIMENSIONS, isValidTenantId, knownModelDimensions } from '@memsvc/core';
 import type { ConfigIssue } from './config-error.js';
 import type { EnvVariable, ParsedEnv } from './env-schema.js';
 

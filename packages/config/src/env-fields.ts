@@ -1,4 +1,4 @@
-import { Secret } from '@memsvc/core';
+import { Secret } from '@memsvc/access';
 import { z } from 'zod';
 import { parseDurationSeconds } from './duration.js';
 

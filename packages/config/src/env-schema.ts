@@ -1,12 +1,6 @@
-import type { ToolRateLimit } from '@memsvc/core';
-import {
-  DEFAULT_IPV6_RATE_LIMIT_PREFIX,
-  EMBEDDING_PROVIDERS,
-  DEFAULT_ENGINE_SETTINGS as ENGINE_DEFAULTS,
-  HNSW_MAX_DIMENSIONS,
-  isIpOrCidr,
-  isValidTenantId,
-} from '@memsvc/core';
+import type { ToolRateLimit } from '@memsvc/access';
+import { DEFAULT_IPV6_RATE_LIMIT_PREFIX, isIpOrCidr } from '@memsvc/access';
+import { EMBEDDING_PROVIDERS, DEFAULT_ENGINE_SETTINGS as ENGINE_DEFAULTS, HNSW_MAX_DIMENSIONS, isValidTenantId } from '@memsvc/core';
 import type { z } from 'zod';
 import {
   booleanField,

@@ -1,4 +1,5 @@
-import { DEFAULT_EMBEDDING_MODEL, parseDatabaseUrl, redactDatabaseUrl, Secret } from '@memsvc/core';
+import { parseDatabaseUrl, redactDatabaseUrl, Secret } from '@memsvc/access';
+import { DEFAULT_EMBEDDING_MODEL } from '@memsvc/core';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { LogLevel, MemsvcConfig, NodeEnv, OAuthClient } from './config-types.js';
 import { checkCrossVariableRules, checkLoginRules } from './cross-variable-rules.js';

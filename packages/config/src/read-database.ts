@@ -1,4 +1,4 @@
-import { type DatabaseTarget, parseDatabaseUrl, redactDatabaseUrl, Secret } from '@memsvc/core';
+import { type DatabaseTarget, parseDatabaseUrl, redactDatabaseUrl, Secret } from '@memsvc/access';
 import type { ConfigIssue } from './config-error.js';
 import type { ReadDatabaseConfig } from './config-types.js';
 

@@ -1,6 +1,7 @@
 /// <reference types="node" />
 import { inspect } from 'node:util';
-import { isValidTenantId, Secret } from '@memsvc/core';
+import { Secret } from '@memsvc/access';
+import { isValidTenantId } from '@memsvc/core';
 import { describe, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
 import { assertServerMayBoot, ConfigError, ENV_VARIABLES, LITE_DEFAULT_USER_ID, loadConfig, type MemsvcConfig } from '../src/index.js';

@@ -1,41 +1,17 @@
-export { DEFAULT_IPV6_RATE_LIMIT_PREFIX } from './domain/address-bucket.js';
-export {
-  API_KEY_MAX_LIFETIME_DAYS,
-  API_KEY_NAME_MAX_LENGTH,
-  checkApiKeyName,
-  checkKeyScopesHeld,
-  keyLifetimeDays,
-} from './domain/api-key-rules.js';
 export { AUDIT_LIMITS, changedFieldsBefore } from './domain/audit-change.js';
 export { contentFingerprintText } from './domain/content-fingerprint.js';
 export type { ContextBlock } from './domain/context-block.js';
 export { packContext, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from './domain/context-block.js';
 export type { ContradictionPolicy } from './domain/contradiction-policy.js';
-export type { MergeBand, SimilarPair } from './domain/corpus-merge.js';
-export type { DatabaseTarget, DatabaseUrlResult } from './domain/database-url.js';
-export { describeDatabaseTarget, parseDatabaseUrl, redactDatabaseUrl } from './domain/database-url.js';
+export type { SimilarPair } from './domain/corpus-merge.js';
 export type { EmbeddingProviderName } from './domain/embedding-models.js';
 export { DEFAULT_EMBEDDING_MODEL, EMBEDDING_PROVIDERS, knownModelDimensions } from './domain/embedding-models.js';
 export type { ErasureCheck, ErasureCounts, ErasurePlace, ErasureReceipt } from './domain/erasure.js';
-export {
-  checkEraseIds,
-  ERASURE_PLACES,
-  erasedIdsText,
-  MAX_ERASE_IDS,
-  quotedInLaterContexts,
-  quotedText,
-  quotesOfVersions,
-  searchContextWithout,
-} from './domain/erasure.js';
-export type { FactChangeReason } from './domain/fact-change.js';
-export type { IdentityAccount, IdentityLoginOutcome } from './domain/identity-link-rules.js';
-export { checkIdentityAccount, identityLoginOutcome, parseIdentityAccount } from './domain/identity-link-rules.js';
+export { ERASURE_PLACES, erasedIdsText, quotedText, quotesOfVersions, searchContextWithout } from './domain/erasure.js';
 export { ACCESS_SATURATION, PINNED_FLOOR } from './domain/importance.js';
 export { type ImportanceParts, importanceParts } from './domain/importance-parts.js';
-export { isIpOrCidr, isLoopbackHost } from './domain/ip-address.js';
-export type { LexicalCorpusStatistics, LexicalPosting, LexicalRanking } from './domain/lexical-ranking.js';
 export { bm25Score, bm25TermScore, LEXICAL_RANKING } from './domain/lexical-ranking.js';
-export type { DecayRules, PromotionRules } from './domain/lifecycle-rules.js';
+export type { DecayRules } from './domain/lifecycle-rules.js';
 export { PASSAGES } from './domain/matching-passage.js';
 export type {
   AuditEntry,
@@ -52,89 +28,52 @@ export { MEMORY_MARKERS, MEMORY_TIERS } from './domain/memory.js';
 export type { GrantAccess, Grantee, GranteeKind, GrantRequest, MemoryGrant, SharedSpace } from './domain/memory-grants.js';
 export { GRANT_ACCESS, GRANTEE_KINDS, MAX_GRANT_DAYS } from './domain/memory-grants.js';
 export { checkContent, checkMetadata, checkScope, checkTags, MEMORY_LIMITS, nestingExceeds } from './domain/memory-limits.js';
-export { isRegisteredRedirectUri, REDIRECT_URI_MAX_LENGTH, redirectUriProblem } from './domain/oauth-redirect-uri.js';
-export type { OrganizationRole } from './domain/organization-rules.js';
-export { checkOrganizationName, checkOrganizationRole, checkOrganizationSlug, slugFromName } from './domain/organization-rules.js';
-export type {
-  RateLimitBucket,
-  RateLimitBucketKind,
-  RateLimitCaller,
-  RateLimitDecision,
-  RateLimitSettings,
-  ToolRateLimit,
-} from './domain/rate-limits.js';
-export { ADMITTED, checkRateLimitBucket, rateLimitBuckets, refusedDecision, windowStartOf } from './domain/rate-limits.js';
-export type { FusionWeights, RankedMemory, RecallCandidate } from './domain/recall-ranking.js';
+export type { RankedMemory, RecallCandidate } from './domain/recall-ranking.js';
 export { FUSION_WEIGHTS, fusionContextOf, recallScore } from './domain/recall-ranking.js';
 export type { ReindexJobJson } from './domain/reindex-job-json.js';
 export { reindexJobJson } from './domain/reindex-job-json.js';
-export type { ReindexJob, ReindexJobState, ReindexOptions, ReindexRequest, ReindexSummary } from './domain/reindex-rules.js';
+export type { ReindexJob, ReindexOptions, ReindexRequest, ReindexSummary } from './domain/reindex-rules.js';
 export { checkReindexRequest, EMPTY_REINDEX_SUMMARY, REINDEX_BATCH_SIZE, REINDEX_MAX_MEMORIES } from './domain/reindex-rules.js';
-export type { ContextEntry } from './domain/replacement-order.js';
-export type { RequestOriginHeaders, RequestOriginPolicyOptions, RequestOriginVerdict } from './domain/request-origin-policy.js';
-export { RequestOriginPolicy } from './domain/request-origin-policy.js';
-export type { Scope } from './domain/scopes.js';
-export { checkScopes, DEFAULT_KEY_SCOPES, isScope, parseScopes, SCOPES } from './domain/scopes.js';
-export { isSecret, Secret } from './domain/secret.js';
-export type { SimilarityRules, WriteCandidates, WriteRules } from './domain/similarity-rules.js';
+export type { WriteCandidates } from './domain/similarity-rules.js';
 export { writeRules } from './domain/similarity-rules.js';
 export { fnv1a64Hex } from './domain/stable-hash.js';
 export { unstorableTextAt } from './domain/storable-text.js';
-export type { SupersessionEffect, SupersessionRequest } from './domain/supersession-plan.js';
+export type { SupersessionEffect } from './domain/supersession-plan.js';
 export { MAX_SUPERSEDES } from './domain/supersession-plan.js';
 export type { TenantId } from './domain/tenant.js';
 export { isValidTenantId, TENANT_ID_MAX_LENGTH, toTenantId } from './domain/tenant.js';
 export { HNSW_MAX_DIMENSIONS } from './domain/vector-limits.js';
-export type { MemoriesAsOf } from './domain/versions-as-of.js';
-export type { FactChangeFinding, Neighbour, WriteDecision } from './domain/write-decision.js';
-export type { ContradictionEffect, PlannedLink, PromotionPlan, ReplacementEffect, WritePlan } from './domain/write-plan.js';
-export type { ForgetInput, ForgetResult, ReflectInput, ReflectResult, RememberInput, RememberResult } from './engine/agent-memory.js';
-export type { ConsolidationApproval, ConsolidationApprovalInput, SeenCluster } from './engine/approve-consolidation.js';
-export type { AsOfGaps } from './engine/as-of-reads.js';
-export type { LoadContextInput, QueryContextResult } from './engine/context-builders.js';
+export type { Neighbour } from './domain/write-decision.js';
+export type { ContradictionEffect, PlannedLink, ReplacementEffect } from './domain/write-plan.js';
+export type { SeenCluster } from './engine/approve-consolidation.js';
 export { CHAR_BUDGET, TOKEN_BUDGET } from './engine/context-builders.js';
-export type { CreateMemoryInput, CreateResult, RelatedMemory, SupersededMemory } from './engine/create-memory.js';
+export type { CreateMemoryInput, CreateResult, RelatedMemory } from './engine/create-memory.js';
 export type { CallContext, EngineSettings, MemoryEngineOptions } from './engine/engine-parts.js';
 export { DEFAULT_ENGINE_SETTINGS } from './engine/engine-parts.js';
-export type { FadingMemory, FadingMemoryPage } from './engine/fading-memories.js';
+export type { FadingMemory } from './engine/fading-memories.js';
 export { MAX_GRANTS_LISTED } from './engine/grant-access.js';
-export type { ConversationTurn, IngestInput, IngestResult } from './engine/ingest-conversation.js';
 export { chunkTurn, MAX_TURNS } from './engine/ingest-conversation.js';
-export type {
-  CorpusConsolidationResult,
-  DecayScanOptions,
-  DecayScanResult,
-  LifecycleSettings,
-  PromotionPassResult,
-} from './engine/lifecycle-jobs.js';
+export type { CorpusConsolidationResult, LifecycleSettings } from './engine/lifecycle-jobs.js';
 export { CORPUS_SEEDS, DECAY_JOB } from './engine/lifecycle-jobs.js';
-export type { ListInput } from './engine/list-memories.js';
-export type { MaintenanceEvents, MaintenanceOptions } from './engine/maintenance.js';
+export type { MaintenanceEvents } from './engine/maintenance.js';
 export { Maintenance } from './engine/maintenance.js';
 export { createMemoryEngine, MemoryEngine } from './engine/memory-engine.js';
 export type { RecallHit, RecallInput, RecallResult } from './engine/recall.js';
 export { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from './engine/recall.js';
-export type { ReindexControl, ReindexRunResult, ReindexStop } from './engine/reindex.js';
-export type {
-  ContradictionOutcome,
-  ContradictionResolution,
-  ResolveContradictionInput,
-  SeenMemory,
-} from './engine/resolve-contradiction.js';
+export type { ReindexControl, ReindexRunResult } from './engine/reindex.js';
+export type { ContradictionOutcome, SeenMemory } from './engine/resolve-contradiction.js';
 export { CONTRADICTION_OUTCOMES, CONTRADICTION_RESOLVE_ACTION } from './engine/resolve-contradiction.js';
-export type { UpdateMemoryInput, UpdateResult } from './engine/revise-memory.js';
-export type { SharedSelection, SpaceName } from './engine/shared-spaces.js';
+export type { UpdateMemoryInput } from './engine/revise-memory.js';
 export { MAX_NAMED_SPACES } from './engine/shared-spaces.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
-export type { ApiKeyRecord, ApiKeyStore, NewApiKey } from './ports/api-key-store.js';
 export type { Clock } from './ports/clock.js';
 export type { Embedder } from './ports/embedder.js';
 export type { ErasureOfMemory, ErasureStore } from './ports/erasure-store.js';
 export type { ExportedLink, ExportedMemory, ExportPage, ExportQuery, ExportStore } from './ports/export-store.js';
 export type { GranteeIdentity, GrantStore } from './ports/grant-store.js';
 export type { IdGenerator } from './ports/id-generator.js';
-export type { ImportLedgerEntry, ImportLedgerKey, ImportLedgerStore } from './ports/import-ledger-store.js';
+export type { ImportLedgerEntry, ImportLedgerStore } from './ports/import-ledger-store.js';
 export type { ImportedAuditRow, ImportedLink, ImportedMemory, ImportStore, ImportWriteResult } from './ports/import-store.js';
 export type { AuthSweepCounts, DecayChange, LifecycleStore, MergeOutcome } from './ports/lifecycle-store.js';
 export type {
@@ -147,27 +86,12 @@ export type {
   PrecedingMemoryQuery,
   RecallCandidateQuery,
   RecallFilters,
-  UpdateOptions,
   VersionsAsOf,
   VersionsAsOfQuery,
-  WriteOptions,
   WriteOutcome,
 } from './ports/memory-store.js';
-export { checkFinite, checkLimit, checkNewMemory, MAX_PAGE_SIZE } from './ports/memory-store-checks.js';
-export type {
-  AuthorizationGrant,
-  CodeGrant,
-  CodeRedemption,
-  NewRefreshFamily,
-  OAuthAuthorizationStore,
-  PendingAuthorization,
-} from './ports/oauth-authorization-store.js';
-export type { NewOAuthClient, OAuthClientRecord, OAuthClientStore } from './ports/oauth-client-store.js';
-export type { LiveRefreshToken, OAuthRefreshStore, RefreshOutcome } from './ports/oauth-refresh-store.js';
-export type { IdentityProvider, OAuthStateStore, PendingLogin } from './ports/oauth-state-store.js';
-export type { NewOrganization, OrganizationMember, OrganizationRecord, OrganizationStore } from './ports/organization-store.js';
+export { checkFinite, checkLimit, checkNewMemory } from './ports/memory-store-checks.js';
 export type { Progress, ProgressListener } from './ports/progress.js';
-export type { RateLimitStore } from './ports/rate-limit-store.js';
 export type { JobCheckpoint, ReindexJobQueue, ReindexRow, ReindexStore, VectorWrite } from './ports/reindex-store.js';
 export { CheckpointOutOfOrder, JobOwnershipLost } from './ports/reindex-store.js';
 export type {
@@ -177,19 +101,15 @@ export type {
   ContradictionClearance,
   ReviewStore,
 } from './ports/review-store.js';
-export type { NewSession, SessionOrigin, SessionRecord, SessionStore } from './ports/session-store.js';
 export type { TimerHandle, Timers } from './ports/timers.js';
-export type { SpanAttributes, SpanAttributeValue, TraceIds, Tracer, TraceSpan } from './ports/tracer.js';
+export type { SpanAttributes, TraceIds, Tracer, TraceSpan } from './ports/tracer.js';
 export { NO_TRACING, spanErrorCode } from './ports/tracer.js';
-export type { IdentityLink, IdentityLinkChange, IdentityRelink, UserIdentityStore, VerifiedIdentity } from './ports/user-identity-store.js';
 export type { VectorSpace, VectorSpaceInfo } from './ports/vector-space.js';
 export type {
-  CandidateUnit,
   InsertUnlessRelevantResult,
   NewMemoryUnit,
   PromotionUnit,
   SupersessionInputs,
-  SupersessionUnit,
   UpdateUnit,
   WriteCandidateQuery,
 } from './ports/write-unit.js';

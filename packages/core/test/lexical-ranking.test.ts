@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { LexicalPosting } from '../src/domain/lexical-ranking.js';
 import { inverseDocumentFrequency } from '../src/domain/lexical-ranking.js';
-import { bm25Score, bm25TermScore, LEXICAL_RANKING, type LexicalPosting } from '../src/index.js';
+import { bm25Score, bm25TermScore, LEXICAL_RANKING } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const corpus = { documents: 100, averageLength: 10 };

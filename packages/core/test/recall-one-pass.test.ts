@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryEngine, type MemoryStore, toTenantId } from '../src/index.js';
-import { InMemoryMemoryStore, ManualClock, StaticEmbedder } from '../src/testing/index.js';
+import { InMemoryErasureStore, InMemoryGrantStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '../src/testing/index.js';
 import { verifies } from './requirements.js';
 
 /** The store's reads a recall makes, by method, around a real in-memory store. */
@@ -27,8 +27,15 @@ describe('recall in one pass', () => {
     verifies('R-RECALL-ONE-PASS', 'the replacements of every hit are read in one batch per round, never one memory at a time'),
     async () => {
       const clock = new ManualClock('2026-05-01T10:00:00Z');
-      const counting = countingStore(new InMemoryMemoryStore({ clock }));
-      const engine = createMemoryEngine({ store: counting.store, embedder: new StaticEmbedder({}, 'static-test'), clock });
+      const store = new InMemoryMemoryStore({ clock });
+      const counting = countingStore(store);
+      const engine = createMemoryEngine({
+        store: counting.store,
+        embedder: new StaticEmbedder({}, 'static-test'),
+        clock,
+        grants: new InMemoryGrantStore(),
+        erasures: new InMemoryErasureStore(store, clock),
+      });
       // Twelve topics, each said, then replaced (supersedes); four replaced once more: chains two deep.
       const first: string[] = [];
       const second: string[] = [];
@@ -67,10 +74,13 @@ describe('recall in one pass', () => {
 
   it(verifies('R-RECALL-ONE-PASS', 'replacements count against the limit: the answer has at most limit hits'), async () => {
     const clock = new ManualClock('2026-05-01T10:00:00Z');
+    const store = new InMemoryMemoryStore({ clock });
     const engine = createMemoryEngine({
-      store: new InMemoryMemoryStore({ clock }),
+      store,
       embedder: new StaticEmbedder({}, 'static-test'),
       clock,
+      grants: new InMemoryGrantStore(),
+      erasures: new InMemoryErasureStore(store, clock),
     });
     for (let topic = 0; topic < 6; topic++) {
       clock.advance(60_000);

@@ -54,13 +54,16 @@ describe('what replaced what', () => {
     expect(replacementOf(memory('old', '2026-11-01T00:00:00Z', { replacedBy: 'gone' }), [], liveOf())).toBeUndefined();
   });
 
-  it(verifies('R-TIME-REPLACED', 'a later look-alike linked as contradicting replaces nothing: it is not a change of the same fact'), () => {
-    const dana = memory('dana', '2026-11-20T09:00:00Z', { contradicted: true, content: 'Dana lives in Lisbon' });
-    const ivo = memory('ivo', '2026-11-24T14:05:00Z', { contradicted: true, content: 'Ivo lives in Toronto' });
-    expect(replacementOf(dana, [link('dana', 'contradicts', 'ivo')], liveOf(dana, ivo))).toBeUndefined();
-    // A write's own marker still names its replacement, whatever the words.
-    expect(replacementOf({ ...dana, supersededBy: 'ivo' }, [], liveOf(dana, ivo))).toBe('ivo');
-  });
+  it(
+    verifies('R-TIME-REPLACED', 'a later look-alike linked as contradicting replaces nothing: it is not a change of the same fact'),
+    () => {
+      const dana = memory('dana', '2026-11-20T09:00:00Z', { contradicted: true, content: 'Dana lives in Lisbon' });
+      const ivo = memory('ivo', '2026-11-24T14:05:00Z', { contradicted: true, content: 'Ivo lives in Toronto' });
+      expect(replacementOf(dana, [link('dana', 'contradicts', 'ivo')], liveOf(dana, ivo))).toBeUndefined();
+      // A write's own marker still names its replacement, whatever the words.
+      expect(replacementOf({ ...dana, supersededBy: 'ivo' }, [], liveOf(dana, ivo))).toBe('ivo');
+    },
+  );
 
   it(verifies('R-TIME-REPLACED', 'a replacement that is no longer live (deleted, expired, purged) replaces nothing'), () => {
     const links = [link('paris', 'contradicts', 'berlin'), link('paris', 'contradicts', null)];

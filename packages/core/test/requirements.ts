@@ -113,6 +113,7 @@ export const REQUIREMENTS = {
     'a session or a key is issued only from a credential live at the moment of issue: the parent key or session is re-read and locked in the issuing transaction, so one revoked while a request was in flight issues nothing',
   'AUTH-KEYS-MANAGE':
     "managing keys and sessions on the dashboard needs the keys:manage scope: an agent's key, or a session made from one without it, cannot mint or revoke",
+  'AUTH-KEYS-LITE': 'on lite no per-agent API key is made, on any surface: the refusal comes before a key is minted (spec §5.5)',
   'AUTH-KEYS-FRESH': 'making or revoking a key, or ending sessions, needs a sign-in from the last ten minutes',
   'AUTH-KEYS-SESSION-BOUND':
     'a key made in a session expires no later than the session and is revoked when the session ends (logout, every session ended, or its key revoked)',

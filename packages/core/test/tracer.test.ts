@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryEngine, MemsvcError, NO_TRACING, spanErrorCode, type TraceSpan, toTenantId } from '../src/index.js';
-import { InMemoryMemoryStore, ManualClock, RecordingTracer, StaticEmbedder } from '../src/testing/index.js';
+import {
+  InMemoryErasureStore,
+  InMemoryGrantStore,
+  InMemoryMemoryStore,
+  ManualClock,
+  RecordingTracer,
+  StaticEmbedder,
+} from '../src/testing/index.js';
 
 describe('NO_TRACING, the default tracer', () => {
   it('runs the work as it is and reports no span', async () => {
@@ -61,7 +68,9 @@ describe('the engine in spans', () => {
     const clock = new ManualClock('2026-05-01T10:00:00Z');
     const tracer = new RecordingTracer();
     const embedder = new StaticEmbedder({}, 'static-test', () => [1, 0, 0]);
-    const engine = createMemoryEngine({ store: new InMemoryMemoryStore({ clock }), embedder, clock, tracer });
+    const store = new InMemoryMemoryStore({ clock });
+    const grants = new InMemoryGrantStore();
+    const engine = createMemoryEngine({ store, embedder, clock, tracer, grants, erasures: new InMemoryErasureStore(store, clock) });
     return { tracer, engine };
   };
 

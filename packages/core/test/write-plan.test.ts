@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { SimilarityRules } from '../src/domain/similarity-rules.js';
 import { decideWrite } from '../src/domain/similarity-rules.js';
 import { comparedTiers, planPromotion, planWrite } from '../src/domain/write-plan.js';
-import { type MemoryRecord, type SimilarityRules, writeRules } from '../src/index.js';
+import { type MemoryRecord, writeRules } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const memory = (id: string) => ({ id, tier: 'ltm' }) as MemoryRecord;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { importanceScore, isPruneEligible, isStale } from '../src/domain/importance.js';
+import type { SimilarityRules } from '../src/domain/similarity-rules.js';
 import { decideWrite } from '../src/domain/similarity-rules.js';
-import { type MemoryRecord, type SimilarityRules, writeRules } from '../src/index.js';
+import { type MemoryRecord, writeRules } from '../src/index.js';
 import { verifies } from './requirements.js';
 
 const rules: SimilarityRules = {

@@ -2,14 +2,14 @@ import type { LoginFlow } from '@memsvc/auth';
 import type { MemsvcRuntime } from '@memsvc/runtime';
 
 /**
- * What the dashboard runs on: the same runtime as the server (engine, maintenance, store,
+ * What the dashboard runs on: the same runtime as the server (engine, access, maintenance, store,
  * sessions), so every change a person makes goes through the engine and is versioned and
  * audited like an agent's. `loginFlow` is GitHub/Google sign-in when configured.
  */
 export interface DashboardDependencies {
   readonly runtime: Pick<
     MemsvcRuntime,
-    'config' | 'engine' | 'maintenance' | 'store' | 'clock' | 'sessions' | 'logger' | 'apiKeys' | 'metrics'
+    'config' | 'engine' | 'access' | 'maintenance' | 'store' | 'clock' | 'sessions' | 'logger' | 'apiKeys' | 'metrics'
   >;
   readonly loginFlow?: LoginFlow | undefined;
 }

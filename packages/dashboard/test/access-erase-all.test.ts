@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { type Scope, Secret } from '@memsvc/access';
 import { mintApiKey, SessionTokens } from '@memsvc/auth';
-import { type CallContext, erasedIdsText, type Scope, Secret, type TenantId, toTenantId } from '@memsvc/core';
+import { type CallContext, erasedIdsText, type TenantId, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

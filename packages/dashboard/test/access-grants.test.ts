@@ -1,5 +1,6 @@
+import type { ApiKeyRecord, Scope } from '@memsvc/access';
 import { mintApiKey } from '@memsvc/auth';
-import { type ApiKeyRecord, type Scope, type TenantId, toTenantId } from '@memsvc/core';
+import { type TenantId, toTenantId } from '@memsvc/core';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardEngines, JWT_SECRET, startTestDashboard, type TestDashboard } from './support/dashboard-harness.js';

@@ -1,5 +1,6 @@
+import { type Scope, Secret } from '@memsvc/access';
 import { mintApiKey, SessionTokens } from '@memsvc/auth';
-import { type Scope, Secret, type TenantId, toTenantId } from '@memsvc/core';
+import { type TenantId, toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

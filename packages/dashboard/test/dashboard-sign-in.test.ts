@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { Secret } from '@memsvc/access';
 import { githubClient, mcpResourceOf, mintApiKey } from '@memsvc/auth';
 import { DEFAULT_GITHUB_USER, type FakeGitHub, startFakeGitHub } from '@memsvc/auth/testing';
-import { Secret, toTenantId } from '@memsvc/core';
+import { toTenantId } from '@memsvc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
 import { dashboardEngines, JWT_SECRET, startTestDashboard, type TestDashboard } from './support/dashboard-harness.js';

@@ -1,5 +1,6 @@
+import type { Scope } from '@memsvc/access';
 import { mintApiKey } from '@memsvc/auth';
-import { type Scope, toTenantId } from '@memsvc/core';
+import { toTenantId } from '@memsvc/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dashboardEngines, JWT_SECRET, startTestDashboard, type TestDashboard } from './support/dashboard-harness.js';
 import { csrfOf, type Visitor, visitor } from './support/http-visitor.js';

@@ -3,7 +3,14 @@
 
 import { DEFAULT_TOOL_SETS, TOOL_SET_NAMES, TOOL_SETS } from '@memsvc/config';
 import { createMemoryEngine, Secret } from '@memsvc/core';
-import { InMemoryExportStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+import {
+  InMemoryErasureStore,
+  InMemoryExportStore,
+  InMemoryGrantStore,
+  InMemoryMemoryStore,
+  ManualClock,
+  StaticEmbedder,
+} from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '../dist/index.js';
@@ -11,7 +18,13 @@ import { createMcpServer } from '../dist/index.js';
 async function listed(options) {
   const clock = new ManualClock('2026-05-01T10:00:00Z');
   const store = new InMemoryMemoryStore({ clock });
-  const engine = createMemoryEngine({ store, embedder: new StaticEmbedder({}, undefined), clock });
+  const engine = createMemoryEngine({
+    store,
+    embedder: new StaticEmbedder({}, undefined),
+    clock,
+    grants: new InMemoryGrantStore(),
+    erasures: new InMemoryErasureStore(store, clock),
+  });
   // Registration never calls maintenance or the import readers: empty stand-ins list the admin tools.
   const server = createMcpServer(
     { name: 'memsvc', version: '0.0.0' },

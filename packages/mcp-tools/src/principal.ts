@@ -1,4 +1,5 @@
-import { SCOPES, type Scope, type TenantId } from '@memsvc/core';
+import { SCOPES, type Scope } from '@memsvc/access';
+import type { TenantId } from '@memsvc/core';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 
 /**

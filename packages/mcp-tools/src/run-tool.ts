@@ -1,3 +1,4 @@
+import type { Secret } from '@memsvc/access';
 import { type AdminTokenDenial, adminTokenDenial } from '@memsvc/auth';
 import {
   type CallContext,
@@ -6,7 +7,6 @@ import {
   MemsvcError,
   type MemsvcErrorCode,
   NO_TRACING,
-  type Secret,
   type Tracer,
   type TraceSpan,
   toTenantId,

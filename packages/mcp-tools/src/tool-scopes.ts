@@ -1,4 +1,4 @@
-import type { Scope } from '@memsvc/core';
+import type { Scope } from '@memsvc/access';
 import type { ToolName } from './tool-names.js';
 
 /**

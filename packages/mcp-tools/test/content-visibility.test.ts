@@ -1,4 +1,5 @@
-import { MemsvcError, type Scope, toTenantId } from '@memsvc/core';
+import type { Scope } from '@memsvc/access';
+import { MemsvcError, toTenantId } from '@memsvc/core';
 import { describe, expect, it } from 'vitest';
 import { visibleResult } from '../src/content-visibility.js';
 import { ANONYMOUS_PRINCIPAL, type ApiKeyPrincipal, PRE_SHARED_KEY_PRINCIPAL, toolError, toolSuccess } from '../src/index.js';

@@ -1,6 +1,13 @@
 import { TOOL_SET_NAMES } from '@memsvc/config';
 import { createMemoryEngine, toTenantId } from '@memsvc/core';
-import { InMemoryExportStore, InMemoryGrantStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+import {
+  InMemoryErasureStore,
+  InMemoryExportStore,
+  InMemoryGrantStore,
+  InMemoryMemoryStore,
+  ManualClock,
+  StaticEmbedder,
+} from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +26,7 @@ async function connect(principal?: ApiKeyPrincipal) {
   const grants = new InMemoryGrantStore({ users: ['alice', 'bob'] });
   // bob shares a space with alice, so use_shared_space has a grant to choose.
   await grants.grant(toTenantId('bob'), { space: 'team', grantee: { kind: 'user', id: 'alice' }, access: 'read' }, 'user:bob', clock.now());
-  const engine = createMemoryEngine({ store, embedder, clock, grants });
+  const engine = createMemoryEngine({ store, embedder, clock, grants, erasures: new InMemoryErasureStore(store, clock) });
   const exports = new InMemoryExportStore(store, clock);
   const server = createMcpServer(
     { name: 'memsvc', version: '0.0.0' },
@@ -91,10 +98,10 @@ describe('output schemas', () => {
     const seeded = await seed(client);
     for (const tool of listed) {
       const result = await client.callTool({ name: tool, arguments: argumentsOf(tool, seeded) });
-      // In process there is no erasure store (it is PostgreSQL's): the typed error, validated all the
-      // same; the receipt's check itself is validated over the real server (erasure.e2e).
+      // The seeded arguments name no erasure of the caller: the typed error, validated all the same;
+      // the receipt's check itself is validated over the real server (erasure.e2e).
       if (tool === 'verify_erasure') {
-        expect(result.structuredContent).toMatchObject({ error: { code: 'INVALID_CONFIG' } });
+        expect(result.structuredContent).toMatchObject({ error: { code: 'NOT_FOUND' } });
         continue;
       }
       expect(result.isError, `${tool}: ${JSON.stringify(result.structuredContent)}`).toBeFalsy();

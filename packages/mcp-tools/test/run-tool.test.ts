@@ -1,4 +1,5 @@
-import { type CallContext, MemsvcError, Secret, toTenantId } from '@memsvc/core';
+import { Secret } from '@memsvc/access';
+import { type CallContext, MemsvcError, toTenantId } from '@memsvc/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

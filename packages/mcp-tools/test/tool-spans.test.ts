@@ -1,6 +1,13 @@
 import { TOOL_SET_NAMES } from '@memsvc/config';
 import { createMemoryEngine } from '@memsvc/core';
-import { InMemoryMemoryStore, ManualClock, RecordingTracer, StaticEmbedder } from '@memsvc/core/testing';
+import {
+  InMemoryErasureStore,
+  InMemoryGrantStore,
+  InMemoryMemoryStore,
+  ManualClock,
+  RecordingTracer,
+  StaticEmbedder,
+} from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
@@ -10,11 +17,14 @@ import { createMcpServer, runTool, toolError } from '../src/index.js';
 async function tracedClient() {
   const clock = new ManualClock('2026-05-01T10:00:00Z');
   const tracer = new RecordingTracer();
+  const store = new InMemoryMemoryStore({ clock });
   const engine = createMemoryEngine({
-    store: new InMemoryMemoryStore({ clock }),
+    store,
     embedder: new StaticEmbedder({}, undefined),
     clock,
     tracer,
+    grants: new InMemoryGrantStore(),
+    erasures: new InMemoryErasureStore(store, clock),
   });
   const pipeline = { defaultUserId: 'alice@example.com', tracer };
   const server = createMcpServer({ name: 'memsvc-test', version: '0.0.0' }, { clock, engine, pipeline, toolSets: TOOL_SET_NAMES });

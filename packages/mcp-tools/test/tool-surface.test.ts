@@ -1,6 +1,13 @@
 import { TOOL_SETS } from '@memsvc/config';
 import { createMemoryEngine } from '@memsvc/core';
-import { InMemoryExportStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+import {
+  InMemoryErasureStore,
+  InMemoryExportStore,
+  InMemoryGrantStore,
+  InMemoryMemoryStore,
+  ManualClock,
+  StaticEmbedder,
+} from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,7 +25,13 @@ afterEach(async () => {
 async function connect(options: Partial<Pick<ToolDependencies, 'toolSets'>> = {}) {
   const clock = new ManualClock('2026-05-01T10:00:00Z');
   const store = new InMemoryMemoryStore({ clock });
-  const engine = createMemoryEngine({ store, embedder: new StaticEmbedder({}, undefined), clock });
+  const engine = createMemoryEngine({
+    store,
+    embedder: new StaticEmbedder({}, undefined),
+    clock,
+    grants: new InMemoryGrantStore(),
+    erasures: new InMemoryErasureStore(store, clock),
+  });
   const exports = new InMemoryExportStore(store, clock);
   const server = createMcpServer(
     { name: 'memsvc', version: '0.0.0' },

@@ -1,8 +1,19 @@
+import type { DatabaseTarget } from '@memsvc/access';
 import type { MemsvcConfig } from '@memsvc/config';
 import type { Clock, Tracer } from '@memsvc/core';
 import { createEmbedder, type EmbedderChoice, type EmbeddingRequestEvent, providerInUse } from '@memsvc/embeddings';
 import { type MemsvcStore, openStore, PGLITE_AUTOVACUUM_INTERVAL_MS, type ReplicaEvents } from '@memsvc/store-pg';
 import type { Logger } from './logger.js';
+
+/** What a one-shot command opens differently from a server: one connection, or another database. */
+export interface StoreOverrides {
+  /** A command holds one connection; a server keeps the pool's default. */
+  readonly maxConnections?: number | undefined;
+  /** The database to open instead of the configured one (a dry run's empty stand-in). */
+  readonly database?: DatabaseTarget | undefined;
+  /** False: no DATABASE_READ_URL standby, every read on the primary (an operator's command reads what it just wrote). */
+  readonly readReplica?: boolean | undefined;
+}
 
 /**
  * Opens (and migrates) the database a configuration names, as a server or a worker does;
@@ -16,6 +27,7 @@ export function openConfiguredStore(
   clock?: Clock,
   tracer?: Tracer,
   replicaEvents?: ReplicaEvents,
+  overrides: StoreOverrides = {},
 ): Promise<MemsvcStore> {
   const read = config.database.read;
   // With no vectors to generate (openai without a key: spec §7, no error), the database is not
@@ -23,7 +35,7 @@ export function openConfiguredStore(
   // recall finds its memories by full text. A VECTOR_DIMENSIONS pin is still checked.
   const generatesVectors = providerInUse(config.embedding) !== 'disabled';
   return openStore({
-    database: config.database.target,
+    database: overrides.database ?? config.database.target,
     ...(clock ? { clock } : {}),
     ...(tracer ? { tracer } : {}),
     vector: {
@@ -33,7 +45,11 @@ export function openConfiguredStore(
       hnswEfConstruction: config.vectorIndex.hnswEfConstruction,
       hnswEfSearch: config.vectorIndex.hnswEfSearch,
     },
-    pool: { applicationName, onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed') },
+    pool: {
+      applicationName,
+      ...(overrides.maxConnections ? { maxConnections: overrides.maxConnections } : {}),
+      onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
+    },
     // A server or worker runs for days: on PGlite, nothing else would ever vacuum or analyse.
     autovacuum: {
       intervalMs: PGLITE_AUTOVACUUM_INTERVAL_MS,

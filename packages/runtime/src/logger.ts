@@ -1,5 +1,6 @@
+import { isSecret } from '@memsvc/access';
 import type { LogLevel } from '@memsvc/config';
-import { isSecret, NO_TRACING, type Tracer } from '@memsvc/core';
+import { NO_TRACING, type Tracer } from '@memsvc/core';
 import pino, { type Logger } from 'pino';
 
 /** Where a logger finds the span in progress; openRuntime points it at the runtime's tracer. */

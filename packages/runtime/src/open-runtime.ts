@@ -1,19 +1,11 @@
-import { ApiKeyAuthenticator, mcpResourceOf, SessionTokens } from '@memsvc/auth';
+import { type AccessService, createAccessService } from '@memsvc/access';
+import { ApiKeyAuthenticator, mcpResourceOf, mintApiKey, SessionTokens } from '@memsvc/auth';
 import { JWT_SECRET_MIN_LENGTH, type MemsvcConfig } from '@memsvc/config';
-import {
-  type Clock,
-  createMemoryEngine,
-  type Embedder,
-  type EmbeddingProviderName,
-  FUSION_WEIGHTS,
-  type Maintenance,
-  type MemoryEngine,
-  type Timers,
-  type Tracer,
-} from '@memsvc/core';
+import type { Clock, Embedder, EmbeddingProviderName, Maintenance, MemoryEngine, Timers, Tracer } from '@memsvc/core';
 import { OPENAI_BASE_URL, ResilientEmbedder } from '@memsvc/embeddings';
 import { type MemsvcStore, type ReplicaEvents, systemClock } from '@memsvc/store-pg';
-import { configuredEmbedder, openConfiguredStore } from './configured-store-and-embedder.js';
+import { configuredEngine } from './configured-engine.js';
+import { configuredEmbedder, openConfiguredStore, type StoreOverrides } from './configured-store-and-embedder.js';
 import { createMaintenance } from './create-maintenance.js';
 import { registerEmbeddingMetrics } from './embedding-metrics.js';
 import { EmbeddingReachability } from './embedding-reachability.js';
@@ -38,6 +30,8 @@ export interface RuntimeOptions {
    * own check. The server passes its health checker, so metrics and /health share one probe.
    */
   readonly readPgvector?: ((store: MemsvcStore) => Promise<boolean>) | undefined;
+  /** A one-shot command (the CLI) opens one connection, or an empty stand-in for a dry run; a server neither. */
+  readonly store?: StoreOverrides | undefined;
 }
 
 /** How long closing the runtime may take. */
@@ -70,6 +64,8 @@ export interface MemsvcRuntime {
    */
   readonly embeddingReachability: EmbeddingReachability | undefined;
   readonly engine: MemoryEngine;
+  /** Who may do what: keys, organizations, identities, sessions and grants, for every surface (`@memsvc/access`). */
+  readonly access: AccessService;
   readonly maintenance: Maintenance;
   /** Per-agent API keys: who a bearer token is (the standard profile's credentials, spec §5). */
   readonly apiKeys: ApiKeyAuthenticator;
@@ -103,11 +99,12 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
   const tracing = await openTracing(config.telemetry, tracingEvents(metrics, logger));
   const { tracer } = tracing;
   logTraceIds(logger, tracer);
-  const replicaEvents = config.database.read
-    ? readReplicaEvents(metrics, logger.child({ component: 'read-replica', replica: config.database.read.displayUrl }), () => opened)
-    : undefined;
+  const replicaEvents =
+    config.database.read && options.store?.readReplica !== false
+      ? readReplicaEvents(metrics, logger.child({ component: 'read-replica', replica: config.database.read.displayUrl }), () => opened)
+      : undefined;
   // The store stamps rows and judges expiry by the same clock as the engine.
-  const store = await openConfiguredStore(config, options.applicationName, logger, clock, tracer, replicaEvents).catch(
+  const store = await openConfiguredStore(config, options.applicationName, logger, clock, tracer, replicaEvents, options.store).catch(
     async (error: unknown) => {
       await tracing.shutdown();
       throw error;
@@ -126,19 +123,8 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
           timers: options.timers ?? systemTimers,
         })
       : undefined;
-  const engine = createMemoryEngine({
-    // With DATABASE_READ_URL, the store that sends the read tools' reads to the standby.
-    store: store.readReplica?.memories ?? store.memories,
-    embedder,
-    clock,
-    fusion: FUSION_WEIGHTS[provider],
-    onBackgroundError: (error) => logger.warn({ err: error }, 'recording memory accesses failed'),
-    settings: { similarity: config.similarity, importanceHalfLifeDays: config.importance.halfLifeDays },
-    tracer,
-    // Grants are read on the primary: a revocation applies to the next call, whatever replica serves it.
-    grants: store.grants,
-    erasures: store.erasures,
-  });
+  const engine = configuredEngine(config, { store, embedder, provider, clock, tracer, logger });
+  const access = createAccessService({ profile: config.profile, stores: store, engine, clock, mintKey: () => mintApiKey() });
   const maintenance = createMaintenance({ store, embedder, config, clock, metrics, tracer });
   const apiKeys = new ApiKeyAuthenticator({
     keys: store.apiKeys,
@@ -172,6 +158,7 @@ export async function openRuntime(config: MemsvcConfig, options: RuntimeOptions)
     provider,
     embeddingReachability,
     engine,
+    access,
     maintenance,
     apiKeys,
     sessions,

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { Secret } from '@memsvc/core';
+import { Secret } from '@memsvc/access';
 import { describe, expect, it } from 'vitest';
 import { auditLog, createLogger } from '../src/index.js';
 

@@ -1,4 +1,5 @@
-import type { Clock, DatabaseTarget, IdGenerator, Timers, Tracer } from '@memsvc/core';
+import type { DatabaseTarget } from '@memsvc/access';
+import type { Clock, IdGenerator, Timers, Tracer } from '@memsvc/core';
 import type { PgApiKeyStore } from './auth/pg-api-key-store.js';
 import type { PgOAuthAuthorizationStore } from './auth/pg-oauth-authorization-store.js';
 import type { PgOAuthClientStore } from './auth/pg-oauth-client-store.js';

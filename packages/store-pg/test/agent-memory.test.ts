@@ -16,7 +16,14 @@ describeEachStore('context and agent-memory tools', (kind) => {
   beforeEach(async () => {
     await store.reset();
     clock.set('2026-05-01T09:00:00.000Z');
-    memories = createMemoryEngine({ store: store.memories, embedder: new LocalEmbedder(), clock, fusion: FUSION_WEIGHTS.local });
+    memories = createMemoryEngine({
+      store: store.memories,
+      embedder: new LocalEmbedder(),
+      clock,
+      fusion: FUSION_WEIGHTS.local,
+      grants: store.grants,
+      erasures: store.erasures,
+    });
   });
 
   it('remember picks the tier, and reports a duplicate exactly when nothing new was stored', async () => {
@@ -119,7 +126,14 @@ describeEachStore('ingest_conversation', (kind) => {
   ];
 
   beforeAll(async () => {
-    memories = createMemoryEngine({ store: store.memories, embedder: new LocalEmbedder(), clock, fusion: FUSION_WEIGHTS.local });
+    memories = createMemoryEngine({
+      store: store.memories,
+      embedder: new LocalEmbedder(),
+      clock,
+      fusion: FUSION_WEIGHTS.local,
+      grants: store.grants,
+      erasures: store.erasures,
+    });
   });
 
   it('stores turns with provenance, finds an answer by its question, and adds nothing on a re-ingest', async () => {

@@ -30,7 +30,7 @@ describeEachStore('asOf (recall, get and list as the memory was then)', (kind) =
   // 13:00 the release memory deleted; 14:00 a later memory; now 15:00.
   beforeAll(async () => {
     await store.reset();
-    memories = createMemoryEngine({ store: store.memories, embedder, clock });
+    memories = createMemoryEngine({ store: store.memories, embedder, clock, grants: store.grants, erasures: store.erasures });
     clock.set(at('09:00'));
     ids.home = (await memories.create(alice, { tier: 'ltm', content: 'Alice lives in Paris' })).memory.id;
     clock.set(at('10:00'));

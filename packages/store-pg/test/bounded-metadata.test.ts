@@ -32,7 +32,13 @@ describeEachStore('bounded metadata and audit', (kind) => {
 
   beforeEach(async () => {
     await store.reset();
-    memories = createMemoryEngine({ store: store.memories, embedder: new StaticEmbedder({}, undefined), clock });
+    memories = createMemoryEngine({
+      store: store.memories,
+      embedder: new StaticEmbedder({}, undefined),
+      clock,
+      grants: store.grants,
+      erasures: store.erasures,
+    });
   });
 
   it(

@@ -13,7 +13,13 @@ import { openTestStore } from './support/open-test-store.js';
 const alice: CallContext = { tenant: toTenantId('alice'), actor: { id: 'user:alice' } };
 
 function engineOn(store: MemsvcStore) {
-  return createMemoryEngine({ store: store.memories, embedder: new LocalEmbedder(), clock: systemClock, erasures: store.erasures });
+  return createMemoryEngine({
+    store: store.memories,
+    embedder: new LocalEmbedder(),
+    clock: systemClock,
+    erasures: store.erasures,
+    grants: store.grants,
+  });
 }
 
 /**

@@ -30,6 +30,7 @@ describeEachEngine('erasure of an edited turn that a later turn quotes', (engine
       clock,
       fusion: FUSION_WEIGHTS.local,
       erasures: store.erasures,
+      grants: store.grants,
     });
   });
 

@@ -48,6 +48,8 @@ describeEachEngine('export store', (engine) => {
           },
           importanceHalfLifeDays: 14,
         },
+        grants: store.grants,
+        erasures: store.erasures,
       });
     const tick = () => clock.advance(1000);
     // A pinned memory with tags, metadata, importance and three versions.

@@ -22,7 +22,7 @@ describeEachStore('changed facts', (kind) => {
     clock.set('2026-04-01T09:00:00.000Z');
     embedder.available = false;
     await store.reset();
-    memories = createMemoryEngine({ store: store.memories, embedder, clock });
+    memories = createMemoryEngine({ store: store.memories, embedder, clock, grants: store.grants, erasures: store.erasures });
   });
 
   const remember = async (content: string, tenant = ana) => (await memories.create(tenant, { tier: 'ltm', content })).memory;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { IdentityAccount, TenantId, VerifiedIdentity } from '@memsvc/core';
+import type { IdentityAccount, VerifiedIdentity } from '@memsvc/access';
+import type { TenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { beforeEach, expect, it } from 'vitest';
 import type { MemsvcStore } from '../src/index.js';

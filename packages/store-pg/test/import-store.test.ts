@@ -79,6 +79,8 @@ describeEachEngine('import store: the memsvc JSONL round trip', (engine) => {
           },
           importanceHalfLifeDays: 14,
         },
+        grants: source.grants,
+        erasures: source.erasures,
       });
     const tick = () => clock.advance(1000);
     // Versions, pin, nested metadata, importance, search context, through the engine.

@@ -70,7 +70,14 @@ describeEachStore('lexical index (BM25 with per-tenant statistics)', (kind) => {
 
   beforeEach(async () => {
     await store.reset();
-    memories = createMemoryEngine({ store: store.memories, embedder, clock, fusion: FUSION_WEIGHTS.local });
+    memories = createMemoryEngine({
+      store: store.memories,
+      embedder,
+      clock,
+      fusion: FUSION_WEIGHTS.local,
+      grants: store.grants,
+      erasures: store.erasures,
+    });
   });
 
   it('changes a term’s weight when the tenant’s corpus changes, and not when another tenant’s does', async () => {
@@ -192,7 +199,14 @@ describeEachEngine('lexical index on a database', (engine) => {
   });
   beforeEach(async () => {
     await sql`TRUNCATE memories, memory_audit, memory_links CASCADE`.execute(db());
-    memories = createMemoryEngine({ store: store.memories, embedder, clock, fusion: FUSION_WEIGHTS.local });
+    memories = createMemoryEngine({
+      store: store.memories,
+      embedder,
+      clock,
+      fusion: FUSION_WEIGHTS.local,
+      grants: store.grants,
+      erasures: store.erasures,
+    });
   });
 
   it('scores exactly as core’s bm25TermScore over the tenant’s statistics', async () => {

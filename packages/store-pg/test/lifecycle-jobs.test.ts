@@ -60,7 +60,7 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
     clock.set('2026-05-01T09:00:00.000Z');
     for (const key of Object.keys(vectors)) delete vectors[key];
     embedder.available = true;
-    memories = createMemoryEngine({ store: store.memories, embedder, clock });
+    memories = createMemoryEngine({ store: store.memories, embedder, clock, grants: store.grants, erasures: store.erasures });
     promotedEvents = [];
     maintenance = new Maintenance({ ...maintenanceOptions(), events: { promoted: (count) => promotedEvents.push(count) } });
   });
@@ -72,6 +72,8 @@ describeEachEngine('scheduled jobs: sweep, promotion, decay, corpus consolidatio
       embedder,
       clock,
       settings: { similarity: { ...maintenanceOptions().settings.similarity, contradictionThreshold: 0.95 }, importanceHalfLifeDays: 14 },
+      grants: store.grants,
+      erasures: store.erasures,
     });
 
   const read = async (context: CallContext, id: string, times: number) => {

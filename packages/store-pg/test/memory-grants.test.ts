@@ -51,7 +51,13 @@ describeEachEngine('memory shared by grant (tenant-swap suite)', (engine) => {
   beforeEach(async () => {
     store = opened.current;
     await sql`DELETE FROM memories`.execute(store.connection.db);
-    memories = createMemoryEngine({ store: store.memories, embedder: new LocalEmbedder(), clock, grants: store.grants });
+    memories = createMemoryEngine({
+      store: store.memories,
+      embedder: new LocalEmbedder(),
+      clock,
+      grants: store.grants,
+      erasures: store.erasures,
+    });
     const remember = async (who: CallContext, content: string, scope?: string) =>
       (await memories.create(who, { tier: 'ltm', content, ...(scope ? { scope } : {}) })).memory.id;
     ids = {
@@ -316,6 +322,7 @@ describeEachEngine('memory shared by grant (tenant-swap suite)', (engine) => {
             },
             importanceHalfLifeDays: 14,
           },
+          erasures: store.erasures,
         });
         const deploys = 'Production deploys go to the us-east-1 region every Monday';
         const home = 'I live in Paris';

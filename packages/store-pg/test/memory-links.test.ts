@@ -31,6 +31,8 @@ describeEachStore('memory links', (kind) => {
         similarity: { duplicateThreshold: 0.97, contradictionThreshold: 0.8, contradictionThresholdMax: 0.97, contradictionPolicy: policy },
         importanceHalfLifeDays: 14,
       },
+      grants: store.grants,
+      erasures: store.erasures,
     });
 
   beforeEach(async () => {

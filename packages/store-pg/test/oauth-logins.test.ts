@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { PendingLogin, TenantId, VerifiedIdentity } from '@memsvc/core';
+import type { PendingLogin, VerifiedIdentity } from '@memsvc/access';
+import type { TenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';

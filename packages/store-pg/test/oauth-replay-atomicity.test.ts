@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { AuthorizationGrant, CodeGrant, TenantId } from '@memsvc/core';
+import type { AuthorizationGrant, CodeGrant } from '@memsvc/access';
+import type { TenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';

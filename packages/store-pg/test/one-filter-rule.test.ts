@@ -23,7 +23,7 @@ describeEachStore('one filter rule', (kind) => {
     clock.set('2026-04-01T09:00:00.000Z');
     embedder.available = false;
     await store.reset();
-    memories = createMemoryEngine({ store: store.memories, embedder, clock });
+    memories = createMemoryEngine({ store: store.memories, embedder, clock, grants: store.grants, erasures: store.erasures });
   });
 
   const write = async (content: string, fields: { tags?: string[]; metadata?: Record<string, unknown> } = {}) =>

@@ -1,5 +1,5 @@
+import { type RateLimitBucket, type RateLimitDecision, rateLimitBuckets } from '@memsvc/access';
 import type { MemsvcConfig } from '@memsvc/config';
-import { type RateLimitBucket, type RateLimitDecision, rateLimitBuckets } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';

@@ -207,7 +207,13 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
       // Another server writes for bob: this one cannot know, so bob's reads may be stale (up to the bound).
       const otherServer = await openTestStore({ database: urls.primary, clock });
       try {
-        await createMemoryEngine({ store: otherServer.memories, embedder, clock }).create(bob, {
+        await createMemoryEngine({
+          store: otherServer.memories,
+          embedder,
+          clock,
+          grants: otherServer.grants,
+          erasures: otherServer.erasures,
+        }).create(bob, {
           tier: 'ltm',
           content: 'Bob moved to bay 40',
         });
@@ -258,7 +264,13 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
     try {
       const otherServer = await openTestStore({ database: urls.primary });
       try {
-        await createMemoryEngine({ store: otherServer.memories, embedder, clock: new ManualClock() }).create(bob, {
+        await createMemoryEngine({
+          store: otherServer.memories,
+          embedder,
+          clock: new ManualClock(),
+          grants: otherServer.grants,
+          erasures: otherServer.erasures,
+        }).create(bob, {
           tier: 'ltm',
           content: 'Bob moved to bay 40',
         });
@@ -441,7 +453,13 @@ describeWithStandby(`read replica: a hot standby serves the read tools${skipReas
       // Another server rewrites the memory; this one cannot know, and the standby has not replayed it.
       const otherServer = await openTestStore({ database: urls.primary, clock: opened.clock });
       try {
-        const other = createMemoryEngine({ store: otherServer.memories, embedder, clock: opened.clock });
+        const other = createMemoryEngine({
+          store: otherServer.memories,
+          embedder,
+          clock: opened.clock,
+          grants: otherServer.grants,
+          erasures: otherServer.erasures,
+        });
         await other.update(alice, code.memory.id, { content: 'Lunch with the team is at noon on Fridays' }, 1);
       } finally {
         await otherServer.close();

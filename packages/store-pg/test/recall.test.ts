@@ -34,7 +34,14 @@ describeEachStore('recall', (kind) => {
   beforeEach(async () => {
     await store.reset();
     clock.set('2026-05-01T09:00:00.000Z');
-    memories = createMemoryEngine({ store: store.memories, embedder, clock, fusion: FUSION_WEIGHTS.local });
+    memories = createMemoryEngine({
+      store: store.memories,
+      embedder,
+      clock,
+      fusion: FUSION_WEIGHTS.local,
+      grants: store.grants,
+      erasures: store.erasures,
+    });
     await remember(alice, 'deploy', 'Production deploys go to the eu-west-1 region every Tuesday', { tags: ['ops', 'deploy'] });
     await remember(alice, 'coffee', 'Alice drinks her coffee black, no sugar', { tags: ['personal'] });
     await remember(alice, 'database', 'The billing service stores invoices in PostgreSQL 15', {
@@ -69,7 +76,7 @@ describeEachStore('recall', (kind) => {
   });
 
   it('weighs the lists for the local embedder when the engine is not told how (library default)', async () => {
-    const unconfigured = createMemoryEngine({ store: store.memories, embedder, clock });
+    const unconfigured = createMemoryEngine({ store: store.memories, embedder, clock, grants: store.grants, erasures: store.erasures });
     const { results } = await unconfigured.recall(alice, { query: 'deploys region Tuesday PostgreSQL' });
     expect(results.length).toBeGreaterThan(1);
     const context = fusionContextOf(results);
@@ -122,6 +129,8 @@ describeEachStore('recall', (kind) => {
         },
         importanceHalfLifeDays: 14,
       },
+      grants: store.grants,
+      erasures: store.erasures,
     });
     const newer = await superseding.create(alice, {
       tier: 'ltm',
@@ -147,6 +156,8 @@ describeEachStore('recall', (kind) => {
       embedder: { model: 'memsvc-local-v1', embed: async () => undefined },
       clock,
       fusion: FUSION_WEIGHTS.local,
+      grants: store.grants,
+      erasures: store.erasures,
     });
     const { results, semantic } = await lexicalOnly.recall(alice, { query: 'coffee' });
     expect(semantic).toBe(false);
@@ -182,7 +193,14 @@ describeEachEngine('recall on a database', (engine) => {
   it('writes the access counts of a recall before the store closes', async () => {
     const url = await engine.freshDatabaseUrl({ reopenable: true });
     let own = await openTestStore({ database: url, clock, vector: { dimensions: embedder.dimensions } });
-    const engineOnOwn = createMemoryEngine({ store: own.memories, embedder, clock, fusion: FUSION_WEIGHTS.local });
+    const engineOnOwn = createMemoryEngine({
+      store: own.memories,
+      embedder,
+      clock,
+      fusion: FUSION_WEIGHTS.local,
+      grants: own.grants,
+      erasures: own.erasures,
+    });
     const created = await engineOnOwn.create(alice, { tier: 'ltm', content: 'The archive lives on tape in Lisbon' });
     await engineOnOwn.recall(alice, { query: 'archive tape' });
     await own.close(); // right away: the count is still pending

@@ -73,7 +73,13 @@ describeEachEngine('review store: contradicted pairs, resolutions, fading memori
 
   beforeEach(async () => {
     // The suite store is opened without a vector size; the first vector fixes it.
-    memories = createMemoryEngine({ store: suite.current.memories, embedder, clock });
+    memories = createMemoryEngine({
+      store: suite.current.memories,
+      embedder,
+      clock,
+      grants: suite.current.grants,
+      erasures: suite.current.erasures,
+    });
   });
 
   const store = () => suite.current;

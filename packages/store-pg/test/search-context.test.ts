@@ -21,7 +21,14 @@ describeEachStore('search context of create_memory', (kind) => {
 
   beforeEach(async () => {
     await store.reset();
-    memories = createMemoryEngine({ store: store.memories, embedder, clock, fusion: FUSION_WEIGHTS.local });
+    memories = createMemoryEngine({
+      store: store.memories,
+      embedder,
+      clock,
+      fusion: FUSION_WEIGHTS.local,
+      grants: store.grants,
+      erasures: store.erasures,
+    });
   });
 
   it('indexes the conversation’s two previous turns and the date, finds the answer by the question’s words, returns the content as written', async () => {

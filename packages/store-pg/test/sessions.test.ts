@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type NewSession, toTenantId } from '@memsvc/core';
+import type { NewSession } from '@memsvc/access';
+import { toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';

@@ -40,6 +40,8 @@ describeEachEngine('statements as spans', (engine) => {
       embedder: new StaticEmbedder({}, 'static-test', () => [1, 0, 0]),
       clock,
       tracer,
+      grants: store.grants,
+      erasures: store.erasures,
     });
     await memories.create(
       { tenant, actor: { id: 'agent:test' } },

@@ -44,7 +44,7 @@ describeEachStore('supersedes (a caller retires what a write replaces)', (kind) 
     clock.set('2026-04-01T09:00:00.000Z');
     embedder.available = false;
     await store.reset();
-    memories = createMemoryEngine({ store: store.memories, embedder, clock });
+    memories = createMemoryEngine({ store: store.memories, embedder, clock, grants: store.grants, erasures: store.erasures });
   });
 
   it(

@@ -32,6 +32,8 @@ describeEachStore('time and replacements in what an agent reads', (kind) => {
         similarity: { duplicateThreshold: 0.97, contradictionThreshold: 0.8, contradictionThresholdMax: 0.97, contradictionPolicy: policy },
         importanceHalfLifeDays: 14,
       },
+      grants: store.grants,
+      erasures: store.erasures,
     });
 
   /** The plant on 18 Nov, Paris on 20 Nov, Berlin on 24 Nov; now is 27 Nov 14:05 UTC. */

@@ -24,17 +24,23 @@ function manifest(directory: string): Manifest {
 /** Publishable packages, their export keys, and the sibling packages each may depend on. */
 const PUBLISHABLE = {
   'packages/core': { name: '@memsvc/core', exports: ['.', './package.json', './testing'], mayUse: [] },
-  'packages/config': { name: '@memsvc/config', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
+  // Who may do what (keys, organizations, sessions, identities, rate limits, request origins) sits
+  // on the kernel and below every adapter: nothing of the memory kernel needs it (issue 52).
+  'packages/access': { name: '@memsvc/access', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
+  // The configuration checks database URLs, secrets, rate limits and trusted proxies with access's rules.
+  'packages/config': { name: '@memsvc/config', exports: ['.', './package.json'], mayUse: ['@memsvc/core', '@memsvc/access'] },
   'packages/import-export': { name: '@memsvc/import-export', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
-  'packages/store-pg': { name: '@memsvc/store-pg', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
+  // store-pg implements access's store ports (keys, sessions, OAuth, organizations, identities, rate limits) as it does core's.
+  'packages/store-pg': { name: '@memsvc/store-pg', exports: ['.', './package.json'], mayUse: ['@memsvc/core', '@memsvc/access'] },
   'packages/embeddings': { name: '@memsvc/embeddings', exports: ['.', './package.json'], mayUse: ['@memsvc/core'] },
-  'packages/auth': { name: '@memsvc/auth', exports: ['.', './package.json', './testing'], mayUse: ['@memsvc/core'] },
+  // Credentials and protocols over access's rules and stores.
+  'packages/auth': { name: '@memsvc/auth', exports: ['.', './package.json', './testing'], mayUse: ['@memsvc/core', '@memsvc/access'] },
   // The admin tools compare adminToken with @memsvc/auth's constant-time check (DESIGN §1: auth sits below mcp-tools);
   // the tool catalogue is the vocabulary of MCP_TOOLS, so it lives with the configuration.
   'packages/mcp-tools': {
     name: '@memsvc/mcp-tools',
     exports: ['.', './package.json'],
-    mayUse: ['@memsvc/core', '@memsvc/auth', '@memsvc/config', '@memsvc/import-export'],
+    mayUse: ['@memsvc/core', '@memsvc/access', '@memsvc/auth', '@memsvc/config', '@memsvc/import-export'],
   },
 } as const;
 
@@ -102,6 +108,7 @@ describe('workspace layout (DESIGN.md §1)', () => {
     expect(manifest('packages/runtime')).toMatchObject({ name: '@memsvc/runtime', type: 'module', publishConfig: { access: 'public' } });
     // The runtime composes the adapters (auth's key authenticator among them), never mcp-tools or an app.
     expect(uses('packages/runtime').sort()).toEqual([
+      '@memsvc/access',
       '@memsvc/auth',
       '@memsvc/config',
       '@memsvc/core',

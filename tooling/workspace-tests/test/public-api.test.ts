@@ -21,7 +21,13 @@ function exportedNames(packageDirectory: string): string[] {
 // What users of the library may rely on. A change here is a change to the public API: review it,
 // and record it in the package's changeset.
 describe('the public API of the library packages', () => {
-  it.each(['core', 'config', 'import-export', 'store-pg'])('@memsvc/%s exports what its users need, nothing else', async (name) => {
+  it.each([
+    'core',
+    'access',
+    'config',
+    'import-export',
+    'store-pg',
+  ])('@memsvc/%s exports what its users need, nothing else', async (name) => {
     await expect(`${exportedNames(`packages/${name}`).join('\n')}\n`).toMatchFileSnapshot(`./public-api/${name}.txt`);
   });
 });

@@ -1,19 +1,14 @@
-import { type CallContext, createMemoryEngine, type ErasureCheck, type ErasureReceipt, MemsvcError } from '@memsvc/core';
-import { DisabledEmbedder } from '@memsvc/embeddings';
-import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
+import { type CallContext, type ErasureCheck, type ErasureReceipt, MemsvcError } from '@memsvc/core';
+import type { MemsvcStore } from '@memsvc/store-pg';
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
-import { withExistingOperatorStore } from '../operator-store.js';
+import { withExistingOperatorRuntime } from '../operator-runtime.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
 import { describeCompaction, POSTGRES_DISK_NOTE } from './erase-compact-command.js';
 
 const APPLICATION_NAME = 'memsvc-erase';
 
-/** The engine on the operator's store: erasure goes through core's rules, audited as `operator:cli`. */
-function erasingEngine(store: MemsvcStore) {
-  return createMemoryEngine({ store: store.memories, embedder: new DisabledEmbedder(), clock: systemClock, erasures: store.erasures });
-}
-
+/** The user whose memories are erased, through the runtime's engine and core's rules, audited as `operator:cli`. */
 function asUser(user: string): CallContext {
   return { tenant: parseUserFlag(user), actor: { id: 'operator:cli' } };
 }
@@ -24,8 +19,8 @@ export async function eraseMemoriesCommand(
   options: { readonly user: string; readonly memory: readonly string[]; readonly json?: boolean },
 ): Promise<void> {
   const context = asUser(options.user);
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    printReceipt(cli, store, await erasingEngine(store).erase(context, options.memory), options.json);
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ engine, store }) => {
+    printReceipt(cli, store, await engine.erase(context, options.memory), options.json);
   });
 }
 
@@ -40,8 +35,8 @@ export async function eraseUserCommand(
       field: '--confirm',
     });
   }
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    printReceipt(cli, store, await erasingEngine(store).eraseAll(context), options.json);
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ engine, store }) => {
+    printReceipt(cli, store, await engine.eraseAll(context), options.json);
   });
 }
 
@@ -52,7 +47,7 @@ export async function verifyErasureCommand(
   options: { readonly user: string; readonly json?: boolean },
 ) {
   const context = asUser(options.user);
-  const check = await withExistingOperatorStore(cli, APPLICATION_NAME, (store) => erasingEngine(store).verifyErasure(context, erasureId));
+  const check = await withExistingOperatorRuntime(cli, APPLICATION_NAME, ({ engine }) => engine.verifyErasure(context, erasureId));
   if (options.json) writeJsonLine(cli, { ...check, remaining: { ...check.remaining } });
   else cli.stdout.write(`${describeCheck(check)}\n`);
   if (!check.verified) {

@@ -1,29 +1,15 @@
-import {
-  type CallContext,
-  createMemoryEngine,
-  GRANT_ACCESS,
-  type GrantAccess,
-  type GranteeKind,
-  type MemoryGrant,
-  MemsvcError,
-} from '@memsvc/core';
-import { DisabledEmbedder } from '@memsvc/embeddings';
-import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
+import { type CallContext, GRANT_ACCESS, type GrantAccess, type GranteeKind, type MemoryGrant, MemsvcError } from '@memsvc/core';
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
-import { withExistingOperatorStore } from '../operator-store.js';
+import { withExistingOperatorRuntime } from '../operator-runtime.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
 
 const APPLICATION_NAME = 'memsvc-grants';
 
 /**
- * The owner's engine on the operator's store: grants go through the same rules as the tools
- * (core's grant-access.ts), as the owner, audited as `operator:cli`. No vector is ever needed.
+ * The owner, as whom grants go through the access service and the engine's rules, like the
+ * tools (core's grant-access.ts), audited as `operator:cli`.
  */
-function ownerEngine(store: MemsvcStore) {
-  return createMemoryEngine({ store: store.memories, embedder: new DisabledEmbedder(), clock: systemClock, grants: store.grants });
-}
-
 function ownerContext(owner: string): CallContext {
   return { tenant: parseUserFlag(owner, '--owner'), actor: { id: 'operator:cli' } };
 }
@@ -53,19 +39,24 @@ export async function createGrantCommand(
     throw new MemsvcError('INVALID_INPUT', 'name exactly one grantee: --user, --org or --key', { field: '--user' });
   }
   const [kind, id] = grantees[0];
-  const access = (options.access ?? 'read') as GrantAccess;
-  if (!GRANT_ACCESS.includes(access))
+  const grantAccess = (options.access ?? 'read') as GrantAccess;
+  if (!GRANT_ACCESS.includes(grantAccess))
     throw new MemsvcError('INVALID_INPUT', `--access must be ${GRANT_ACCESS.join(' or ')}`, { field: '--access' });
   const expiresAt = options.expires === undefined ? undefined : new Date(options.expires);
   if (expiresAt && Number.isNaN(expiresAt.getTime())) {
     throw new MemsvcError('INVALID_INPUT', '--expires must be an ISO 8601 date or date-time', { field: '--expires' });
   }
   const context = ownerContext(options.owner);
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const grant = await ownerEngine(store).grant(context, { space: options.space, grantee: { kind, id }, access, expiresAt });
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const grant = await access.grants.create(context, {
+      space: options.space,
+      grantee: { kind, id },
+      access: grantAccess,
+      expiresAt,
+    });
     // The tools answer the same for a grantee nobody has yet (R-GRANT-NO-ENUMERATION); the
     // operator, who reads the database anyway, is told, on stderr, in case it is a typo.
-    if (!(await store.grants.isKnownGrantee(grant.grantee, systemClock.now()))) {
+    if (!(await access.grants.isKnown(grant.grantee))) {
       cli.stderr.write(
         `warning: no ${grant.grantee.kind} ${JSON.stringify(grant.grantee.id)} is known to memsvc yet: the grant reaches it once it exists (revoke it if this is a typo)\n`,
       );
@@ -78,8 +69,8 @@ export async function createGrantCommand(
 /** `memsvc grants revoke`: ends one of an owner's grants now. */
 export async function revokeGrantCommand(cli: CliContext, grantId: string, options: { readonly owner: string; readonly json?: boolean }) {
   const context = ownerContext(options.owner);
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const grant = await ownerEngine(store).revokeGrant(context, grantId);
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const grant = await access.grants.revoke(context, grantId);
     if (options.json) return writeJsonLine(cli, grantJson(grant));
     cli.stdout.write(`revoked grant ${grant.id}: ${describeGrantee(grant)} no longer reads ${grant.owner}'s space ${grant.space}\n`);
   });
@@ -88,8 +79,8 @@ export async function revokeGrantCommand(cli: CliContext, grantId: string, optio
 /** `memsvc grants list`: what a user shared (ended grants too) and what is shared with it now. */
 export async function listGrantsCommand(cli: CliContext, options: { readonly user: string; readonly json?: boolean }): Promise<void> {
   const context = { ...ownerContext(options.user), tenant: parseUserFlag(options.user) };
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const { given, received } = await ownerEngine(store).grants(context);
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const { given, received } = await access.grants.list(context);
     if (options.json) return writeJsonLine(cli, { given: given.map(grantJson), received: received.map(grantJson) });
     const row = (grant: MemoryGrant) => [
       grant.id,

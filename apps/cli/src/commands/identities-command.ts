@@ -1,12 +1,13 @@
-import { type IdentityLink, identityLoginOutcome, MemsvcError, parseIdentityAccount } from '@memsvc/core';
-import { systemClock } from '@memsvc/store-pg';
+import { type IdentityLink, identityLoginOutcome, parseIdentityAccount } from '@memsvc/access';
+import { MemsvcError } from '@memsvc/core';
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
-import { withExistingOperatorStore } from '../operator-store.js';
+import { withExistingOperatorRuntime } from '../operator-runtime.js';
 import { formatInstant, formatTable, terminalText, writeJsonLine } from '../text-output.js';
 
 const APPLICATION_NAME = 'memsvc-identities';
 const ACCOUNT_ARGUMENT = '<account>';
+const ACCOUNT_FIELD = { account: ACCOUNT_ARGUMENT } as const;
 
 /** What the next login of a linked account would meet, as `identities list` shows it. */
 type LinkState = 'blocked' | 'pinned' | 'active' | 'email-changed' | 'never-logged-in';
@@ -17,8 +18,8 @@ type LinkState = 'blocked' | 'pinned' | 'active' | 'email-changed' | 'never-logg
  */
 export async function listIdentitiesCommand(cli: CliContext, options: { readonly user?: string; readonly json?: boolean }): Promise<void> {
   const userId = options.user === undefined ? undefined : parseUserFlag(options.user);
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const links = await store.userIdentities.list({ userId });
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const links = await access.identities.list(userId);
     if (options.json) {
       writeJsonLine(cli, links.map(linkJson));
       return;
@@ -49,10 +50,11 @@ export async function listIdentitiesCommand(cli: CliContext, options: { readonly
  * login). Moving it from another user ends that user's live GitHub and Google sessions.
  */
 export async function linkIdentityCommand(cli: CliContext, account: string, options: { readonly user: string }): Promise<void> {
-  const parsed = parseIdentityAccount(account, ACCOUNT_ARGUMENT);
+  // Checked before the database is opened; the access service parses it again as it acts.
+  parseIdentityAccount(account, ACCOUNT_ARGUMENT);
   const userId = parseUserFlag(options.user);
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const change = await store.userIdentities.link(parsed, userId, systemClock.now());
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const change = await access.identities.link(account, userId, ACCOUNT_FIELD);
     const moved =
       change.previousUserId === null
         ? ''
@@ -66,9 +68,10 @@ export async function linkIdentityCommand(cli: CliContext, account: string, opti
  * sessions; the account's next login links it afresh by its verified email (block it to keep it out).
  */
 export async function unlinkIdentityCommand(cli: CliContext, account: string): Promise<void> {
-  const parsed = parseIdentityAccount(account, ACCOUNT_ARGUMENT);
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const change = await store.userIdentities.unlink(parsed, systemClock.now());
+  // Checked before the database is opened; the access service parses it again as it acts.
+  parseIdentityAccount(account, ACCOUNT_ARGUMENT);
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const change = await access.identities.unlink(account, ACCOUNT_FIELD);
     if (!change) throw notLinked(account);
     cli.stdout.write(
       `unlinked ${accountName(change.link)} from ${change.link.userId}${sessionsNote(change.sessionsEnded, change.link.userId)}; ` +
@@ -82,9 +85,10 @@ export async function unlinkIdentityCommand(cli: CliContext, account: string): P
  * blocking ends its user's live GitHub and Google sessions at once.
  */
 export async function setIdentityBlockedCommand(cli: CliContext, account: string, blocked: boolean): Promise<void> {
-  const parsed = parseIdentityAccount(account, ACCOUNT_ARGUMENT);
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const change = await store.userIdentities.setBlocked(parsed, blocked, systemClock.now());
+  // Checked before the database is opened; the access service parses it again as it acts.
+  parseIdentityAccount(account, ACCOUNT_ARGUMENT);
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const change = await access.identities.setBlocked(account, blocked, ACCOUNT_FIELD);
     if (!change) throw notLinked(account);
     const name = `${accountName(change.link)} (user ${change.link.userId})`;
     cli.stdout.write(

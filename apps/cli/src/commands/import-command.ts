@@ -1,5 +1,4 @@
-import type { MemsvcConfig } from '@memsvc/config';
-import { createMemoryEngine, FUSION_WEIGHTS, type TenantId } from '@memsvc/core';
+import type { TenantId } from '@memsvc/core';
 import {
   checkImportSource,
   type ImportFileSummary,
@@ -10,12 +9,12 @@ import {
   parseSecretsPolicy,
   summarizeImport,
 } from '@memsvc/import-export';
-import { configuredEmbedder, createLogger, readImportFile, readImportFolder } from '@memsvc/runtime';
-import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
+import { readImportFile, readImportFolder } from '@memsvc/runtime';
+import type { MemsvcStore } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
-import { withDryRunStore, withOperatorStore } from '../operator-store.js';
+import { withDryRunRuntime, withOperatorRuntime } from '../operator-runtime.js';
 import { EXIT_FAILURE } from '../run-command.js';
 import { terminalText } from '../text-output.js';
 
@@ -58,7 +57,7 @@ export async function importCommand(cli: CliContext, options: ImportOptions): Pr
 async function importExportFile(cli: CliContext, options: ImportOptions, tenant: TenantId, dryRun: boolean): Promise<ImportSummary> {
   const file = await readImportFile(options.path, undefined);
   cli.stderr.write(`read ${terminalText(file.path)}\n`);
-  return (dryRun ? withDryRunStore : withOperatorStore)(cli, APPLICATION_NAME, async (store) => {
+  return (dryRun ? withDryRunRuntime : withOperatorRuntime)(cli, APPLICATION_NAME, async ({ store }) => {
     cli.stderr.write(`${dryRun ? 'checking' : 'importing'} into ${tenant}…\n`);
     const summary = summarizeImport('memsvc', dryRun, [await importMemsvcFile(store.imports, tenant, file, dryRun)]);
     if (!dryRun) await adviseReindex(cli, store, tenant);
@@ -96,10 +95,11 @@ async function importAgentFolder(
   const secretsPolicy = parseSecretsPolicy(options.secretsPolicy, '--secrets-policy');
   const folder = await readImportFolder(options.path, source, undefined);
   cli.stderr.write(`read ${folder.files.length} ${source} file(s) under ${terminalText(folder.root)}\n`);
-  return (dryRun ? withDryRunStore : withOperatorStore)(cli, APPLICATION_NAME, async (store, config) => {
+  // The engine a server runs, on the operator's database: imported sections are embedded and rule-checked like any write.
+  return (dryRun ? withDryRunRuntime : withOperatorRuntime)(cli, APPLICATION_NAME, async ({ store, engine, clock }) => {
     cli.stderr.write(`${dryRun ? 'checking' : 'importing'} into ${tenant}…\n`);
     return importAgentFiles(
-      { engine: operatorEngine(store, config), ledger: store.importLedger, clock: systemClock },
+      { engine, ledger: store.importLedger, clock },
       { tenant, actor: CLI_IMPORT_ACTOR },
       {
         source,
@@ -111,19 +111,6 @@ async function importAgentFolder(
         dryRun,
       },
     );
-  });
-}
-
-/** The engine a server would run, on the operator's store: imported sections are embedded and rule-checked like any write. */
-function operatorEngine(store: MemsvcStore, config: MemsvcConfig) {
-  const logger = createLogger(config.logLevel).child({ component: 'import' });
-  const { embedder, provider } = configuredEmbedder(config, logger);
-  return createMemoryEngine({
-    store: store.memories,
-    embedder,
-    clock: systemClock,
-    fusion: FUSION_WEIGHTS[provider],
-    settings: { similarity: config.similarity, importanceHalfLifeDays: config.importance.halfLifeDays },
   });
 }
 

@@ -1,9 +1,8 @@
-import { issueApiKey } from '@memsvc/auth';
-import { type ApiKeyRecord, checkApiKeyName, DEFAULT_KEY_SCOPES, MemsvcError, parseScopes, SCOPES } from '@memsvc/core';
-import { systemClock } from '@memsvc/store-pg';
+import { type ApiKeyRecord, checkKeyRequest, DEFAULT_KEY_SCOPES, type KeyMaker, parseScopes, SCOPES } from '@memsvc/access';
+import { isMemsvcError, MemsvcError } from '@memsvc/core';
 import type { CliContext } from '../cli-context.js';
 import { parseExpiresInDays, parseOrganizationId, parseUserFlag } from '../operator-flags.js';
-import { withExistingOperatorStore, withOperatorStore } from '../operator-store.js';
+import { readOperatorConfig, withExistingOperatorRuntime, withOperatorRuntime } from '../operator-runtime.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
 
 const APPLICATION_NAME = 'memsvc-keys';
@@ -18,62 +17,73 @@ export interface CreateKeyOptions {
   readonly json?: boolean;
 }
 
+/**
+ * An operator with the database holds every scope: the rule that bounds a key's scopes by its
+ * maker's is applied here too, and grants them all.
+ */
+const OPERATOR: KeyMaker = { heldScopes: SCOPES };
+
+/** The flags a refused key request names. */
+const KEY_FLAGS = { name: '--name', scopes: '--scopes', expiresInDays: '--expires-in-days' } as const;
+
 const NOT_STORED_WARNING =
   'This is the only time the key is shown: memsvc stores only its hash and cannot show it again. ' +
   'Keep it in a secret store; if it is lost, revoke it (memsvc keys revoke <id>) and create another.';
 
 /**
- * `memsvc keys create`: mints a per-agent API key, stores its hash and prints the key once.
- * Every flag is checked before the database is opened.
+ * `memsvc keys create`: mints a per-agent API key through the access service, stores its hash and
+ * prints the key once. Every flag is checked before the database is opened, and on the lite
+ * profile, which accepts no per-agent key (spec §5.5), nothing is minted.
  */
 export async function createKeyCommand(cli: CliContext, options: CreateKeyOptions): Promise<void> {
   const userId = parseUserFlag(options.user);
-  const name = checkApiKeyName(options.name, '--name');
   const organizationId = options.org === undefined ? undefined : parseOrganizationId(options.org, '--org');
   const scopes = options.scopes === undefined ? [...DEFAULT_KEY_SCOPES] : parseScopes(options.scopes, '--scopes');
   const days = options.expiresInDays === undefined ? undefined : parseExpiresInDays(options.expiresInDays);
+  const config = readOperatorConfig(cli);
+  const request = checkKeyRequest(
+    config.profile,
+    { userId, name: options.name, organizationId, scopes, expiresInDays: days },
+    OPERATOR,
+    KEY_FLAGS,
+  );
 
-  await withOperatorStore(cli, APPLICATION_NAME, async (store, config) => {
-    if (config.profile === 'lite') {
-      cli.stderr.write('warning: per-agent API keys belong to the standard profile; a lite server does not accept them (spec §5.5)\n');
-    }
-    // An operator with the database holds every scope: the rule that bounds a key's scopes by
-    // its maker's is applied here too, and grants them all.
-    const { record, key } = await issueApiKey(
-      store.apiKeys,
-      { userId, name, organizationId, scopes, expiresInDays: days },
-      { heldScopes: SCOPES },
-      systemClock,
-    );
-    if (options.json) {
-      cli.stderr.write(`${NOT_STORED_WARNING}\n`);
-      writeJsonLine(cli, { ...keyJson(record), key });
-      return;
-    }
-    cli.stdout.write(
-      [
-        `Created API key ${record.id} for ${record.userId}`,
-        `  name     ${record.name}`,
-        `  prefix   ${record.prefix}`,
-        `  scopes   ${record.scopes.join(', ')}`,
-        `  org      ${record.organizationId ?? '-'}`,
-        `  expires  ${record.expiresAt ? formatInstant(record.expiresAt) : 'never'}`,
-        '',
-        `  ${key}`,
-        '',
-        NOT_STORED_WARNING,
-        '',
-      ].join('\n'),
-    );
-  });
+  await withOperatorRuntime(
+    cli,
+    APPLICATION_NAME,
+    async ({ access }) => {
+      const { record, key } = await access.keys.create(request, OPERATOR, KEY_FLAGS);
+      if (options.json) {
+        cli.stderr.write(`${NOT_STORED_WARNING}\n`);
+        writeJsonLine(cli, { ...keyJson(record), key });
+        return;
+      }
+      cli.stdout.write(
+        [
+          `Created API key ${record.id} for ${record.userId}`,
+          `  name     ${record.name}`,
+          `  prefix   ${record.prefix}`,
+          `  scopes   ${record.scopes.join(', ')}`,
+          `  org      ${record.organizationId ?? '-'}`,
+          `  expires  ${record.expiresAt ? formatInstant(record.expiresAt) : 'never'}`,
+          '',
+          `  ${key}`,
+          '',
+          NOT_STORED_WARNING,
+          '',
+        ].join('\n'),
+      );
+    },
+    config,
+  );
 }
 
 /** `memsvc keys list`: the keys, newest first; never a key or a hash (none is stored, and the hash is not read). */
 export async function listKeysCommand(cli: CliContext, options: { readonly user?: string; readonly json?: boolean }): Promise<void> {
   const userId = options.user === undefined ? undefined : parseUserFlag(options.user);
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const keys = await store.apiKeys.list({ userId });
-    const now = systemClock.now();
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access, clock }) => {
+    const keys = await access.keys.list(userId);
+    const now = clock.now();
     if (options.json) {
       writeJsonLine(
         cli,
@@ -112,20 +122,22 @@ export async function revokeKeyCommand(cli: CliContext, id: string | undefined, 
   }
   if (id === undefined) {
     const userId = parseUserFlag(options.user ?? '');
-    await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-      const revoked = await store.apiKeys.revokeAllOf(userId, systemClock.now());
+    await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+      const revoked = await access.keys.revokeAllOf(userId);
       cli.stdout.write(`revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${userId}: they are refused from now on\n`);
     });
     return;
   }
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const now = systemClock.now();
-    const revoked = await store.apiKeys.revoke(id, now);
-    if (!revoked) throw new MemsvcError('NOT_FOUND', `no API key with id "${id}" (memsvc keys list shows them)`, { field: 'id' });
-    const what = `API key ${revoked.id} (${revoked.prefix}…, "${revoked.name}", user ${revoked.userId})`;
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const { key, alreadyRevoked } = await access.keys.revoke(id).catch((error: unknown) => {
+      throw isMemsvcError(error, 'NOT_FOUND')
+        ? new MemsvcError('NOT_FOUND', `no API key with id "${id}" (memsvc keys list shows them)`, { field: 'id' })
+        : error;
+    });
+    const what = `API key ${key.id} (${key.prefix}…, "${key.name}", user ${key.userId})`;
     cli.stdout.write(
-      revoked.revokedAt && revoked.revokedAt.getTime() !== now.getTime()
-        ? `${what} was already revoked at ${formatInstant(revoked.revokedAt)}\n`
+      alreadyRevoked && key.revokedAt
+        ? `${what} was already revoked at ${formatInstant(key.revokedAt)}\n`
         : `revoked ${what}: it is refused from now on\n`,
     );
   });

@@ -1,17 +1,13 @@
-import {
-  checkOrganizationName,
-  checkOrganizationRole,
-  checkOrganizationSlug,
-  MemsvcError,
-  type OrganizationRecord,
-  slugFromName,
-} from '@memsvc/core';
+import { checkOrganizationRequest, checkOrganizationRole, type OrganizationRecord } from '@memsvc/access';
 import type { CliContext } from '../cli-context.js';
 import { parseOrganizationId, parseUserFlag } from '../operator-flags.js';
-import { withExistingOperatorStore, withOperatorStore } from '../operator-store.js';
+import { withExistingOperatorRuntime, withOperatorRuntime } from '../operator-runtime.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
 
 const APPLICATION_NAME = 'memsvc-orgs';
+
+/** The flags a refused organization names. */
+const ORGANIZATION_FLAGS = { name: '--name', slug: '--slug' } as const;
 
 /** `memsvc orgs create`: an organization, its slug taken from the name unless given, and optionally its owner. */
 export async function createOrgCommand(
@@ -23,14 +19,11 @@ export async function createOrgCommand(
     readonly json?: boolean;
   },
 ): Promise<void> {
-  const name = checkOrganizationName(options.name, '--name');
-  const slug = options.slug === undefined ? slugFromName(name) : checkOrganizationSlug(options.slug, '--slug');
-  if (slug === undefined) {
-    throw new MemsvcError('INVALID_INPUT', '--name gives no usable slug (letters a–z or digits); pass --slug', { field: '--slug' });
-  }
   const owner = options.owner === undefined ? undefined : parseUserFlag(options.owner, '--owner');
-  await withOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const organization = await store.organizations.create({ name, slug, owner });
+  // Checked before the database is opened; the access service applies the same rules as it creates.
+  const request = checkOrganizationRequest({ name: options.name, slug: options.slug, owner }, ORGANIZATION_FLAGS);
+  await withOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const organization = await access.organizations.create(request, ORGANIZATION_FLAGS);
     if (options.json) {
       writeJsonLine(cli, { ...organizationJson(organization), owner: owner ?? null });
       return;
@@ -43,8 +36,8 @@ export async function createOrgCommand(
 
 /** `memsvc orgs list`: every organization, newest first. */
 export async function listOrgsCommand(cli: CliContext, options: { readonly json?: boolean }): Promise<void> {
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const organizations = await store.organizations.list();
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const organizations = await access.organizations.list();
     if (options.json) {
       writeJsonLine(cli, organizations.map(organizationJson));
       return;
@@ -71,9 +64,10 @@ export async function addMemberCommand(
 ): Promise<void> {
   const id = parseOrganizationId(organizationId, '<orgId>');
   const userId = parseUserFlag(options.user);
+  // Checked before the database is opened, by the rule the access service applies again.
   const role = checkOrganizationRole(options.role, '--role');
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const member = await store.organizations.addMember({ organizationId: id, userId, role });
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const member = await access.organizations.addMember({ organizationId: id, userId, role }, { role: '--role' });
     if (options.json) {
       writeJsonLine(cli, {
         organizationId: member.organizationId,
@@ -90,9 +84,8 @@ export async function addMemberCommand(
 /** `memsvc orgs members`: the members of one organization, owners first. */
 export async function listMembersCommand(cli: CliContext, organizationId: string, options: { readonly json?: boolean }): Promise<void> {
   const id = parseOrganizationId(organizationId, '<orgId>');
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    if (!(await store.organizations.find(id))) throw new MemsvcError('NOT_FOUND', `no organization with id ${id}`, { field: '<orgId>' });
-    const members = await store.organizations.members(id);
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const members = await access.organizations.members(id, { organizationId: '<orgId>' });
     if (options.json) {
       writeJsonLine(
         cli,

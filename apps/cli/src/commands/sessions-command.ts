@@ -1,8 +1,7 @@
-import type { SessionRecord } from '@memsvc/core';
-import { systemClock } from '@memsvc/store-pg';
+import type { SessionRecord } from '@memsvc/access';
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
-import { withExistingOperatorStore } from '../operator-store.js';
+import { withExistingOperatorRuntime } from '../operator-runtime.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
 
 const APPLICATION_NAME = 'memsvc-sessions';
@@ -10,8 +9,8 @@ const APPLICATION_NAME = 'memsvc-sessions';
 /** `memsvc sessions list --user <id>`: a user's unexpired sessions, newest first; never a token. */
 export async function listSessionsCommand(cli: CliContext, options: { readonly user: string; readonly json?: boolean }): Promise<void> {
   const userId = parseUserFlag(options.user);
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const sessions = await store.sessions.listActive(userId, systemClock.now());
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const sessions = await access.sessions.listActive(userId);
     if (options.json) {
       writeJsonLine(cli, sessions.map(sessionJson));
       return;
@@ -40,8 +39,8 @@ export async function listSessionsCommand(cli: CliContext, options: { readonly u
  */
 export async function revokeSessionsCommand(cli: CliContext, options: { readonly user: string }): Promise<void> {
   const userId = parseUserFlag(options.user);
-  await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
-    const ended = await store.sessions.denyAll(userId, systemClock.now());
+  await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ access }) => {
+    const ended = await access.sessions.endAll(userId);
     cli.stdout.write(`ended ${ended} session${ended === 1 ? '' : 's'} of ${userId}: their tokens are refused from now on\n`);
   });
 }

@@ -1,5 +1,6 @@
+import type { Scope } from '@memsvc/access';
 import { mintApiKey } from '@memsvc/auth';
-import { type Scope, toTenantId } from '@memsvc/core';
+import { toTenantId } from '@memsvc/core';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

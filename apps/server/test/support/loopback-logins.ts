@@ -1,6 +1,6 @@
+import { Secret } from '@memsvc/access';
 import { githubClient, googleClient, type OAuthProviderClient } from '@memsvc/auth';
 import type { FakeGitHub, FakeGoogle } from '@memsvc/auth/testing';
-import { Secret } from '@memsvc/core';
 
 /** An OAuth app's registration at a provider: what the server's environment names. */
 export interface LoopbackApp {

@@ -1,8 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   type AuthorizationGrant,
-  type Clock,
-  isMemsvcError,
   isRegisteredRedirectUri,
   type OAuthAuthorizationStore,
   type OAuthClientRecord,
@@ -11,7 +9,8 @@ import {
   type PendingAuthorization,
   redirectUriProblem,
   type Scope,
-} from '@memsvc/core';
+} from '@memsvc/access';
+import { type Clock, isMemsvcError } from '@memsvc/core';
 import type { SessionClient } from '../session-subject.js';
 import type { SessionTokens } from '../session-tokens.js';
 import { checkClientMetadata } from './client-metadata.js';

@@ -1,4 +1,4 @@
-import { redirectUriProblem } from '@memsvc/core';
+import { redirectUriProblem } from '@memsvc/access';
 import { OAuthRefusal } from './oauth-refusal.js';
 
 /** Enough for a web client and a few native callbacks. */

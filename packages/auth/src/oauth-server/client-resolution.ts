@@ -1,4 +1,5 @@
-import type { Clock, OAuthClientRecord, OAuthClientStore } from '@memsvc/core';
+import type { OAuthClientRecord, OAuthClientStore } from '@memsvc/access';
+import type { Clock } from '@memsvc/core';
 import { checkClientMetadata } from './client-metadata.js';
 import { ClientMetadataDocuments } from './client-metadata-documents.js';
 import { OAuthRefusal } from './oauth-refusal.js';

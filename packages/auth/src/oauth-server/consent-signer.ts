@@ -1,4 +1,5 @@
-import type { Scope, SessionOrigin, TenantId } from '@memsvc/core';
+import type { Scope, SessionOrigin } from '@memsvc/access';
+import type { TenantId } from '@memsvc/core';
 
 /** Whoever signed in on the authorize page, and what they hold. */
 export interface ConsentSigner {

@@ -1,4 +1,4 @@
-import { isScope, type Scope } from '@memsvc/core';
+import { isScope, type Scope } from '@memsvc/access';
 import { OAuthRefusal } from './oauth-refusal.js';
 
 /** The scopes an OAuth client may ask for: a person's memories. Keys and admin stay with keys and tokens. */

@@ -1,4 +1,4 @@
-import type { LiveRefreshToken, OAuthRefreshStore, Scope } from '@memsvc/core';
+import type { LiveRefreshToken, OAuthRefreshStore, Scope } from '@memsvc/access';
 import type { SessionTokens } from '../session-tokens.js';
 import { OAuthRefusal } from './oauth-refusal.js';
 

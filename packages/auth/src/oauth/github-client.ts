@@ -1,4 +1,4 @@
-import type { Secret } from '@memsvc/core';
+import type { Secret } from '@memsvc/access';
 import * as oauth from 'oauth4webapi';
 import { isRecord } from './json-shapes.js';
 import { LoginRefused } from './login-refused.js';

@@ -1,4 +1,5 @@
-import type { Clock, Secret, VerifiedIdentity } from '@memsvc/core';
+import type { Secret, VerifiedIdentity } from '@memsvc/access';
+import type { Clock } from '@memsvc/core';
 import { jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { LoginRefused } from './login-refused.js';

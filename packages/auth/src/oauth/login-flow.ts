@@ -1,4 +1,5 @@
-import { type Clock, type IdentityProvider, MemsvcError, type OAuthStateStore, type Scope, type UserIdentityStore } from '@memsvc/core';
+import type { IdentityProvider, OAuthStateStore, Scope, UserIdentityStore } from '@memsvc/access';
+import { type Clock, MemsvcError } from '@memsvc/core';
 import * as oauth from 'oauth4webapi';
 import { OAUTH_CONSENT_RESUME_PATH } from '../oauth-server/server-metadata.js';
 import type { IssuedSession, SessionClient, SessionIssuer } from '../session-subject.js';

@@ -1,4 +1,4 @@
-import type { IdentityProvider, VerifiedIdentity } from '@memsvc/core';
+import type { IdentityProvider, VerifiedIdentity } from '@memsvc/access';
 
 /** What a provider client needs to send the browser to the provider's consent page. */
 export interface AuthorizationRequest {

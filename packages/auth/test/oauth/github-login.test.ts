@@ -1,4 +1,4 @@
-import { Secret } from '@memsvc/core';
+import { Secret } from '@memsvc/access';
 import * as oauth from 'oauth4webapi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { githubClient } from '../../src/oauth/github-client.js';

@@ -1,4 +1,4 @@
-import { Secret } from '@memsvc/core';
+import { Secret } from '@memsvc/access';
 import { ManualClock } from '@memsvc/core/testing';
 import { calculatePKCECodeChallenge } from 'oauth4webapi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { isMemsvcError, MemsvcError, Secret } from '@memsvc/core';
+import { Secret } from '@memsvc/access';
+import { isMemsvcError, MemsvcError } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { calculatePKCECodeChallenge } from 'oauth4webapi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -41,10 +41,10 @@ export interface MemoryEngineOptions {
   readonly onBackgroundError?: (error: unknown) => void;
   /** Spans for create and recall with their stages (embed, database, rank); default: none. */
   readonly tracer?: Tracer;
-  /** Spaces shared by grant (shared-spaces.ts); without it nothing is shared with anyone. */
-  readonly grants?: GrantStore | undefined;
-  /** Erasure for good (erase-memories.ts); without it nothing can be erased. */
-  readonly erasures?: ErasureStore | undefined;
+  /** Spaces shared by grant (shared-spaces.ts). Required: an engine is complete or does not exist. */
+  readonly grants: GrantStore;
+  /** Erasure for good (erase-memories.ts). Required, as `grants` (core/testing has in-memory ones). */
+  readonly erasures: ErasureStore;
 }
 
 /** Who is asking, on whose memories. */
@@ -70,8 +70,8 @@ export interface EngineParts {
   readonly fusion: FusionWeights | undefined;
   readonly onBackgroundError: (error: unknown) => void;
   readonly tracer: Tracer;
-  readonly grants: GrantStore | undefined;
-  readonly erasures: ErasureStore | undefined;
+  readonly grants: GrantStore;
+  readonly erasures: ErasureStore;
 }
 
 export function engineParts(options: MemoryEngineOptions): EngineParts {

@@ -42,7 +42,7 @@ export async function verifyErasure(parts: EngineParts, context: CallContext, er
 
 /** ERASED for a memory an erasure took (restore, get): said plainly, with the erasure that took it. */
 export async function erasedError(parts: EngineParts, context: CallContext, id: string): Promise<MemsvcError | undefined> {
-  const earlier = await parts.erasures?.erasureOf(context.tenant, id);
+  const earlier = await parts.erasures.erasureOf(context.tenant, id);
   if (!earlier) return undefined;
   return new MemsvcError('ERASED', `memory ${id} was erased for good at ${earlier.erasedAt.toISOString()}: nothing of it can be restored`, {
     memoryId: id,
@@ -51,6 +51,5 @@ export async function erasedError(parts: EngineParts, context: CallContext, id: 
 }
 
 function erasureStoreOf(parts: EngineParts): ErasureStore {
-  if (!parts.erasures) throw new MemsvcError('INVALID_CONFIG', 'this memsvc was started without an erasure store: nothing can be erased');
   return parts.erasures;
 }

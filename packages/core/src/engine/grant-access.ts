@@ -43,7 +43,6 @@ export async function listGrants(
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_GRANTS_LISTED) {
     throw new MemsvcError('INVALID_INPUT', `limit must be a whole number from 1 to ${MAX_GRANTS_LISTED}`, { field: 'limit' });
   }
-  if (!parts.grants) return { given: [], received: [] };
   const caller = { tenant: context.tenant, apiKeyId: context.apiKeyId };
   const [given, received] = await Promise.all([
     parts.grants.given(context.tenant, limit),
@@ -61,6 +60,5 @@ export async function chooseSharedDefault(parts: EngineParts, context: CallConte
 }
 
 function grantStoreOf(parts: EngineParts) {
-  if (!parts.grants) throw new MemsvcError('INVALID_CONFIG', 'this memsvc was started without a grant store: nothing can be shared');
   return parts.grants;
 }

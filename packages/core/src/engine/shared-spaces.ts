@@ -48,7 +48,6 @@ export async function selectedSpaces(
 
 /** Every space shared with the caller right now. */
 export async function spacesOf(parts: EngineParts, context: CallContext): Promise<readonly SharedSpace[]> {
-  if (!parts.grants) return [];
   return parts.grants.sharedSpaces({ tenant: context.tenant, apiKeyId: context.apiKeyId }, parts.clock.now());
 }
 
@@ -106,7 +105,6 @@ export async function sharedMemory(
  * did not have the memory, so a write of one's own memories costs nothing more.
  */
 export async function sharedWriter(parts: EngineParts, context: CallContext, id: string): Promise<CallContext | undefined> {
-  if (!parts.grants) return undefined;
   const shared = await sharedMemory(parts, context, id, 'read');
   if (!shared) return undefined;
   if (shared.space.access !== 'read-write') {

@@ -309,7 +309,29 @@ export class InMemoryMemoryStore implements MemoryStore {
     };
   }
 
-  /** What a unit of work of `tenant` works with, at this moment. */
+  /**
+   * Removes memories of a tenant for good, with their audit entries and links (InMemoryErasureStore
+   * erases through it); returns how many of each went. An id the tenant does not have is skipped.
+   */
+  eraseForGood(tenant: TenantId, ids: readonly string[]): { memories: number; versions: number; links: number } {
+    const held = this.#tenants.get(tenant);
+    if (!held) return { memories: 0, versions: 0, links: 0 };
+    const erased = new Set(ids.filter((id) => held.rows.delete(id)));
+    const keep = <T>(list: T[], kept: (item: T) => boolean) => {
+      const before = list.length;
+      list.splice(0, list.length, ...list.filter(kept));
+      return before - list.length;
+    };
+    const versions = keep(held.audit, (entry) => !erased.has(entry.memoryId));
+    const links = keep(held.links, (link) => !erased.has(link.sourceMemoryId) && !erased.has(link.targetMemoryId));
+    return { memories: erased.size, versions, links };
+  }
+
+  /** The ids of every row of a tenant, deleted ones included. */
+  idsOf(tenant: TenantId): readonly string[] {
+    return this.rowsOf(tenant).map((row) => row.id);
+  }
+
   private unitContext(tenant: TenantId, actor: Actor): InMemoryUnitContext {
     return { tenant: this.tenant(tenant), actor, ids: this.#ids, now: this.#clock.now() };
   }

@@ -1,4 +1,4 @@
-import type { Scope } from '@memsvc/core';
+import type { Scope } from '@memsvc/access';
 
 /**
  * The scopes a dashboard request needs beyond being signed in, as the MCP tools doing the same

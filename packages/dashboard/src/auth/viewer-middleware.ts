@@ -1,4 +1,5 @@
-import { SCOPES, toTenantId } from '@memsvc/core';
+import { SCOPES } from '@memsvc/access';
+import { toTenantId } from '@memsvc/core';
 import type { MiddlewareHandler } from 'hono';
 import type { DashboardDependencies, DashboardOptions } from '../dashboard-dependencies.js';
 import type { DashboardEnv } from '../dashboard-env.js';

@@ -1,4 +1,5 @@
-import type { CallContext, Scope, TenantId } from '@memsvc/core';
+import type { Scope } from '@memsvc/access';
+import type { CallContext, TenantId } from '@memsvc/core';
 
 /** Who is looking: the signed-in person's tenant, scopes and the actor their changes are audited as. */
 export interface Viewer {

@@ -1,5 +1,5 @@
+import { isLoopbackHost } from '@memsvc/access';
 import type { MemsvcConfig } from '@memsvc/config';
-import { isLoopbackHost } from '@memsvc/core';
 
 /**
  * Whether cookies (the session, the CSRF token, a login's state) are sent with `Secure`. The

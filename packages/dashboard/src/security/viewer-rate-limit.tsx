@@ -1,4 +1,4 @@
-import { rateLimitBuckets } from '@memsvc/core';
+import { rateLimitBuckets } from '@memsvc/access';
 import { httpStatusOf } from '@memsvc/runtime';
 import type { MiddlewareHandler } from 'hono';
 import type { DashboardDependencies, DashboardOptions } from '../dashboard-dependencies.js';

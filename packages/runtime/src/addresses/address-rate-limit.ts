@@ -1,5 +1,6 @@
+import { type RateLimitBucketKind, type RateLimitStore, rateLimitBuckets } from '@memsvc/access';
 import type { MemsvcConfig } from '@memsvc/config';
-import { type Clock, type RateLimitBucketKind, type RateLimitStore, rateLimitBuckets } from '@memsvc/core';
+import type { Clock } from '@memsvc/core';
 
 /** What an address over RATE_LIMIT_IP_RPM is told, with the wait in its Retry-After header. */
 export function addressLimitMessage(retryAfterSeconds: number): string {

@@ -1,5 +1,5 @@
+import { RequestOriginPolicy } from '@memsvc/access';
 import type { MemsvcConfig } from '@memsvc/config';
-import { RequestOriginPolicy } from '@memsvc/core';
 import type { Logger } from 'pino';
 
 /** What the guard reads of a request served by Hono's node adapter (structural: no Hono import). */

@@ -1,4 +1,5 @@
-import { MemsvcError, type NewApiKey } from '@memsvc/core';
+import type { NewApiKey } from '@memsvc/access';
+import { MemsvcError } from '@memsvc/core';
 import type { Transaction } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 

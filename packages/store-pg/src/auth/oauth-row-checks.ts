@@ -1,4 +1,5 @@
-import { checkScopes, isValidTenantId, MemsvcError, REDIRECT_URI_MAX_LENGTH, redirectUriProblem, type Scope } from '@memsvc/core';
+import { checkScopes, REDIRECT_URI_MAX_LENGTH, redirectUriProblem, type Scope } from '@memsvc/access';
+import { isValidTenantId, MemsvcError } from '@memsvc/core';
 import { isUuid } from '../ids/uuid-v7.js';
 
 /** The SHA-256 (lowercase hex) a secret handle, code or refresh token is stored as. */

@@ -1,16 +1,5 @@
-import {
-  type ApiKeyRecord,
-  type ApiKeyStore,
-  type Clock,
-  checkApiKeyName,
-  checkScopes,
-  type IdGenerator,
-  isScope,
-  MemsvcError,
-  type NewApiKey,
-  type Scope,
-  type TenantId,
-} from '@memsvc/core';
+import { type ApiKeyRecord, type ApiKeyStore, checkApiKeyName, checkScopes, isScope, type NewApiKey, type Scope } from '@memsvc/access';
+import { type Clock, type IdGenerator, MemsvcError, type TenantId } from '@memsvc/core';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { retryingLockConflicts } from '../connection/lock-conflicts.js';
 import { isUuid } from '../ids/uuid-v7.js';

@@ -1,15 +1,13 @@
-import {
-  type Clock,
-  type CodeGrant,
-  type CodeRedemption,
-  MemsvcError,
-  type NewRefreshFamily,
-  type OAuthAuthorizationStore,
-  type PendingAuthorization,
-  type Scope,
-  type SessionOrigin,
-  type TenantId,
-} from '@memsvc/core';
+import type {
+  CodeGrant,
+  CodeRedemption,
+  NewRefreshFamily,
+  OAuthAuthorizationStore,
+  PendingAuthorization,
+  Scope,
+  SessionOrigin,
+} from '@memsvc/access';
+import { type Clock, MemsvcError, type TenantId } from '@memsvc/core';
 import type { Kysely, Selectable } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase, OAuthCodesTable } from '../schema/database-schema.js';

@@ -1,4 +1,5 @@
-import { type Clock, MemsvcError, type NewOAuthClient, type OAuthClientRecord, type OAuthClientStore } from '@memsvc/core';
+import type { NewOAuthClient, OAuthClientRecord, OAuthClientStore } from '@memsvc/access';
+import { type Clock, MemsvcError } from '@memsvc/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { MemsvcDatabase, OAuthClientsTable } from '../schema/database-schema.js';
 import { sqlStateOf, UNIQUE_VIOLATION } from './database-errors.js';

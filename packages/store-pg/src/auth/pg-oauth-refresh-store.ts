@@ -1,4 +1,5 @@
-import type { AuthorizationGrant, Clock, LiveRefreshToken, OAuthRefreshStore, RefreshOutcome } from '@memsvc/core';
+import type { AuthorizationGrant, LiveRefreshToken, OAuthRefreshStore, RefreshOutcome } from '@memsvc/access';
+import type { Clock } from '@memsvc/core';
 import { MemsvcError } from '@memsvc/core';
 import type { Kysely } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';

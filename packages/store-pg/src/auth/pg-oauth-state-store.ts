@@ -1,4 +1,5 @@
-import { type Clock, type IdentityProvider, MemsvcError, type OAuthStateStore, type PendingLogin } from '@memsvc/core';
+import type { IdentityProvider, OAuthStateStore, PendingLogin } from '@memsvc/access';
+import { type Clock, MemsvcError } from '@memsvc/core';
 import type { Kysely } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { sqlStateOf, UNIQUE_VIOLATION } from './database-errors.js';

@@ -1,17 +1,14 @@
 import {
-  type Clock,
   checkOrganizationName,
   checkOrganizationRole,
   checkOrganizationSlug,
-  type IdGenerator,
-  MemsvcError,
   type NewOrganization,
   type OrganizationMember,
   type OrganizationRecord,
   type OrganizationRole,
   type OrganizationStore,
-  type TenantId,
-} from '@memsvc/core';
+} from '@memsvc/access';
+import { type Clock, type IdGenerator, MemsvcError, type TenantId } from '@memsvc/core';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase, OrganizationMembersTable, OrganizationsTable } from '../schema/database-schema.js';

@@ -1,12 +1,5 @@
-import {
-  type Clock,
-  type IdGenerator,
-  MemsvcError,
-  type NewSession,
-  type SessionRecord,
-  type SessionStore,
-  type TenantId,
-} from '@memsvc/core';
+import type { NewSession, SessionRecord, SessionStore } from '@memsvc/access';
+import { type Clock, type IdGenerator, MemsvcError, type TenantId } from '@memsvc/core';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { isUuid } from '../ids/uuid-v7.js';
 import type { MemsvcDatabase, SessionsTable } from '../schema/database-schema.js';

@@ -6,13 +6,10 @@ import {
   type IdentityLoginOutcome,
   type IdentityRelink,
   identityLoginOutcome,
-  isValidTenantId,
-  MemsvcError,
-  type TenantId,
-  toTenantId,
   type UserIdentityStore,
   type VerifiedIdentity,
-} from '@memsvc/core';
+} from '@memsvc/access';
+import { isValidTenantId, MemsvcError, type TenantId, toTenantId } from '@memsvc/core';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { MemsvcDatabase, UserIdentitiesTable } from '../schema/database-schema.js';
 import { endDerivedCredentials } from './end-derived-credentials.js';

@@ -1,4 +1,5 @@
-import { type AuthorizationGrant, MemsvcError, type Scope, type SessionOrigin, type TenantId } from '@memsvc/core';
+import type { AuthorizationGrant, Scope, SessionOrigin } from '@memsvc/access';
+import { MemsvcError, type TenantId } from '@memsvc/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { MemsvcDatabase, OAuthRefreshFamiliesTable } from '../schema/database-schema.js';
 import { endLiveSessions } from './end-live-sessions.js';

@@ -1,4 +1,5 @@
-import { type DatabaseTarget, describeDatabaseTarget, MemsvcError, NO_TRACING, parseDatabaseUrl, type Tracer } from '@memsvc/core';
+import { type DatabaseTarget, describeDatabaseTarget, parseDatabaseUrl } from '@memsvc/access';
+import { MemsvcError, NO_TRACING, type Tracer } from '@memsvc/core';
 import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect, type PostgresPool } from 'kysely';
 import pg from 'pg';
 import type { MemsvcDatabase } from '../schema/database-schema.js';

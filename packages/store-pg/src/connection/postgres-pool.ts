@@ -1,4 +1,5 @@
-import { MemsvcError, redactDatabaseUrl } from '@memsvc/core';
+import { redactDatabaseUrl } from '@memsvc/access';
+import { MemsvcError } from '@memsvc/core';
 import pg from 'pg';
 import { DEFAULT_POOL_QUEUE_TIMEOUT_MS, PoolAdmission } from './pool-admission.js';
 import { memsvcTypeParsers } from './type-parsers.js';

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import {
   ADMITTED,
   checkRateLimitBucket,
-  MemsvcError,
   type RateLimitBucket,
   type RateLimitDecision,
   type RateLimitStore,
   refusedDecision,
   windowStartOf,
-} from '@memsvc/core';
+} from '@memsvc/access';
+import { MemsvcError } from '@memsvc/core';
 import { type Kysely, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 

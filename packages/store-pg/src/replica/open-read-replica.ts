@@ -1,13 +1,5 @@
-import {
-  type Clock,
-  type DatabaseTarget,
-  describeDatabaseTarget,
-  type IdGenerator,
-  MemsvcError,
-  parseDatabaseUrl,
-  type Timers,
-  type Tracer,
-} from '@memsvc/core';
+import { type DatabaseTarget, describeDatabaseTarget, parseDatabaseUrl } from '@memsvc/access';
+import { type Clock, type IdGenerator, MemsvcError, type Timers, type Tracer } from '@memsvc/core';
 import type { Kysely } from 'kysely';
 import { type OpenDatabaseOptions, openDatabase, type StoreConnection } from '../connection/open-database.js';
 import { PgMemoryStore } from '../memory/pg-memory-store.js';

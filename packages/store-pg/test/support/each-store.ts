@@ -1,5 +1,5 @@
-import type { Clock, MemoryStore, TenantId } from '@memsvc/core';
-import { InMemoryMemoryStore, InMemoryVectorSpace } from '@memsvc/core/testing';
+import type { Clock, ErasureStore, GrantStore, MemoryStore, TenantId } from '@memsvc/core';
+import { InMemoryErasureStore, InMemoryGrantStore, InMemoryMemoryStore, InMemoryVectorSpace } from '@memsvc/core/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { MemsvcStore } from '../../src/index.js';
@@ -34,6 +34,9 @@ export interface StoreUnderTest {
   readonly name: StoreName;
   /** The store of the current test (valid from beforeAll; a new one after each `reset`). */
   readonly memories: MemoryStore;
+  /** The grant and erasure stores beside it, so an engine built on it is complete. */
+  readonly grants: GrantStore;
+  readonly erasures: ErasureStore;
   /** Empties the store: TRUNCATE for the databases, a fresh instance in memory. */
   reset(): Promise<void>;
   /** Memory rows held (deleted and expired ones included), of one tenant or all. */
@@ -103,6 +106,14 @@ function sqlStore(engine: Engine): StoreKind {
           if (!store) throw new Error('the store opens in beforeAll');
           return store.memories;
         },
+        get grants() {
+          if (!store) throw new Error('the store opens in beforeAll');
+          return store.grants;
+        },
+        get erasures() {
+          if (!store) throw new Error('the store opens in beforeAll');
+          return store.erasures;
+        },
         reset: async () => {
           await sql`TRUNCATE memories, memory_audit, memory_links CASCADE`.execute(db());
         },
@@ -140,13 +151,23 @@ function inMemoryStore(): StoreKind {
       const open = () =>
         new InMemoryMemoryStore({ clock: options.clock, vectorSpace: new InMemoryVectorSpace({ dimensions: options.dimensions }) });
       let store = open();
+      let grants = new InMemoryGrantStore();
+      let erasures = new InMemoryErasureStore(store, options.clock);
       return {
         name: 'in-memory',
         get memories() {
           return store;
         },
+        get grants() {
+          return grants;
+        },
+        get erasures() {
+          return erasures;
+        },
         reset: async () => {
           store = open();
+          grants = new InMemoryGrantStore();
+          erasures = new InMemoryErasureStore(store, options.clock);
         },
         rowCount: async (tenant) => store.contents(tenant).memories.length,
         auditRowCount: async () => store.contents().audit.length,

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Secret, type SessionStore, toTenantId } from '@memsvc/core';
+import { Secret, type SessionStore } from '@memsvc/access';
+import { toTenantId } from '@memsvc/core';
 import { ManualClock } from '@memsvc/core/testing';
 import { type MemsvcStore, openStore } from '@memsvc/store-pg';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';

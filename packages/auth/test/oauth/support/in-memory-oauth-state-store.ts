@@ -1,4 +1,4 @@
-import type { IdentityProvider, OAuthStateStore, PendingLogin } from '@memsvc/core';
+import type { IdentityProvider, OAuthStateStore, PendingLogin } from '@memsvc/access';
 
 /** The OAuthStateStore port as a map, with the port's rules: single use, per provider, expiring. */
 export class InMemoryOAuthStateStore implements OAuthStateStore {

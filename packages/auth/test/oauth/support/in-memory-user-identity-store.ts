@@ -5,11 +5,10 @@ import {
   type IdentityLoginOutcome,
   type IdentityRelink,
   identityLoginOutcome,
-  type TenantId,
-  toTenantId,
   type UserIdentityStore,
   type VerifiedIdentity,
-} from '@memsvc/core';
+} from '@memsvc/access';
+import { type TenantId, toTenantId } from '@memsvc/core';
 
 /**
  * The UserIdentityStore port as a map: the first login's email becomes the user id, and later

@@ -1,4 +1,4 @@
-import { Secret } from '@memsvc/core';
+import { Secret } from '@memsvc/access';
 import { ManualClock } from '@memsvc/core/testing';
 import { githubClient } from '../../../src/oauth/github-client.js';
 import { googleClient } from '../../../src/oauth/google-client.js';

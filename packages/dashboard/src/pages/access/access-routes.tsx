@@ -1,5 +1,5 @@
-import { issueApiKey } from '@memsvc/auth';
-import { type ApiKeyRecord, isMemsvcError } from '@memsvc/core';
+import type { ApiKeyRecord } from '@memsvc/access';
+import { isMemsvcError } from '@memsvc/core';
 import { httpStatusOf } from '@memsvc/runtime';
 import type { Context, Hono } from 'hono';
 import { requireFreshSignIn } from '../../auth/fresh-sign-in.js';
@@ -18,7 +18,6 @@ import { emptyGrantForm } from './grant-form.js';
 import { registerGrantRoutes, sharingOf } from './grants-routes.js';
 import { checkKeyForm, emptyKeyForm, grantableScopes, type KeyFormValues, keyFormValues } from './key-form.js';
 import { mcpAddressOf } from './mcp-address.js';
-import type { OrganizationWithMembers } from './organizations-section.js';
 
 /** Keys the list shows, newest first: far more than a person gives out, well under 100 KB of page. */
 const KEYS_SHOWN = 100;
@@ -31,26 +30,19 @@ const FORM_ERRORS = ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT'] as const;
  * they share and that are shared with them (grants-routes.tsx), their organizations and members
  * (read-only), "connect an agent", and erasing all their memories (erase-all-routes.tsx).
  * Everything is the viewer's own: keys are listed and revoked only within their tenant, keys are
- * minted by `@memsvc/auth` and stored through the same store and rules as `memsvc keys create`.
+ * made, listed and revoked by the access service (`runtime.access`), as `memsvc keys` does.
  */
 export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: DashboardDependencies, options: DashboardOptions): void {
-  const { config, store, clock, logger, sessions } = dependencies.runtime;
+  const { config, access, clock, logger, sessions } = dependencies.runtime;
   const base = options.basePath;
   const liteProfile = config.profile === 'lite';
-
-  const organizationsOf = async (viewer: Viewer): Promise<OrganizationWithMembers[]> => {
-    const organizations = await store.organizations.organizationsOf(viewer.tenant);
-    return Promise.all(
-      organizations.map(async (organization) => ({ organization, members: await store.organizations.members(organization.id) })),
-    );
-  };
 
   const accessView = async (c: Context<DashboardEnv>, parts: Partial<AccessView> = {}): Promise<AccessView> => {
     const viewer = c.get('viewer');
     const noSharing = { given: [], received: [], byDefault: new Set<string>() };
     const [keys, organizations, sharing] = await Promise.all([
-      store.apiKeys.list({ userId: viewer.tenant }),
-      organizationsOf(viewer),
+      access.keys.list(viewer.tenant),
+      access.organizations.of(viewer.tenant),
       liteProfile ? noSharing : sharingOf(dependencies, viewer),
     ]);
     const mcpAddress = mcpAddressOf(c, config, options);
@@ -93,19 +85,16 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   // The page that shows a new key is this POST's own response, never a redirect: the key is in
   // no URL, no history entry a later GET could replay, and no cache (no-store).
   app.post('/access/keys', async (c) => {
-    if (liteProfile) {
-      const message = 'This server runs the lite profile, which accepts no per-agent keys (spec §5.5), so none was made.';
-      return c.html(<ErrorPage basePath={base} title="Not on lite" message={message} />, httpStatusOf('FORBIDDEN'));
-    }
     const viewer = c.get('viewer');
     const values: KeyFormValues = keyFormValues(await c.req.parseBody({ all: true }));
 
     let record: ApiKeyRecord;
     let secret: string;
     try {
-      const request = checkKeyForm(values, await store.organizations.organizationsOf(viewer.tenant));
-      const issued = await issueApiKey(
-        store.apiKeys,
+      // Lite is refused before the form is read: whatever it holds, no key is made there.
+      access.keys.checkAccepted();
+      const request = checkKeyForm(values, await access.organizations.organizationsOf(viewer.tenant));
+      const issued = await access.keys.create(
         {
           userId: viewer.tenant,
           name: request.name,
@@ -117,11 +106,15 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
           madeInSession: viewer.sessionId,
         },
         { heldScopes: grantableScopes(viewer) },
-        clock,
       );
       record = issued.record;
       secret = issued.key;
     } catch (error) {
+      // Lite has no per-agent keys (spec §5.5): the access service refuses before minting one.
+      if (isMemsvcError(error, 'FORBIDDEN') && liteProfile) {
+        const message = 'This server runs the lite profile, which accepts no per-agent keys (spec §5.5), so none was made.';
+        return c.html(<ErrorPage basePath={base} title="Not on lite" message={message} />, httpStatusOf('FORBIDDEN'));
+      }
       if (!FORM_ERRORS.some((code) => isMemsvcError(error, code))) throw error;
       // The form comes back with what was wrong: whatever the refusal's code, the form is what was invalid.
       return c.html(
@@ -138,15 +131,15 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   app.post('/access/keys/:id/revoke', async (c) => {
     const viewer = c.get('viewer');
     const id = c.req.param('id');
-    // Only a key of the viewer's own tenant: any other id is "no such key", and nothing changes.
-    const own = (await store.apiKeys.list({ userId: viewer.tenant })).some((key) => key.id === id);
-    if (!own) return notFound(c, 'You have no API key with that id. It may belong to someone else, or never have existed.');
-    const now = clock.now();
-    const revoked = await store.apiKeys.revoke(id, now);
-    if (!revoked) return notFound(c, 'You have no API key with that id.');
-    // Revoking keeps the first revocation time, so an earlier one means another tab or an operator got there first.
-    const already = revoked.revokedAt !== null && revoked.revokedAt.getTime() !== now.getTime();
-    if (!already) logger.info({ event: 'api_key_revoked', keyId: revoked.id, actor: viewer.actor, via: 'dashboard' }, 'API key revoked');
+    let already: boolean;
+    try {
+      // Only a key of the viewer's own tenant: any other id is "no such key", and nothing changes.
+      ({ alreadyRevoked: already } = await access.keys.revoke(id, { owner: viewer.tenant }));
+    } catch (error) {
+      if (!isMemsvcError(error, 'NOT_FOUND')) throw error;
+      return notFound(c, 'You have no API key with that id. It may belong to someone else, or never have existed.');
+    }
+    if (!already) logger.info({ event: 'api_key_revoked', keyId: id, actor: viewer.actor, via: 'dashboard' }, 'API key revoked');
     return c.redirect(pageUrl(base, '/access', { notice: already ? 'key-already-revoked' : 'key-revoked' }), 303);
   });
 
@@ -156,7 +149,7 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
   app.post('/access/sessions/end', async (c) => {
     if (!sessions) return notFound(c, 'This server issues no sessions, so there are none to end.');
     const viewer = c.get('viewer');
-    const ended = await store.sessions.denyAll(viewer.tenant, clock.now());
+    const ended = await access.sessions.endAll(viewer.tenant);
     logger.info({ event: 'sessions_ended', count: ended, actor: viewer.actor, via: 'dashboard' }, 'sessions ended');
     clearSessionCookie(c, options);
     return c.redirect(`${base}/sign-in`, 303);

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, Scope } from '@memsvc/core';
+import type { ApiKeyRecord, OrganizationWithMembers, Scope } from '@memsvc/access';
 import { Layout, Notice, type PageFrame } from '../../views/layout.js';
 import type { AgentConfig } from './agent-configs.js';
 import { ConnectAgentSection, type ConnectSettings } from './connect-agent-section.js';
@@ -7,7 +7,7 @@ import { GRANT_FORM_FIELDS, type GrantFormField, type GrantFormValues } from './
 import { SharedSpacesSection, type SharingView } from './grants-section.js';
 import type { KeyFormValues } from './key-form.js';
 import { CreateKeyForm, KeysTable, NewKeyPanel, RevocationNote } from './keys-section.js';
-import { OrganizationsSection, type OrganizationWithMembers } from './organizations-section.js';
+import { OrganizationsSection } from './organizations-section.js';
 
 /** Everything the access page shows. */
 export interface AccessView {

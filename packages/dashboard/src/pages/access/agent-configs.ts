@@ -1,5 +1,6 @@
+import { redactDatabaseUrl } from '@memsvc/access';
 import type { MemsvcConfig } from '@memsvc/config';
-import { redactDatabaseUrl, type TenantId } from '@memsvc/core';
+import type { TenantId } from '@memsvc/core';
 
 /** The server's name in every client's configuration. */
 const SERVER_NAME = 'memsvc';

@@ -27,9 +27,9 @@ export function sharingContextOf(viewer: Viewer): CallContext {
 
 /** Both sides of the viewer's sharing, and which spaces its reads include by default. */
 export async function sharingOf(dependencies: DashboardDependencies, viewer: Viewer): Promise<SharingView> {
-  const { engine } = dependencies.runtime;
+  const { engine, access } = dependencies.runtime;
   const context = sharingContextOf(viewer);
-  const [{ given, received }, spaces] = await Promise.all([engine.grants(context), engine.sharedSpaces(context, 'all')]);
+  const [{ given, received }, spaces] = await Promise.all([access.grants.list(context), engine.sharedSpaces(context, 'all')]);
   return {
     given,
     received,
@@ -40,7 +40,7 @@ export async function sharingOf(dependencies: DashboardDependencies, viewer: Vie
 /**
  * `/access/grants` and `/access/shared`: share a space of the viewer's memories, end a share,
  * and choose whether a space shared with the viewer is in its reads by default. Every action goes
- * through the engine, as the viewer (the owner is never a form field), behind the Access page's
+ * through the access service and the engine, as the viewer (the owner is never a form field), behind the Access page's
  * guards: the Origin check and CSRF token (create-dashboard.tsx), keys:manage and a recent sign-in
  * (access-routes.tsx), as `grant_access` needs keys:manage.
  */
@@ -50,7 +50,7 @@ export function registerGrantRoutes(
   options: DashboardOptions,
   accessView: AccessViewOf,
 ): void {
-  const { config, engine, logger } = dependencies.runtime;
+  const { config, engine, access, logger } = dependencies.runtime;
   const base = options.basePath;
   const back = (c: Context<DashboardEnv>, notice: AccessNoticeCode) => c.redirect(pageUrl(base, '/access', { notice }), 303);
   const notFound = (c: Context<DashboardEnv>, message: string) =>
@@ -71,7 +71,7 @@ export function registerGrantRoutes(
     const values = grantFormValues(await c.req.parseBody());
     let grant: MemoryGrant;
     try {
-      grant = await engine.grant(sharingContextOf(viewer), grantRequestOf(values));
+      grant = await access.grants.create(sharingContextOf(viewer), grantRequestOf(values));
     } catch (error) {
       if (!isMemsvcError(error) || !FORM_ERRORS.includes(error.code)) throw error;
       const grantError = { field: grantFormFieldOf(error), message: error.message };
@@ -90,11 +90,11 @@ export function registerGrantRoutes(
     const id = c.req.param('id');
     const context = sharingContextOf(viewer);
     try {
-      await engine.revokeGrant(context, id);
+      await access.grants.revoke(context, id);
     } catch (error) {
       if (!isMemsvcError(error, 'NOT_FOUND')) throw error;
       // Revoked already (another tab, the CLI, an agent) is said so; anyone else's grant is "no such grant".
-      const { given } = await engine.grants(context);
+      const { given } = await access.grants.list(context);
       if (given.some((grant) => grant.id === id)) return back(c, 'grant-already-ended');
       return notFound(c, 'You share no space with that grant id. It may be someone else’s, or never have existed.');
     }
@@ -106,7 +106,7 @@ export function registerGrantRoutes(
     const context = sharingContextOf(c.get('viewer'));
     const id = c.req.param('id');
     const byDefault = (await c.req.parseBody()).by_default === 'true';
-    const { received } = await engine.grants(context);
+    const { received } = await access.grants.list(context);
     const chosen = received.find((grant) => grant.id === id);
     if (!chosen) return notFound(c, 'No live grant with that id shares a space with you. It may have been revoked or have expired.');
     // The page shows the choice per space (several grants may reach one: to you and to your

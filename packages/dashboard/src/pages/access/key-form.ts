@@ -1,14 +1,13 @@
 import {
   API_KEY_MAX_LIFETIME_DAYS,
-  checkApiKeyName,
   checkScopes,
   DEFAULT_KEY_SCOPES,
   keyLifetimeDays,
-  MemsvcError,
   type OrganizationRecord,
   SCOPES,
   type Scope,
-} from '@memsvc/core';
+} from '@memsvc/access';
+import { MemsvcError } from '@memsvc/core';
 import type { Viewer } from '../../auth/viewer.js';
 
 /** What the create-key form holds, as typed: shown again, escaped, when it is refused. */
@@ -53,13 +52,13 @@ export function keyFormValues(body: Readonly<Record<string, unknown>>): KeyFormV
 }
 
 /**
- * Checks the form with the rules every key obeys (core's name and scope rules) and the
- * dashboard's own limits: an organization only among the viewer's, an expiry of 1 to
- * API_KEY_MAX_LIFETIME_DAYS whole days. (No scope beyond the viewer's is issueApiKey's rule, the
- * CLI's too.) INVALID_INPUT with a message a person can act on.
+ * Reads the form into a key request: known scopes, an organization only among the viewer's, an
+ * expiry of 1 to API_KEY_MAX_LIFETIME_DAYS whole days. The name, the scopes the viewer holds and
+ * the profile are the access service's rules, the CLI's too. INVALID_INPUT with a message a
+ * person can act on.
  */
 export function checkKeyForm(values: KeyFormValues, organizations: readonly OrganizationRecord[]): KeyRequest {
-  const name = checkApiKeyName(values.name.trim(), 'name');
+  const name = values.name.trim();
   const scopes = checkScopes(values.scopes, 'scopes');
   const organizationId = values.organizationId === '' ? undefined : values.organizationId;
   if (organizationId !== undefined && !organizations.some((organization) => organization.id === organizationId)) {

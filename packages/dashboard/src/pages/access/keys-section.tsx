@@ -1,4 +1,4 @@
-import { API_KEY_MAX_LIFETIME_DAYS, API_KEY_NAME_MAX_LENGTH, type ApiKeyRecord, type OrganizationRecord, type Scope } from '@memsvc/core';
+import { API_KEY_MAX_LIFETIME_DAYS, API_KEY_NAME_MAX_LENGTH, type ApiKeyRecord, type OrganizationRecord, type Scope } from '@memsvc/access';
 import { shortTime } from '../../views/format.js';
 import { CsrfField, type PageFrame } from '../../views/layout.js';
 import type { AgentConfig } from './agent-configs.js';

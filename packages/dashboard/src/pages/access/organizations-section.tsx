@@ -1,14 +1,9 @@
-import type { OrganizationMember, OrganizationRecord, TenantId } from '@memsvc/core';
+import type { OrganizationWithMembers } from '@memsvc/access';
+import type { TenantId } from '@memsvc/core';
 import { shortTime } from '../../views/format.js';
 
 /** Members listed per organization: enough for a team, small enough to keep the page light. */
 export const MEMBERS_SHOWN = 100;
-
-/** One of the viewer's organizations with its members (owners first). */
-export interface OrganizationWithMembers {
-  readonly organization: OrganizationRecord;
-  readonly members: readonly OrganizationMember[];
-}
 
 /**
  * The viewer's organizations and their members, read-only: no rule lets an owner or admin of an

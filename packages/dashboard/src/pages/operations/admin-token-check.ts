@@ -1,5 +1,5 @@
+import type { Secret } from '@memsvc/access';
 import { adminTokenDenial } from '@memsvc/auth';
-import type { Secret } from '@memsvc/core';
 import { auditLog, type Logger } from '@memsvc/runtime';
 
 /** The form field the maintenance forms carry the admin token in. */

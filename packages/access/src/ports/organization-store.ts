@@ -1,5 +1,5 @@
+import type { TenantId } from '@memsvc/core';
 import type { OrganizationRole } from '../domain/organization-rules.js';
-import type { TenantId } from '../domain/tenant.js';
 
 /** An organization: a named group of users that API keys may belong to. */
 export interface OrganizationRecord {

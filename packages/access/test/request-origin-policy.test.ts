@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { verifies } from '../../core/test/requirements.js';
 import { RequestOriginPolicy, type RequestOriginPolicyOptions } from '../src/index.js';
-import { verifies } from './requirements.js';
 
 const policyOf = (options: Partial<RequestOriginPolicyOptions> = {}) =>
   new RequestOriginPolicy({ bindHost: '127.0.0.1', allowedHosts: [], allowedOrigins: [], publicUrls: [], ...options });

@@ -1,6 +1,7 @@
+import type { TenantId } from '@memsvc/core';
 import { describe, expect, it } from 'vitest';
-import { identityLoginOutcome, type TenantId } from '../src/index.js';
-import { verifies } from './requirements.js';
+import { verifies } from '../../core/test/requirements.js';
+import { identityLoginOutcome } from '../src/index.js';
 
 const bob = 'bob@corp.example' as TenantId;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { verifies } from '../../core/test/requirements.js';
 import { isRegisteredRedirectUri, redirectUriProblem } from '../src/index.js';
-import { verifies } from './requirements.js';
 
 describe('redirect URIs', () => {
   it(verifies('OAUTH-REDIRECT-URI', 'match exactly: a trailing slash, a case or a query differs'), () => {

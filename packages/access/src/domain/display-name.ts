@@ -1,4 +1,4 @@
-import { MemsvcError } from '../errors/memsvc-error.js';
+import { MemsvcError } from '@memsvc/core';
 
 // C0 and C1 control characters: a name is printed in terminals and lists, where an escape
 // sequence in it could rewrite what an operator sees.

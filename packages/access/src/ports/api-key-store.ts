@@ -1,5 +1,5 @@
+import type { TenantId } from '@memsvc/core';
 import type { Scope } from '../domain/scopes.js';
-import type { TenantId } from '../domain/tenant.js';
 
 /**
  * A per-agent API key as stored: never the key itself, only what identifies and limits it. The

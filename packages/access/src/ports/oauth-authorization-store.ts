@@ -1,5 +1,5 @@
+import type { TenantId } from '@memsvc/core';
 import type { Scope } from '../domain/scopes.js';
-import type { TenantId } from '../domain/tenant.js';
 import type { SessionOrigin } from './session-store.js';
 
 /** An authorization request that passed every check, waiting for a person's sign-in and consent. */

@@ -1,4 +1,6 @@
+import { isMemsvcError, type MemsvcError } from '@memsvc/core';
 import { describe, expect, it } from 'vitest';
+import { verifies } from '../../core/test/requirements.js';
 import {
   API_KEY_MAX_LIFETIME_DAYS,
   checkApiKeyName,
@@ -6,14 +8,11 @@ import {
   checkOrganizationRole,
   checkOrganizationSlug,
   DEFAULT_KEY_SCOPES,
-  isMemsvcError,
   keyLifetimeDays,
-  type MemsvcError,
   parseScopes,
   SCOPES,
   slugFromName,
 } from '../src/index.js';
-import { verifies } from './requirements.js';
 
 /** The MemsvcError a call throws, or a failure when it throws none. */
 function thrownBy(call: () => unknown): MemsvcError {

@@ -1,5 +1,5 @@
+import type { TenantId } from '@memsvc/core';
 import type { IdentityAccount, IdentityLoginOutcome, IdentityProvider } from '../domain/identity-link-rules.js';
-import type { TenantId } from '../domain/tenant.js';
 
 /** A person's account at an identity provider, as a login proved it. */
 export interface VerifiedIdentity extends IdentityAccount {

@@ -1,4 +1,4 @@
-import { MemsvcError } from '../errors/memsvc-error.js';
+import { MemsvcError } from '@memsvc/core';
 import { checkDisplayName } from './display-name.js';
 
 /** What a member may do in an organization. */

@@ -1,4 +1,4 @@
-import { MemsvcError } from '../errors/memsvc-error.js';
+import { MemsvcError } from '@memsvc/core';
 
 /**
  * What a credential may do (DESIGN §4b: authorisation checks the scopes of each tool). Read,

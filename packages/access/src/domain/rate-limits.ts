@@ -1,4 +1,4 @@
-import { MemsvcError } from '../errors/memsvc-error.js';
+import { MemsvcError } from '@memsvc/core';
 import { addressBucketOf } from './address-bucket.js';
 
 /** A per-tool rate limit from `RATE_LIMIT_TOOL_OVERRIDES`. */

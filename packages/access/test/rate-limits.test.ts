@@ -1,15 +1,15 @@
+import { isMemsvcError } from '@memsvc/core';
 import { describe, expect, it } from 'vitest';
+import { verifies } from '../../core/test/requirements.js';
 import { retryAfterSeconds } from '../src/domain/rate-limits.js';
 import {
   checkRateLimitBucket,
-  isMemsvcError,
   type RateLimitBucket,
   type RateLimitSettings,
   rateLimitBuckets,
   refusedDecision,
   windowStartOf,
 } from '../src/index.js';
-import { verifies } from './requirements.js';
 
 const settings: RateLimitSettings = {
   enabled: true,

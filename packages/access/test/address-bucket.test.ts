@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { verifies } from '../../core/test/requirements.js';
 import { addressBucketOf } from '../src/domain/address-bucket.js';
 import { type RateLimitSettings, rateLimitBuckets } from '../src/index.js';
-import { verifies } from './requirements.js';
 
 const settings = (ipv6Prefix: number): RateLimitSettings => ({
   enabled: true,

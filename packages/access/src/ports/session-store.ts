@@ -1,4 +1,4 @@
-import type { TenantId } from '../domain/tenant.js';
+import type { TenantId } from '@memsvc/core';
 
 /** How a session was started: by exchanging an API key, or by a login with an identity provider. */
 export type SessionOrigin = 'api-key' | 'github' | 'google';

@@ -1,5 +1,5 @@
-import { MemsvcError } from '../errors/memsvc-error.js';
-import type { TenantId } from './tenant.js';
+import type { TenantId } from '@memsvc/core';
+import { MemsvcError } from '@memsvc/core';
 
 /** The identity providers memsvc can log a person in with (spec §5.5). */
 export type IdentityProvider = 'github' | 'google';
