@@ -1,4 +1,8 @@
 #!/usr/bin/env node
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 // @ts-check
 // The dashboard at scale (issue 18's budget: with 50,000 memories in the tenant on PostgreSQL, the
 // memories page and a search page answer in P95 <= 50 ms, and no page transfers 100 KB).
@@ -8,13 +12,9 @@
 // at a time after a warm-up, in rotating rounds; latency is the whole HTTP exchange on loopback
 // (an upper bound of the server's time). Prints the table and writes bench/results/dashboard-<ts>.json.
 // Environment: DASHBOARD_BENCH_MEMORIES (default 50000), DASHBOARD_BENCH_REQUESTS (default 200).
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createMemoryEngine, toTenantId } from '@memsvc/core';
+import { createMemoryEngine, systemClock, toTenantId } from '@memsvc/core';
 import { LocalEmbedder } from '@memsvc/embeddings';
-import { openStore, systemClock } from '@memsvc/store-pg';
+import { openStore } from '@memsvc/store-pg';
 import { percentileSummary, postgresDatabase, sentence, startServer, vocabularyWord } from './bench-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,4 +1,8 @@
 #!/usr/bin/env node
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 // @ts-check
 // memsvc write throughput against the database's own ceiling (issue 19). For each case, in a
 // fresh database (migrated, vector column typed, the 16 HNSW shard indexes built, as a server
@@ -23,13 +27,9 @@
 // embedded database), WRITE_BENCH_WRITES (default 10000 per write case), WRITE_BENCH_CLIENTS (8),
 // WRITE_BENCH_TENANTS (100), WRITE_BENCH_BACKFILL (50000), WRITE_BENCH_CASES (default
 // "one-tenant,tenants,http,backfill"). A quick run: WRITE_BENCH_WRITES=2000 WRITE_BENCH_BACKFILL=10000.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, Maintenance, toTenantId } from '@memsvc/core';
+import { createMemoryEngine, DEFAULT_ENGINE_SETTINGS, Maintenance, systemClock, toTenantId } from '@memsvc/core';
 import { LocalEmbedder } from '@memsvc/embeddings';
-import { HNSW_SHARD_INDEX_NAMES, openStore, PgReindexStore, systemClock, UuidV7Generator } from '@memsvc/store-pg';
+import { HNSW_SHARD_INDEX_NAMES, openStore, PgReindexStore, UuidV7Generator } from '@memsvc/store-pg';
 import { CompiledQuery, sql } from 'kysely';
 import {
   mcpClient,

@@ -6,9 +6,9 @@
 // three ways: fusion, vector list only, full-text list only. Prints recall@5, MRR and nDCG@5,
 // overall and per category, and exits 1 when fusion misses a floor or ranks worse than either
 // list alone on any metric.
-import { createMemoryEngine, FUSION_WEIGHTS, toTenantId } from '@memsvc/core';
+import { createMemoryEngine, FUSION_WEIGHTS, systemClock, toTenantId } from '@memsvc/core';
 import { LocalEmbedder } from '@memsvc/embeddings';
-import { openStore, systemClock } from '@memsvc/store-pg';
+import { openStore } from '@memsvc/store-pg';
 import { buildFixture } from './fixture.mjs';
 
 const FLOORS = { recallAt5: 0.95, mrr: 0.95, ndcgAt5: 0.93 };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createMemoryEngine, toTenantId } from '@memsvc/core';
+import { createMemoryEngine, systemClock, toTenantId } from '@memsvc/core';
 import { DisabledEmbedder } from '@memsvc/embeddings';
-import { systemClock } from '@memsvc/store-pg';
+
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { verifies } from '../../../packages/core/test/requirements.js';

@@ -1,6 +1,6 @@
-import { createMemoryEngine, toTenantId } from '@memsvc/core';
+import { createMemoryEngine, systemClock, toTenantId } from '@memsvc/core';
 import { DisabledEmbedder } from '@memsvc/embeddings';
-import { systemClock } from '@memsvc/store-pg';
+
 import { beforeAll, describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { cliWorkspace, openTestStore } from './support/cli-engines.js';

@@ -10,7 +10,8 @@ import {
 } from '@memsvc/auth';
 import { type FakeGitHub, type FakeGoogle, startFakeGitHub, startFakeGoogle } from '@memsvc/auth/testing';
 import type { TenantId } from '@memsvc/core';
-import { type MemsvcStore, systemClock } from '@memsvc/store-pg';
+import { systemClock } from '@memsvc/core';
+import type { MemsvcStore } from '@memsvc/store-pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {} from '../../../tooling/vitest/postgres-global-setup.ts';
 import { cliWorkspace, openTestStore } from './support/cli-engines.js';

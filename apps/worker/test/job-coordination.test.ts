@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type MemsvcConfig } from '@memsvc/config';
-import { checkReindexRequest } from '@memsvc/core';
+import { checkReindexRequest, systemClock } from '@memsvc/core';
 import { ManualClock, ManualTimers } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import {
@@ -16,7 +16,7 @@ import {
   Scheduler,
   scheduledJobs,
 } from '@memsvc/runtime';
-import { type MemsvcStore, openStore, systemClock } from '@memsvc/store-pg';
+import { type MemsvcStore, openStore } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { childProcessTestEnv } from '../../../tooling/vitest/child-process-env.ts';

@@ -68,6 +68,7 @@ export { MAX_NAMED_SPACES } from './engine/shared-spaces.js';
 export type { MemsvcErrorCode } from './errors/memsvc-error.js';
 export { isMemsvcError, MemsvcError } from './errors/memsvc-error.js';
 export type { Clock } from './ports/clock.js';
+export { systemClock } from './ports/clock.js';
 export type { Embedder } from './ports/embedder.js';
 export type { ErasureOfMemory, ErasureStore } from './ports/erasure-store.js';
 export type { ExportedLink, ExportedMemory, ExportPage, ExportQuery, ExportStore } from './ports/export-store.js';

@@ -1,5 +1,5 @@
-import { type Clock, type Maintenance, NO_TRACING, type TimerHandle, type Timers, type Tracer } from '@memsvc/core';
-import { type JobRuns, systemClock } from '@memsvc/store-pg';
+import { type Clock, type Maintenance, NO_TRACING, systemClock, type TimerHandle, type Timers, type Tracer } from '@memsvc/core';
+import type { JobRuns } from '@memsvc/store-pg';
 import type { Logger } from './logger.js';
 import { scheduledJobWork } from './scheduled-job-work.js';
 import type { ScheduledJob } from './scheduled-jobs.js';

@@ -19,7 +19,6 @@ export type { PrimaryStoreParts, ReadReplica, ReadReplicaOptions } from './repli
 export { DEFAULT_READ_MAX_LAG_MS, openReadReplica } from './replica/open-read-replica.js';
 export type { ReadReason, ReadRoute, ReplicaEvents, ReplicaState, ReplicaStatus } from './replica/replica-status.js';
 export type { MemsvcDatabase } from './schema/database-schema.js';
-export { systemClock } from './system-clock.js';
 export {
   HNSW_SHARD_INDEX_NAMES,
   hnswShardIndexName,

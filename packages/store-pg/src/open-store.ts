@@ -1,4 +1,4 @@
-import { knownModelDimensions, MemsvcError } from '@memsvc/core';
+import { knownModelDimensions, MemsvcError, systemClock } from '@memsvc/core';
 import { sql } from 'kysely';
 import { PgApiKeyStore } from './auth/pg-api-key-store.js';
 import { PgOAuthAuthorizationStore } from './auth/pg-oauth-authorization-store.js';
@@ -32,7 +32,6 @@ import { PgReindexJobQueue } from './reindex/pg-reindex-jobs.js';
 import { PgReindexStore } from './reindex/pg-reindex-store.js';
 import { assertPrimaryCanHaveReplica, openReadReplica } from './replica/open-read-replica.js';
 import { PgReviewStore } from './review/pg-review-store.js';
-import { systemClock } from './system-clock.js';
 import { PgVectorSpace } from './vector/pg-vector-space.js';
 import { detectVectorFeatures } from './vector/vector-features.js';
 

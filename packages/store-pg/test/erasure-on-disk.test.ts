@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { type CallContext, createMemoryEngine, toTenantId } from '@memsvc/core';
+import { type CallContext, createMemoryEngine, systemClock, toTenantId } from '@memsvc/core';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
-import { type MemsvcStore, systemClock } from '../src/index.js';
+import type { MemsvcStore } from '../src/index.js';
 import { temporaryDirectory } from './support/each-engine.js';
 import { filesContaining } from './support/files-containing.js';
 import { openTestStore } from './support/open-test-store.js';

@@ -1,9 +1,9 @@
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import { MEMORY_TIERS, type MemoryTier, MemsvcError, type TenantId } from '@memsvc/core';
+import { MEMORY_TIERS, type MemoryTier, MemsvcError, systemClock, type TenantId } from '@memsvc/core';
 import { EXPORT_MAX_LIMIT, type ExportRequest, planExport, planMarkdownExport, readExportPage } from '@memsvc/import-export';
-import { systemClock } from '@memsvc/store-pg';
+
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
 import { withExistingOperatorStore } from '../operator-store.js';

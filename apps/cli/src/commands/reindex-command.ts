@@ -1,6 +1,7 @@
 import type { ReindexSummary } from '@memsvc/core';
+import { systemClock } from '@memsvc/core';
 import { configuredEmbedder, createLogger, createMaintenance, openConfiguredStore } from '@memsvc/runtime';
-import { systemClock } from '@memsvc/store-pg';
+
 import type { CliContext } from '../cli-context.js';
 import { readConfig } from '../read-config.js';
 import { EXIT_INTERRUPTED, interruptAfterBatch, ReindexInterrupted } from '../reindex/interrupt-after-batch.js';
