@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryEngine, type MemoryStore, toTenantId } from '../src/index.js';
-import { InMemoryErasureStore, InMemoryGrantStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '../src/testing/index.js';
+import {
+  InMemoryErasureStore,
+  InMemoryGrantStore,
+  InMemoryMemoryStore,
+  inMemoryEngine,
+  ManualClock,
+  StaticEmbedder,
+} from '../src/testing/index.js';
 import { verifies } from './requirements.js';
 
 /** The store's reads a recall makes, by method, around a real in-memory store. */
@@ -75,13 +82,7 @@ describe('recall in one pass', () => {
   it(verifies('R-RECALL-ONE-PASS', 'replacements count against the limit: the answer has at most limit hits'), async () => {
     const clock = new ManualClock('2026-05-01T10:00:00Z');
     const store = new InMemoryMemoryStore({ clock });
-    const engine = createMemoryEngine({
-      store,
-      embedder: new StaticEmbedder({}, 'static-test'),
-      clock,
-      grants: new InMemoryGrantStore(),
-      erasures: new InMemoryErasureStore(store, clock),
-    });
+    const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, 'static-test'), clock });
     for (let topic = 0; topic < 6; topic++) {
       clock.advance(60_000);
       const older = (await engine.create(context, { tier: 'ltm', content: `topic ${topic} plan alpha draft` })).memory;

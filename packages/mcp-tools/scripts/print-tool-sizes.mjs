@@ -1,16 +1,9 @@
 // Prints what each tool costs in `tools/list` (bytes of its JSON), by set, and the size of the
 // default listing: `pnpm --filter @memsvc/mcp-tools sizes` after a build. docs/tools.md keeps the table.
 
+import { Secret } from '@memsvc/access';
 import { DEFAULT_TOOL_SETS, TOOL_SET_NAMES, TOOL_SETS } from '@memsvc/config';
-import { createMemoryEngine, Secret } from '@memsvc/core';
-import {
-  InMemoryErasureStore,
-  InMemoryExportStore,
-  InMemoryGrantStore,
-  InMemoryMemoryStore,
-  ManualClock,
-  StaticEmbedder,
-} from '@memsvc/core/testing';
+import { InMemoryExportStore, InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '../dist/index.js';
@@ -18,13 +11,7 @@ import { createMcpServer } from '../dist/index.js';
 async function listed(options) {
   const clock = new ManualClock('2026-05-01T10:00:00Z');
   const store = new InMemoryMemoryStore({ clock });
-  const engine = createMemoryEngine({
-    store,
-    embedder: new StaticEmbedder({}, undefined),
-    clock,
-    grants: new InMemoryGrantStore(),
-    erasures: new InMemoryErasureStore(store, clock),
-  });
+  const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
   // Registration never calls maintenance or the import readers: empty stand-ins list the admin tools.
   const server = createMcpServer(
     { name: 'memsvc', version: '0.0.0' },

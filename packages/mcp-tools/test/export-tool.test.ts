@@ -1,13 +1,6 @@
 import { TOOL_SET_NAMES } from '@memsvc/config';
-import { createMemoryEngine } from '@memsvc/core';
-import {
-  InMemoryErasureStore,
-  InMemoryExportStore,
-  InMemoryGrantStore,
-  InMemoryMemoryStore,
-  ManualClock,
-  StaticEmbedder,
-} from '@memsvc/core/testing';
+
+import { InMemoryExportStore, InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { isFrontmatterError, splitFrontmatter } from '@memsvc/import-export';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -22,13 +15,7 @@ async function connectedClient(vectors?: Record<string, readonly number[]>) {
   const clock = new ManualClock('2026-05-01T10:00:00Z');
   const store = new InMemoryMemoryStore({ clock });
   const embedder = vectors ? new StaticEmbedder(vectors) : new StaticEmbedder({}, undefined);
-  const engine = createMemoryEngine({
-    store,
-    embedder,
-    clock,
-    grants: new InMemoryGrantStore(),
-    erasures: new InMemoryErasureStore(store, clock),
-  });
+  const engine = inMemoryEngine(store, { embedder, clock });
   const exports = new InMemoryExportStore(store, clock);
   const server = createMcpServer(
     { name: 'memsvc-test', version: '0.0.0' },

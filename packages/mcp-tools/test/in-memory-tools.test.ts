@@ -1,6 +1,6 @@
 import { TOOL_SET_NAMES } from '@memsvc/config';
-import { createMemoryEngine } from '@memsvc/core';
-import { InMemoryErasureStore, InMemoryGrantStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+
+import { InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,13 +14,7 @@ import { createMcpServer } from '../src/index.js';
 async function connectedClient(clock: ManualClock) {
   const store = new InMemoryMemoryStore({ clock });
   // No embedding model: recall ranks by full text alone, as with EMBEDDING_PROVIDER=disabled.
-  const engine = createMemoryEngine({
-    store,
-    embedder: new StaticEmbedder({}, undefined),
-    clock,
-    grants: new InMemoryGrantStore(),
-    erasures: new InMemoryErasureStore(store, clock),
-  });
+  const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
   const server = createMcpServer(
     { name: 'memsvc-test', version: '0.0.0' },
     { clock, engine, pipeline: { defaultUserId: 'alice' }, toolSets: TOOL_SET_NAMES },

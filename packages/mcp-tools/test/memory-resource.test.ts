@@ -1,6 +1,6 @@
 import type { ToolSetName } from '@memsvc/config';
-import { createMemoryEngine, toTenantId, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '@memsvc/core';
-import { InMemoryErasureStore, InMemoryGrantStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+import { toTenantId, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '@memsvc/core';
+import { InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
@@ -9,13 +9,7 @@ import { type ApiKeyPrincipal, authInfoOf, createMcpServer, type Principal } fro
 async function setUp() {
   const clock = new ManualClock('2026-05-01T10:00:00Z');
   const store = new InMemoryMemoryStore({ clock });
-  const engine = createMemoryEngine({
-    store,
-    embedder: new StaticEmbedder({}, undefined),
-    clock,
-    grants: new InMemoryGrantStore(),
-    erasures: new InMemoryErasureStore(store, clock),
-  });
+  const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
   const connect = async (principal?: Principal) => {
     const server = createMcpServer({ name: 'memsvc', version: '0.0.0' }, { clock, engine, pipeline: { defaultUserId: 'alice' } });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -83,13 +77,7 @@ describe('the connectors set: search and fetch as a ChatGPT connector calls them
   it('R-TOOLS-CONNECTORS: search returns {results: [{id, title, url}]}, fetch {id, title, text, url, metadata}; both only when the set is chosen', async () => {
     const clock = new ManualClock('2026-05-01T10:00:00Z');
     const store = new InMemoryMemoryStore({ clock });
-    const engine = createMemoryEngine({
-      store,
-      embedder: new StaticEmbedder({}, undefined),
-      clock,
-      grants: new InMemoryGrantStore(),
-      erasures: new InMemoryErasureStore(store, clock),
-    });
+    const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
     const open = async (toolSets: readonly ToolSetName[] | undefined) => {
       const server = createMcpServer(
         { name: 'memsvc', version: '0.0.0' },

@@ -1,6 +1,6 @@
 import { TOOL_SET_NAMES } from '@memsvc/config';
-import { createMemoryEngine, PASSAGES } from '@memsvc/core';
-import { InMemoryErasureStore, InMemoryGrantStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+import { PASSAGES } from '@memsvc/core';
+import { InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -31,13 +31,7 @@ describe('passages in tool outputs', () => {
 
   beforeEach(async () => {
     const store = new InMemoryMemoryStore({ clock });
-    const engine = createMemoryEngine({
-      store,
-      embedder: new StaticEmbedder({}, undefined),
-      clock,
-      grants: new InMemoryGrantStore(),
-      erasures: new InMemoryErasureStore(store, clock),
-    });
+    const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
     const server = createMcpServer(
       { name: 'memsvc-test', version: '0.0.0' },
       { clock, engine, pipeline: { defaultUserId: 'alice' }, toolSets: TOOL_SET_NAMES },

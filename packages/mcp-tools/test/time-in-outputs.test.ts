@@ -1,6 +1,6 @@
 import { TOOL_SET_NAMES } from '@memsvc/config';
-import { createMemoryEngine } from '@memsvc/core';
-import { InMemoryErasureStore, InMemoryGrantStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+
+import { InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -30,13 +30,7 @@ describe('time and replacements in tool outputs', () => {
   beforeEach(async () => {
     clock.set('2026-11-20T09:00:00Z');
     const store = new InMemoryMemoryStore({ clock });
-    const engine = createMemoryEngine({
-      store,
-      embedder: new StaticEmbedder(VECTORS),
-      clock,
-      grants: new InMemoryGrantStore(),
-      erasures: new InMemoryErasureStore(store, clock),
-    });
+    const engine = inMemoryEngine(store, { embedder: new StaticEmbedder(VECTORS), clock });
     const server = createMcpServer(
       { name: 'memsvc-test', version: '0.0.0' },
       { clock, engine, pipeline: { defaultUserId: 'alice' }, toolSets: TOOL_SET_NAMES },

@@ -1,13 +1,6 @@
 import { TOOL_SET_NAMES } from '@memsvc/config';
-import { createMemoryEngine } from '@memsvc/core';
-import {
-  InMemoryErasureStore,
-  InMemoryExportStore,
-  InMemoryGrantStore,
-  InMemoryMemoryStore,
-  ManualClock,
-  StaticEmbedder,
-} from '@memsvc/core/testing';
+
+import { InMemoryExportStore, InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolResultSchema, type Progress, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -17,13 +10,7 @@ import { createMcpServer } from '../src/index.js';
 async function connect() {
   const clock = new ManualClock('2026-05-01T10:00:00Z');
   const store = new InMemoryMemoryStore({ clock });
-  const engine = createMemoryEngine({
-    store,
-    embedder: new StaticEmbedder({}, undefined),
-    clock,
-    grants: new InMemoryGrantStore(),
-    erasures: new InMemoryErasureStore(store, clock),
-  });
+  const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
   const exports = new InMemoryExportStore(store, clock);
   const server = createMcpServer(
     { name: 'memsvc', version: '0.0.0' },

@@ -1,13 +1,6 @@
 import { TOOL_SET_NAMES } from '@memsvc/config';
-import { createMemoryEngine } from '@memsvc/core';
-import {
-  InMemoryErasureStore,
-  InMemoryGrantStore,
-  InMemoryMemoryStore,
-  ManualClock,
-  RecordingTracer,
-  StaticEmbedder,
-} from '@memsvc/core/testing';
+
+import { InMemoryMemoryStore, inMemoryEngine, ManualClock, RecordingTracer, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
@@ -18,14 +11,7 @@ async function tracedClient() {
   const clock = new ManualClock('2026-05-01T10:00:00Z');
   const tracer = new RecordingTracer();
   const store = new InMemoryMemoryStore({ clock });
-  const engine = createMemoryEngine({
-    store,
-    embedder: new StaticEmbedder({}, undefined),
-    clock,
-    tracer,
-    grants: new InMemoryGrantStore(),
-    erasures: new InMemoryErasureStore(store, clock),
-  });
+  const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock, tracer });
   const pipeline = { defaultUserId: 'alice@example.com', tracer };
   const server = createMcpServer({ name: 'memsvc-test', version: '0.0.0' }, { clock, engine, pipeline, toolSets: TOOL_SET_NAMES });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

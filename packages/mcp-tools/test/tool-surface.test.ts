@@ -1,13 +1,6 @@
 import { TOOL_SETS } from '@memsvc/config';
-import { createMemoryEngine } from '@memsvc/core';
-import {
-  InMemoryErasureStore,
-  InMemoryExportStore,
-  InMemoryGrantStore,
-  InMemoryMemoryStore,
-  ManualClock,
-  StaticEmbedder,
-} from '@memsvc/core/testing';
+
+import { InMemoryExportStore, InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,13 +18,7 @@ afterEach(async () => {
 async function connect(options: Partial<Pick<ToolDependencies, 'toolSets'>> = {}) {
   const clock = new ManualClock('2026-05-01T10:00:00Z');
   const store = new InMemoryMemoryStore({ clock });
-  const engine = createMemoryEngine({
-    store,
-    embedder: new StaticEmbedder({}, undefined),
-    clock,
-    grants: new InMemoryGrantStore(),
-    erasures: new InMemoryErasureStore(store, clock),
-  });
+  const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
   const exports = new InMemoryExportStore(store, clock);
   const server = createMcpServer(
     { name: 'memsvc', version: '0.0.0' },

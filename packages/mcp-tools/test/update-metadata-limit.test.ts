@@ -1,6 +1,6 @@
 import { TOOL_SET_NAMES } from '@memsvc/config';
-import { createMemoryEngine, MEMORY_LIMITS } from '@memsvc/core';
-import { InMemoryErasureStore, InMemoryGrantStore, InMemoryMemoryStore, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
+import { MEMORY_LIMITS } from '@memsvc/core';
+import { InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, expect, it } from 'vitest';
@@ -26,13 +26,7 @@ it(
   async () => {
     const clock = new ManualClock('2026-05-01T10:00:00Z');
     const store = new InMemoryMemoryStore({ clock });
-    const engine = createMemoryEngine({
-      store,
-      embedder: new StaticEmbedder({}, undefined),
-      clock,
-      grants: new InMemoryGrantStore(),
-      erasures: new InMemoryErasureStore(store, clock),
-    });
+    const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
     const server = createMcpServer(
       { name: 'memsvc-test', version: '0.0.0' },
       { clock, engine, pipeline: { defaultUserId: 'alice' }, toolSets: TOOL_SET_NAMES },

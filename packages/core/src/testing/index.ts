@@ -2,6 +2,7 @@
 // (or an update) into their store exactly as the engine does, with chosen vectors and decisions.
 export { updateMemory } from '../engine/update-memory.js';
 export { writeMemory } from '../engine/write-memory.js';
+export { inMemoryEngine } from './in-memory-engine.js';
 export { InMemoryErasureStore } from './in-memory-erasure-store.js';
 export { InMemoryExportStore } from './in-memory-export-store.js';
 export { InMemoryGrantStore } from './in-memory-grant-store.js';

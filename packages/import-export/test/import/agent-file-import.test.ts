@@ -1,12 +1,5 @@
-import { createMemoryEngine, type MemoryEngine, toTenantId } from '@memsvc/core';
-import {
-  InMemoryErasureStore,
-  InMemoryGrantStore,
-  InMemoryImportLedger,
-  InMemoryMemoryStore,
-  ManualClock,
-  StaticEmbedder,
-} from '@memsvc/core/testing';
+import { type MemoryEngine, toTenantId } from '@memsvc/core';
+import { InMemoryImportLedger, InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
 import { describe, expect, it } from 'vitest';
 import { type AgentImportRequest, type ImportSummary, importAgentFiles } from '../../src/index.js';
 
@@ -18,13 +11,7 @@ function setup() {
   const clock = new ManualClock('2026-05-01T10:00:00Z');
   const store = new InMemoryMemoryStore({ clock });
   // No model: no vectors, so only identical text counts as a duplicate.
-  const engine = createMemoryEngine({
-    store,
-    embedder: new StaticEmbedder({}, undefined),
-    clock,
-    grants: new InMemoryGrantStore(),
-    erasures: new InMemoryErasureStore(store, clock),
-  });
+  const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
   const ledger = new InMemoryImportLedger();
   const run = (files: Record<string, string>, overrides: Partial<AgentImportRequest> = {}, using: MemoryEngine = engine) =>
     importAgentFiles({ engine: using, ledger, clock }, context, {
