@@ -134,13 +134,7 @@ export function memoryByIdQuery(
   id: string,
   visible: Visibility,
 ) {
-  return db
-    .selectFrom('memories')
-    .select(MEMORY_COLUMNS)
-    .select(hasEmbeddingColumn)
-    .where('user_id', '=', tenant)
-    .where('id', '=', id)
-    .where(visible);
+  return memoriesByIdsQuery(db, tenant, [id], visible);
 }
 
 /**
