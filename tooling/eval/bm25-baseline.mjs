@@ -6,6 +6,7 @@
 import { stemmer } from 'stemmer';
 
 const K1 = 1.2;
+/** Okapi's usual length normalisation; memsvc's own is stronger (LEXICAL_RANKING.b, 0.9). */
 const B = 0.75;
 
 // NLTK's English stop list without the forms that hold an apostrophe: the tokeniser splits
@@ -39,10 +40,10 @@ export function tokenize(text, { stem = false } = {}) {
  * documents, best first; ties keep document order, so the ranking is deterministic. Documents
  * that share no term with the query are never returned.
  * @param {string[]} documents
- * @param {{ stem?: boolean }} [options]
+ * @param {{ stem?: boolean, b?: number }} [options] Porter stemming; length normalisation b (default 0.75)
  * @returns {{ search(query: string, k: number): number[] }}
  */
-export function bm25Index(documents, { stem = false } = {}) {
+export function bm25Index(documents, { stem = false, b = B } = {}) {
   /** @type {Map<string, [number, number][]>} */
   const postings = new Map();
   const lengths = documents.map((document, i) => {
@@ -70,7 +71,7 @@ export function bm25Index(documents, { stem = false } = {}) {
         if (!list) continue;
         const weight = idf(list.length);
         for (const [i, tf] of list) {
-          const norm = tf + K1 * (1 - B + (B * /** @type {number} */ (lengths[i])) / averageLength);
+          const norm = tf + K1 * (1 - b + (b * /** @type {number} */ (lengths[i])) / averageLength);
           scores.set(i, (scores.get(i) ?? 0) + (weight * (tf * (K1 + 1))) / norm);
         }
       }

@@ -27,13 +27,15 @@ export async function freshDatabase(root, engine) {
 
 /**
  * The server on a fresh database of `engine`, with `embedderEnv` (the provider variables).
- * Returns {base, engine, coldStartMs, close()}; close stops the server, then drops the database.
+ * Returns {base, engine, coldStartMs, close()}; close stops the server, then drops the database (a
+ * fresh one; a database passed in is kept).
  * @param {string} root
  * @param {string} engine
  * @param {Record<string, string>} embedderEnv
+ * @param {{ databaseUrl?: string | undefined }} [options] an existing database to run on instead, kept afterwards
  */
-export async function startEngine(root, engine, embedderEnv) {
-  const database = await freshDatabase(root, engine);
+export async function startEngine(root, engine, embedderEnv, { databaseUrl } = {}) {
+  const database = databaseUrl ? { url: databaseUrl, drop: async () => {} } : await freshDatabase(root, engine);
   let server;
   try {
     server = await startServer(root, database.url, {

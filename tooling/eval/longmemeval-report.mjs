@@ -10,50 +10,52 @@ import { table } from './conversation-report.mjs';
 const f3 = (/** @type {number | undefined} */ value) => (value === undefined ? '-' : value.toFixed(3));
 
 /**
- * `memsvc`, `turnsBm25`, `sessionsBm25`: summaries as summariseByType builds them (the sessions
- * baseline has session-level figures only). One row per type, then the overall row.
+ * `memsvc` and the baselines' summaries as summariseByType builds them: BM25 over the same turns
+ * (`turns`, plain; `stemmed`, Porter-stemmed with memsvc's length normalisation) and over whole
+ * sessions (`sessions`, session-level figures only). One row per type, then the overall row.
  * @param {ByType} memsvc
- * @param {ByType} turnsBm25
- * @param {ByType} sessionsBm25
+ * @param {{ turns: ByType, stemmed: ByType, sessions: ByType }} bm25
  */
-export function longMemEvalTable(memsvc, turnsBm25, sessionsBm25) {
+export function longMemEvalTable(memsvc, bm25) {
   const header = [
     'question type',
     'n',
     'turn any@5 memsvc',
     'BM25 turns',
+    'stemmed',
     'nDCG@10 memsvc',
     'BM25 turns',
+    'stemmed',
     'session any@5 memsvc',
     'BM25 turns',
+    'stemmed',
     'BM25 sessions',
     'session all@5 memsvc',
     'BM25 turns',
     'BM25 sessions',
   ];
-  /** @type {(name: string, m: Means, t: Means, s: Means) => string[]} */
-  const row = (name, m, t, s) => [
+  /** @type {(name: string, m: Means, t: Means, st: Means, s: Means) => string[]} */
+  const row = (name, m, t, st, s) => [
     name,
     String(m.n),
     f3(m.turnAny),
     f3(t.turnAny),
+    f3(st.turnAny),
     f3(m.turnNdcg),
     f3(t.turnNdcg),
+    f3(st.turnNdcg),
     f3(m.sessionAny),
     f3(t.sessionAny),
+    f3(st.sessionAny),
     f3(s.sessionAny),
     f3(m.sessionAll),
     f3(t.sessionAll),
     f3(s.sessionAll),
   ];
+  const of = (/** @type {ByType} */ summary, /** @type {string} */ type) => /** @type {Means} */ (summary.byType[type]);
   const rows = Object.keys(memsvc.byType).map((type) =>
-    row(
-      type,
-      /** @type {Means} */ (memsvc.byType[type]),
-      /** @type {Means} */ (turnsBm25.byType[type]),
-      /** @type {Means} */ (sessionsBm25.byType[type]),
-    ),
+    row(type, of(memsvc, type), of(bm25.turns, type), of(bm25.stemmed, type), of(bm25.sessions, type)),
   );
-  rows.push(row('overall', memsvc.overall, turnsBm25.overall, sessionsBm25.overall));
+  rows.push(row('overall', memsvc.overall, bm25.turns.overall, bm25.stemmed.overall, bm25.sessions.overall));
   return table(header, rows);
 }

@@ -14,9 +14,13 @@
 // first n questions of each type, by id), --writers <n> (tenants written at once, default 4),
 // --report-only, --json <file>, --misses <file> (memsvc's misses as JSON lines; they quote the
 // dataset, so write them outside the repository), --no-concurrency (skip the 8-client phase).
-import { existsSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+// Iterating on ranking: --database <url> runs on that database and keeps it, --written <file> keeps
+// what was written (memory id → turns, per way and question) and, when the file exists, skips the
+// writes: a change to how recall ranks is then measured in the time of the recalls alone.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { LEXICAL_RANKING } from '@memsvc/core';
 import { mcpClient, percentileSummary } from '../bench/bench-support.mjs';
 import { bm25Index } from './bm25-baseline.mjs';
 import { callTool } from './conversation-writes.mjs';
@@ -40,6 +44,8 @@ const { values: flags } = parseArgs({
     json: { type: 'string' },
     misses: { type: 'string' },
     'no-concurrency': { type: 'boolean', default: false },
+    database: { type: 'string' },
+    written: { type: 'string' },
   },
 });
 /** @type {(message: string) => never} */
@@ -74,14 +80,15 @@ const { questions } = dataset;
 const turnCount = questions.reduce((sum, question) => sum + question.turns.length, 0);
 const sessionCount = questions.reduce((sum, question) => sum + question.sessions.length, 0);
 console.log(
-  `LongMemEval-S dev split (${dir}): ${questions.length} of ${dataset.files} questions` +
+  `LongMemEval-S ${basename(dir)} (${dir}): ${questions.length} of ${dataset.files} questions` +
     `${perType === undefined ? '' : ` (the first ${perType} of each type)`}, ${sessionCount} sessions, ${turnCount} turns, ` +
     `${questions.reduce((sum, question) => sum + question.evidence.length, 0)} evidence turns`,
 );
 
 // The baselines, over the text memsvc stores for a turn ("<role>: <text>"): plain Okapi BM25
-// (lower-case words, the stop list, no stemming) over the turns, and over whole sessions — the
-// unit of the session-level figures other systems publish.
+// (lower-case words, the stop list, no stemming, b 0.75) over the turns; the stronger one, stemmed
+// with memsvc's length normalisation (b 0.9), over the turns; and plain BM25 over whole sessions —
+// the unit of the session-level figures other systems publish.
 const baselineStarted = performance.now();
 /**
  * @typedef {import('./longmemeval-metrics.mjs').RankedTurn} RankedTurn
@@ -89,18 +96,24 @@ const baselineStarted = performance.now();
  * @typedef {{ type: string, turnAny: number, turnNdcg: number, sessionAny: number, sessionAll: number }} TurnRow
  * @typedef {{ type: string, sessionAny: number, sessionAll: number }} SessionRow
  */
-/** @type {{ turns: TurnRow[], sessions: SessionRow[] }} */
-const bm25Rows = { turns: [], sessions: [] };
+/** @type {{ turns: TurnRow[], stemmed: TurnRow[], sessions: SessionRow[] }} */
+const bm25Rows = { turns: [], stemmed: [], sessions: [] };
 for (const question of questions) {
   const turns = question.turns.filter((turn) => turn.content.trim() !== '');
-  const turnRanking = bm25Index(turns.map((turn) => `${turn.role}: ${turn.content}`))
-    .search(question.question, NDCG_AT)
-    .map((i) => [/** @type {RankedTurn} */ (turns[i])]);
-  bm25Rows.turns.push({
-    type: question.type,
-    ...scoreTurns(turnRanking, question.evidence),
-    ...scoreSessions(sessionsOfTopTurns(turnRanking), question.answerSessionIds),
-  });
+  const turnTexts = turns.map((turn) => `${turn.role}: ${turn.content}`);
+  for (const [rows, options] of /** @type {const} */ ([
+    [bm25Rows.turns, {}],
+    [bm25Rows.stemmed, { stem: true, b: LEXICAL_RANKING.b }],
+  ])) {
+    const turnRanking = bm25Index(turnTexts, options)
+      .search(question.question, NDCG_AT)
+      .map((i) => [/** @type {RankedTurn} */ (turns[i])]);
+    rows.push({
+      type: question.type,
+      ...scoreTurns(turnRanking, question.evidence),
+      ...scoreSessions(sessionsOfTopTurns(turnRanking), question.answerSessionIds),
+    });
+  }
   const sessionTexts = question.sessions.map((session) => session.turns.map((turn) => `${turn.role}: ${turn.content}`).join('\n'));
   const sessionRanking = bm25Index(sessionTexts)
     .search(question.question, SESSION_AT)
@@ -109,6 +122,7 @@ for (const question of questions) {
 }
 const baseline = {
   turns: summariseByType(bm25Rows.turns, QUESTION_TYPES),
+  stemmed: summariseByType(bm25Rows.stemmed, QUESTION_TYPES),
   sessions: summariseByType(bm25Rows.sessions, QUESTION_TYPES),
 };
 console.log(`BM25 over turns and over sessions: ${questions.length} questions ranked in ${seconds(baselineStarted)}`);
@@ -149,6 +163,41 @@ async function writeAll(writers, way) {
 }
 
 /**
+ * What an earlier run with --written wrote for `way` (every question of this run), if kept.
+ * @param {string} way
+ */
+async function keptWrites(way) {
+  if (!flags.written || !existsSync(flags.written)) return undefined;
+  const kept = JSON.parse(readFileSync(flags.written, 'utf8'))[way];
+  if (!kept || !questions.every((question) => kept[question.id])) return undefined;
+  console.log(`  ${way}: the histories written before (${flags.written}), on ${flags.database ?? 'a fresh database'}`);
+  return questions.map((question) => {
+    const { idToTurns, ...counts } = kept[question.id];
+    return { ...counts, idToTurns: new Map(idToTurns) };
+  });
+}
+
+/**
+ * Keeps `written` for `way` in the --written file (when asked), merged with what it holds.
+ * @param {string} way
+ * @param {Awaited<ReturnType<typeof writeHistory>>[]} written
+ */
+async function keepWrites(way, written) {
+  if (flags.written) {
+    const kept = existsSync(flags.written) ? JSON.parse(readFileSync(flags.written, 'utf8')) : {};
+    kept[way] = { ...kept[way] };
+    written.forEach((result, i) => {
+      kept[way][/** @type {import('./longmemeval-dataset.mjs').LongMemEvalQuestion} */ (questions[i]).id] = {
+        ...result,
+        idToTurns: [...result.idToTurns],
+      };
+    });
+    writeFileSync(flags.written, JSON.stringify(kept));
+  }
+  return written;
+}
+
+/**
  * @param {string} engine
  * @param {string} way
  * @param {McpClient[]} writers
@@ -156,7 +205,7 @@ async function writeAll(writers, way) {
  */
 async function runWay(engine, way, writers, askers) {
   let phase = performance.now();
-  const written = await writeAll(writers, way);
+  const written = (await keptWrites(way)) ?? (await keepWrites(way, await writeAll(writers, way)));
   const writeSeconds = (performance.now() - phase) / 1000;
   /** @type {(field: 'calls' | 'created' | 'skipped') => number} */
   const sum = (field) => written.reduce((total, result) => total + result[field], 0);
@@ -244,8 +293,10 @@ async function runWay(engine, way, writers, askers) {
 /** @param {string} engine */
 async function runEngine(engine) {
   const started = performance.now();
-  const server = await startEngine(root, engine, { EMBEDDING_PROVIDER: 'local' });
-  console.log(`\n[${engine}] server up in ${(server.coldStartMs / 1000).toFixed(1)} s on a fresh database`);
+  const server = await startEngine(root, engine, { EMBEDDING_PROVIDER: 'local' }, { databaseUrl: flags.database });
+  console.log(
+    `\n[${engine}] server up in ${(server.coldStartMs / 1000).toFixed(1)} s on ${flags.database ? 'the database given' : 'a fresh database'}`,
+  );
   /** @type {McpClient[]} */
   const writers = [];
   /** @type {McpClient[]} */
@@ -274,15 +325,30 @@ for (const engine of engines) {
       `\nLongMemEval ${engine} ${way} — ${questions.length} questions, recall limit ${NDCG_AT}; ${result.memories} memories; ` +
         `recall P50/P95 ${latency(result.latency.sequential)} one at a time, ${latency(result.latency.concurrent)} with ${CONCURRENT_CLIENTS} clients`,
     );
-    console.log(longMemEvalTable(result.memsvc, baseline.turns, baseline.sessions));
+    console.log(longMemEvalTable(result.memsvc, baseline));
     const memsvc = result.memsvc.overall.turnAny;
     const bm25 = baseline.turns.overall.turnAny;
     if (memsvc < bm25)
       failures.push(`${engine} ${way}: memsvc turn any@5 ${memsvc.toFixed(3)} is below BM25 over turns ${bm25.toFixed(3)}`);
+    // The targets beyond the bar (docs/retrieval.md): the stronger, stemmed baseline on every
+    // type, and BM25 over whole sessions at session level. Below them is a warning.
+    const stemmed = baseline.stemmed.overall.turnAny;
+    if (memsvc < stemmed)
+      warnings.push(`${engine} ${way}: memsvc turn any@5 ${memsvc.toFixed(3)} < stemmed BM25 over turns ${stemmed.toFixed(3)}`);
+    const sessions = /** @type {number} */ (baseline.sessions.overall.sessionAny);
+    if (/** @type {number} */ (result.memsvc.overall.sessionAny) < sessions)
+      warnings.push(
+        `${engine} ${way}: memsvc session any@5 ${result.memsvc.overall.sessionAny?.toFixed(3)} < BM25 over sessions ${sessions.toFixed(3)}`,
+      );
     for (const [type, summary] of Object.entries(result.memsvc.byType)) {
-      const other = /** @type {Omit<TurnRow, 'type'>} */ (baseline.turns.byType[type]).turnAny;
+      const other = Math.max(
+        /** @type {Omit<TurnRow, 'type'>} */ (baseline.turns.byType[type]).turnAny,
+        /** @type {Omit<TurnRow, 'type'>} */ (baseline.stemmed.byType[type]).turnAny,
+      );
       if (summary.turnAny < other)
-        warnings.push(`${engine} ${way}: ${type} memsvc turn any@5 ${summary.turnAny.toFixed(3)} < BM25 over turns ${other.toFixed(3)}`);
+        warnings.push(
+          `${engine} ${way}: ${type} memsvc turn any@5 ${summary.turnAny.toFixed(3)} < the better BM25 over turns ${other.toFixed(3)}`,
+        );
     }
   }
 }
