@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NAMED_SPEAKER_BOOST, speakerNamedIn } from '../src/domain/named-speaker.js';
+import { NAMED_SPEAKER_BOOST, ROLE_SPEAKER_BOOST, speakerNamedIn } from '../src/domain/named-speaker.js';
 import { rankCandidates } from '../src/domain/recall-ranking.js';
 import { speakerOf } from '../src/domain/search-context.js';
 import { FUSION_WEIGHTS, type MemoryRecord, type RecallCandidate } from '../src/index.js';
@@ -21,8 +21,8 @@ describe('named speakers (a question about someone is answered by what they said
     verifies('R-RECALL-SPEAKER', 'a speaker is named when all their words stand in the query as words, in any case, possessive or not'),
     () => {
       const named = speakerNamedIn("What did Melanie's family do while camping with dr. ann lee?");
-      expect(named(memory('Melanie: We roasted marshmallows.'))).toBe(true);
-      expect(named(memory('Dr. Ann Lee: I came too.'))).toBe(true);
+      expect(named(memory('Melanie: We roasted marshmallows.'))).toBe('name');
+      expect(named(memory('Dr. Ann Lee: I came too.'))).toBe('name');
       expect(named(memory('Mel: hi'))).toBe(false);
       expect(named(memory('Caroline: Sounds fun!'))).toBe(false);
       expect(named(memory('A memory with no speaker'))).toBe(false);
@@ -32,7 +32,7 @@ describe('named speakers (a question about someone is answered by what they said
   it(
     verifies(
       'R-RECALL-SPEAKER',
-      'in a chat with an assistant, "I" and "my" name the user, "you" and "your" the assistant, and a query in both names neither',
+      'in a chat with an assistant, "I" and "my" name the user, "you" the assistant only as the one who said something before, and a query in both names neither',
     ),
     () => {
       const user = memory('user: I bought my sister a Kindle for her birthday.', { conversation: { id: 'c', turn: 0, role: 'user' } });
@@ -41,13 +41,29 @@ describe('named speakers (a question about someone is answered by what they said
       });
       const caroline = memory('Caroline: I bought a Kindle.');
       const asksAboutMe = speakerNamedIn('What did I buy my sister for her birthday?');
-      expect([asksAboutMe(user), asksAboutMe(assistant), asksAboutMe(caroline)]).toEqual([true, false, false]);
-      const asksAboutYou = speakerNamedIn('Which e-reader did you suggest?');
-      expect([asksAboutYou(user), asksAboutYou(assistant)]).toEqual([false, true]);
-      const both = speakerNamedIn('Can you remind me what I bought my sister?');
+      expect([asksAboutMe(user), asksAboutMe(assistant), asksAboutMe(caroline)]).toEqual(['role', false, false]);
+      for (const saidBefore of [
+        'Which e-reader did you suggest?',
+        'What was the name of the e-reader you recommended?',
+        'Which store had you mentioned for e-readers?',
+        'Going back to our conversation about e-readers, which one was it?',
+      ]) {
+        const asksAboutYou = speakerNamedIn(saidBefore);
+        expect([asksAboutYou(user), asksAboutYou(assistant)], saidBefore).toEqual([false, 'role']);
+      }
+      // "You" asked to do something now addresses the assistant: the question is still about the user.
+      for (const request of [
+        'Can you remind me what I bought my sister?',
+        'Do you have any gift ideas for my sister?',
+        'Could you suggest a book for my commute?',
+      ]) {
+        const asks = speakerNamedIn(request);
+        expect([asks(user), asks(assistant)], request).toEqual(['role', false]);
+      }
+      const both = speakerNamedIn('What did you recommend for my sister?');
       expect([both(user), both(assistant)]).toEqual([false, false]);
       // Someone's name still names them, whatever person the question is in.
-      expect(speakerNamedIn('What did the user buy?')(user)).toBe(true);
+      expect(speakerNamedIn('What did the user buy?')(user)).toBe('name');
     },
   );
 
@@ -75,6 +91,18 @@ describe('named speakers (a question about someone is answered by what they said
       // A clearly better match by someone else still leads; a query naming no speaker changes nothing.
       const far = candidate('far', 20, 'Caroline: Melanie went camping at the lake and roasted marshmallows.');
       expect(rankCandidates([far, byMelanie], FUSION_WEIGHTS.disabled, { now, limit: 1, query })[0]?.memory.id).toBe('far');
+      // Named by grammatical person only: the role's pull, ROLE_SPEAKER_BOOST.
+      const chat = (id: string, lexicalScore: number, role: string): RecallCandidate => ({
+        ...candidate(id, lexicalScore, `${role}: e-readers`),
+        memory: { ...candidate(id, lexicalScore, `${role}: e-readers`).memory, metadata: { conversation: { id: 'c', turn: 0, role } } },
+      });
+      const byRole = rankCandidates([chat('assistant', 10, 'assistant'), chat('user', 8, 'user')], FUSION_WEIGHTS.disabled, {
+        now,
+        limit: 2,
+        query: 'Which e-reader did I buy?',
+      });
+      expect(byRole.map((r) => r.memory.id)).toEqual(['user', 'assistant']);
+      expect(byRole[1]?.score).toBeCloseTo((byRole[1]?.matchScore ?? 0) / (1 + ROLE_SPEAKER_BOOST), 12);
       const plain = rankCandidates([byCaroline, byMelanie, unnamed], FUSION_WEIGHTS.disabled, { now, limit: 3, query: 'camping' });
       expect(plain.every((r) => r.score === r.matchScore)).toBe(true);
       expect(plain.map((r) => r.memory.id)).toEqual(['caroline', 'note', 'melanie']);

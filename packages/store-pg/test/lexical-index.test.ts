@@ -223,10 +223,16 @@ describeEachEngine('lexical index on a database', (engine) => {
       documentFrequency,
     });
     expect(await scoreOf(alice, 'kayak lake', target.memory.id)).toBeCloseTo(bm25Score([posting(2, 6, 1), posting(1, 6, 2)], 2, corpus), 5);
-    // One of the two query terms: its BM25 score, times the coordination factor (1/2)^0.5.
-    const half = bm25Score([posting(1, 3, 2)], 2, corpus);
+    // One of the two query terms: its BM25 score (coordination is off by default) …
+    expect(await scoreOf(alice, 'kayak lake', picnic.memory.id)).toBeCloseTo(bm25TermScore(posting(1, 3, 2), corpus), 5);
+    // … and with coordination set, times the factor (1/2)^0.5, in SQL as in core.
+    const coordinated = { ...LEXICAL_RANKING, coordination: 0.5 };
+    const half = bm25Score([posting(1, 3, 2)], 2, corpus, coordinated);
     expect(half).toBeCloseTo(bm25TermScore(posting(1, 3, 2), corpus) * Math.SQRT1_2, 12);
-    expect(await scoreOf(alice, 'kayak lake', picnic.memory.id)).toBeCloseTo(half, 5);
+    expect(await lexicalScoreOf(store.memories, alice, lexicalQuery('kayak lake', { lexical: coordinated }), picnic.memory.id)).toBeCloseTo(
+      half,
+      5,
+    );
     await expectStatisticsMatchPostings(db());
   });
 

@@ -25,10 +25,10 @@ export interface LexicalRanking {
   readonly contextWeight: number;
   /**
    * How much matching more of the query's terms counts beyond their BM25 scores: a memory's sum
-   * is multiplied by (matched terms / query terms)^coordination. A question's answer usually
-   * shares several of its words; a memory that repeats one rare word of it is usually not the
-   * answer. Measured on the conversational benchmark (ingest, evidence-recall@5): 0 → 0.648,
-   * 0.3 → 0.652, 0.5 → 0.654, 1 → 0.636.
+   * is multiplied by (matched terms / query terms)^coordination. Off (0): on LongMemEval's check
+   * split 0.5 cost turn any@5 0.030 (0.851 against 0.881; preference questions, whose answer
+   * shares one or two of a long request's words, most), on LoCoMo it gave 0.004 / 0.006
+   * (docs/retrieval.md). The store still applies it when set.
    */
   readonly coordination: number;
   /**
@@ -49,7 +49,7 @@ export const LEXICAL_RANKING: LexicalRanking = Object.freeze({
   k1: 1.2,
   b: 0.9,
   contextWeight: 0.5,
-  coordination: 0.5,
+  coordination: 0,
   postingBudget: 3000,
   postingsPerTerm: 100,
   maxQueryTerms: 32,

@@ -17,17 +17,36 @@ import { speakerOf } from './search-context.js';
 export const NAMED_SPEAKER_BOOST = 0.3;
 
 /**
+ * The same, when the query names the speaker by grammatical person in a chat with an assistant
+ * ("what did I buy …" → the user). What a user said about themselves is what a later question
+ * about them is answered by; the assistant's turns around it (advice, lists, restatements) share
+ * its words and outnumber it. A role is a coarser pull than a name (it splits a chat in two, not
+ * a group in many), so it is measured on its own: LongMemEval (`ingest`, turn any@5) in
+ * docs/retrieval.md.
+ */
+export const ROLE_SPEAKER_BOOST = 0.6;
+
+/** How a memory's speaker stands in a query: named by their name, by grammatical person, or not at all. */
+export type SpeakerNaming = 'name' | 'role' | false;
+
+/**
  * The roles of a chat with an assistant, as transcripts name them (`ingest_conversation`'s roles,
  * and the message roles of the model APIs). A person asking about such a chat names its speakers
- * by grammatical person: "I", "my" is the user — the one who asks — and "you", "your" the
- * assistant ("what did I buy my sister?", "what did you suggest for the trip?").
+ * by grammatical person: "I", "my" is the user — the one who asks. "You" is the assistant only as
+ * the one who said something before ("what did you suggest for the trip?", "you told me …",
+ * "our conversation about …"): a "you" that is asked to do something now ("can you suggest …",
+ * "do you have any tips") addresses the assistant and says nothing about who said the answer.
  */
-const ROLE_NAMED_BY = { user: /\b(i|me|my|mine|myself)\b/u, assistant: /\b(you|your|yours|yourself)\b/u } as const;
+const ROLE_NAMED_BY = {
+  user: /\b(i|me|my|mine|myself)\b/u,
+  assistant:
+    /\b(?:you|we)\s+(?:\w+\s+)?(?:said|told|mentioned|recommended|suggested|gave|provided|listed|described|wrote|shared|explained|named|talked|discussed|chatted|created|proposed|offered)\b|\bdid\s+you\b|\b(?:our|we)\s+(?:\w+\s+)?(?:conversation|chat|discussion)\b/u,
+} as const;
 
-/** Decides, for one query, whether a memory's speaker is named in it. */
+/** Decides, for one query, whether and how a memory's speaker is named in it. */
 export function speakerNamedIn(
   query: string,
-): (memory: { readonly content: string; readonly metadata: Readonly<Record<string, unknown>> }) => boolean {
+): (memory: { readonly content: string; readonly metadata: Readonly<Record<string, unknown>> }) => SpeakerNaming {
   const wordList = wordsOf(query);
   const words = ` ${wordList.join(' ')} `;
   const plain = wordList.join(' ');
@@ -35,7 +54,7 @@ export function speakerNamedIn(
   const user = ROLE_NAMED_BY.user.test(plain);
   const assistant = ROLE_NAMED_BY.assistant.test(plain);
   const byPerson: Readonly<Record<string, boolean>> = { user: user && !assistant, assistant: assistant && !user };
-  const named = new Map<string, boolean>();
+  const named = new Map<string, SpeakerNaming>();
   return (memory) => {
     const speaker = speakerOf(memory);
     if (speaker === undefined) return false;
@@ -43,7 +62,7 @@ export function speakerNamedIn(
     if (answer === undefined) {
       const speakerWords = wordsOf(speaker);
       const role = speakerWords.length === 1 ? byPerson[speakerWords[0] as string] : undefined;
-      answer = role === true || (speakerWords.length > 0 && words.includes(` ${speakerWords.join(' ')} `));
+      answer = speakerWords.length > 0 && words.includes(` ${speakerWords.join(' ')} `) ? 'name' : role === true ? 'role' : false;
       named.set(speaker, answer);
     }
     return answer;

@@ -21,6 +21,8 @@ const QUESTION_NOISE = new Set(
     'everyone everybody everything',
     // question framing
     'kind kinds type types sort sorts likely ever also please tell',
+    // "how long ago", "what did I … most recently": they ask when, which a memory's date answers, not its words
+    'ago recently',
   ]
     .join(' ')
     .split(' '),

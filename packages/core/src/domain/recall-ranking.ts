@@ -2,7 +2,7 @@ import { ASKING_DISCOUNT, asksQuestion } from './asking-turn.js';
 import type { EmbeddingProviderName } from './embedding-models.js';
 import { FOLLOW_UP_SUPPORT, type FollowUpRules, withFollowUpSupport } from './follow-up-support.js';
 import type { MemoryRecord } from './memory.js';
-import { NAMED_SPEAKER_BOOST, speakerNamedIn } from './named-speaker.js';
+import { NAMED_SPEAKER_BOOST, ROLE_SPEAKER_BOOST, speakerNamedIn } from './named-speaker.js';
 
 /**
  * How much each candidate list counts in the fusion, at most. The `local` embedder hashes words
@@ -154,6 +154,11 @@ export interface RankingOptions {
   /** The query as the caller wrote it: the speakers it names count (named-speaker.ts). */
   readonly query?: string | undefined;
   readonly followUps?: FollowUpRules | undefined;
+  /**
+   * The query-time adjustments besides conversation support, each on unless turned off here:
+   * what the ablations (tooling/eval/ablate-longmemeval.mjs) switch off to measure each one.
+   */
+  readonly adjustments?: { readonly asking?: boolean; readonly namedSpeaker?: boolean; readonly roleSpeakerBoost?: number } | undefined;
 }
 
 /**
@@ -169,13 +174,19 @@ export function rankCandidates(candidates: readonly RecallCandidate[], weights: 
     .map((candidate) => ({ ...candidate, matchScore: recallScore(candidate, weights, options.now, context) }))
     .filter((ranked) => ranked.matchScore > 0);
   const scores = withFollowUpSupport(matched, options.followUps ?? FOLLOW_UP_SUPPORT);
-  const isNamed = options.query === undefined ? () => false : speakerNamedIn(options.query);
+  const isNamed = options.query === undefined || options.adjustments?.namedSpeaker === false ? () => false : speakerNamedIn(options.query);
+  const discountsAsking = options.adjustments?.asking !== false;
   const named = matched.map((ranked) => isNamed(ranked.memory));
-  const someoneNamed = named.includes(true);
+  // Named by name anywhere: the name's pull; by grammatical person only: the role's (named-speaker.ts).
+  const boost = named.includes('name')
+    ? NAMED_SPEAKER_BOOST
+    : named.includes('role')
+      ? (options.adjustments?.roleSpeakerBoost ?? ROLE_SPEAKER_BOOST)
+      : 0;
   return matched
     .map((ranked, i) => {
-      const asking = asksQuestion(ranked.memory.content) ? 1 - ASKING_DISCOUNT : 1;
-      const speaker = someoneNamed && !named[i] ? 1 / (1 + NAMED_SPEAKER_BOOST) : 1;
+      const asking = discountsAsking && asksQuestion(ranked.memory.content) ? 1 - ASKING_DISCOUNT : 1;
+      const speaker = boost > 0 && !named[i] ? 1 / (1 + boost) : 1;
       return { ...ranked, score: (scores[i] ?? ranked.matchScore) * asking * speaker };
     })
     .sort((a, b) => b.score - a.score || (a.memory.id < b.memory.id ? 1 : -1))
