@@ -64,6 +64,8 @@ export const REQUIREMENTS = {
   'R-RECALL-ASKING': 'a memory that asks a question (a question mark) ranks ASKING_DISCOUNT lower; its matchScore stays its own match',
   'R-RECALL-SPEAKER':
     'when a query names the speaker of some candidates, memories said by anyone else rank NAMED_SPEAKER_BOOST lower; a query naming no speaker changes nothing',
+  'R-RECALL-EXPLAIN':
+    "recall with explain gives each hit its place in each candidate list (full-text rank and BM25, vector rank and similarity), its fused match and every adjustment that moved its score, in order: applied from the fused match they end at the hit's score",
   'R-CONTEXT-PACK': 'context blocks frame memories as untrusted data and never exceed their character or token budget',
   'R-REMEMBER-TIER': 'remember with type auto keeps notes about the moment short-term, the rest long-term',
   'R-WRITE-FAST':
