@@ -38,8 +38,6 @@ export function recallHitJson(hit: RecallHit) {
   };
 }
 
-export type RecallHitJson = ReturnType<typeof recallHitJson>;
-
 /** The digits explain's numbers keep: enough to replay the adjustments to the hit's score, few enough to read. */
 const EXPLAIN_DIGITS = 6;
 
