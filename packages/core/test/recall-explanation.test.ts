@@ -23,7 +23,7 @@ describe('why a memory was recalled (explain)', () => {
       id,
       importanceScore: 0.5,
       createdAt: new Date('2026-04-20T00:00:00Z'),
-      metadata: { conversation: { id: 'chat', turn: at, chunk: 0 } },
+      metadata: { conversation: { id: 'chat', turn: at, chunk: 0 } } as Record<string, unknown>,
       content,
     } as MemoryRecord,
     vectorRank: undefined,
