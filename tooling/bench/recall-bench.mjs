@@ -148,7 +148,7 @@ async function benchEngine(engine) {
     let latency;
     try {
       const client = await mcpClient(server.base);
-      /** @type {(i: number, extra?: string) => Promise<{ results: { memory: { content: string } }[] }>} */
+      /** @type {(i: number, extra?: string) => Promise<{ results: { text: string }[] }>} */
       const call = async (i, extra) => {
         const result = await client.callTool({
           name: 'recall',
@@ -172,7 +172,7 @@ async function benchEngine(engine) {
           const t0 = performance.now();
           const body = await call(i, extra);
           samples.push(performance.now() - t0);
-          if (body.results[0]?.memory.content === seeded.bigContents[(i * 104_729) % seeded.bigContents.length]) firstHits++;
+          if (body.results[0]?.text === seeded.bigContents[(i * 104_729) % seeded.bigContents.length]) firstHits++;
         }
         return { ...percentileSummary(samples), sourceMemoryFirst: ms(firstHits / QUERIES) };
       };

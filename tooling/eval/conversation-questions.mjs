@@ -40,8 +40,8 @@ export async function askSequentially(client, way, questions, idToDiaIdsOf) {
     if (result.vector) withVector++;
     const idToDiaIds = idToDiaIdsOf(question.conv);
     rankings.push(
-      result.results.map((/** @type {{ memory: { id: string } }} */ { memory }) => {
-        const diaIds = idToDiaIds.get(memory.id);
+      result.results.map((/** @type {{ id: string }} */ { id }) => {
+        const diaIds = idToDiaIds.get(id);
         if (!diaIds) unmapped++;
         return diaIds ?? [];
       }),

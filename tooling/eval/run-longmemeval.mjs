@@ -29,6 +29,7 @@ import { loadLongMemEval, QUESTION_TYPES } from './longmemeval-dataset.mjs';
 import { NDCG_AT, SESSION_AT, scoreSessions, scoreTurns, sessionsOfTopTurns, summariseByType } from './longmemeval-metrics.mjs';
 import { longMemEvalTable } from './longmemeval-report.mjs';
 import { LME_WAYS, lmeTenantOf, writeHistory } from './longmemeval-writes.mjs';
+import { meanRecallSize, measuringClient } from './recall-size.mjs';
 
 const CONCURRENT_CLIENTS = 8;
 const root = resolve(import.meta.dirname, '..', '..');
@@ -222,9 +223,12 @@ async function runWay(engine, way, writers, askers) {
   const rows = [];
   let withVector = 0;
   let unmapped = 0;
+  /** @type {import('./recall-size.mjs').RecallSize[]} */
+  const sizes = [];
+  const asker = measuringClient(/** @type {McpClient} */ (writers[0]), sizes);
   for (const [i, question] of questions.entries()) {
     const began = performance.now();
-    const result = await callTool(/** @type {McpClient} */ (writers[0]), 'recall', {
+    const result = await callTool(asker, 'recall', {
       userId: lmeTenantOf(way, question.id),
       query: question.question,
       limit: NDCG_AT,
@@ -233,8 +237,8 @@ async function runWay(engine, way, writers, askers) {
     // `vector`, not `semantic`: the local embedder's query vector counts too (it hashes words, so recall calls it not semantic).
     if (result.vector) withVector++;
     /** @type {RankedTurn[][]} */
-    const ranked = result.results.map((/** @type {{ memory: { id: string } }} */ { memory }) => {
-      const turns = /** @type {(typeof written)[number]} */ (written[i]).idToTurns.get(memory.id);
+    const ranked = result.results.map((/** @type {{ id: string }} */ { id }) => {
+      const turns = /** @type {(typeof written)[number]} */ (written[i]).idToTurns.get(id);
       if (!turns) unmapped++;
       return turns ?? [];
     });
@@ -287,6 +291,7 @@ async function runWay(engine, way, writers, askers) {
     latency: { sequential: percentileSummary(samples), concurrent },
     vectorAnswers: withVector,
     unmappedResults: unmapped,
+    recallSize: meanRecallSize(sizes),
   };
 }
 
@@ -323,7 +328,8 @@ for (const engine of engines) {
   for (const [way, result] of Object.entries(/** @type {(typeof results)[string]} */ (results[engine]).ways)) {
     console.log(
       `\nLongMemEval ${engine} ${way} — ${questions.length} questions, recall limit ${NDCG_AT}; ${result.memories} memories; ` +
-        `recall P50/P95 ${latency(result.latency.sequential)} one at a time, ${latency(result.latency.concurrent)} with ${CONCURRENT_CLIENTS} clients`,
+        `recall P50/P95 ${latency(result.latency.sequential)} one at a time, ${latency(result.latency.concurrent)} with ${CONCURRENT_CLIENTS} clients; ` +
+        `${result.recallSize.bytes} bytes (~${result.recallSize.estimatedTokens} tokens) per recall`,
     );
     console.log(longMemEvalTable(result.memsvc, baseline));
     const memsvc = result.memsvc.overall.turnAny;

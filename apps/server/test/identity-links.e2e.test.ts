@@ -93,7 +93,7 @@ describe.each(e2eEngines('memsvc_identity_links'))('a reassigned email address a
     return client;
   };
   const contentsFound = async (client: Client, query: string) =>
-    ((await call(client, 'recall', { query })).body.results as Structured[]).map((hit) => hit.memory.content);
+    ((await call(client, 'recall', { query })).body.results as Structured[]).map((hit) => hit.text);
 
   it('R-IDENTITY-EMAIL: once the email changed, the old GitHub account is refused (403, ask the operator) and reads nothing of the new owner', async () => {
     const oldBob = await sessionOf('github', 'old-bob');

@@ -17,10 +17,10 @@ async function rememberAndRecallWithoutUserId(client: Client, expectedUser: stri
   expect(stored.body.memory.userId).toBe(expectedUser);
   const found = await call(client, 'recall', { query: 'staging database port' });
   expect(found.isError).toBe(false);
-  expect(found.body.results.map((hit: { memory: { id: string } }) => hit.memory.id)).toContain(stored.body.memoryId);
+  expect(found.body.results.map((hit: { id: string }) => hit.id)).toContain(stored.body.memoryId);
   // Naming the default user explicitly reaches the same memories.
   const named = await call(client, 'recall', { userId: expectedUser, query: 'staging database port' });
-  expect(named.body.results[0].memory.id).toBe(stored.body.memoryId);
+  expect(named.body.results[0].id).toBe(stored.body.memoryId);
 }
 
 describe('a default user on lite', () => {

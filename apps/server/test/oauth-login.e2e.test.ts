@@ -154,7 +154,7 @@ describe.each(e2eEngines('memsvc_oauth'))('GitHub and Google login through the s
     expect(google1).toMatchObject({ userId: 'octocat@example.com' });
     const viaGoogle = await connect((google1 as Structured).token);
     const recalled = await call(viaGoogle, 'recall', { query: 'Octocat Fridays' });
-    expect((recalled.body.results as Structured[]).map((hit) => hit.memory.content)).toContain('Octocat ships on Fridays');
+    expect((recalled.body.results as Structured[]).map((hit) => hit.text)).toContain('Octocat ships on Fridays');
 
     const ops = (await (await (await login('github', 'ops-person')).follow()).json()) as Structured;
     expect(ops).toMatchObject({ userId: 'ops@example.com' });

@@ -44,9 +44,9 @@ describe('several stdio servers on one embedded memory', () => {
     for (const client of agents) {
       const found = (await client.callTool({ name: 'recall', arguments: { query: 'deploy key rotates', limit: 10 } }))
         .structuredContent as {
-        results: { memory: { content: string } }[];
+        results: { text: string }[];
       };
-      expect(found.results.map((hit) => hit.memory.content).sort()).toEqual(
+      expect(found.results.map((hit) => hit.text).sort()).toEqual(
         [0, 1, 2].map((i) => `Agent ${i} learned that the deploy key rotates on day ${i + 1}`),
       );
     }

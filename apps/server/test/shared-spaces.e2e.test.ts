@@ -70,9 +70,9 @@ describe.skipIf(!pgUrl)('spaces shared by grant (two replicas on PostgreSQL)', (
     const grantId: string = granted.body.grant.id;
 
     const recalled = await call(bob, 'recall', { query: 'refunds', shared: 'all' });
-    const hit = recalled.body.results.find((result: { memory: { id: string } }) => result.memory.id === shared);
+    const hit = recalled.body.results.find((result: { id: string }) => result.id === shared);
     expect(hit?.shared).toEqual({ owner: 'alice', space: PAYMENTS });
-    expect(recalled.body.results.map((result: { memory: { id: string } }) => result.memory.id)).not.toContain(secret);
+    expect(recalled.body.results.map((result: { id: string }) => result.id)).not.toContain(secret);
     expect((await call(bob, 'get_memory', { memoryId: shared })).body.shared).toEqual({ owner: 'alice', space: PAYMENTS });
     expect(await errorCode(bob, 'get_memory', { memoryId: secret })).toBe('NOT_FOUND');
     expect((await call(bob, 'list_memories', { shared: { owner: 'alice', space: PAYMENTS } })).body.memories).toHaveLength(1);

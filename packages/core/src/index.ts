@@ -29,12 +29,14 @@ export type { GrantAccess, Grantee, GranteeKind, GrantRequest, MemoryGrant, Shar
 export { GRANT_ACCESS, GRANTEE_KINDS, MAX_GRANT_DAYS } from './domain/memory-grants.js';
 export { checkContent, checkMetadata, checkScope, checkTags, MEMORY_LIMITS, nestingExceeds } from './domain/memory-limits.js';
 export { rankingQueryText } from './domain/query-terms.js';
+export type { RecallExplanation, RecallFusion } from './domain/recall-explanation.js';
 export type { RankedMemory, RankingOptions, RecallCandidate } from './domain/recall-ranking.js';
 export { FUSION_WEIGHTS, fusionContextOf, rankCandidates, recallScore } from './domain/recall-ranking.js';
 export type { ReindexJobJson } from './domain/reindex-job-json.js';
 export { reindexJobJson } from './domain/reindex-job-json.js';
 export type { ReindexJob, ReindexOptions, ReindexRequest, ReindexSummary } from './domain/reindex-rules.js';
 export { checkReindexRequest, EMPTY_REINDEX_SUMMARY, REINDEX_BATCH_SIZE, REINDEX_MAX_MEMORIES } from './domain/reindex-rules.js';
+export type { ScoreAdjustment } from './domain/score-adjustments.js';
 export type { WriteCandidates } from './domain/similarity-rules.js';
 export { writeRules } from './domain/similarity-rules.js';
 export { fnv1a64Hex } from './domain/stable-hash.js';

@@ -126,6 +126,8 @@ const ranked = (record: MemoryRecord, score: number): RankedMemory => ({
   memory: record,
   score,
   matchScore: score,
+  fused: score,
+  adjustments: [],
   vectorRank: undefined,
   lexicalRank: 1,
   similarity: undefined,

@@ -64,6 +64,10 @@ export const REQUIREMENTS = {
   'R-RECALL-ASKING': 'a memory that asks a question (a question mark) ranks ASKING_DISCOUNT lower; its matchScore stays its own match',
   'R-RECALL-SPEAKER':
     'when a query names the speaker of some candidates, memories said by anyone else rank NAMED_SPEAKER_BOOST lower; a query naming no speaker changes nothing',
+  'R-RECALL-LEAN-HIT':
+    'a recall hit carries its id, its text (the passage that matched, with `excerpt`, for a long memory), when it was said, how long ago and its score, plus only the marks that apply (replacedBy, replaces, shared, short-term type, scope, tags, contradicted, supersededBy): no null field and nothing of the record that get_memory returns',
+  'R-RECALL-EXPLAIN':
+    "recall with explain gives each hit its place in each candidate list (full-text rank and BM25, vector rank and similarity), its fused match and every adjustment that moved its score, in order: applied from the fused match they end at the hit's score",
   'R-CONTEXT-PACK': 'context blocks frame memories as untrusted data and never exceed their character or token budget',
   'R-REMEMBER-TIER': 'remember with type auto keeps notes about the moment short-term, the rest long-term',
   'R-WRITE-FAST':
@@ -219,7 +223,7 @@ export const REQUIREMENTS = {
   'R-PGLITE-SOCKET-UNITS':
     'the host serves connections a unit at a time (up to a Sync or a simple Query), and only the connection in a transaction while it is open; a connection that leaves mid-transaction is rolled back',
   'R-RECALL-PASSAGE':
-    'a memory over 1,000 characters found by a query is shown by the passage of at most 600 characters (whole sentences or lines) that covers the most query words, rarer words of the memory weighing more, with its offsets and "…" where cut; recall returns it as the hit\'s content unless fullContent; prompt_context and compress_context pack it with an excerpt marker',
+    'a memory over 1,000 characters found by a query is shown by the passage of at most 600 characters (whole sentences or lines) that covers the most query words, rarer words of the memory weighing more, with its offsets and "…" where cut; recall returns it as the hit\'s text (with its excerpt offsets) unless fullContent; prompt_context and compress_context pack it with an excerpt marker',
   'R-TIME-SAID':
     "recall hits, prompt_context, load_context, compress_context and reflect show when each memory was said (ISO 8601 to the minute, UTC) and how long ago; context blocks give the server's now",
   'R-TIME-REPLACED':

@@ -86,7 +86,7 @@ describe('supersedes and asOf through the tools', () => {
     clock.set('2026-05-01T12:00:00Z');
     const asOf = '2026-05-01T10:30:00Z';
     const recalled = await call('recall', { query: "What is Bob's editor?", asOf });
-    expect(recalled.structured).toMatchObject({ count: 1, results: [{ memory: { id, content: "Bob's editor is vim" } }] });
+    expect(recalled.structured).toMatchObject({ count: 1, results: [{ id, text: "Bob's editor is vim" }] });
     expect(recalled.structured.asOf).toEqual({ at: '2026-05-01T10:30:00.000Z', unavailable: 0, truncated: false });
     const read = await call('get_memory', { memoryId: id, asOf });
     expect(read.structured).toMatchObject({ found: true, memory: { supersededBy: null, version: 1 } });

@@ -53,7 +53,7 @@ describe('memory tools over the in-memory store', () => {
     expect(again.structured).toMatchObject({ outcome: 'duplicate', wasDeduped: true, memory: { id } });
 
     const recalled = await call(client, 'recall', { query: 'Which port does the staging database use?' });
-    expect(recalled.structured).toMatchObject({ count: 1, semantic: false, results: [{ memory: { id } }] });
+    expect(recalled.structured).toMatchObject({ count: 1, semantic: false, results: [{ id }] });
 
     const read = await call(client, 'get_memory', { memoryId: id });
     expect(read.structured).toMatchObject({ found: true, memory: { id, accessCount: 2 } }); // the recall counted one
@@ -102,9 +102,10 @@ describe('memory tools over the in-memory store', () => {
     ]);
 
     const recalled = await call(client, 'recall', { query: 'where do I live?' });
-    const results = recalled.structured.results as { memory: { id: string; replacedBy: string | null }; replacedBy?: string }[];
-    expect(results.map((result) => result.memory.id)).toEqual([berlinId, parisId]);
-    expect(results[1]).toMatchObject({ replacedBy: berlinId, memory: { replacedBy: berlinId } });
+    const results = recalled.structured.results as { id: string; replacedBy?: string; replaces?: string[] }[];
+    expect(results.map((result) => result.id)).toEqual([berlinId, parisId]);
+    expect(results[0]).toMatchObject({ replaces: [parisId] });
+    expect(results[1]).toMatchObject({ replacedBy: berlinId });
     const block = await call(client, 'prompt_context', { query: 'where do I live?' });
     expect(block.structured.memoryIds).toEqual([berlinId, parisId]);
   });

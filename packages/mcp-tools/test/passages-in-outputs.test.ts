@@ -15,7 +15,7 @@ const ANSWER =
   `${'Remember to check the weather and book early in peak season. '.repeat(12)}`;
 const SHORT = 'user: I love live music and I am going to Denver in June.';
 
-type Hit = { excerpt?: { start: number; end: number; length: number }; memory: { id: string; content: string } };
+type Hit = { id: string; text: string; excerpt?: { start: number; end: number; length: number } };
 
 describe('passages in tool outputs', () => {
   const clock = new ManualClock('2026-11-20T09:00:00Z');
@@ -50,21 +50,21 @@ describe('passages in tool outputs', () => {
   it(verifies('R-RECALL-PASSAGE', 'recall shows a long hit as the passage that matched, with its excerpt offsets'), async () => {
     expect(ANSWER.length).toBeGreaterThan(PASSAGES.wholeUpTo);
     const hits = (await call('recall', { query: 'which concerts at Red Rocks near Denver?' })).results as Hit[];
-    const long = hits.find((hit) => hit.memory.id === answerId);
-    expect(long?.memory.content).toBe(`…${ANSWER.slice(long?.excerpt?.start, long?.excerpt?.end)}…`);
-    expect(long?.memory.content).toContain('Red Rocks Amphitheatre near Denver hosts concerts');
-    expect(long?.memory.content.length).toBeLessThanOrEqual(PASSAGES.maxChars + 2);
+    const long = hits.find((hit) => hit.id === answerId);
+    expect(long?.text).toBe(`…${ANSWER.slice(long?.excerpt?.start, long?.excerpt?.end)}…`);
+    expect(long?.text).toContain('Red Rocks Amphitheatre near Denver hosts concerts');
+    expect(long?.text.length).toBeLessThanOrEqual(PASSAGES.maxChars + 2);
     expect(long?.excerpt?.length).toBe(ANSWER.length);
     // A short memory is whole, with no excerpt.
-    const short = hits.find((hit) => hit.memory.id === shortId);
-    expect(short?.memory.content).toBe(SHORT);
+    const short = hits.find((hit) => hit.id === shortId);
+    expect(short?.text).toBe(SHORT);
     expect(short).not.toHaveProperty('excerpt');
   });
 
   it(verifies('R-RECALL-PASSAGE', 'fullContent and get_memory return the long memory whole'), async () => {
     const hits = (await call('recall', { query: 'Red Rocks concerts', fullContent: true })).results as Hit[];
-    const long = hits.find((hit) => hit.memory.id === answerId);
-    expect(long?.memory.content).toBe(ANSWER);
+    const long = hits.find((hit) => hit.id === answerId);
+    expect(long?.text).toBe(ANSWER);
     expect(long).not.toHaveProperty('excerpt');
     expect(((await call('get_memory', { memoryId: answerId })).memory as { content: string }).content).toBe(ANSWER);
   });

@@ -13,7 +13,7 @@ const PARIS = 'I live in Paris';
 const BERLIN = 'I moved last month, so I live in Berlin now';
 const VECTORS: Record<string, number[]> = { [PARIS]: [1, 0, 0], [BERLIN]: [0.9, Math.sqrt(1 - 0.81), 0] };
 
-type Hit = { score: number; said: string; ago: string; replacedBy?: string; replaces?: string[]; memory: { id: string } };
+type Hit = { id: string; score: number; said: string; ago: string; replacedBy?: string; replaces?: string[] };
 
 describe('time and replacements in tool outputs', () => {
   const clock = new ManualClock('2026-11-20T09:00:00Z');
@@ -53,7 +53,7 @@ describe('time and replacements in tool outputs', () => {
   it(verifies('R-TIME-SAID', 'recall hits carry said (UTC, to the minute) and ago by the server clock'), async () => {
     const { structuredContent } = await call('recall', { query: 'where do I live' });
     const hits = structuredContent.results as Hit[];
-    expect(hits.map((hit) => [hit.memory.id, hit.said, hit.ago])).toEqual([
+    expect(hits.map((hit) => [hit.id, hit.said, hit.ago])).toEqual([
       [berlin, '2026-11-24T14:05Z', '3 days ago'],
       [paris, '2026-11-20T09:00Z', '7 days ago'],
     ]);
@@ -67,14 +67,14 @@ describe('time and replacements in tool outputs', () => {
     verifies('R-TIME-CURRENT-FIRST', 'recall puts the replacement first and labels both, adding it when the search missed it'),
     async () => {
       const both = (await call('recall', { query: 'where do I live' })).structuredContent.results as Hit[];
-      expect(both[0]).toMatchObject({ memory: { id: berlin }, replaces: [paris] });
+      expect(both[0]).toMatchObject({ id: berlin, replaces: [paris] });
       expect(both[0]).not.toHaveProperty('replacedBy');
-      expect(both[1]).toMatchObject({ memory: { id: paris }, replacedBy: berlin });
+      expect(both[1]).toMatchObject({ id: paris, replacedBy: berlin });
       expect(both[1]).not.toHaveProperty('replaces');
 
       const missed = (await call('recall', { query: 'Paris' })).structuredContent;
       const hits = missed.results as Hit[];
-      expect(hits.map((hit) => hit.memory.id)).toEqual([berlin, paris]);
+      expect(hits.map((hit) => hit.id)).toEqual([berlin, paris]);
       expect(hits[0]?.score).toBe(hits[1]?.score);
       expect(missed.count).toBe(2);
     },

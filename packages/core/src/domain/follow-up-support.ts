@@ -53,6 +53,19 @@ export interface MatchedMemory {
  * question turn by its best asking chunk.
  */
 export function withFollowUpSupport(candidates: readonly MatchedMemory[], rules: FollowUpRules = FOLLOW_UP_SUPPORT): number[] {
+  return conversationSupport(candidates, rules).map((support) => support.afterReply);
+}
+
+/** A candidate's score after each kind of conversation support, so `explain` can show both. */
+export interface ConversationSupport {
+  /** The score lifted by the turns after it. */
+  readonly afterFollowUps: number;
+  /** That score lifted by the question it replies to: the score with all support. */
+  readonly afterReply: number;
+}
+
+/** withFollowUpSupport, step by step: each candidate's score after follow-ups and after its reply. */
+export function conversationSupport(candidates: readonly MatchedMemory[], rules: FollowUpRules = FOLLOW_UP_SUPPORT): ConversationSupport[] {
   const positions = candidates.map(({ memory }) => {
     const reference = conversationReference(memory.metadata);
     return reference.id !== undefined && reference.turn !== undefined ? { id: reference.id, turn: reference.turn } : undefined;
@@ -69,11 +82,11 @@ export function withFollowUpSupport(candidates: readonly MatchedMemory[], rules:
   });
   return candidates.map(({ matchScore }, i) => {
     const position = positions[i];
-    if (!position) return matchScore;
+    if (!position) return { afterFollowUps: matchScore, afterReply: matchScore };
     let followUps = 0;
     for (let k = 1; k <= rules.turns; k++) followUps += (bestAt.get(key(position.id, position.turn + k)) ?? 0) / k;
     const lifted = matchScore + (1 - matchScore) * Math.min(1, Math.max(0, rules.weight) * followUps);
     const question = bestAskingAt.get(key(position.id, position.turn - 1)) ?? 0;
-    return lifted + (1 - lifted) * Math.min(1, Math.max(0, rules.replyWeight) * question);
+    return { afterFollowUps: lifted, afterReply: lifted + (1 - lifted) * Math.min(1, Math.max(0, rules.replyWeight) * question) };
   });
 }

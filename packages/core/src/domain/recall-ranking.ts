@@ -1,8 +1,9 @@
 import { ASKING_DISCOUNT, asksQuestion } from './asking-turn.js';
 import type { EmbeddingProviderName } from './embedding-models.js';
-import { FOLLOW_UP_SUPPORT, type FollowUpRules, withFollowUpSupport } from './follow-up-support.js';
+import { conversationSupport, FOLLOW_UP_SUPPORT, type FollowUpRules } from './follow-up-support.js';
 import type { MemoryRecord } from './memory.js';
 import { NAMED_SPEAKER_BOOST, ROLE_SPEAKER_BOOST, speakerNamedIn } from './named-speaker.js';
+import { adjusted, type ScoreAdjustment } from './score-adjustments.js';
 
 /**
  * How much each candidate list counts in the fusion, at most. The `local` embedder hashes words
@@ -73,6 +74,10 @@ export interface RankedMemory {
   readonly score: number;
   /** The memory's own match, in [0, 1]: 1 is the best full-text match, a confident neighbour, fresh and of top importance. */
   readonly matchScore: number;
+  /** The lists' fused match before any adjustment, in [0, 1] (fusedMatch). */
+  readonly fused: number;
+  /** Every step that moved the score from `fused` to `score`, in the order applied. */
+  readonly adjustments: readonly ScoreAdjustment[];
   readonly vectorRank: number | undefined;
   readonly lexicalRank: number | undefined;
   readonly lexicalScore?: number | undefined;
@@ -138,13 +143,22 @@ export function fusionContextOf(candidates: readonly Pick<RecallCandidate, 'lexi
  * Relevance dominates (see RANKING_ADJUSTMENT for how little the nudge can move).
  */
 export function recallScore(candidate: RecallCandidate, weights: FusionWeights, now: Date, context: FusionContext): number {
+  return fusedMatch(candidate, weights, context) * importanceRecencyNudge(candidate.memory, now);
+}
+
+/** The fused score as a share of the best possible, in [0, 1]: the match before any adjustment. */
+export function fusedMatch(candidate: RecallCandidate, weights: FusionWeights, context: FusionContext): number {
   const best = weights.lexical + weights.vector;
-  if (best === 0) return 0;
-  const ageDays = Math.max(0, now.getTime() - candidate.memory.createdAt.getTime()) / 86_400_000;
+  return best === 0 ? 0 : fusedScore(candidate, weights, context) / best;
+}
+
+/** The importance and recency factor of a memory, in (0, 1]: 1 for a memory of top importance said just now. */
+export function importanceRecencyNudge(memory: Pick<MemoryRecord, 'createdAt' | 'importanceScore'>, now: Date): number {
+  const ageDays = Math.max(0, now.getTime() - memory.createdAt.getTime()) / 86_400_000;
   const recency = 0.5 ** (ageDays / RANKING_ADJUSTMENT.recencyHalfLifeDays);
-  const nudge = 1 + RANKING_ADJUSTMENT.importance * (candidate.memory.importanceScore - 0.5) + RANKING_ADJUSTMENT.recency * recency;
+  const nudge = 1 + RANKING_ADJUSTMENT.importance * (memory.importanceScore - 0.5) + RANKING_ADJUSTMENT.recency * recency;
   const maxNudge = 1 + RANKING_ADJUSTMENT.importance * 0.5 + RANKING_ADJUSTMENT.recency;
-  return (fusedScore(candidate, weights, context) / best) * (nudge / maxNudge);
+  return nudge / maxNudge;
 }
 
 /** What ranking needs beyond the candidates and the fusion weights. */
@@ -166,15 +180,22 @@ export interface RankingOptions {
  * ASKING_DISCOUNT for a memory that asks a question and less NAMED_SPEAKER_BOOST for one said by
  * someone other than the speakers the query names (ties: newer first), and keeps the best
  * `limit`. Candidates that match nothing are dropped before support is counted. `matchScore`
- * stays the memory's own match (forget judges by it).
+ * stays the memory's own match (forget judges by it). Each rule records what it did in the
+ * memory's `adjustments` (score-adjustments.ts): a new rule is one `adjusted(...)` line.
  */
 export function rankCandidates(candidates: readonly RecallCandidate[], weights: FusionWeights, options: RankingOptions): RankedMemory[] {
   const context = fusionContextOf(candidates);
   const matched = candidates
-    .map((candidate) => ({ ...candidate, matchScore: recallScore(candidate, weights, options.now, context) }))
+    .map((candidate) => {
+      const fused = fusedMatch(candidate, weights, context);
+      const adjustments: ScoreAdjustment[] = [];
+      const matchScore = adjusted(adjustments, 'importance-recency', fused, fused * importanceRecencyNudge(candidate.memory, options.now));
+      return { ...candidate, fused, adjustments, matchScore };
+    })
     .filter((ranked) => ranked.matchScore > 0);
-  const scores = withFollowUpSupport(matched, options.followUps ?? FOLLOW_UP_SUPPORT);
-  const isNamed = options.query === undefined || options.adjustments?.namedSpeaker === false ? () => false : speakerNamedIn(options.query);
+  const support = conversationSupport(matched, options.followUps ?? FOLLOW_UP_SUPPORT);
+  const isNamed =
+    options.query === undefined || options.adjustments?.namedSpeaker === false ? () => false : speakerNamedIn(options.query);
   const discountsAsking = options.adjustments?.asking !== false;
   const named = matched.map((ranked) => isNamed(ranked.memory));
   // Named by name anywhere: the name's pull; by grammatical person only: the role's (named-speaker.ts).
@@ -185,9 +206,13 @@ export function rankCandidates(candidates: readonly RecallCandidate[], weights: 
       : 0;
   return matched
     .map((ranked, i) => {
-      const asking = discountsAsking && asksQuestion(ranked.memory.content) ? 1 - ASKING_DISCOUNT : 1;
-      const speaker = boost > 0 && !named[i] ? 1 / (1 + boost) : 1;
-      return { ...ranked, score: (scores[i] ?? ranked.matchScore) * asking * speaker };
+      const { adjustments } = ranked;
+      let score = adjusted(adjustments, 'follow-ups', ranked.matchScore, support[i]?.afterFollowUps ?? ranked.matchScore);
+      score = adjusted(adjustments, 'reply', score, support[i]?.afterReply ?? score);
+      const asks = discountsAsking && asksQuestion(ranked.memory.content);
+      score = adjusted(adjustments, 'asking', score, asks ? score * (1 - ASKING_DISCOUNT) : score);
+      score = adjusted(adjustments, 'named-speaker', score, boost > 0 && !named[i] ? score / (1 + boost) : score);
+      return { ...ranked, score };
     })
     .sort((a, b) => b.score - a.score || (a.memory.id < b.memory.id ? 1 : -1))
     .slice(0, options.limit);

@@ -1,7 +1,14 @@
 import { bm25Score, LEXICAL_RANKING, type LexicalPosting } from '../domain/lexical-ranking.js';
 import type { MemoryRecord } from '../domain/memory.js';
 import { lexicalTerms } from '../domain/plain-terms.js';
-import { FUSION_WEIGHTS, type RankedMemory, type RecallCandidate, rankCandidates } from '../domain/recall-ranking.js';
+import {
+  FUSION_WEIGHTS,
+  type FusionContext,
+  fusionContextOf,
+  type RankedMemory,
+  type RecallCandidate,
+  rankCandidates,
+} from '../domain/recall-ranking.js';
 import type { TenantId } from '../domain/tenant.js';
 import {
   AS_OF_MAX_MEMORIES,
@@ -88,12 +95,12 @@ export async function recallAsOf(
   deps: AsOfDependencies,
   tenant: TenantId,
   input: { asOf: Date; query: string; rankingText: string; limit: number; perList: number; filters: RecallFilters },
-): Promise<{ results: RankedMemory[] } & AsOfGaps> {
+): Promise<{ results: RankedMemory[]; context: FusionContext } & AsOfGaps> {
   const found = await memoriesAsOf(deps, tenant, input.asOf);
   const indexed = found.memories.filter((memory) => memory.deletedAt === null);
   const candidates = lexicalCandidates(indexed, input.rankingText, input.perList, (memory) => visibleAt(memory, found.at, input.filters));
   const results = rankCandidates(candidates, FUSION_WEIGHTS.disabled, { now: found.at, limit: input.limit, query: input.query });
-  return { results, asOf: found.at, unavailable: found.unavailable, truncated: found.truncated };
+  return { results, context: fusionContextOf(candidates), asOf: found.at, unavailable: found.unavailable, truncated: found.truncated };
 }
 
 /** The full-text list over `indexed`: BM25 of every visible memory containing a query term, best `perList` first. */

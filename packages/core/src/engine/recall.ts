@@ -6,8 +6,9 @@ import type { SharedSpace } from '../domain/memory-grants.js';
 import { checkMetadata, checkScope, checkTags } from '../domain/memory-limits.js';
 import { rankingQueryText } from '../domain/query-terms.js';
 import { detectChangedFacts } from '../domain/read-time-fact-changes.js';
-import type { RecallCandidate } from '../domain/recall-ranking.js';
-import { FUSION_WEIGHTS, type FusionWeights, type RankedMemory, rankCandidates } from '../domain/recall-ranking.js';
+import { explainHit, type RecallExplanation, type RecallFusion, recallFusion } from '../domain/recall-explanation.js';
+import type { FusionContext, RecallCandidate } from '../domain/recall-ranking.js';
+import { FUSION_WEIGHTS, type FusionWeights, fusionContextOf, type RankedMemory, rankCandidates } from '../domain/recall-ranking.js';
 import type { ContextEntry, OrderedEntry } from '../domain/replacement-order.js';
 import { type TenantId, toTenantId } from '../domain/tenant.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
@@ -59,6 +60,8 @@ export interface RecallInput {
    * is what a reader should be shown; default true. False: memories whole.
    */
   readonly passages?: boolean | undefined;
+  /** Each hit with why it was recalled (recall-explanation.ts), and the result with the fusion it was ranked by; default false. */
+  readonly explain?: boolean | undefined;
 }
 
 /**
@@ -66,7 +69,7 @@ export interface RecallInput {
  * what replaced what, the passage that matched, and whose space it comes from; with how it ranked
  * (a replacement the query did not find has no ranks and a matchScore of 0).
  */
-export interface RecallHit extends ContextEntry, Omit<RankedMemory, 'memory'> {
+export interface RecallHit extends ContextEntry, Omit<RankedMemory, 'memory' | 'fused' | 'adjustments'> {
   /** What the hits are ordered by, in [0, 1]; a replacement has at least the score of what it replaced. */
   readonly score: number;
   /** When the memory was said, to the minute in UTC (`2026-11-27T14:05Z`). */
@@ -75,6 +78,8 @@ export interface RecallHit extends ContextEntry, Omit<RankedMemory, 'memory'> {
   readonly ago: string;
   /** Another owner's memory, from a space shared with the caller: whose, and which space. */
   readonly shared?: { readonly owner: string; readonly space: string | null } | undefined;
+  /** With `explain`: its list places, fused match and every adjustment to its score. */
+  readonly explanation?: RecallExplanation | undefined;
 }
 
 export interface RecallResult {
@@ -90,6 +95,8 @@ export interface RecallResult {
   readonly semantic: boolean;
   /** For an `asOf` recall: the moment, and what could not be rebuilt. */
   readonly asOf?: AsOfGaps;
+  /** With `explain`: the list weights and best BM25 every hit's explanation is measured against. */
+  readonly fusion?: RecallFusion;
 }
 
 export interface RecallDependencies {
@@ -135,6 +142,9 @@ async function recallInSpan(
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RECALL_LIMIT) {
     throw new MemsvcError('INVALID_INPUT', `limit must be a whole number from 1 to ${MAX_RECALL_LIMIT}`, { field: 'limit' });
   }
+  if (input.explain !== undefined && typeof input.explain !== 'boolean') {
+    throw new MemsvcError('INVALID_INPUT', 'explain must be true or false', { field: 'explain' });
+  }
   const filters = checkFilters(input);
   const rankingText = rankingQueryText(query);
   const { tracer } = deps;
@@ -144,12 +154,13 @@ async function recallInSpan(
   // As of a moment: the versions of then, ranked in core (as-of-reads.ts); no access is counted.
   // What replaced a hit later is the future then: the hits stay as ranked.
   if (input.asOf !== undefined) {
-    const { results, ...asOf } = await databaseStage(tracer, 'recall-as-of', () =>
+    const { results, context, ...asOf } = await databaseStage(tracer, 'recall-as-of', () =>
       recallAsOf(deps, tenant, { asOf: input.asOf as Date, query, rankingText, limit, perList, filters }),
     );
     span.setAttributes({ 'memsvc.recall.results': results.length, 'memsvc.recall.vector': false, 'memsvc.recall.semantic': false });
-    const hits = results.map((result) => recallHit(tenant, result, result, deps.clock.now(), passageQuery(input, query)));
-    return { results: hits, vector: false, semantic: false, asOf };
+    const explained = explaining(input, FUSION_WEIGHTS.disabled, context);
+    const hits = results.map((result) => recallHit(tenant, result, result, deps.clock.now(), passageQuery(input, query), explained));
+    return { results: hits, vector: false, semantic: false, asOf, ...fusionOf(explained) };
   }
   // The grants are looked up while the query is embedded: neither waits for the other.
   const [embedded, shared] = await Promise.all([
@@ -195,9 +206,10 @@ async function recallInSpan(
     ? await databaseStage(tracer, 'replacements', order)
     : await order();
   const rankedById = new Map(ranked.map((result) => [result.memory.id, result]));
+  const explained = explaining(input, weights, fusionContextOf(candidates));
   const results = ordered
     .slice(0, limit)
-    .map((entry) => recallHit(tenant, entry, rankedById.get(entry.memory.id), now, passageQuery(input, query)));
+    .map((entry) => recallHit(tenant, entry, rankedById.get(entry.memory.id), now, passageQuery(input, query), explained));
   const byVector = vector !== undefined;
   const semantic = byVector && deps.embedder.embedsMeaning === true;
   span.setAttributes({ 'memsvc.recall.results': results.length, 'memsvc.recall.vector': byVector, 'memsvc.recall.semantic': semantic });
@@ -212,7 +224,21 @@ async function recallInSpan(
       ),
     ).catch(deps.onBackgroundError);
   }
-  return { results, vector: byVector, semantic };
+  return { results, vector: byVector, semantic, ...fusionOf(explained) };
+}
+
+/** What an explained recall measures its hits against; undefined unless the caller asked. */
+interface Explaining {
+  readonly weights: FusionWeights;
+  readonly context: FusionContext;
+}
+
+function explaining(input: RecallInput, weights: FusionWeights, context: FusionContext): Explaining | undefined {
+  return input.explain === true ? { weights, context } : undefined;
+}
+
+function fusionOf(explained: Explaining | undefined): { fusion?: RecallFusion } {
+  return explained ? { fusion: recallFusion(explained.weights, explained.context) } : {};
 }
 
 /** The query a hit's passage is chosen for, unless the caller wants memories whole. */
@@ -227,6 +253,7 @@ function recallHit(
   ranked: RankedMemory | undefined,
   now: Date,
   query: string | undefined,
+  explained: Explaining | undefined,
 ): RecallHit {
   const { memory } = entry;
   const passage = query === undefined ? undefined : matchingPassage(memory.content, query);
@@ -244,6 +271,7 @@ function recallHit(
     ...(entry.replaces !== undefined ? { replaces: entry.replaces } : {}),
     ...(passage !== undefined ? { passage } : {}),
     ...(memory.userId !== reader ? { shared: { owner: memory.userId, space: memory.scope } } : {}),
+    ...(explained ? { explanation: explainHit(ranked, entry.score, explained.weights, explained.context) } : {}),
   };
 }
 

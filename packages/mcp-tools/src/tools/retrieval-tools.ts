@@ -1,7 +1,7 @@
 import type { MemoryEngine } from '@memsvc/core';
 import { MAX_QUERY_LENGTH, MAX_RECALL_LIMIT } from '@memsvc/core';
 import { z } from 'zod';
-import { memoryJson } from '../memory-json.js';
+import { fusionJson, recallHitJson } from '../recall-hit-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import {
   asOfArgument,
@@ -18,7 +18,7 @@ import {
 } from '../tool-arguments.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
-import { memoryOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
+import { objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
 
 /** `recall`. */
 export function registerRetrievalTools(tools: ToolRegistry, engine: MemoryEngine, pipeline: ToolPipeline): void {
@@ -28,9 +28,10 @@ export function registerRetrievalTools(tools: ToolRegistry, engine: MemoryEngine
       title: 'Recall memories relevant to a query',
       description:
         'Find the memories most relevant to a question or topic, best first, by meaning and by words. The tool to ' +
-        'look something up; prompt_context gives the same memories as a ready-to-paste block. A hit with replacedBy ' +
-        'is probably outdated: the memory that replaced it comes right before it. Long memories come as the passage ' +
-        'that matched (excerpt); get_memory returns them whole.',
+        'look something up; prompt_context gives the same memories as a ready-to-paste block. Each hit: id, text, ' +
+        'said/ago, score, and only the marks that apply (replacedBy: probably outdated, the memory that replaced it ' +
+        'comes right before it; shared; type short-term; scope; tags). A long memory comes as the passage that ' +
+        'matched (excerpt). get_memory returns the whole record. explain: true adds why each hit ranked.',
       inputSchema: toolInput({
         userId: userIdArgument,
         query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('A question or keywords.'),
@@ -45,31 +46,25 @@ export function registerRetrievalTools(tools: ToolRegistry, engine: MemoryEngine
         asOf: asOfArgument.optional(),
         fullContent: z.boolean().optional().describe('Long memories whole, not the matching passage.'),
         shared: sharedArgument.optional(),
+        explain: z.boolean().optional().describe('Per hit: list ranks and scores, fused match, each adjustment.'),
       }),
       outputSchema: toolOutput({
-        query: z.string(),
         count: z.number(),
         semantic: z.boolean(),
         vector: z.boolean(),
         results: z.array(
           z
-            .looseObject({
-              score: z.number(),
-              said: z.string(),
-              ago: z.string(),
-              replacedBy: z.string(),
-              shared: objectOutput,
-              memory: memoryOutput,
-            })
+            .looseObject({ id: z.string(), text: z.string(), said: z.string(), ago: z.string(), score: z.number(), replacedBy: z.string() })
             .partial(),
         ),
         asOf: objectOutput,
+        fusion: objectOutput,
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'recall', op: 'recall', userId: args.userId }, async (context) => {
-        const { results, semantic, vector, asOf } = await engine.recall(context, {
+        const { results, semantic, vector, asOf, fusion } = await engine.recall(context, {
           query: args.query,
           limit: args.limit,
           tier: args.type ? toTier(args.type) : undefined,
@@ -82,27 +77,19 @@ export function registerRetrievalTools(tools: ToolRegistry, engine: MemoryEngine
           asOf: args.asOf,
           shared: args.shared,
           passages: !args.fullContent,
+          explain: args.explain,
         });
         return {
           tier: args.type ? toTier(args.type) : undefined,
+          // The text content is this same JSON (tool-result.ts): a client that reads only one of the
+          // two gets every field, and the lean hits keep both halves small.
           result: toolSuccess({
-            query: args.query,
             count: results.length,
             semantic,
             vector,
-            results: results.map((hit) => ({
-              score: Math.round(hit.score * 10_000) / 10_000,
-              said: hit.said,
-              ago: hit.ago,
-              ...(hit.replacedBy !== undefined ? { replacedBy: hit.replacedBy } : {}),
-              ...(hit.replaces !== undefined ? { replaces: hit.replaces } : {}),
-              ...(hit.shared !== undefined ? { shared: hit.shared } : {}),
-              // A long memory is shown by the passage that matched: its content is that passage
-              // ("…" where cut), and `excerpt` says which characters of how many it is.
-              ...(hit.passage ? { excerpt: { start: hit.passage.start, end: hit.passage.end, length: hit.passage.length } } : {}),
-              memory: hit.passage ? { ...memoryJson(hit.memory), content: hit.passage.text } : memoryJson(hit.memory),
-            })),
+            results: results.map(recallHitJson),
             ...asOfJson(asOf),
+            ...(fusion ? { fusion: fusionJson(fusion) } : {}),
           }),
         };
       }),
