@@ -194,8 +194,7 @@ export function rankCandidates(candidates: readonly RecallCandidate[], weights: 
     })
     .filter((ranked) => ranked.matchScore > 0);
   const support = conversationSupport(matched, options.followUps ?? FOLLOW_UP_SUPPORT);
-  const isNamed =
-    options.query === undefined || options.adjustments?.namedSpeaker === false ? () => false : speakerNamedIn(options.query);
+  const isNamed = options.query === undefined || options.adjustments?.namedSpeaker === false ? () => false : speakerNamedIn(options.query);
   const discountsAsking = options.adjustments?.asking !== false;
   const named = matched.map((ranked) => isNamed(ranked.memory));
   // Named by name anywhere: the name's pull; by grammatical person only: the role's (named-speaker.ts).
