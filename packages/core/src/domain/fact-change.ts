@@ -12,6 +12,7 @@
  */
 import { align, isValue, sameWord } from './fact-alignment.js';
 import { type FactShape, type FactToken, factShape, MONTHS } from './fact-shape.js';
+import { topicChange } from './topic-change.js';
 
 export type { FactShape } from './fact-shape.js';
 export { factShape } from './fact-shape.js';
@@ -47,6 +48,9 @@ export function detectFactChange(older: string | FactShape, newer: string | Fact
   // What happened stays what happened ("Atlas launched on 2 September 2024", "the March invoice
   // was 1,200 euros"): a later event does not replace it, only a later statement of a state does.
   if (a.told && !a.timed) return undefined;
+  // "I live in Paris" / "I moved to Berlin": a change said with another verb (topic-change.ts).
+  const byTopic = topicChange(a, b);
+  if (byTopic) return { reason: 'changed-value', replacedValues: byTopic };
   // Nor does a dated event replace a state that has no date ("Harvest is monitored with Datadog" /
   // "On 30 March 2026 Harvest onboarded its hundredth farm"): it says what happened that day.
   // A day of a month ("30 March", "April 2"), not a weekday a schedule moves to ("starting Monday").
