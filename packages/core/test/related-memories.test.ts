@@ -97,3 +97,17 @@ describe('a change said with another verb (R-FACT-TOPIC)', () => {
     expect(marked).toEqual([]);
   });
 });
+
+describe('a thing going on, told as done (R-FACT-DONE)', () => {
+  it(verifies('R-FACT-DONE', 'a later statement that tells the same thing as done changes it; one that shares a word does not'), () => {
+    expect(detectFactChange("I'm training for the Boston marathon", 'I ran the Boston marathon last week')).toMatchObject({
+      reason: 'finished',
+    });
+    expect(detectFactChange("We're renovating the kitchen", 'The kitchen renovation finished in May')).toMatchObject({
+      reason: 'finished',
+    });
+    expect(detectFactChange("I'm training for the Boston marathon", 'I ran 20 miles on Sunday')).toBeUndefined();
+    expect(detectFactChange("I'm learning Spanish", 'My son learned Spanish at school')).toBeUndefined();
+    expect(detectFactChange('I am reading Dune', 'My book club switched to reading Piranesi')).toBeUndefined();
+  });
+});

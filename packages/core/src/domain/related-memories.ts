@@ -32,10 +32,7 @@ export interface RelatedFinding {
 }
 
 /** The cues after the rules' own findings, surest first: the first that holds is the memory's reason. */
-const CUES: readonly (readonly [
-  Exclude<RelatedReason, 'changed fact' | 'contradiction'>,
-  (a: ReadStatement, b: ReadStatement) => boolean,
-])[] = [
+const CUES: readonly (readonly [Exclude<RelatedReason, 'changed fact' | 'contradiction'>, (a: FactShape, b: FactShape) => boolean])[] = [
   ['same topic, different value', (a, b) => sameSubject(a, b) && sharesTopic(a, b)],
   ['ongoing, now told as done', (a, b) => a.ongoing && b.told && sharedWords(a, b) > 0],
   ['same subject, said as changed', (a, b) => sameSubject(a, b) && saysChanged(b) && sharedWords(a, b) > 0],
@@ -59,27 +56,18 @@ export function relatedMemories(
     ...found.contradictions.map((memory) => ({ memory, reason: 'contradiction' as const })),
   ];
   const seen = new Set(listed.map((entry) => entry.memory.id));
-  const newer = withProgress(content);
+  const newer = factShape(content);
   const cued: { finding: RelatedFinding; rank: number; order: number }[] = [];
   candidates.forEach((memory, order) => {
     if (seen.has(memory.id) || memory.content === content) return;
     seen.add(memory.id);
-    const older = withProgress(memory.content);
+    const older = factShape(memory.content);
     const rank = CUES.findIndex(([, holds]) => holds(older, newer));
     const cue = CUES[rank];
     if (cue) cued.push({ finding: { memory, reason: cue[0] }, rank, order });
   });
   cued.sort((x, y) => x.rank - y.rank || x.order - y.order);
   return [...listed, ...cued.map((entry) => entry.finding)].slice(0, MAX_RELATED);
-}
-
-interface ReadStatement extends FactShape {
-  /** Told as going on ("I'm training for…", "We're renovating…"): it ends, and a later statement may say so. */
-  readonly ongoing: boolean;
-}
-
-function withProgress(content: string): ReadStatement {
-  return { ...factShape(content), ongoing: /\b(?:i'm|i am|we're|we are|is|are|'s)\s+(?:\w+\s+)?\w{2,}ing\b/i.test(content) };
 }
 
 /**
@@ -91,6 +79,8 @@ function sameSubject(a: FactShape, b: FactShape): boolean {
   if (aboutSomeoneElse(a, b)) return false;
   if (a.person !== '' && b.person !== '') return true;
   if (a.person === 'i' || b.person === 'i') return false;
+  // "The team uses Jira" / "our issues are tracked in Linear": a team speaks of what it has.
+  if ((a.person === 'we' || b.person === 'we') && sharesTopic(a, b)) return true;
   const [first, other] = [a.tokens[0], b.tokens[0]];
   if (first === undefined || other === undefined) return false;
   if (a.person === '' && b.person === '') return sameWord(first, other);
