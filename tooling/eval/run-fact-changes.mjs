@@ -31,16 +31,18 @@ import { startFakeSemanticOllama } from './fake-semantic-ollama.mjs';
 
 /**
  * What the suite must reach, per embedder: what the word-based detection achieves today, a little
- * under (see docs/benchmarks.md; the issue's targets are 0.95 / 0.90 / 0.95 for newest first,
- * older hidden or marked and prompt order), and the issue's ceiling of 0.02 for false
- * supersessions. Newest first stays under 0.95 where the question shares no word with either
- * memory ("what diet do I follow?" / "I'm vegetarian"): the `local` embedder cannot find them.
+ * under (see docs/benchmarks.md; the targets are 0.95 / 0.90 / 0.95 for newest first, older hidden
+ * or marked and prompt order, and 0.95 for the old fact among the write's `related`), and the
+ * ceiling of 0.02 for false supersessions. Newest first stays under 0.95 where the question shares
+ * no word with either memory ("what diet do I follow?" / "I'm vegetarian"): the `local` embedder
+ * cannot find them. The suite grew by 20 changes said in other words (2026-12-07): the floors
+ * moved down with what it measures, not with what the rules do.
  */
-/** @typedef {{ newestFirst: number, olderHiddenOrMarked: number, falseSupersessions: number, promptNewestFirst: number }} Floors */
+/** @typedef {{ newestFirst: number, olderHiddenOrMarked: number, falseSupersessions: number, promptNewestFirst: number, related: number }} Floors */
 /** @type {Record<string, Floors>} */
 const FLOORS = {
-  local: { newestFirst: 0.86, olderHiddenOrMarked: 0.92, falseSupersessions: 0.02, promptNewestFirst: 0.86 },
-  'ollama-fake': { newestFirst: 0.85, olderHiddenOrMarked: 0.92, falseSupersessions: 0.02, promptNewestFirst: 0.85 },
+  local: { newestFirst: 0.82, olderHiddenOrMarked: 0.86, falseSupersessions: 0.02, promptNewestFirst: 0.82, related: 0.95 },
+  'ollama-fake': { newestFirst: 0.82, olderHiddenOrMarked: 0.86, falseSupersessions: 0.02, promptNewestFirst: 0.82, related: 0.95 },
 };
 const DAY = 86_400_000;
 const START = Date.parse('2026-03-02T09:00:00Z');
@@ -200,7 +202,7 @@ for (const [engineName, name] of /** @type {[string, string][]} */ (
   );
   if (flags.misses) for (const miss of result.misses) console.log(`  ${result.name} ${JSON.stringify(miss)}`);
   const floors = /** @type {Floors} */ (FLOORS[name]);
-  for (const metric of /** @type {const} */ (['newestFirst', 'olderHiddenOrMarked', 'promptNewestFirst']))
+  for (const metric of /** @type {const} */ (['newestFirst', 'olderHiddenOrMarked', 'promptNewestFirst', 'related']))
     if (result[metric] < floors[metric])
       failures.push(`${result.name} ${metric} ${f(result[metric])} is below the floor ${floors[metric]}`);
   for (const metric of /** @type {const} */ (['falseSupersessions']))
