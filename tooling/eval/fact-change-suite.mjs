@@ -275,6 +275,29 @@ const CHANGES = [
     'The API base URL changed to https://api.example.com/v2',
     'what is the API base URL?',
   ],
+  // Said with another verb than the original statement.
+  ['verb:home', 'I live in Paris', 'I moved to Berlin', 'where do I live?'],
+  ['verb:job', 'I work at Acme', 'I joined Globex', 'where do I work?'],
+  ['verb:car', 'My car is a Golf', 'I bought a Tesla', 'what car do I drive?'],
+  ['verb:city', 'I rent a flat in Manchester', 'I relocated to Bristol in April', 'which city do I live in?'],
+  ['verb:marta', 'Marta works for Deloitte', 'Marta was hired by KPMG', 'who does Marta work for?'],
+  ['verb:career', 'I am a nurse', 'I retrained as a software developer', 'what is my job?'],
+  ['verb:partner', 'My boyfriend is called Liam', 'I started dating Noah', 'who am I dating?'],
+  ['verb:handset', 'I have a Samsung Galaxy S21', 'I picked up an iPhone 15 at the weekend', 'what phone do I have?'],
+  // Told as an event that has finished.
+  ['done:marathon', "I'm training for the Boston marathon", 'I ran the Boston marathon last week', 'did I run the Boston marathon?'],
+  ['done:thesis', "I'm writing my thesis on coral reefs", 'I submitted my thesis last Friday', 'how is my thesis going?'],
+  ['done:kitchen', "We're renovating the kitchen", 'The kitchen renovation finished in May', 'is the kitchen renovation done?'],
+  ['done:jobhunt', "I'm looking for a new job", 'I accepted an offer from Spotify', 'am I looking for a job?'],
+  ['done:baby', 'Priya is pregnant', 'Priya had her baby, a girl called Asha', 'does Priya have a baby?'],
+  // A new value, named without the old word or the category's name.
+  ['value:drink', 'My favourite drink is coffee', 'These days I only drink tea', 'what do I like to drink?'],
+  ['value:sport', 'My favourite sport is tennis', 'Padel is all I play now', 'which sport do I play?'],
+  ['value:club', 'I support Arsenal', 'I am a Spurs fan now', 'which football team do I support?'],
+  ['value:tickets', 'The team uses Jira for tickets', 'All our issues are tracked in Linear these days', 'where are tickets tracked?'],
+  ['value:meat', 'I eat meat most days', 'I went vegan last month', 'what do I eat?'],
+  ['value:os', 'My phone is an iPhone', "I'm on Android now", 'what phone do I use?'],
+  ['value:broadband', 'Our broadband is with BT', 'We signed up with Virgin Media for the internet', 'who is our internet provider?'],
 ];
 
 /**
@@ -440,6 +463,19 @@ const LOOK_ALIKES = [
     'what is the staging API base URL?',
   ],
   ['User is vegetarian', 'User is learning Rust', 'what does the user eat?'],
+  // Look-alikes of the changes said in other words: another person, a second one, a visit.
+  ['I live in Paris', 'My friend Omar lives in Berlin', 'where do I live?'],
+  ['I live in Paris', 'I flew to Berlin for a conference last week', 'where do I live?'],
+  ['I live in Paris', "I'm spending the weekend in Berlin", 'where do I live?'],
+  ['We have a cat called Miso', 'We adopted a second cat, Tofu', 'what is our first cat called?'],
+  ['I work at Acme', 'I joined the Acme running club', 'where do I work?'],
+  ['I work at Acme', 'I visited Globex headquarters for a meeting', 'where do I work?'],
+  ['My car is a Golf', 'I rented a Tesla for the road trip', 'what car do I own?'],
+  ['I drive a Golf', 'My son bought a Tesla', 'what car do I drive?'],
+  ["I'm training for the Boston marathon", 'I ran 20 miles on Sunday', 'what race am I training for?'],
+  ['My sister lives in Rome', 'My cousin moved to Milan', 'where does my sister live?'],
+  ['My favourite drink is coffee', 'My favourite snack is popcorn', 'what is my favourite drink?'],
+  ['I support Arsenal', 'My dad supports Chelsea', 'which team do I support?'],
 ];
 
 /** Distractors per change scenario: the first facts of other scenarios, none about its own topic. */

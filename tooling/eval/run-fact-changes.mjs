@@ -12,7 +12,9 @@
 //   superseded, contradicted);
 // - false supersessions: look-alike pairs (and distractors) where a memory that was NOT replaced
 //   was marked or hidden, at write time or in `recall`;
-// - prompt_context newest first: the replacement comes before the old fact in the packed block.
+// - prompt_context newest first: the replacement comes before the old fact in the packed block;
+// - related: the old fact is among the `related` the replacement's write returned (the agent's
+//   cue to pass `supersedes`), and how many entries `related` held on average.
 // Exits 1 below a floor. Flags: --engine pglite|postgres|both (default both; PostgreSQL is
 // PGVECTOR_TEST_URL's server, or tooling/scripts/pg-local.sh's), --embedder local|ollama-fake|both
 // (default both), --misses.
@@ -29,16 +31,18 @@ import { startFakeSemanticOllama } from './fake-semantic-ollama.mjs';
 
 /**
  * What the suite must reach, per embedder: what the word-based detection achieves today, a little
- * under (see docs/benchmarks.md; the issue's targets are 0.95 / 0.90 / 0.95 for newest first,
- * older hidden or marked and prompt order), and the issue's ceiling of 0.02 for false
- * supersessions. Newest first stays under 0.95 where the question shares no word with either
- * memory ("what diet do I follow?" / "I'm vegetarian"): the `local` embedder cannot find them.
+ * under (see docs/benchmarks.md; the targets are 0.95 / 0.90 / 0.95 for newest first, older hidden
+ * or marked and prompt order, and 0.95 for the old fact among the write's `related`), and the
+ * ceiling of 0.02 for false supersessions. Newest first stays under 0.95 where the question shares
+ * no word with either memory ("what diet do I follow?" / "I'm vegetarian"): the `local` embedder
+ * cannot find them. The suite grew by 20 changes said in other words (2026-12-07): the floors
+ * moved down with what it measures, not with what the rules do.
  */
-/** @typedef {{ newestFirst: number, olderHiddenOrMarked: number, falseSupersessions: number, promptNewestFirst: number }} Floors */
+/** @typedef {{ newestFirst: number, olderHiddenOrMarked: number, falseSupersessions: number, promptNewestFirst: number, related: number }} Floors */
 /** @type {Record<string, Floors>} */
 const FLOORS = {
-  local: { newestFirst: 0.86, olderHiddenOrMarked: 0.92, falseSupersessions: 0.02, promptNewestFirst: 0.86 },
-  'ollama-fake': { newestFirst: 0.85, olderHiddenOrMarked: 0.92, falseSupersessions: 0.02, promptNewestFirst: 0.85 },
+  local: { newestFirst: 0.82, olderHiddenOrMarked: 0.86, falseSupersessions: 0.02, promptNewestFirst: 0.82, related: 0.95 },
+  'ollama-fake': { newestFirst: 0.82, olderHiddenOrMarked: 0.86, falseSupersessions: 0.02, promptNewestFirst: 0.82, related: 0.95 },
 };
 const DAY = 86_400_000;
 const START = Date.parse('2026-03-02T09:00:00Z');
@@ -84,7 +88,15 @@ async function measure(engineName, name) {
   const engine = createMemoryEngine({ store: store.memories, embedder, clock, grants: store.grants, erasures: store.erasures });
   /** @type {Record<string, unknown>[]} */
   const misses = [];
-  const counts = { changes: 0, newestFirst: 0, olderHiddenOrMarked: 0, promptNewestFirst: 0, replacementInTop5: 0 };
+  const counts = {
+    changes: 0,
+    newestFirst: 0,
+    olderHiddenOrMarked: 0,
+    promptNewestFirst: 0,
+    replacementInTop5: 0,
+    related: 0,
+    relatedSize: 0,
+  };
   const falses = { pairs: 0, pairsMarked: 0, distractors: 0, distractorsMarked: 0 };
   try {
     const { changes, lookAlikes } = buildFactChangeSuite();
@@ -100,7 +112,11 @@ async function measure(engineName, name) {
       clock.advance(60_000);
       const old = (await engine.create(context, { tier: 'ltm', content: scenario.old })).memory;
       clock.set(START + 30 * DAY);
-      const replacement = (await engine.create(context, { tier: 'ltm', content: scenario.replacement })).memory;
+      const written = await engine.create(context, { tier: 'ltm', content: scenario.replacement });
+      const replacement = written.memory;
+      const oldRelated = written.related.some((entry) => entry.id === old.id);
+      if (oldRelated) counts.related++;
+      counts.relatedSize += written.related.length;
       clock.set(START + 31 * DAY);
       const { results } = await engine.recall(context, { query: scenario.question, limit: 10 });
       const ids = results.map((result) => result.memory.id);
@@ -117,7 +133,8 @@ async function measure(engineName, name) {
       const newInBlock = block.memoryIds.indexOf(replacement.id);
       const oldInBlock = block.memoryIds.indexOf(old.id);
       if (newInBlock >= 0 && (oldInBlock < 0 || newInBlock < oldInBlock)) counts.promptNewestFirst++;
-      if (!newestFirst || !hiddenOrMarked) misses.push({ kind: 'change', question: scenario.question, newAt, oldAt, hiddenOrMarked });
+      if (!newestFirst || !hiddenOrMarked || !oldRelated)
+        misses.push({ kind: 'change', question: scenario.question, newAt, oldAt, hiddenOrMarked, oldRelated });
       for (const id of distractorIds) {
         falses.distractors++;
         const distractor = await engine.getUncounted(context, id);
@@ -164,6 +181,8 @@ async function measure(engineName, name) {
     distractorsMarked: rate(falses.distractorsMarked, falses.distractors),
     promptNewestFirst: rate(counts.promptNewestFirst, counts.changes),
     replacementInTop5: rate(counts.replacementInTop5, counts.changes),
+    related: rate(counts.related, counts.changes),
+    relatedSize: rate(counts.relatedSize, counts.changes),
     misses,
   };
 }
@@ -172,18 +191,18 @@ const f = (/** @type {number} */ value) => value.toFixed(3);
 /** @type {string[]} */
 const failures = [];
 console.log(
-  '\nfact changes          changes pairs  newest-first  older hidden/marked  false supersessions  distractors marked  prompt newest-first  new in top 5',
+  '\nfact changes          changes pairs  newest-first  older hidden/marked  false supersessions  distractors marked  prompt newest-first  new in top 5  related  related size',
 );
 for (const [engineName, name] of /** @type {[string, string][]} */ (
   engines.flatMap((engine) => embedders.map((embedder) => [engine, embedder]))
 )) {
   const result = await measure(engineName, name);
   console.log(
-    `${result.name.padEnd(22)}${String(result.n).padEnd(8)}${String(result.pairs).padEnd(7)}${f(result.newestFirst).padEnd(14)}${f(result.olderHiddenOrMarked).padEnd(21)}${f(result.falseSupersessions).padEnd(21)}${f(result.distractorsMarked).padEnd(20)}${f(result.promptNewestFirst).padEnd(21)}${f(result.replacementInTop5)}`,
+    `${result.name.padEnd(22)}${String(result.n).padEnd(8)}${String(result.pairs).padEnd(7)}${f(result.newestFirst).padEnd(14)}${f(result.olderHiddenOrMarked).padEnd(21)}${f(result.falseSupersessions).padEnd(21)}${f(result.distractorsMarked).padEnd(20)}${f(result.promptNewestFirst).padEnd(21)}${f(result.replacementInTop5).padEnd(14)}${f(result.related).padEnd(9)}${result.relatedSize.toFixed(2)}`,
   );
   if (flags.misses) for (const miss of result.misses) console.log(`  ${result.name} ${JSON.stringify(miss)}`);
   const floors = /** @type {Floors} */ (FLOORS[name]);
-  for (const metric of /** @type {const} */ (['newestFirst', 'olderHiddenOrMarked', 'promptNewestFirst']))
+  for (const metric of /** @type {const} */ (['newestFirst', 'olderHiddenOrMarked', 'promptNewestFirst', 'related']))
     if (result[metric] < floors[metric])
       failures.push(`${result.name} ${metric} ${f(result[metric])} is below the floor ${floors[metric]}`);
   for (const metric of /** @type {const} */ (['falseSupersessions']))

@@ -36,6 +36,7 @@ export type { ReindexJobJson } from './domain/reindex-job-json.js';
 export { reindexJobJson } from './domain/reindex-job-json.js';
 export type { ReindexJob, ReindexOptions, ReindexRequest, ReindexSummary } from './domain/reindex-rules.js';
 export { checkReindexRequest, EMPTY_REINDEX_SUMMARY, REINDEX_BATCH_SIZE, REINDEX_MAX_MEMORIES } from './domain/reindex-rules.js';
+export type { RelatedReason } from './domain/related-memories.js';
 export type { ScoreAdjustment } from './domain/score-adjustments.js';
 export type { WriteCandidates } from './domain/similarity-rules.js';
 export { writeRules } from './domain/similarity-rules.js';

@@ -211,7 +211,11 @@ export const REQUIREMENTS = {
   'R-FACT-ORDER':
     'recall puts a replacement before the memory it replaced, marked at write time or detected among the candidates, and brings it when the query did not find it; the older one is labelled replacedBy (issue 38 #1)',
   'R-FACT-RELATED':
-    'remember and create_memory return the live memories the write may update or contradict (id, content, when, why); callers without memories:read do not see them (issue 38 #2)',
+    'remember and create_memory return the live memories the write may update or contradict (id, content, when, why, reason): the changed facts and contradictions first, then candidates of the same subject that share a topic, words or a kind of value, or that an acquisition or a finished event may change; at most 5; callers without memories:read do not see them (issue 38 #2)',
+  'R-FACT-DONE':
+    'a thing told as going on ("I\'m training for the Boston marathon") is a changed fact when a later statement of the same speaker tells it as done, saying a name of it or two of its words; a past event sharing one word is not',
+  'R-FACT-TOPIC':
+    'a change said with another verb ("I live in Paris" / "I moved to Berlin") is a changed fact when both are about one subject (no one of theirs), name one topic, the newer says a verb that changes it in the past, and a new name replaces the older\'s; a visit, a second one, an addition or someone else\'s move is not',
   // Issue 38, Deliver 5 (a default user on lite) and Deliver 3 (time in everything an agent reads).
   'R-LITE-USER-DEFAULT':
     'on lite, a call without userId acts as MEMSVC_DEFAULT_USER_ID, or "me" when it is unset; standard keeps no default (spec §5.1)',

@@ -25,6 +25,7 @@ describe('decideWrite (spec §3.2)', () => {
       contradictions: [],
       policy: 'flag',
       changes: [],
+      related: [],
     });
     expect(bound.decide({ exact: undefined, neighbours: [near(bound.plainInsertBelow, 'edge')] })).toMatchObject({
       contradictions: [{ memory: { id: 'edge' } }],

@@ -46,6 +46,7 @@ export function relatedJson(related: readonly RelatedMemory[]) {
     content: memory.content,
     createdAt: memory.createdAt.toISOString(),
     why: memory.why,
+    reason: memory.reason,
     ...(memory.replacedValues ? { replacedValues: [...memory.replacedValues] } : {}),
   }));
 }

@@ -98,7 +98,14 @@ describe('memory tools over the in-memory store', () => {
     const parisId = paris.structured.memoryId as string;
     const berlinId = berlin.structured.memoryId as string;
     expect(berlin.structured.related).toEqual([
-      { id: parisId, content: 'I live in Paris', createdAt: '2026-05-01T10:00:00.000Z', why: 'changed-fact', replacedValues: ['paris'] },
+      {
+        id: parisId,
+        content: 'I live in Paris',
+        createdAt: '2026-05-01T10:00:00.000Z',
+        why: 'changed-fact',
+        reason: 'changed fact',
+        replacedValues: ['paris'],
+      },
     ]);
 
     const recalled = await call(client, 'recall', { query: 'where do I live?' });
@@ -108,5 +115,41 @@ describe('memory tools over the in-memory store', () => {
     expect(results[1]).toMatchObject({ replacedBy: berlinId });
     const block = await call(client, 'prompt_context', { query: 'where do I live?' });
     expect(block.structured.memoryIds).toEqual([berlinId, parisId]);
+  });
+
+  it('R-FACT-TOPIC, R-FACT-RELATED: "I moved to Berlin" (another verb) names Paris in related and goes first in recall, no supersedes needed', async () => {
+    const clock = new ManualClock('2026-05-01T10:00:00Z');
+    const { client } = await open(clock);
+    const paris = await call(client, 'remember', { content: 'I live in Paris' });
+    await call(client, 'remember', { content: 'My favourite tea is sencha' });
+    clock.advance(30 * 86_400_000);
+    const berlin = await call(client, 'remember', { content: 'I moved to Berlin' });
+    const parisId = paris.structured.memoryId as string;
+    const berlinId = berlin.structured.memoryId as string;
+    expect(berlin.structured.related).toEqual([expect.objectContaining({ id: parisId, why: 'changed-fact', reason: 'changed fact' })]);
+    const recalled = await call(client, 'recall', { query: 'where do I live?' });
+    const results = recalled.structured.results as { id: string }[];
+    expect(results.map((result) => result.id)).toEqual([berlinId, parisId]);
+  });
+
+  it('R-FACT-RELATED: "I bought a Tesla" lists "My car is a Golf" with a reason; the agent passes supersedes and recall answers Tesla', async () => {
+    const clock = new ManualClock('2026-05-01T10:00:00Z');
+    const { client } = await open(clock);
+    const golf = await call(client, 'remember', { content: 'My car is a Golf' });
+    clock.advance(30 * 86_400_000);
+    const tesla = await call(client, 'create_memory', { content: 'I bought a Tesla', type: 'long-term' });
+    const golfId = golf.structured.memoryId as string;
+    const teslaId = tesla.structured.memory?.id ?? '';
+    expect(tesla.structured.related).toEqual([
+      expect.objectContaining({ id: golfId, why: 'may-change', reason: 'same owner, a new one acquired' }),
+    ]);
+    // The write could not decide; the agent, reading related, does.
+    const updated = await call(client, 'update_memory', { memoryId: teslaId, expectedVersion: 1, supersedes: [golfId] });
+    expect(updated).toMatchObject({ isError: false, structured: { superseded: [{ memoryId: golfId }] } });
+    // No embedder here: the question names both, as a full-text search needs.
+    const recalled = await call(client, 'recall', { query: 'is my car the Golf or the Tesla?' });
+    const ids = (recalled.structured.results as { id: string }[]).map((result) => result.id);
+    expect(ids[0]).toBe(teslaId);
+    expect(ids).not.toContain(golfId);
   });
 });

@@ -57,6 +57,21 @@ describeEachStore('changed facts', (kind) => {
     expect(marked.map((item) => item.id)).toEqual([paris.id]);
   });
 
+  it('R-FACT-RELATED, R-FACT-TOPIC: with no word in common and no vectors, the topic words find the older fact; a write it cannot decide lists it, unmarked', async () => {
+    await distractors();
+    const paris = await remember('I live in Paris');
+    const golf = await remember('My car is a Golf');
+    clock.advance(30 * DAY);
+    const berlin = await memories.create(ana, { tier: 'ltm', content: 'I moved to Berlin' });
+    // "My sister lives in Lyon" shares the topic, but is about her.
+    expect(berlin.related).toEqual([expect.objectContaining({ id: paris.id, why: 'changed-fact', reason: 'changed fact' })]);
+    expect(await memories.getUncounted(ana, paris.id)).toMatchObject({ replacedBy: berlin.memory.id });
+
+    const tesla = await memories.create(ana, { tier: 'ltm', content: 'I bought a Tesla' });
+    expect(tesla.related).toEqual([expect.objectContaining({ id: golf.id, why: 'may-change', reason: 'same owner, a new one acquired' })]);
+    expect(await memories.getUncounted(ana, golf.id)).toMatchObject({ replacedBy: null, supersededBy: null });
+  });
+
   it('R-FACT-WRITE: a short-term note that changes a long-term fact marks it when written, and its promotion keeps the one mark', async () => {
     await distractors();
     const old = await remember('The staging server is at 10.0.3.12');

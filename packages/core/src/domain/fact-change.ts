@@ -12,6 +12,8 @@
  */
 import { align, isValue, sameWord } from './fact-alignment.js';
 import { type FactShape, type FactToken, factShape, MONTHS } from './fact-shape.js';
+import { finishedEvent } from './finished-event.js';
+import { topicChange } from './topic-change.js';
 
 export type { FactShape } from './fact-shape.js';
 export { factShape } from './fact-shape.js';
@@ -19,9 +21,10 @@ export { factShape } from './fact-shape.js';
 /**
  * Why a newer memory is taken to update an older one: it says another value of the same thing
  * (`changed-value`), moves a named thing from one value to another (`named-thing-moved`), says
- * the same thing with another word (`reworded`), or denies it (`denied`).
+ * the same thing with another word (`reworded`), denies it (`denied`), or tells as done what was
+ * going on (`finished`).
  */
-export type FactChangeReason = 'changed-value' | 'named-thing-moved' | 'reworded' | 'denied';
+export type FactChangeReason = 'changed-value' | 'named-thing-moved' | 'reworded' | 'denied' | 'finished';
 
 /** A detected change: the values the older memory said that the newer one replaced. */
 export interface FactChange {
@@ -47,6 +50,12 @@ export function detectFactChange(older: string | FactShape, newer: string | Fact
   // What happened stays what happened ("Atlas launched on 2 September 2024", "the March invoice
   // was 1,200 euros"): a later event does not replace it, only a later statement of a state does.
   if (a.told && !a.timed) return undefined;
+  // "I live in Paris" / "I moved to Berlin": a change said with another verb (topic-change.ts).
+  const byTopic = topicChange(a, b);
+  if (byTopic) return { reason: 'changed-value', replacedValues: byTopic };
+  // "I'm training for the Boston marathon" / "I ran the Boston marathon" (finished-event.ts).
+  const done = finishedEvent(a, b);
+  if (done) return { reason: 'finished', replacedValues: done };
   // Nor does a dated event replace a state that has no date ("Harvest is monitored with Datadog" /
   // "On 30 March 2026 Harvest onboarded its hundredth farm"): it says what happened that day.
   // A day of a month ("30 March", "April 2"), not a weekday a schedule moves to ("starting Monday").

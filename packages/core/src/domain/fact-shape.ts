@@ -94,6 +94,8 @@ export interface FactShape {
   readonly timed: boolean;
   /** Whether it is told in the past ("was", "were", a past tense): a record of what happened, not a state. */
   readonly told: boolean;
+  /** Whether it is told as going on ("I'm training for…", "We're renovating…"): a thing that ends. */
+  readonly ongoing: boolean;
 }
 
 interface RawToken {
@@ -195,6 +197,7 @@ function readShape(content: string): FactShape {
   let negated = false;
   let timed = false;
   let told = false;
+  let ongoing = false;
   let lastContent = -2;
   words.forEach((token, i) => {
     if (token.lower === 'was' || token.lower === 'were') told = true;
@@ -237,12 +240,13 @@ function readShape(content: string): FactShape {
     const kind = kindOf(token);
     const word = kind === 'word' ? stemWord(token.lower) : token.lower.replace(/[$,]/g, '');
     const past = kind === 'word' && isPastTense(token.lower, previous);
+    if (kind === 'word' && token.lower.length > 4 && token.lower.endsWith('ing') && isBeing(previous)) ongoing = true;
     if (past) told = true;
     const joined = lastContent === i - 1 && words[i - 1]?.pause === false;
     lastContent = i;
     tokens.push({ word, lower: token.lower.replace(/[$,]/g, ''), kind, past, capitalised: /^\p{Lu}/u.test(token.raw), joined });
   });
-  return { person, possessed, opening, tokens, adds, negated, timed, told };
+  return { person, possessed, opening, tokens, adds, negated, timed, told, ongoing };
 }
 
 /** The stem of the first content word from `start`, skipping time adverbs ("Kim's new address" → `address`). */
@@ -250,6 +254,9 @@ function nextContentWord(words: readonly RawToken[], start: number): string | un
   const next = words.slice(start).find((word) => !TIME_ADVERBS.has(word.lower));
   return next && !FUNCTION_WORDS.has(next.lower) ? stemWord(next.lower) : undefined;
 }
+
+/** "is", "are", "am", "I'm", "we're": before a verb in -ing, the statement tells what is going on. */
+const isBeing = (previous: string) => BEING_VERBS.has(previous) || /^(?:i'm|we're|they're|he's|she's|it's)$/.test(previous);
 
 /**
  * A verb in the past tense: -ed ("moved"), or irregular ("sold"); after "was"/"were" any verb

@@ -1,6 +1,8 @@
 import type { ContradictionPolicy } from './contradiction-policy.js';
 import { detectFactChange, type FactChangeReason, factShape } from './fact-change.js';
+import { relatedText } from './fact-topics.js';
 import type { MemoryRecord, MemoryTier } from './memory.js';
+import { relatedMemories } from './related-memories.js';
 import { isConversationMemory } from './search-context.js';
 import type { FactChangeFinding, Neighbour, WriteDecision } from './write-decision.js';
 import { comparedTiers, type PromotionPlan, planPromotion, planWrite, type WritePlan } from './write-plan.js';
@@ -48,7 +50,15 @@ export function decideWrite(candidates: WriteCandidates, rules: SimilarityRules,
       neighbour.similarity < rules.duplicateThreshold,
   );
   const changes = content === undefined ? [] : factChanges(candidates, content, new Set(contradictions.map((c) => c.memory.id)));
-  return { kind: 'insert', contradictions, policy: rules.contradictionPolicy, changes };
+  const related =
+    content === undefined
+      ? []
+      : relatedMemories(
+          content,
+          { changes: changes.map((change) => change.memory), contradictions: contradictions.map((neighbour) => neighbour.memory) },
+          comparable(candidates),
+        );
+  return { kind: 'insert', contradictions, policy: rules.contradictionPolicy, changes, related };
 }
 
 /**
@@ -70,6 +80,13 @@ function factChanges(candidates: WriteCandidates, content: string, contradicted:
   return findings;
 }
 
+/** The candidates a changed fact may be among: vector neighbours (most similar first), then lexical ones; standing facts, current. */
+function comparable(candidates: WriteCandidates): MemoryRecord[] {
+  return [...candidates.neighbours.map((n) => n.memory), ...(candidates.related ?? [])].filter(
+    (memory) => !memory.replacedBy && !memory.supersededBy && !isConversationMemory(memory),
+  );
+}
+
 /** The write rules as a store applies them: what to compare a write with, the plan, and where a plan can start to matter. */
 export interface WriteRules {
   decide(candidates: WriteCandidates): WriteDecision;
@@ -86,6 +103,8 @@ export interface WriteRules {
   readonly plainInsertBelow: number;
   /** Whether the plan looks for changed facts among `related` candidates (a store need not find them otherwise). */
   readonly findsFactChanges: boolean;
+  /** The text whose words find the lexical neighbours: the content and the words of its topics (fact-topics.ts). */
+  readonly relatedText: string | undefined;
 }
 
 /**
@@ -101,5 +120,6 @@ export function writeRules(rules: SimilarityRules, write: { readonly content?: s
     comparedTiers,
     plainInsertBelow: Math.min(rules.duplicateThreshold, rules.contradictionThreshold),
     findsFactChanges: write.content !== undefined,
+    relatedText: write.content === undefined ? undefined : relatedText(write.content),
   };
 }

@@ -1,6 +1,7 @@
 import type { ContradictionPolicy } from './contradiction-policy.js';
 import type { FactChangeReason } from './fact-change.js';
 import type { MemoryRecord } from './memory.js';
+import type { RelatedFinding } from './related-memories.js';
 
 /** A live memory of the same tenant and scope, and its cosine similarity to the new content. */
 export interface Neighbour {
@@ -27,4 +28,9 @@ export type WriteDecision =
       readonly policy: ContradictionPolicy;
       /** Existing memories whose fact the new one changes: marked replaced, never hidden. */
       readonly changes: readonly FactChangeFinding[];
+      /**
+       * R-FACT-RELATED: what the caller is told the write may change (related-memories.ts) — the
+       * changes and contradictions, then candidates a cue links to it; at most MAX_RELATED.
+       */
+      readonly related: readonly RelatedFinding[];
     };

@@ -115,7 +115,8 @@ function replacementEffects(decision: Extract<WriteDecision, { kind: 'insert' }>
 
 /** The plan of a promotion of `memory` from the decision its long-term candidates gave. */
 export function planPromotion(memory: Pick<MemoryRecord, 'tier'>, decision: WriteDecision): PromotionPlan {
-  if (memory.tier === 'ltm') return { kind: 'unchanged', decision: { kind: 'insert', contradictions: [], policy: 'flag', changes: [] } };
+  if (memory.tier === 'ltm')
+    return { kind: 'unchanged', decision: { kind: 'insert', contradictions: [], policy: 'flag', changes: [], related: [] } };
   if (decision.kind === 'collapse') return { kind: 'collapse', decision, auditAction: 'promote-collapse' };
   const effects = contradictionEffects(decision);
   const flagPromoted = decision.policy === 'flag' && effects.length > 0;

@@ -2,6 +2,7 @@ import type { ContradictionPolicy } from '../domain/contradiction-policy.js';
 import { importanceScore } from '../domain/importance.js';
 import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
 import { checkContent, checkImportance, checkMetadata, checkScope, checkTags, checkTtlSeconds } from '../domain/memory-limits.js';
+import type { RelatedReason } from '../domain/related-memories.js';
 import {
   buildSearchContext,
   conversationReference,
@@ -61,9 +62,11 @@ export interface CreateResult {
   /** False when the memory was stored without a vector (provider down or disabled). */
   readonly embedded: boolean;
   /**
-   * Live memories this one may update or contradict, with why (R-FACT-RELATED): a changed fact
-   * (now marked `replacedBy` this memory) or a contradiction in the similarity band. The caller
-   * decides what to do with them; their content is stored text, untrusted.
+   * Live memories this one may update or contradict, with why (R-FACT-RELATED, related-memories.ts):
+   * a changed fact (now marked `replacedBy` this memory), a contradiction in the similarity band,
+   * or a candidate the write could not decide on (`may-change`: same topic, another value…); at
+   * most MAX_RELATED, the surest first. The caller decides, and passes `supersedes` for the ones
+   * the new memory replaces; their content is stored text, untrusted.
    */
   readonly related: readonly RelatedMemory[];
   /** The memories named in `supersedes`, now retired behind `memory`. */
@@ -75,7 +78,9 @@ export interface RelatedMemory {
   readonly id: string;
   readonly content: string;
   readonly createdAt: Date;
-  readonly why: 'changed-fact' | 'contradiction';
+  readonly why: 'changed-fact' | 'contradiction' | 'may-change';
+  /** Why, in a few words ("same topic, different value"). */
+  readonly reason: RelatedReason;
   /** For a changed fact: what the older memory said that the new one replaces. */
   readonly replacedValues?: readonly string[];
 }
@@ -192,21 +197,17 @@ function toCreateResult(outcome: WriteOutcome, embedded: boolean): CreateResult 
       policy: decision.policy,
     })),
     embedded,
-    related: [
-      ...decision.changes.map(({ memory, replacedValues }) => ({
+    related: decision.related.map(({ memory, reason }) => {
+      const replacedValues = decision.changes.find((change) => change.memory.id === memory.id)?.replacedValues;
+      return {
         id: memory.id,
         content: memory.content,
         createdAt: memory.createdAt,
-        why: 'changed-fact' as const,
-        replacedValues,
-      })),
-      ...decision.contradictions.map(({ memory }) => ({
-        id: memory.id,
-        content: memory.content,
-        createdAt: memory.createdAt,
-        why: 'contradiction' as const,
-      })),
-    ],
+        why: reason === 'changed fact' ? 'changed-fact' : reason === 'contradiction' ? 'contradiction' : 'may-change',
+        reason,
+        ...(replacedValues ? { replacedValues } : {}),
+      };
+    }),
     superseded,
   };
 }

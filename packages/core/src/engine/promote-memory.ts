@@ -30,6 +30,7 @@ async function promoteIn(unit: PromotionUnit, similarity: SimilarityRules): Prom
   const candidates = await unit.candidates({
     tiers: rules.comparedTiers({ tier: before.tier, promotion: true }),
     related: rules.findsFactChanges,
+    relatedText: rules.relatedText,
   });
   const plan = rules.planPromotion(before, candidates);
   if (plan.kind === 'unchanged') return { memory: before, decision: plan.decision, affected: [] };

@@ -30,7 +30,7 @@ export async function writeMemory(
 
 async function writeIn(unit: NewMemoryUnit, memory: NewMemory, rules: WriteRules, options: WriteOptions): Promise<WriteOutcome> {
   const { supersede } = options;
-  const query = { tiers: rules.comparedTiers({ tier: memory.tier }), related: rules.findsFactChanges };
+  const query = { tiers: rules.comparedTiers({ tier: memory.tier }), related: rules.findsFactChanges, relatedText: rules.relatedText };
   // The fast path: one step finds the candidates and stores the memory when none of them can
   // change the decision; only a write that meets a duplicate or a contradiction takes more.
   const found = unit.insertUnlessRelevant

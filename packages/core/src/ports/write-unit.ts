@@ -12,6 +12,11 @@ export interface WriteCandidateQuery {
   readonly tiers: readonly MemoryTier[];
   /** Also the lexical neighbours (`related`), where the rules look for changed facts (R-FACT-WRITE). */
   readonly related: boolean;
+  /**
+   * The text whose words find the lexical neighbours, when `related`: the memory's content and the
+   * words of the topics it names (R-FACT-RELATED). The memory's content when absent.
+   */
+  readonly relatedText?: string | undefined;
 }
 
 /** What the optimistic step found, and the memory it stored when nothing stood in the way. */

@@ -57,7 +57,7 @@ abstract class InMemoryCandidateUnit extends InMemoryUnit {
       ...compared,
       tiers: query.tiers,
       now: this.context.now,
-      ...(query.related ? { content } : {}),
+      ...(query.related ? { content: query.relatedText ?? content } : {}),
     });
   }
 

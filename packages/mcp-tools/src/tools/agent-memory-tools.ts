@@ -26,9 +26,10 @@ export function registerAgentMemoryTools(tools: ToolRegistry, engine: MemoryEngi
       title: 'Remember something',
       description:
         'Store a fact, preference or note. The default tool for writing memory: it picks short-term for passing ' +
-        'states ("currently…", or a ttl) and long-term otherwise, and never stores a duplicate (wasDeduped). When the ' +
-        'fact replaces ones you stored (a move, a new value), pass their ids in supersedes. "related" lists stored ' +
-        'memories this one may update or contradict: check them.',
+        'states ("currently…", or a ttl) and long-term otherwise, and never stores a duplicate (wasDeduped). "related" ' +
+        'lists stored memories this one may change, each with a reason: check them. When you know the new statement ' +
+        'replaces older ones (a move, a new value, e.g. one "related" names), pass their ids in supersedes: here, or ' +
+        'afterwards with update_memory on the new memory.',
       inputSchema: toolInput({
         userId: userIdArgument,
         content: z.string().min(1).max(MEMORY_LIMITS.contentMaxChars).describe('A self-contained statement.'),

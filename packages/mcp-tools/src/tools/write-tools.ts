@@ -72,8 +72,10 @@ export function registerWriteTools(tools: ToolRegistry, engine: MemoryEngine, pi
       title: 'Create a memory',
       description:
         'Store a memory in the tier you choose (remember chooses for you). A duplicate is not stored twice ' +
-        '(outcome "duplicate" returns the existing memory); a contradiction is listed in contradictions. When it ' +
-        'replaces memories you stored (a fact changed), pass their ids in supersedes.',
+        '(outcome "duplicate" returns the existing memory); a contradiction is listed in contradictions. "related" ' +
+        'lists stored memories this one may change, each with a reason. When you know the new statement replaces ' +
+        'older ones (a fact changed, e.g. one "related" names), pass their ids in supersedes: here, or afterwards ' +
+        'with update_memory on the new memory.',
       inputSchema: createMemoryInput,
       outputSchema: toolOutput({
         ...writeOutput,
@@ -124,7 +126,8 @@ export function registerWriteTools(tools: ToolRegistry, engine: MemoryEngine, pi
       description:
         "Change a memory's content, tags, metadata, importance, pin or ttl. Pass the version you read as " +
         'expectedVersion: if the memory changed since, the call fails with CONFLICT and changes nothing; read it ' +
-        'again and retry.',
+        'again and retry. When this memory replaces older ones (e.g. ones a write listed in "related"), pass their ' +
+        'ids in supersedes.',
       inputSchema: updateMemoryInput,
       outputSchema: toolOutput(writeOutput),
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },

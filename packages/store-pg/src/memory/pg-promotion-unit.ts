@@ -66,7 +66,7 @@ export class PgPromotionUnit implements PromotionUnit {
       tiers: query.tiers,
       now: this.context.now,
       excludeId: memory.id,
-      ...(query.related ? { content: memory.content } : {}),
+      ...(query.related ? { content: query.relatedText ?? memory.content } : {}),
     });
   }
 

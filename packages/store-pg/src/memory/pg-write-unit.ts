@@ -56,7 +56,7 @@ export class PgNewMemoryUnit implements NewMemoryUnit {
       vector: memory.embedding?.vector ?? null,
       tiers: query.tiers,
       now: this.context.now,
-      ...(query.related ? { content: memory.content } : {}),
+      ...(query.related ? { content: query.relatedText ?? memory.content } : {}),
     };
   }
 

@@ -103,8 +103,9 @@ export function candidatesSql(db: Kysely<MemsvcDatabase>, query: CandidateQuery)
 }
 
 /**
- * The lexical neighbours of a write (R-FACT-WRITE), bounded and on indexes: of the content's
- * terms, the RELATED_TERMS rarest in the tenant (lexical_terms, by primary key), each term's best
+ * The lexical neighbours of a write (R-FACT-WRITE, R-FACT-RELATED), bounded and on indexes: of the
+ * terms of `content` (the write's content and its topics' words, fact-topics.ts) that the tenant
+ * has (a term no memory has would take a place and find nothing), the RELATED_TERMS rarest in the tenant (lexical_terms, by primary key), each term's best
  * RELATED_POSTINGS_PER_TERM postings (memory_terms_impact_idx, index-only), and of the memories
  * they name the RELATED_LIMIT sharing the most terms — among the write's candidates (same scope,
  * live, unsuperseded) that no newer memory has replaced yet.
@@ -113,7 +114,9 @@ function relatedSql(base: ReturnType<typeof baseOf>, tenant: TenantId, content: 
   const sharing = sql<string>`(
     SELECT posting.memory_id FROM (
       SELECT word.term FROM unnest(tsvector_to_array(to_tsvector('english', ${content}))) AS word(term)
-      ORDER BY (SELECT coalesce(sum(documents), 0) FROM lexical_terms WHERE user_id = ${tenant} AND term = word.term), word.term
+      CROSS JOIN LATERAL (SELECT coalesce(sum(documents), 0) AS documents FROM lexical_terms WHERE user_id = ${tenant} AND term = word.term) AS df
+      WHERE df.documents > 0
+      ORDER BY df.documents, word.term
       LIMIT ${RELATED_TERMS}
     ) AS rare
     CROSS JOIN LATERAL (
