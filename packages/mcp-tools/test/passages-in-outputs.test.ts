@@ -1,11 +1,9 @@
-import { TOOL_SET_NAMES } from '@memsvc/config';
 import { PASSAGES } from '@memsvc/core';
 import { InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
-import { createMcpServer } from '../src/index.js';
+import { connectedClient } from './connected-client.js';
 
 // Issue 39 (Deliver 3), as a client reads the tools: a hit on a long memory (an assistant's
 // answer, a document) shows the passage that matched, not the whole text.
@@ -32,14 +30,7 @@ describe('passages in tool outputs', () => {
   beforeEach(async () => {
     const store = new InMemoryMemoryStore({ clock });
     const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
-    const server = createMcpServer(
-      { name: 'memsvc-test', version: '0.0.0' },
-      { clock, engine, pipeline: { defaultUserId: 'alice' }, toolSets: TOOL_SET_NAMES },
-    );
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    client = new Client({ name: 'test-client', version: '0.0.0' });
-    await client.connect(clientSide);
+    client = await connectedClient(engine, clock);
     answerId = ((await call('create_memory', { content: ANSWER, type: 'long-term' })).memory as { id: string }).id;
     shortId = ((await call('create_memory', { content: SHORT, type: 'long-term' })).memory as { id: string }).id;
   });

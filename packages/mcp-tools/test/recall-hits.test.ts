@@ -1,11 +1,9 @@
-import { TOOL_SET_NAMES } from '@memsvc/config';
 import { type MemoryEngine, PASSAGES, toTenantId } from '@memsvc/core';
 import { InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
-import { createMcpServer } from '../src/index.js';
+import { connectedClient } from './connected-client.js';
 
 // "Hits an agent can afford": a recall hit carries what an agent reads and nothing null or
 // internal; the whole record is one get_memory away. With explain, why each hit ranked.
@@ -73,14 +71,7 @@ describe('recall hits an agent can afford', () => {
     clock.set('2026-11-20T09:00:00Z');
     const store = new InMemoryMemoryStore({ clock });
     engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
-    const server = createMcpServer(
-      { name: 'memsvc-test', version: '0.0.0' },
-      { clock, engine, pipeline: { defaultUserId: 'alice' }, toolSets: TOOL_SET_NAMES },
-    );
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    client = new Client({ name: 'test-client', version: '0.0.0' });
-    await client.connect(clientSide);
+    client = await connectedClient(engine, clock);
   });
   afterEach(async () => {
     await client.close();

@@ -1,11 +1,8 @@
-import { TOOL_SET_NAMES } from '@memsvc/config';
-
 import { InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
-import { createMcpServer } from '../src/index.js';
+import { connectedClient } from './connected-client.js';
 
 // Issue 38 (Deliver 3), as a client reads the tools: each output says when a memory was said and
 // how long ago, by the server's clock, and shows the memory that replaced another before it.
@@ -31,14 +28,7 @@ describe('time and replacements in tool outputs', () => {
     clock.set('2026-11-20T09:00:00Z');
     const store = new InMemoryMemoryStore({ clock });
     const engine = inMemoryEngine(store, { embedder: new StaticEmbedder(VECTORS), clock });
-    const server = createMcpServer(
-      { name: 'memsvc-test', version: '0.0.0' },
-      { clock, engine, pipeline: { defaultUserId: 'alice' }, toolSets: TOOL_SET_NAMES },
-    );
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    client = new Client({ name: 'test-client', version: '0.0.0' });
-    await client.connect(clientSide);
+    client = await connectedClient(engine, clock);
     paris = ((await call('remember', { content: PARIS })).structuredContent.memoryId as string) ?? '';
     clock.set('2026-11-24T14:05:00Z');
     const moved = await call('remember', { content: BERLIN });
