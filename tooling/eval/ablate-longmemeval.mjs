@@ -49,6 +49,7 @@ await sql.connect();
  * @param {import('./longmemeval-dataset.mjs').LongMemEvalQuestion} question
  */
 async function turnsFromStore(question) {
+  /** @type {{ rows: { id: string, conversation: string, turn: number }[] }} */
   const { rows } = await sql.query(
     "select id, metadata->'conversation'->>'id' as conversation, (metadata->'conversation'->>'turn')::int as turn from memories where user_id = $1",
     [lmeTenantOf('ingest', question.id)],
@@ -61,13 +62,16 @@ async function turnsFromStore(question) {
     rows.map((row) => {
       const session = sessions.get(row.conversation);
       const turn = session?.turns.filter((candidate) => candidate.content.trim() !== '')[row.turn];
-      return [row.id, turn && session ? [{ key: turn.key, sessionId: session.id }] : []];
+      /** @type {[string, import('./longmemeval-metrics.mjs').RankedTurn[]]} */
+      const entry = [row.id, turn && session ? [{ key: turn.key, sessionId: session.id }] : []];
+      return entry;
     }),
   );
 }
 const embedder = new LocalEmbedder();
 const now = new Date();
-/** @type {Record<string, object[]>} */
+/** @typedef {{ type: string, turnAny: number, turnNdcg: number, sessionAny: number, sessionAll: number }} Row */
+/** @type {Record<string, Row[]>} */
 const rows = {};
 let readBack = 0;
 let skipped = 0;
@@ -108,9 +112,10 @@ for (const question of dataset.questions) {
       query: question.question,
       ...variant.ranking,
     });
-    const turns = ranked.map((result) => idToTurns.get(result.memory.id) ?? []);
-    if (!rows[variant.name]) rows[variant.name] = [];
-    rows[variant.name].push({
+    const turns = ranked.map((/** @type {import('@memsvc/core').RankedMemory} */ result) => idToTurns.get(result.memory.id) ?? []);
+    const variantRows = rows[variant.name] ?? [];
+    rows[variant.name] = variantRows;
+    variantRows.push({
       type: question.type,
       ...scoreTurns(turns, question.evidence),
       ...scoreSessions(sessionsOfTopTurns(turns), question.answerSessionIds),
@@ -126,8 +131,7 @@ console.log(
 console.log(['variant'.padEnd(34), 'overall     ', ...QUESTION_TYPES.map((type) => type.slice(0, 16).padEnd(16))].join(' '));
 for (const [name, variantRows] of Object.entries(rows)) {
   const summary = summariseByType(variantRows, QUESTION_TYPES);
-  const cell = (/** @type {{ turnAny?: number, sessionAny?: number }} */ means) => `${f3(means.turnAny)}/${f3(means.sessionAny)}`;
-  console.log(
-    [name.padEnd(34), cell(summary.overall), ...QUESTION_TYPES.map((type) => cell(summary.byType[type] ?? {}).padEnd(16))].join(' '),
-  );
+  const cell = (/** @type {{ turnAny?: number, sessionAny?: number } | undefined} */ means) =>
+    `${f3(means?.turnAny)}/${f3(means?.sessionAny)}`;
+  console.log([name.padEnd(34), cell(summary.overall), ...QUESTION_TYPES.map((type) => cell(summary.byType[type]).padEnd(16))].join(' '));
 }
