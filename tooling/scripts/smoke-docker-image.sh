@@ -139,7 +139,7 @@ podman stop -t 30 "$container" >/dev/null 2>>"$work/podman.log"
 podman start "$container" >/dev/null 2>>"$work/podman.log" || fail "podman start failed" "$work/podman.log"
 wait_healthy
 recalled="$(call_tool recall '{"query":"where does the container keep memories","limit":3}')" || fail "recall failed"
-first="$(printf '%s' "$recalled" | result_field results.0.memory.id)"
+first="$(printf '%s' "$recalled" | result_field results.0.id)"
 [ "$first" = "$memory_id" ] || fail "recall after the restart did not find memory $memory_id first: $recalled"
 
 step "done: the image builds, serves, keeps its data across a restart and stops cleanly"

@@ -123,7 +123,7 @@ node -e '
   };
   const created = result("create.json");
   const recalled = result("recall.json");
-  const found = recalled.results.some((hit) => hit.memory.id === created.memory.id);
+  const found = recalled.results.some((hit) => hit.id === created.memory.id);
   if (!found) throw new Error(`recall did not return memory ${created.memory.id}: ${JSON.stringify(recalled)}`);
   console.log(`create_memory stored ${created.memory.id} (${created.outcome}); recall returned it among ${recalled.count}`);
 ' || fail "the MCP round trip did not return the memory it stored"
