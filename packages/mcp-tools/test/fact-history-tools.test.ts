@@ -1,11 +1,7 @@
-import { TOOL_SET_NAMES } from '@memsvc/config';
-
 import { InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
-import { createMcpServer } from '../src/index.js';
+import { connectedClient } from './connected-client.js';
 
 /** `supersedes` and `asOf` as an agent uses them: each tool through the SDK's linked in-memory transport pair. */
 describe('supersedes and asOf through the tools', () => {
@@ -18,14 +14,7 @@ describe('supersedes and asOf through the tools', () => {
     const clock = new ManualClock('2026-05-01T10:00:00Z');
     const store = new InMemoryMemoryStore({ clock });
     const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
-    const server = createMcpServer(
-      { name: 'memsvc-test', version: '0.0.0' },
-      { clock, engine, pipeline: { defaultUserId: 'alice' }, toolSets: TOOL_SET_NAMES },
-    );
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: 'test-client', version: '0.0.0' });
-    await client.connect(clientSide);
+    const client = await connectedClient(engine, clock);
     closers.push(() => client.close());
     const call = async (name: string, args: Record<string, unknown>) => {
       const result = await client.callTool({ name, arguments: args });

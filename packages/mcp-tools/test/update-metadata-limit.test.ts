@@ -1,11 +1,8 @@
-import { TOOL_SET_NAMES } from '@memsvc/config';
 import { MEMORY_LIMITS } from '@memsvc/core';
 import { InMemoryMemoryStore, inMemoryEngine, ManualClock, StaticEmbedder } from '@memsvc/core/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, expect, it } from 'vitest';
 import { verifies } from '../../core/test/requirements.js';
-import { createMcpServer } from '../src/index.js';
+import { connectedClient } from './connected-client.js';
 
 type Structured = {
   memory?: { id: string; version: number; metadata: Record<string, unknown> };
@@ -27,14 +24,7 @@ it(
     const clock = new ManualClock('2026-05-01T10:00:00Z');
     const store = new InMemoryMemoryStore({ clock });
     const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
-    const server = createMcpServer(
-      { name: 'memsvc-test', version: '0.0.0' },
-      { clock, engine, pipeline: { defaultUserId: 'alice' }, toolSets: TOOL_SET_NAMES },
-    );
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: 'test-client', version: '0.0.0' });
-    await client.connect(clientSide);
+    const client = await connectedClient(engine, clock);
     close = () => client.close();
     const call = async (name: string, args: Record<string, unknown>) => {
       const result = await client.callTool({ name, arguments: args });
