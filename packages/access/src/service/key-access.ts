@@ -49,7 +49,7 @@ export type KeyRequestField = 'name' | 'scopes' | 'expiresInDays';
 /** FORBIDDEN on the lite profile, which accepts no per-agent API key (spec §5.5): nothing is minted there. */
 export function checkKeysAccepted(profile: AccessProfile): void {
   if (profile === 'lite') {
-    throw new MemsvcError('FORBIDDEN', 'the lite profile accepts no per-agent API keys (spec §5.5), so none was made');
+    throw new MemsvcError('FORBIDDEN', 'the lite profile accepts no per-agent API keys (the standard profile does), so none was made');
   }
 }
 

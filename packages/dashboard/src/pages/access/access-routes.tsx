@@ -112,7 +112,7 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
     } catch (error) {
       // Lite has no per-agent keys (spec §5.5): the access service refuses before minting one.
       if (isMemsvcError(error, 'FORBIDDEN') && liteProfile) {
-        const message = 'This server runs the lite profile, which accepts no per-agent keys (spec §5.5), so none was made.';
+        const message = 'This server runs the lite profile, which accepts no per-agent keys (the standard profile does), so none was made.';
         return c.html(<ErrorPage basePath={base} title="Not on lite" message={message} />, httpStatusOf('FORBIDDEN'));
       }
       if (!FORM_ERRORS.some((code) => isMemsvcError(error, code))) throw error;

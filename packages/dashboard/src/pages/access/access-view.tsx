@@ -52,7 +52,7 @@ export function AccessPage(props: AccessView) {
         <section aria-labelledby="keys-title">
           <h2 id="keys-title">Who can connect</h2>
           <p>
-            This server runs the lite profile: one person, no per-agent API keys and no organizations (spec §5.5).{' '}
+            This server runs the lite profile: one person, no per-agent API keys and no organizations (the standard profile has them).{' '}
             {props.connect.credential === 'shared-key'
               ? 'Agents send the pre-shared key MEMSVC_API_KEY.'
               : 'Agents connect without a key; anyone who can reach the port can, so keep it on this machine or a trusted network.'}{' '}
