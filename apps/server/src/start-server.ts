@@ -125,7 +125,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     traffic,
     tracer: runtime.tracer,
     isShuttingDown: () => shuttingDown,
-    // The dashboard in this process: the way for an embedded database, which one process owns.
+    // The dashboard in this process: one process for agents and people (memsvc-dashboard runs it alone).
     dashboard: config.http.serveDashboard
       ? createDashboard(
           { runtime, loginFlow: dashboardLoginFlow(runtime, DASHBOARD_PATH, overrides.identityProviders) },
