@@ -26,7 +26,7 @@ import { onContext, parseOnContext, runCommand } from './run-command.js';
 const MEMSVC_EXAMPLES = `
 Examples:
   # What the database holds, on the embedded database the server uses (no server needed):
-  DATABASE_URL=pglite://$HOME/.memsvc DEPLOYMENT_PROFILE=lite memsvc status
+  DATABASE_URL=pglite://~/.memsvc DEPLOYMENT_PROFILE=lite memsvc status
 
   # An API key for an agent on PostgreSQL (printed once; only its hash is stored):
   DATABASE_URL=postgres://memsvc:secret@localhost:5432/memsvc memsvc keys create --user alice --name laptop
@@ -80,7 +80,7 @@ export async function runMemsvc(argv: readonly string[], cli: CliContext): Promi
     .description(
       "write one user's memories as lossless JSONL, or as markdown notes to read in Obsidian (docs/export-format.md), page by page; progress on stderr",
     )
-    .requiredOption('--user <userId>', 'the user (tenant) whose memories to export')
+    .option('--user <userId>', 'the user (tenant) whose memories to export (on lite: its one user)')
     .option('--format <format>', 'jsonl (the default): the lossless interchange; markdown: one note per memory, into --out <dir>')
     .option('--out <path>', 'jsonl: a file instead of stdout; markdown: a new or empty directory (renamed into place when complete)')
     .option('--tier <tier>', 'only stm or only ltm memories')
@@ -103,7 +103,7 @@ export async function runMemsvc(argv: readonly string[], cli: CliContext): Promi
     )
     .requiredOption('--source <source>', `where the files come from: ${IMPORT_SOURCES.join(', ')}`)
     .requiredOption('--path <path>', 'a project folder (or one file) for the agent sources; the export file for memsvc')
-    .requiredOption('--user <userId>', 'the user (tenant) the memories are written into')
+    .option('--user <userId>', 'the user (tenant) the memories are written into (on lite: its one user)')
     .option('--scope <scope>', 'agent sources: the scope of created memories')
     .option('--secrets-policy <policy>', `agent sources: ${SECRETS_POLICIES.join(', ')} (default redact)`)
     .option('--no-split-headings', 'agent sources: one memory per file instead of per # / ## section')
@@ -116,7 +116,7 @@ export async function runMemsvc(argv: readonly string[], cli: CliContext): Promi
   keys
     .command('create')
     .description('mint an API key for a user; prints it once (only its hash is stored)')
-    .requiredOption('--user <userId>', 'the user (tenant) the key acts as')
+    .option('--user <userId>', 'the user (tenant) the key acts as (required: lite has no per-agent keys)')
     .requiredOption('--name <name>', 'a name to recognise the key by, 1–100 characters')
     .option('--org <orgId>', 'the organization the key belongs to')
     .option('--scopes <csv>', `comma-separated, of ${SCOPES.join(', ')} (default ${DEFAULT_KEY_SCOPES.join(',')})`)
@@ -266,10 +266,10 @@ export async function runMemsvc(argv: readonly string[], cli: CliContext): Promi
   erase
     .command('memories')
     .description('erase memories of a user for good, in one transaction (all or none)')
-    .requiredOption('--user <userId>', 'whose memories')
+    .option('--user <userId>', 'whose memories (on lite: its one user)')
     .requiredOption('--memory <memoryId...>', 'the memories to erase (up to 100)')
     .option('--json', 'print the receipt as one JSON object')
-    .action((options: { user: string; memory: string[]; json?: boolean }) => runCommand(cli, () => eraseMemoriesCommand(cli, options)));
+    .action((options: { user?: string; memory: string[]; json?: boolean }) => runCommand(cli, () => eraseMemoriesCommand(cli, options)));
 
   erase
     .command('user')
@@ -283,9 +283,9 @@ export async function runMemsvc(argv: readonly string[], cli: CliContext): Promi
     .command('verify')
     .description("check that nothing of an erasure's memories remains (exit 1 when something does)")
     .argument('<erasureId>', "the receipt's erasure id")
-    .requiredOption('--user <userId>', 'whose erasure')
+    .option('--user <userId>', 'whose erasure (on lite: its one user)')
     .option('--json', 'print the check as one JSON object')
-    .action((erasureId: string, options: { user: string; json?: boolean }) =>
+    .action((erasureId: string, options: { user?: string; json?: boolean }) =>
       runCommand(cli, () => verifyErasureCommand(cli, erasureId, options)),
     );
 

@@ -26,7 +26,7 @@ export async function runMemsvcReindex(argv: readonly string[], cli: CliContext)
       'after',
       '\nExamples:\n' +
         '  # Vectors for the memories stored while the embedding provider was down, on the embedded database:\n' +
-        '  DATABASE_URL=pglite://$HOME/.memsvc DEPLOYMENT_PROFILE=lite memsvc-reindex\n' +
+        '  DATABASE_URL=pglite://~/.memsvc DEPLOYMENT_PROFILE=lite memsvc-reindex\n' +
         '  # One user only, 500 at a time, the summary as JSON:\n' +
         '  DATABASE_URL=postgres://memsvc:secret@localhost:5432/memsvc memsvc-reindex --user alice --batch-size 500 --json\n' +
         '\nAfter an embedding model or dimension change, run an unscoped full reindex: memsvc-reindex --recreate --regenerate\n' +

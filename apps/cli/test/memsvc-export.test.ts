@@ -14,7 +14,7 @@ describe('memsvc export: flags', () => {
 
   it('exits 2 naming the flag for bad or missing flags, before opening the database', async () => {
     const cases: [string[], RegExp][] = [
-      [['export'], /required option '--user <userId>' not specified/],
+      [['export'], /--user is required on the standard profile/],
       [['export', '--user', 'al ice'], /--user may contain letters/],
       [['export', '--user', 'alice', '--format', 'xml'], /--format must be one of: jsonl, markdown/],
       [['export', '--user', 'alice', '--tier', 'mid'], /--tier must be one of: stm, ltm/],
@@ -85,6 +85,19 @@ for (const engine of engines) {
       expect(run.stderr).toMatch(/exported 10 memories\nexported 20 memories\nexported 24 memories\n/);
       expect(run.stderr).toMatch(/done: 24 memories of alice/);
       expect(run.stdout).not.toContain("bob's fact");
+    });
+
+    it("on lite, without --user, exports the profile's one user (MEMSVC_DEFAULT_USER_ID)", async () => {
+      const lite = await runInProcess(
+        'memsvc',
+        ['export'],
+        { DATABASE_URL: databaseUrl, DEPLOYMENT_PROFILE: 'lite', MEMSVC_DEFAULT_USER_ID: 'alice' },
+        workDir,
+      );
+      expect(lite.code).toBe(0);
+      expect(JSON.parse(lite.stdout.split('\n')[0] ?? '')).toMatchObject({ userId: 'alice' });
+      expect(lite.stdout).not.toContain("bob's fact");
+      expect(lite.stderr).toMatch(/done: 24 memories of alice/);
     });
 
     it('writes --out in place only when complete, and applies the filters', async () => {

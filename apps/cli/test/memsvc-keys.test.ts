@@ -34,7 +34,7 @@ describe('memsvc keys and orgs: flags', () => {
 
   it('exits 2 naming the flag for bad or missing flags, before opening the database', async () => {
     const cases: [string[], RegExp][] = [
-      [['keys', 'create', '--name', 'x'], /required option '--user <userId>' not specified/],
+      [['keys', 'create', '--name', 'x'], /--user is required on the standard profile/],
       [
         ['keys', 'create', '--user', 'alice', '--name', 'x', '--expires-in-days', '1.5'],
         /--expires-in-days must be a whole number of days from 1 to 3650/,
@@ -75,6 +75,16 @@ describe('memsvc keys create on the lite profile', () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/lite profile accepts no per-agent API keys/);
     expect(run.stdout).not.toMatch(/msk_/);
+    expect(existsSync(directory)).toBe(false);
+  });
+
+  it('without --user says what lite lacks (keys), not that a flag is missing', async () => {
+    const directory = join(workDir, 'lite-keys-no-user');
+    const env = { DATABASE_URL: `pglite://${directory}`, DEPLOYMENT_PROFILE: 'lite', EMBEDDING_PROVIDER: 'local' };
+    const run = await runInProcess('memsvc', ['keys', 'create', '--name', 'laptop'], env, workDir);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/lite profile accepts no per-agent API keys/);
+    expect(run.stderr).not.toMatch(/--user/);
     expect(existsSync(directory)).toBe(false);
   });
 });

@@ -263,7 +263,7 @@ describe('memsvc-reindex failures', () => {
     const plain = await reindex([], url, resized);
     expect(plain.code).toBe(1);
     expect(plain.stderr).toMatch(
-      /^memsvc-reindex: this database stores 384-dimensional vectors .*--recreate --regenerate.*\[DIMENSION_MISMATCH\]$/m,
+      /^memsvc-reindex: this database's vectors were made with memsvc-local-v1, 384 dimensions.*start with EMBEDDING_PROVIDER=local VECTOR_DIMENSIONS=384\..*--recreate --regenerate.*\[DIMENSION_MISMATCH\]$/m,
     );
     expect(plain.stderr).not.toMatch(/\n\s+at /);
 

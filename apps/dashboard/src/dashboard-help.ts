@@ -18,7 +18,7 @@ Examples:
 
   # Trying it alone on your machine, every visitor signed in as "me":
   MEMSVC_DASHBOARD_DEV_AUTH=true MEMSVC_DEFAULT_USER_ID=me HOST=127.0.0.1 PORT=3001 \\
-    DATABASE_URL=pglite://$HOME/.memsvc DEPLOYMENT_PROFILE=lite EMBEDDING_PROVIDER=local memsvc-dashboard
+    DATABASE_URL=pglite://~/.memsvc DEPLOYMENT_PROFILE=lite EMBEDDING_PROVIDER=local memsvc-dashboard
 
 Options:
   -h, --help     show this help

@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import type { OAuthProviderClient } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/config';
-import { cookiesMustBeSecure, createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
+import { cookiesMustBeSecure, createDashboard, dashboardLoginFlow, type StdioServerCommand } from '@memsvc/dashboard';
 import { httpServerOptions, type Logger, openRuntime } from '@memsvc/runtime';
 
 export interface RunningDashboard {
@@ -17,12 +18,25 @@ export interface DashboardOverrides {
 }
 
 /**
+ * memsvc-server of this installation (a checkout's apps/server, or the `memsvc` package's), for
+ * the Access page's stdio configurations; undefined where it cannot be found, and the page then
+ * names the one on PATH.
+ */
+function installedServer(): StdioServerCommand | undefined {
+  try {
+    return { command: process.execPath, args: [fileURLToPath(import.meta.resolve('@memsvc/server/memsvc-server'))] };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * memsvc-dashboard: the runtime on the configured database (migrated like the server's; no
  * scheduled jobs, which the server or workers run) and the dashboard at the root of PORT/HOST.
  */
 export async function startDashboard(config: MemsvcConfig, logger: Logger, overrides: DashboardOverrides = {}): Promise<RunningDashboard> {
   const runtime = await openRuntime(config, { applicationName: 'memsvc-dashboard', logger });
-  const options = { basePath: '', secureCookies: cookiesMustBeSecure(config) };
+  const options = { basePath: '', secureCookies: cookiesMustBeSecure(config), stdioServer: installedServer() };
   const app = createDashboard({ runtime, loginFlow: dashboardLoginFlow(runtime, options.basePath, overrides.identityProviders) }, options);
   // The same request timeouts as memsvc-server (HTTP_SERVER_TIMEOUTS): 20 s for headers, 120 s for a request.
   const server = serve({

@@ -173,6 +173,18 @@ export function createHttpApp(deps: HttpAppDependencies): Hono {
     );
   }
 
+  // Someone who opens the server's address in a browser or with curl: where to go from here.
+  app.get('/', (c) =>
+    deps.dashboard
+      ? c.redirect('/dashboard', 302)
+      : c.json({
+          name: 'memsvc',
+          mcp: deps.createMcpServer ? '/mcp' : null,
+          health: '/health',
+          dashboard: 'not served here: MEMSVC_SERVE_DASHBOARD=true serves it at /dashboard, or run memsvc-dashboard',
+        }),
+  );
+
   app.notFound((c) =>
     c.json({ error: { code: 'NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}` } }, httpStatusOf('NOT_FOUND')),
   );

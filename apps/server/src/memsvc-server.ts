@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@memsvc/config';
 import { isMemsvcError } from '@memsvc/core';
 import { createLogger, programFlagsOrExit } from '@memsvc/runtime';
@@ -32,7 +33,9 @@ if (config.mcp.transport === 'streamable-http' && config.auth.required && config
 }
 
 try {
-  const server = await startServer(config, logger);
+  // A client that starts this server over stdio runs this same file with this same Node.js.
+  const stdioServer = { command: process.execPath, args: [fileURLToPath(import.meta.url)] };
+  const server = await startServer(config, logger, { stdioServer });
   const shutdown = async (reason: string) => {
     logger.info({ reason, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: finishing in-flight requests');
     // The last word on MEMSVC_SHUTDOWN_TIMEOUT_MS: close() keeps within it by its own marks, and

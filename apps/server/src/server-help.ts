@@ -8,7 +8,7 @@ a value that is refused stops the server with exit code 2 and a message naming t
 
 Examples:
   # Over stdio on an embedded database in a directory (what an MCP client's config runs):
-  DATABASE_URL=pglite://$HOME/.memsvc DEPLOYMENT_PROFILE=lite EMBEDDING_PROVIDER=local HOST=127.0.0.1 memsvc-server
+  DATABASE_URL=pglite://~/.memsvc DEPLOYMENT_PROFILE=lite EMBEDDING_PROVIDER=local HOST=127.0.0.1 memsvc-server
 
   # Over HTTP on PostgreSQL with pgvector, agents sending their own API keys:
   DATABASE_URL=postgres://memsvc:secret@localhost:5432/memsvc MCP_TRANSPORT=streamable-http \\

@@ -4,7 +4,7 @@ import { serve } from '@hono/node-server';
 import type { OAuthProviderClient } from '@memsvc/auth';
 import type { MemsvcConfig } from '@memsvc/config';
 import type { Clock } from '@memsvc/core';
-import { cookiesMustBeSecure, createDashboard, dashboardLoginFlow } from '@memsvc/dashboard';
+import { cookiesMustBeSecure, createDashboard, dashboardLoginFlow, type StdioServerCommand } from '@memsvc/dashboard';
 import { createMcpServer } from '@memsvc/mcp-tools';
 import {
   HealthChecker,
@@ -86,6 +86,8 @@ export interface ServerOverrides {
   readonly identityProviders?: readonly OAuthProviderClient[] | undefined;
   /** The clock of every expiry (sessions, OAuth codes and requests): a test steps its own. */
   readonly clock?: Clock | undefined;
+  /** How a client starts this installation over stdio, for the dashboard's Access page (the program knows its own path). */
+  readonly stdioServer?: StdioServerCommand | undefined;
 }
 
 export async function startServer(config: MemsvcConfig, logger: Logger, overrides: ServerOverrides = {}): Promise<RunningServer> {
@@ -123,11 +125,11 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     traffic,
     tracer: runtime.tracer,
     isShuttingDown: () => shuttingDown,
-    // The dashboard in this process: the way for an embedded database, which one process owns.
+    // The dashboard in this process: one process for agents and people (memsvc-dashboard runs it alone).
     dashboard: config.http.serveDashboard
       ? createDashboard(
           { runtime, loginFlow: dashboardLoginFlow(runtime, DASHBOARD_PATH, overrides.identityProviders) },
-          { basePath: DASHBOARD_PATH, secureCookies: cookiesMustBeSecure(config) },
+          { basePath: DASHBOARD_PATH, secureCookies: cookiesMustBeSecure(config), stdioServer: overrides.stdioServer },
         )
       : undefined,
     auth: runtime.sessions && {
@@ -256,6 +258,7 @@ export async function startServer(config: MemsvcConfig, logger: Logger, override
     {
       url,
       mcp: overHttp ? `${url}/mcp` : 'stdio',
+      ...(config.http.serveDashboard ? { dashboard: `${url}${DASHBOARD_PATH}` } : {}),
       profile: config.profile,
       database: store.connection.description,
       jobs: config.serverJobs ? 'in this process' : 'memsvc-worker',

@@ -51,7 +51,7 @@ describe.each(cases)('erasure over $transport [$name]', ({ engine, connect }) =>
     expect(preview.body).toMatchObject({ dryRun: true });
     const forgotten = await call(client, 'forget', { userId: 'erin', query: 'wifi password trellis42', erase: true, confirm: true });
     expect(forgotten.body.receipt.counts.memories).toBe(1);
-    expect(forgotten.body.message).toContain('erased 1 of 1 memories for good');
+    expect(forgotten.body.message).toContain('erased 1 of 1 memory for good');
     expect(await errorCode(client, 'verify_erasure', { userId: 'frank', erasureId: forgotten.body.receipt.erasureId })).toBe('NOT_FOUND');
   });
 });

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startHttpServer } from './support/server-process.js';
+import { type ServerProcess, serverBin, startHttpServer } from './support/server-process.js';
 
 /**
  * MEMSVC_SERVE_DASHBOARD: the real memsvc-server process on an embedded database serves MCP and
@@ -40,6 +40,19 @@ describe('memsvc-server with MEMSVC_SERVE_DASHBOARD (lite, embedded database)', 
     // The rest of the server is as it was.
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
+
+  it('sends a browser at the server root to the dashboard, and logs its address at start', async () => {
+    const root = await fetch(`${server.url}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/dashboard']);
+    expect(server.stderr()).toContain(`"dashboard":"${server.url}/dashboard"`);
+  });
+
+  it("gives stdio configurations that start this installation's server by absolute path, with this Node.js", async () => {
+    const page = await (await fetch(`${server.url}/dashboard/access`)).text();
+    expect(page).toContain(`&quot;command&quot;: &quot;${process.execPath}&quot;`);
+    expect(page).toContain(`&quot;${serverBin}&quot;`);
+    expect(page).not.toContain('install it with <code>npm i -g memsvc</code>');
+  });
 });
 
 describe('memsvc-server without MEMSVC_SERVE_DASHBOARD', () => {
@@ -51,7 +64,16 @@ describe('memsvc-server without MEMSVC_SERVE_DASHBOARD', () => {
     await server?.stop();
   });
 
-  it('serves no dashboard', async () => {
+  it('serves no dashboard; the root says where MCP and health are', async () => {
     expect((await fetch(`${server.url}/dashboard/memories`)).status).toBe(404);
+    const root = await fetch(`${server.url}/`);
+    expect(root.status).toBe(200);
+    expect(await root.json()).toMatchObject({
+      name: 'memsvc',
+      mcp: '/mcp',
+      health: '/health',
+      dashboard: expect.stringContaining('MEMSVC_SERVE_DASHBOARD'),
+    });
+    expect(server.stderr()).not.toContain('"dashboard":');
   });
 });

@@ -65,7 +65,7 @@ export interface MemsvcConfig {
      * the Host check off (RequestOriginPolicy).
      */
     readonly allowedHosts: readonly string[];
-    /** MEMSVC_SERVE_DASHBOARD: memsvc-server also serves the dashboard under /dashboard (the way for an embedded database, which one process owns). */
+    /** MEMSVC_SERVE_DASHBOARD: memsvc-server also serves the dashboard under /dashboard (one process for agents and people; memsvc-dashboard runs it alone). */
     readonly serveDashboard: boolean;
   };
   readonly mcp: {

@@ -187,7 +187,7 @@ function readDatabase(raw: string | undefined, profile: string, issues: ConfigIs
       variable: 'DATABASE_URL',
       message:
         `is required in every profile (active profile: ${profile}). Use postgres://user:password@host:5432/db ` +
-        'for PostgreSQL with pgvector, or pglite://./memsvc-data for the embedded database',
+        'for PostgreSQL with pgvector, or pglite://~/.memsvc for the embedded database (the directory every snippet of the docs uses)',
     });
     return undefined;
   }

@@ -20,4 +20,17 @@ export interface DashboardOptions {
   readonly basePath: string;
   /** Cookies marked Secure (everywhere but NODE_ENV=development, where pages are served over plain HTTP). */
   readonly secureCookies: boolean;
+  /**
+   * How an MCP client starts this installation's memsvc-server over stdio (the Access page's
+   * stdio configurations): the absolute Node.js and entry file, because a client launched from a
+   * desktop app has no checkout's PATH. Absent, the page names `memsvc-server` and says it must be
+   * installed (`npm i -g memsvc`).
+   */
+  readonly stdioServer?: StdioServerCommand | undefined;
+}
+
+/** A command line that starts memsvc-server: the program and its arguments. */
+export interface StdioServerCommand {
+  readonly command: string;
+  readonly args: readonly string[];
 }

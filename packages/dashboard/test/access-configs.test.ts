@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { loadConfig } from '@memsvc/config';
 import { toTenantId } from '@memsvc/core';
 import { describe, expect, it } from 'vitest';
@@ -69,11 +71,33 @@ describe('the agent configurations of the access page', () => {
           stdio: stdioConfigs(config, toTenantId('dev')),
           databaseUrlMasked: false,
           embeddedDatabase: true,
+          serverOnPath: true,
         },
       }),
     );
     expect(html).toContain('<code>MEMSVC_MCP_URL</code> is not set');
     expect(html).toContain('https://&lt;memsvc-host&gt;/mcp');
-    expect(html).toContain('an embedded database belongs to one process');
+    expect(html).toContain('any number of agents open it over stdio');
+    expect(html).toContain('npm i -g memsvc');
+  });
+
+  it("starts this installation's memsvc-server by absolute path, on the embedded directory made absolute", () => {
+    // A desktop client starts the server in a folder of its own: a relative directory there would be a new, empty database.
+    const config = loadConfig({ EMBEDDING_PROVIDER: 'local', DATABASE_URL: 'pglite://./.memsvc-data' }, { homeDir: '/home/ada' }).config;
+    const server = { command: '/opt/node/bin/node', args: ['/opt/memsvc/apps/server/dist/memsvc-server.js'] };
+    const [command, claudeCode, desktop, cursor] = stdioConfigs(config, toTenantId('me'), server);
+    const expected = {
+      command: server.command,
+      args: server.args,
+      env: expect.objectContaining({ DATABASE_URL: `pglite://${resolve('.memsvc-data')}` }),
+    };
+    expect(JSON.parse(desktop?.text ?? '').mcpServers.memsvc).toEqual(expected);
+    expect(JSON.parse(cursor?.text ?? '').mcpServers.memsvc).toEqual(expected);
+    expect(JSON.parse(claudeCode?.text ?? '').mcpServers.memsvc).toEqual({ type: 'stdio', ...expected });
+    expect(command?.text).toMatch(/ -- \/opt\/node\/bin\/node \/opt\/memsvc\/apps\/server\/dist\/memsvc-server\.js$/);
+    expect(command?.text).toContain(`DATABASE_URL=pglite://${resolve('.memsvc-data')}`);
+
+    const home = stdioConfigs(configOf({ DATABASE_URL: 'pglite://~/.memsvc' }), toTenantId('me'), server);
+    expect(JSON.parse(home[2]?.text ?? '').mcpServers.memsvc.env.DATABASE_URL).toBe(`pglite://${join(homedir(), '.memsvc')}`);
   });
 });

@@ -32,7 +32,7 @@ describe('visibleResult (what each scope sees)', () => {
     dryRun: false,
     candidates: [{ memoryId: 'm7', content: `the ${MARKER} note`, score: 0.8 }],
     deleted: ['m7'],
-    message: 'deleted 1 of 1 memories; restore_memory brings any of them back',
+    message: 'deleted 1 of 1 memory; restore_memory brings any of them back',
   });
 
   it('R-SCOPE-CONTENT: a caller without memories:read gets the counts of a corpus pass and of a forget, not the memories', () => {

@@ -52,6 +52,28 @@ describe('openRuntime (the composition root)', () => {
     }
   });
 
+  it('names the provider a directory was made with when an agent starts on it without that setting (the default, Ollama)', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'memsvc-runtime-'));
+    const open = (env: Record<string, string>) =>
+      openRuntime(
+        loadConfig(
+          { ...childProcessTestEnv(), DATABASE_URL: `pglite://${join(home, 'db')}`, STM_SWEEP_INTERVAL_MS: '0', ...env },
+          { homeDir: home },
+        ).config,
+        { applicationName: 'runtime-test', logger },
+      );
+    try {
+      await (await open({ EMBEDDING_PROVIDER: 'local' })).close();
+      const forgotten = open({ EMBEDDING_PROVIDER: 'ollama', OLLAMA_URL: 'http://127.0.0.1:9' });
+      await expect(forgotten).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH' });
+      await expect(forgotten).rejects.toThrow(
+        /made with memsvc-local-v1, 384 dimensions, but this process embeds with nomic-embed-text, 768 dimensions\. To use the database as it is, start with EMBEDDING_PROVIDER=local VECTOR_DIMENSIONS=384\./,
+      );
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
   it('opens a database of another model’s vectors when openai has no key (generation disabled, no error); a VECTOR_DIMENSIONS pin is still held', async () => {
     const home = await mkdtemp(join(tmpdir(), 'memsvc-runtime-'));
     const open = (env: Record<string, string>) =>
@@ -83,7 +105,12 @@ describe('openRuntime (the composition root)', () => {
         await keyless.close();
       }
 
-      await expect(open({ EMBEDDING_PROVIDER: 'openai', VECTOR_DIMENSIONS: '1536' })).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH' });
+      const mismatch = open({ EMBEDDING_PROVIDER: 'openai', VECTOR_DIMENSIONS: '1536' });
+      await expect(mismatch).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH' });
+      // The advice names what made the directory, so a forgotten variable is put back, not "fixed" by a reindex.
+      await expect(mismatch).rejects.toThrow(
+        /made with memsvc-local-v1, 384 dimensions.*start with EMBEDDING_PROVIDER=local VECTOR_DIMENSIONS=384/,
+      );
     } finally {
       await rm(home, { recursive: true, force: true });
     }

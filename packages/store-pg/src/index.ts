@@ -1,7 +1,7 @@
 export type { DatabaseEngine, OpenDatabaseOptions, StoreConnection } from './connection/open-database.js';
 export { openDatabase } from './connection/open-database.js';
 export { PGLITE_AUTOVACUUM_INTERVAL_MS } from './connection/pglite-autovacuum.js';
-export { embeddedDatabaseExists } from './connection/pglite-layout.js';
+export { embeddedDatabaseExists, embeddedDirectory } from './connection/pglite-layout.js';
 export type { PostgresPoolOptions } from './connection/postgres-pool.js';
 export { isTransientDatabaseError } from './connection/transient-errors.js';
 export type { CompactionReport, PgliteCompaction } from './erasure/pglite-compaction.js';

@@ -70,7 +70,9 @@ describeEachEngine('vector space', (engine) => {
       .insertAsGiven('t' as never, { tier: 'ltm', content: 'wrong size', embedding: { vector: [1, 2], model: 'm' } }, { id: 'test' })
       .catch((caught: unknown) => caught);
     expect(isMemsvcError(error, 'DIMENSION_MISMATCH')).toBe(true);
-    expect((error as Error).message).toMatch(/stores 3-dimensional vectors.*got a 2-dimensional one.*--recreate --regenerate/);
+    expect((error as Error).message).toMatch(
+      /made with 3 dimensions, but this process embeds with m, 2 dimensions.*VECTOR_DIMENSIONS=3.*--recreate --regenerate/,
+    );
     expect(await store.connection.db.selectFrom('memories').select(sql<number>`count(*)::int`.as('n')).executeTakeFirst()).toEqual({
       n: 0,
     });

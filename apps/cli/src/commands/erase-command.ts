@@ -1,7 +1,7 @@
-import { type CallContext, type ErasureCheck, type ErasureReceipt, MemsvcError } from '@memsvc/core';
+import { type CallContext, type ErasureCheck, type ErasureReceipt, MemsvcError, memoriesCounted } from '@memsvc/core';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import type { CliContext } from '../cli-context.js';
-import { parseUserFlag } from '../operator-flags.js';
+import { userFlagOrLiteUser } from '../operator-flags.js';
 import { withExistingOperatorRuntime } from '../operator-runtime.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
 import { describeCompaction, POSTGRES_DISK_NOTE } from './erase-compact-command.js';
@@ -9,16 +9,16 @@ import { describeCompaction, POSTGRES_DISK_NOTE } from './erase-compact-command.
 const APPLICATION_NAME = 'memsvc-erase';
 
 /** The user whose memories are erased, through the runtime's engine and core's rules, audited as `operator:cli`. */
-function asUser(user: string): CallContext {
-  return { tenant: parseUserFlag(user), actor: { id: 'operator:cli' } };
+function asUser(cli: CliContext, user: string | undefined): CallContext {
+  return { tenant: userFlagOrLiteUser(cli, user), actor: { id: 'operator:cli' } };
 }
 
 /** `memsvc erase memories`: erases memories of a user for good, in one transaction. */
 export async function eraseMemoriesCommand(
   cli: CliContext,
-  options: { readonly user: string; readonly memory: readonly string[]; readonly json?: boolean },
+  options: { readonly user?: string; readonly memory: readonly string[]; readonly json?: boolean },
 ): Promise<void> {
-  const context = asUser(options.user);
+  const context = asUser(cli, options.user);
   await withExistingOperatorRuntime(cli, APPLICATION_NAME, async ({ engine, store }) => {
     printReceipt(cli, store, await engine.erase(context, options.memory), options.json);
   });
@@ -29,7 +29,8 @@ export async function eraseUserCommand(
   cli: CliContext,
   options: { readonly user: string; readonly confirm: string; readonly json?: boolean },
 ) {
-  const context = asUser(options.user);
+  // Erasing a whole user names the user twice, on lite too: nothing here is taken by default.
+  const context = asUser(cli, options.user);
   if (options.confirm !== options.user) {
     throw new MemsvcError('INVALID_INPUT', '--confirm must repeat the --user id: erasing a whole user cannot be undone', {
       field: '--confirm',
@@ -44,9 +45,9 @@ export async function eraseUserCommand(
 export async function verifyErasureCommand(
   cli: CliContext,
   erasureId: string,
-  options: { readonly user: string; readonly json?: boolean },
+  options: { readonly user?: string; readonly json?: boolean },
 ) {
-  const context = asUser(options.user);
+  const context = asUser(cli, options.user);
   const check = await withExistingOperatorRuntime(cli, APPLICATION_NAME, ({ engine }) => engine.verifyErasure(context, erasureId));
   if (options.json) writeJsonLine(cli, { ...check, remaining: { ...check.remaining } });
   else cli.stdout.write(`${describeCheck(check)}\n`);
@@ -72,7 +73,7 @@ function printReceipt(cli: CliContext, store: MemsvcStore, receipt: ErasureRecei
     return;
   }
   cli.stdout.write(
-    `erased ${receipt.memoryIds.length} memories for good at ${formatInstant(receipt.erasedAt)} (erasure ${receipt.erasureId})\n` +
+    `erased ${memoriesCounted(receipt.memoryIds.length)} for good at ${formatInstant(receipt.erasedAt)} (erasure ${receipt.erasureId})\n` +
       `digest ${receipt.digest}\n` +
       `${formatTable(
         ['PLACE', 'REMOVED'],

@@ -1,11 +1,11 @@
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import { MEMORY_TIERS, type MemoryTier, MemsvcError, systemClock, type TenantId } from '@memsvc/core';
+import { MEMORY_TIERS, type MemoryTier, MemsvcError, memoriesCounted, systemClock, type TenantId } from '@memsvc/core';
 import { EXPORT_MAX_LIMIT, type ExportRequest, planExport, planMarkdownExport, readExportPage } from '@memsvc/import-export';
 
 import type { CliContext } from '../cli-context.js';
-import { parseUserFlag } from '../operator-flags.js';
+import { userFlagOrLiteUser } from '../operator-flags.js';
 import { withExistingOperatorStore } from '../operator-store.js';
 import { checkMarkdownTarget, writeMarkdownExport } from './markdown-export-directory.js';
 
@@ -17,7 +17,7 @@ const EXPORT_FORMATS = ['jsonl', 'markdown'] as const;
 
 /** The options of `memsvc export`, as commander hands them over. */
 export interface ExportOptions {
-  readonly user: string;
+  readonly user?: string;
   readonly format?: string;
   readonly out?: string;
   readonly tier?: string;
@@ -41,7 +41,7 @@ export interface ExportOptions {
  * place at the end, so a failed export never leaves a file or directory that looks complete.
  */
 export async function exportCommand(cli: CliContext, options: ExportOptions): Promise<void> {
-  const tenant = parseUserFlag(options.user);
+  const tenant = userFlagOrLiteUser(cli, options.user);
   const format = parseFormat(options.format ?? 'jsonl');
   const request = exportRequestOf(options);
   if (format === 'markdown') {
@@ -61,9 +61,9 @@ export async function exportCommand(cli: CliContext, options: ExportOptions): Pr
 async function exportMarkdown(cli: CliContext, tenant: TenantId, request: ExportRequest, out: string): Promise<void> {
   await withExistingOperatorStore(cli, APPLICATION_NAME, async (store) => {
     const total = await writeMarkdownExport(store.exports, tenant, request, out, (written) =>
-      cli.stderr.write(`exported ${written} memories\n`),
+      cli.stderr.write(`exported ${memoriesCounted(written)}\n`),
     );
-    cli.stderr.write(`done: ${total} memories of ${tenant} written as markdown notes to ${out}\n`);
+    cli.stderr.write(`done: ${memoriesCounted(total)} of ${tenant} written as markdown notes to ${out}\n`);
   });
 }
 
@@ -79,7 +79,7 @@ async function exportJsonl(cli: CliContext, tenant: TenantId, request: ExportReq
         const page = await readExportPage(store.exports, tenant, { ...request, cursor }, now);
         if (page.lines.length > 0) await write(output, `${page.lines.join('\n')}\n`);
         total += page.count;
-        cli.stderr.write(`exported ${total} memories\n`);
+        cli.stderr.write(`exported ${memoriesCounted(total)}\n`);
         cursor = page.nextCursor;
       } while (cursor !== undefined);
       if (partial !== undefined && out !== undefined) {
@@ -93,7 +93,7 @@ async function exportJsonl(cli: CliContext, tenant: TenantId, request: ExportReq
       }
       throw error;
     }
-    cli.stderr.write(`done: ${total} memories of ${tenant}${out ? ` written to ${out}` : ''}\n`);
+    cli.stderr.write(`done: ${memoriesCounted(total)} of ${tenant}${out ? ` written to ${out}` : ''}\n`);
   });
 }
 

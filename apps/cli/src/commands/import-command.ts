@@ -13,7 +13,7 @@ import { readImportFile, readImportFolder } from '@memsvc/runtime';
 import type { MemsvcStore } from '@memsvc/store-pg';
 import { sql } from 'kysely';
 import type { CliContext } from '../cli-context.js';
-import { parseUserFlag } from '../operator-flags.js';
+import { userFlagOrLiteUser } from '../operator-flags.js';
 import { withDryRunRuntime, withOperatorRuntime } from '../operator-runtime.js';
 import { EXIT_FAILURE } from '../run-command.js';
 import { terminalText } from '../text-output.js';
@@ -26,7 +26,7 @@ const CLI_IMPORT_ACTOR = { id: 'operator:import' } as const;
 export interface ImportOptions {
   readonly source: string;
   readonly path: string;
-  readonly user: string;
+  readonly user?: string;
   readonly scope?: string;
   readonly secretsPolicy?: string;
   /** commander's `--no-split-headings`: false when given. */
@@ -43,7 +43,7 @@ export interface ImportOptions {
  */
 export async function importCommand(cli: CliContext, options: ImportOptions): Promise<void> {
   const source = checkImportSource(options.source, '--source');
-  const tenant = parseUserFlag(options.user);
+  const tenant = userFlagOrLiteUser(cli, options.user);
   const dryRun = options.dryRun ?? false;
   const summary =
     source === 'memsvc'

@@ -1,7 +1,7 @@
 import { type ApiKeyRecord, checkKeyRequest, DEFAULT_KEY_SCOPES, type KeyMaker, parseScopes, SCOPES } from '@memsvc/access';
 import { isMemsvcError, MemsvcError } from '@memsvc/core';
 import type { CliContext } from '../cli-context.js';
-import { parseExpiresInDays, parseOrganizationId, parseUserFlag } from '../operator-flags.js';
+import { parseExpiresInDays, parseOrganizationId, parseUserFlag, userFlagOrLiteUser } from '../operator-flags.js';
 import { readOperatorConfig, withExistingOperatorRuntime, withOperatorRuntime } from '../operator-runtime.js';
 import { formatInstant, formatTable, writeJsonLine } from '../text-output.js';
 
@@ -9,7 +9,7 @@ const APPLICATION_NAME = 'memsvc-keys';
 
 /** The options of `memsvc keys create`, as commander hands them over. */
 export interface CreateKeyOptions {
-  readonly user: string;
+  readonly user?: string;
   readonly name: string;
   readonly org?: string;
   readonly scopes?: string;
@@ -36,7 +36,8 @@ const NOT_STORED_WARNING =
  * profile, which accepts no per-agent key (spec §5.5), nothing is minted.
  */
 export async function createKeyCommand(cli: CliContext, options: CreateKeyOptions): Promise<void> {
-  const userId = parseUserFlag(options.user);
+  // On lite the request is refused below for what it is (no per-agent keys), not for a missing --user.
+  const userId = userFlagOrLiteUser(cli, options.user);
   const organizationId = options.org === undefined ? undefined : parseOrganizationId(options.org, '--org');
   const scopes = options.scopes === undefined ? [...DEFAULT_KEY_SCOPES] : parseScopes(options.scopes, '--scopes');
   const days = options.expiresInDays === undefined ? undefined : parseExpiresInDays(options.expiresInDays);

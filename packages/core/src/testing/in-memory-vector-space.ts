@@ -1,4 +1,5 @@
 import { HNSW_MAX_DIMENSIONS } from '../domain/vector-limits.js';
+import { vectorSpaceMismatch } from '../domain/vector-space-mismatch.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
 import type { VectorSpace, VectorSpaceInfo } from '../ports/vector-space.js';
 
@@ -38,16 +39,7 @@ export class InMemoryVectorSpace implements VectorSpace {
   ensureNow(dimensions: number, model: string | null): VectorSpaceInfo {
     checkHnswSize(dimensions);
     this.#info ??= this.fix(dimensions, model);
-    if (this.#info.dimensions !== dimensions) {
-      const { dimensions: stored, model: storedModel } = this.#info;
-      throw new MemsvcError(
-        'DIMENSION_MISMATCH',
-        `this store holds ${stored}-dimensional vectors${storedModel ? ` (model ${storedModel})` : ''}, ` +
-          `but got a ${dimensions}-dimensional one. After changing the embedding model or VECTOR_DIMENSIONS, ` +
-          'run a full reindex with --recreate --regenerate.',
-        { expected: stored, actual: dimensions },
-      );
-    }
+    if (this.#info.dimensions !== dimensions) throw vectorSpaceMismatch(this.#info, dimensions, model);
     return this.#info;
   }
 

@@ -1,5 +1,5 @@
 import type { MemoryEngine } from '@memsvc/core';
-import { MAX_QUERY_LENGTH, MAX_TURNS, MEMORY_LIMITS } from '@memsvc/core';
+import { MAX_QUERY_LENGTH, MAX_TURNS, MEMORY_LIMITS, memoriesCounted } from '@memsvc/core';
 import { z } from 'zod';
 import { memoryJson, relatedJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
@@ -117,10 +117,10 @@ export function registerAgentMemoryTools(tools: ToolRegistry, engine: MemoryEngi
         const { receipt, ...result } = await engine.forget(context, args);
         const verb = args.erase ? 'erased' : 'deleted';
         const message = result.dryRun
-          ? `${result.candidates.length} memories would be ${verb}; call again with confirm=true to ${args.erase ? 'erase' : 'delete'} them`
+          ? `${memoriesCounted(result.candidates.length)} would be ${verb}; call again with confirm=true to ${args.erase ? 'erase' : 'delete'} ${result.candidates.length === 1 ? 'it' : 'them'}`
           : receipt
-            ? `erased ${result.deleted.length} of ${result.candidates.length} memories for good; verify_erasure checks receipt ${receipt.erasureId}`
-            : `deleted ${result.deleted.length} of ${result.candidates.length} memories; restore_memory brings any of them back`;
+            ? `erased ${result.deleted.length} of ${memoriesCounted(result.candidates.length)} for good; verify_erasure checks receipt ${receipt.erasureId}`
+            : `deleted ${result.deleted.length} of ${memoriesCounted(result.candidates.length)}; restore_memory brings any of them back`;
         return { result: toolSuccess({ ...result, ...(receipt ? { receipt: receiptJson(receipt) } : {}), message }) };
       }),
   );

@@ -1,4 +1,4 @@
-import { HNSW_MAX_DIMENSIONS, MemsvcError, type VectorSpace, type VectorSpaceInfo } from '@memsvc/core';
+import { HNSW_MAX_DIMENSIONS, MemsvcError, type VectorSpace, type VectorSpaceInfo, vectorSpaceMismatch } from '@memsvc/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DatabaseEngine } from '../connection/open-database.js';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
@@ -48,7 +48,7 @@ export class PgVectorSpace implements VectorSpace {
     checkIndexable(dimensions);
     if (this.#known?.dimensions === dimensions) return this.#known;
     const known = await this.describe();
-    if (known) return checkMatches(known, dimensions);
+    if (known) return checkMatches(known, dimensions, model);
     this.#known = await this.db.transaction().execute((trx) => this.fixIn(trx, dimensions, model));
     return this.#known;
   }
@@ -62,7 +62,7 @@ export class PgVectorSpace implements VectorSpace {
     checkIndexable(dimensions);
     await sql`SELECT pg_advisory_xact_lock(${VECTOR_SPACE_LOCK})`.execute(trx);
     const row = await trx.selectFrom('vector_space').selectAll().executeTakeFirst();
-    if (row) return checkMatches(toInfo(row), dimensions);
+    if (row) return checkMatches(toInfo(row), dimensions, model);
 
     await sql`ALTER TABLE memories ALTER COLUMN embedding TYPE vector(${sql.lit(dimensions)})`.execute(trx);
     await createHnswShardIndexes(trx, this.hnsw);
@@ -224,15 +224,9 @@ export async function dropShardIndexesForBackfill(
   return true;
 }
 
-function checkMatches(info: VectorSpaceInfo, dimensions: number): VectorSpaceInfo {
+function checkMatches(info: VectorSpaceInfo, dimensions: number, model: string | null): VectorSpaceInfo {
   if (info.dimensions === dimensions) return info;
-  throw new MemsvcError(
-    'DIMENSION_MISMATCH',
-    `this database stores ${info.dimensions}-dimensional vectors${info.model ? ` (model ${info.model})` : ''}, ` +
-      `but got a ${dimensions}-dimensional one. After changing the embedding model or VECTOR_DIMENSIONS, ` +
-      'run a full reindex with --recreate --regenerate.',
-    { expected: info.dimensions, actual: dimensions },
-  );
+  throw vectorSpaceMismatch(info, dimensions, model);
 }
 
 function toInfo(row: {

@@ -64,7 +64,8 @@ export function registerAccessRoutes(app: Hono<DashboardEnv>, dependencies: Dash
         credential,
         http: httpConfigs(mcpAddress?.url ?? MCP_URL_PLACEHOLDER, key),
         // Opening the database directly is for its operators: only they see its (masked) URL.
-        stdio: isAdmin(viewer) ? stdioConfigs(config, viewer.tenant) : [],
+        stdio: isAdmin(viewer) ? stdioConfigs(config, viewer.tenant, options.stdioServer) : [],
+        serverOnPath: options.stdioServer === undefined,
         databaseUrlMasked: databaseUrlIsMasked(config),
         embeddedDatabase: config.database.target.engine === 'pglite',
       },

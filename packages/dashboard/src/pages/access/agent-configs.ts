@@ -1,6 +1,8 @@
 import { redactDatabaseUrl } from '@memsvc/access';
 import type { MemsvcConfig } from '@memsvc/config';
 import type { TenantId } from '@memsvc/core';
+import { embeddedDirectory } from '@memsvc/store-pg';
+import type { StdioServerCommand } from '../../dashboard-dependencies.js';
 
 /** The server's name in every client's configuration. */
 const SERVER_NAME = 'memsvc';
@@ -75,15 +77,22 @@ export function httpConfigs(mcpUrl: string, key: string | null = KEY_PLACEHOLDER
   ];
 }
 
+/** Without this installation's own path, the command a global install (`npm i -g memsvc`) puts on PATH. */
+export const INSTALLED_SERVER: StdioServerCommand = { command: 'memsvc-server', args: [] };
+
 /**
- * Client configurations that start `memsvc-server` over stdio on this server's database and
- * embedding settings, acting as `tenant`. No key: over stdio the client starts the server itself
- * and whoever holds the database's credentials needs none (spec §5.2). Secrets of the server's
- * configuration are never printed: URLs are shown with their passwords masked (`*****`), the
- * OpenAI key as a placeholder.
+ * Client configurations that start memsvc-server (`server`: this installation's, by absolute
+ * path) over stdio on this server's database and embedding settings, acting as `tenant`. No key:
+ * over stdio the client starts the server itself and whoever holds the database's credentials
+ * needs none. An embedded database is named by its absolute directory: a client starts the server
+ * in a folder of its own, where a relative one would silently make a new, empty database. Secrets
+ * of the server's configuration are never printed: URLs are shown with their passwords masked
+ * (`*****`), the OpenAI key as a placeholder.
  */
-export function stdioConfigs(config: MemsvcConfig, tenant: TenantId): AgentConfig[] {
+export function stdioConfigs(config: MemsvcConfig, tenant: TenantId, server: StdioServerCommand = INSTALLED_SERVER): AgentConfig[] {
   const env = stdioEnv(config, tenant);
+  const { command } = server;
+  const args = [...server.args];
   return [
     {
       id: 'stdio-claude-code-command',
@@ -98,22 +107,23 @@ export function stdioConfigs(config: MemsvcConfig, tenant: TenantId): AgentConfi
         SERVER_NAME,
         ...Object.entries(env).flatMap(([name, value]) => ['--env', `${name}=${value}`]),
         '--',
-        'memsvc-server',
+        command,
+        ...args,
       ]),
     },
     {
       id: 'stdio-claude-code-json',
       client: 'Claude Code',
       where: '.mcp.json',
-      text: mcpServersJson({ type: 'stdio', command: 'memsvc-server', args: [], env }),
+      text: mcpServersJson({ type: 'stdio', command, args, env }),
     },
     {
       id: 'stdio-claude-desktop',
       client: 'Claude Desktop',
       where: 'claude_desktop_config.json',
-      text: mcpServersJson({ command: 'memsvc-server', args: [], env }),
+      text: mcpServersJson({ command, args, env }),
     },
-    { id: 'stdio-cursor', client: 'Cursor', where: '.cursor/mcp.json', text: mcpServersJson({ command: 'memsvc-server', args: [], env }) },
+    { id: 'stdio-cursor', client: 'Cursor', where: '.cursor/mcp.json', text: mcpServersJson({ command, args, env }) },
   ];
 }
 
@@ -121,7 +131,7 @@ export function stdioConfigs(config: MemsvcConfig, tenant: TenantId): AgentConfi
 function stdioEnv(config: MemsvcConfig, tenant: TenantId): Record<string, string> {
   const { embedding } = config;
   return {
-    DATABASE_URL: config.database.displayUrl,
+    DATABASE_URL: databaseUrlForClients(config),
     DEPLOYMENT_PROFILE: config.profile,
     EMBEDDING_PROVIDER: embedding.provider,
     ...(embedding.model === undefined ? {} : { EMBEDDING_MODEL: embedding.model }),
@@ -130,6 +140,13 @@ function stdioEnv(config: MemsvcConfig, tenant: TenantId): Record<string, string
     ...(embedding.provider === 'openai' ? { OPENAI_API_KEY: SECRET_PLACEHOLDER } : {}),
     MEMSVC_DEFAULT_USER_ID: tenant,
   };
+}
+
+/** The database's URL as another process must write it: an embedded directory absolute, a password masked. */
+function databaseUrlForClients(config: MemsvcConfig): string {
+  const { target } = config.database;
+  if (target.engine === 'pglite' && target.storage === 'directory') return `pglite://${embeddedDirectory(target.directory)}`;
+  return config.database.displayUrl;
 }
 
 /** Whether the database URL shown hides a password the person must put back. */

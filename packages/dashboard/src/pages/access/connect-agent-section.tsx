@@ -30,6 +30,8 @@ export interface ConnectSettings {
   readonly stdio: readonly AgentConfig[];
   readonly databaseUrlMasked: boolean;
   readonly embeddedDatabase: boolean;
+  /** The stdio configurations name `memsvc-server` on PATH: this process did not say where its own is. */
+  readonly serverOnPath: boolean;
 }
 
 /**
@@ -93,8 +95,15 @@ export function ConnectAgentSection(props: { settings: ConnectSettings }) {
             {settings.embeddedDatabase ? (
               <>
                 {' '}
-                This server's database is embedded (<code>pglite://</code>), and an embedded database belongs to one process: connect over
-                HTTP while this server runs.
+                The database is embedded (<code>pglite://</code>, named by its absolute directory): any number of agents open it over stdio
+                beside this server, sharing one memory.
+              </>
+            ) : null}
+            {settings.serverOnPath ? (
+              <>
+                {' '}
+                These start <code>memsvc-server</code> from your <code>PATH</code>: install it with <code>npm i -g memsvc</code>, or replace
+                it with <code>node</code> and the path of <code>apps/server/dist/memsvc-server.js</code> in a checkout.
               </>
             ) : null}
           </p>
