@@ -110,14 +110,17 @@ describeEachStore('search context of create_memory', (kind) => {
     expect((await memories.get(alice, later.memory.id)).metadata).toEqual(later.memory.metadata);
   });
 
-  itWithStemming('lifts an answer written turn by turn by the follow-up that matches the question, as it lifts ingested turns', async () => {
-    const plain = (content: string) => memories.create(alice, { tier: 'ltm', content });
-    const other = await plain('John: John here, I bought a new bike today');
-    clock.advance(31 * 60_000);
-    const answer = await plain('John: I start as assistant manager on Monday');
-    const followUp = await plain('Maria: Congrats on the promotion, well deserved!');
-    const ranked = (await memories.recall(alice, { query: 'What was John promoted to?', limit: 3 })).results.map((r) => r.memory.id);
-    expect(ranked.indexOf(answer.memory.id)).toBeLessThan(ranked.indexOf(other.memory.id));
-    expect(ranked).toContain(followUp.memory.id);
-  });
+  itWithStemming(
+    'lifts an answer written turn by turn by the follow-up that matches the question, as it lifts ingested turns',
+    async () => {
+      const plain = (content: string) => memories.create(alice, { tier: 'ltm', content });
+      const other = await plain('John: John here, I bought a new bike today');
+      clock.advance(31 * 60_000);
+      const answer = await plain('John: I start as assistant manager on Monday');
+      const followUp = await plain('Maria: Congrats on the promotion, well deserved!');
+      const ranked = (await memories.recall(alice, { query: 'What was John promoted to?', limit: 3 })).results.map((r) => r.memory.id);
+      expect(ranked.indexOf(answer.memory.id)).toBeLessThan(ranked.indexOf(other.memory.id));
+      expect(ranked).toContain(followUp.memory.id);
+    },
+  );
 });
