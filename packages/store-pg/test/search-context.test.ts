@@ -2,7 +2,7 @@ import { type CallContext, createMemoryEngine, FUSION_WEIGHTS, type MemoryEngine
 import { ManualClock } from '@memsvc/core/testing';
 import { LocalEmbedder } from '@memsvc/embeddings';
 import { beforeEach, expect, it } from 'vitest';
-import { describeEachStore } from './support/each-store.js';
+import { describeEachStore, itNeeding } from './support/each-store.js';
 
 const alice: CallContext = { tenant: toTenantId('alice'), actor: { id: 'user:alice' } };
 
@@ -10,6 +10,7 @@ describeEachStore('search context of create_memory', (kind) => {
   const clock = new ManualClock('2026-05-01T09:00:00.000Z');
   const embedder = new LocalEmbedder();
   const store = kind.use({ clock, dimensions: embedder.dimensions });
+  const itWithStemming = itNeeding(store, 'english-stemming');
   let memories: MemoryEngine;
   const contextOf = async (id: string) => {
     const context = await store.searchContext(id);
@@ -80,4 +81,46 @@ describeEachStore('search context of create_memory', (kind) => {
     const later = await memories.create(alice, { tier: 'ltm', content: 'Ana: The hotel is the one near the river', scope: 'team' });
     expect(await contextOf(later.memory.id)).toBe('scope team');
   });
+
+  it('places a turn written without a conversation after the turn before it, as ingest places its turns', async () => {
+    const plain = (content: string, metadata?: Record<string, unknown>) =>
+      memories.create(alice, { tier: 'ltm', content, ...(metadata ? { metadata } : {}) });
+    const first = await plain('Ana: We are planning the Lisbon offsite', { channel: 'slack' });
+    const second = await plain('Ben: Flights are booked for June');
+    const third = await plain('Ana: Great, and the hotel?');
+    const place = first.memory.metadata.conversation as { id: string; turn: number };
+    expect(first.memory.metadata).toEqual({ channel: 'slack', conversation: { id: place.id, turn: 0 } });
+    expect(second.memory.metadata).toEqual({ conversation: { id: place.id, turn: 1 } });
+    expect(third.memory.metadata).toEqual({ conversation: { id: place.id, turn: 2 } });
+
+    // A plain fact is in no conversation; a turn after it starts one of its own.
+    const fact = await plain('The invoices live in PostgreSQL');
+    expect(fact.memory.metadata).toEqual({});
+    const afterFact = await plain('Ben: Who owns the invoices?');
+    expect(afterFact.memory.metadata.conversation).toEqual({ id: expect.not.stringMatching(place.id), turn: 0 });
+
+    // A caller's own conversation is kept as given, and a turn after a session's gap starts anew.
+    const placed = await plain('Ana: Noted', { conversationId: 'c-9', turn: 4 });
+    expect(placed.memory.metadata).toEqual({ conversationId: 'c-9', turn: 4 });
+    const continued = await plain('Ben: And the budget?');
+    expect(continued.memory.metadata.conversation).toEqual({ id: 'c-9', turn: 5 });
+    clock.advance(31 * 60_000);
+    const later = await plain('Ana: The hotel is the one near the river');
+    expect((later.memory.metadata.conversation as { turn: number }).turn).toBe(0);
+    expect((await memories.get(alice, later.memory.id)).metadata).toEqual(later.memory.metadata);
+  });
+
+  itWithStemming(
+    'lifts an answer written turn by turn by the follow-up that matches the question, as it lifts ingested turns',
+    async () => {
+      const plain = (content: string) => memories.create(alice, { tier: 'ltm', content });
+      const other = await plain('John: John here, I bought a new bike today');
+      clock.advance(31 * 60_000);
+      const answer = await plain('John: I start as assistant manager on Monday');
+      const followUp = await plain('Maria: Congrats on the promotion, well deserved!');
+      const ranked = (await memories.recall(alice, { query: 'What was John promoted to?', limit: 3 })).results.map((r) => r.memory.id);
+      expect(ranked.indexOf(answer.memory.id)).toBeLessThan(ranked.indexOf(other.memory.id));
+      expect(ranked).toContain(followUp.memory.id);
+    },
+  );
 });

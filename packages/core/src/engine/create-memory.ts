@@ -1,3 +1,4 @@
+import { type ConversationPlace, continuedConversation } from '../domain/continued-conversation.js';
 import type { ContradictionPolicy } from '../domain/contradiction-policy.js';
 import { importanceScore } from '../domain/importance.js';
 import type { MemoryRecord, MemoryTier } from '../domain/memory.js';
@@ -94,14 +95,19 @@ async function createInSpan(parts: EngineParts, context: CallContext, input: Cre
   const content = checkContent(input.content);
   const tags = checkTags(input.tags);
   const scope = checkScope(input.scope);
-  const metadata = checkMetadata(input.metadata);
+  const callersMetadata = checkMetadata(input.metadata);
   const importance = checkImportance(input.importance);
   const pinned = input.pinned ?? false;
   const now = parts.clock.now();
   const ttlSeconds = input.tier === 'stm' ? checkTtlSeconds(input.ttlSeconds) : undefined;
   const supersede = supersessionRequest(input.supersedes, { space: context.grantSpace });
-  const searchContext =
-    input.searchContext?.trim() || (await contextFromCaller(parts, context.tenant, { content, scope, tags, metadata }, now));
+  // A caller that gives the search context (ingest_conversation) has placed the memory itself.
+  const givenContext = input.searchContext?.trim();
+  const placed = givenContext
+    ? { searchContext: givenContext, conversation: undefined }
+    : await placeFromCaller(parts, context.tenant, { content, scope, tags, metadata: callersMetadata }, now);
+  const metadata = placed.conversation ? { ...callersMetadata, conversation: placed.conversation } : callersMetadata;
+  const searchContext = placed.searchContext;
   // The vector is the content's alone: the write rules compare what memories say, and two turns
   // with the same neighbours and date must not look like duplicates or contradictions. The
   // context reaches recall through the lexical index.
@@ -144,19 +150,20 @@ async function createInSpan(parts: EngineParts, context: CallContext, input: Cre
 }
 
 /**
- * The search context of a memory written by `create_memory`: what its caller said about it,
- * and the memories just before it. With a conversation in the metadata, those are the
- * conversation's previous turns. Without one, a memory written as a conversation turn
- * ("Caroline: …", as ingest writes turns too) gets the tenant's latest memories of the same
- * scope written in the last SESSION_GAP_MS: a client that stores a conversation turn by turn
- * is writing one conversation. A plain fact gets no neighbours (and costs no lookup).
+ * The search context of a memory written by `create_memory` — what its caller said about it, and
+ * the memories just before it — and, for a turn its caller did not place, its place in the
+ * conversation (continued-conversation.ts). With a conversation in the metadata, the memories
+ * before it are the conversation's previous turns. Without one, a memory written as a
+ * conversation turn ("Caroline: …", as ingest writes turns too) gets the tenant's latest memories
+ * of the same scope written in the last SESSION_GAP_MS: a client that stores a conversation turn
+ * by turn is writing one conversation. A plain fact gets no neighbours (and costs no lookup).
  */
-async function contextFromCaller(
+async function placeFromCaller(
   parts: EngineParts,
   tenant: TenantId,
   memory: { content: string; scope: string | null; tags: readonly string[]; metadata: Readonly<Record<string, unknown>> },
   now: Date,
-): Promise<string | undefined> {
+): Promise<{ searchContext: string | undefined; conversation: ConversationPlace | undefined }> {
   const conversation = conversationReference(memory.metadata);
   const previous =
     conversation.id !== undefined || isConversationTurn(memory.content)
@@ -171,7 +178,10 @@ async function contextFromCaller(
           }),
         )
       : [];
-  return buildSearchContext({ ...memory, ...conversation, previous: previous.map((earlier) => earlier.content) });
+  return {
+    searchContext: buildSearchContext({ ...memory, ...conversation, previous: previous.map((earlier) => earlier.content) }),
+    conversation: conversation.id === undefined ? continuedConversation(memory, previous, now) : undefined,
+  };
 }
 
 function toCreateResult(outcome: WriteOutcome, embedded: boolean): CreateResult {
