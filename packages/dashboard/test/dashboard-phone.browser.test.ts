@@ -24,6 +24,8 @@ describe.skipIf(!BROWSER_AVAILABLE)('every page on a 390 px phone in Chromium', 
         tier: 'ltm',
         tags: ['phone', `tag-${i}`],
         scope: 'project/with/a/long/scope/name',
+        // One card with a marker: the column a phone used to hide past the screen's edge.
+        pinned: i === 7,
       });
     }
     memoryId = (await engine.create(dev, { content: `The deploy target is eu-west-1, see ${LONG_WORD}`, tier: 'ltm', tags: ['deploy'] }))
@@ -103,6 +105,23 @@ describe.skipIf(!BROWSER_AVAILABLE)('every page on a 390 px phone in Chromium', 
       expect(offscreen, path).toEqual([]);
       await screenshot(page, `phone${path.replace(/[/?=]+/g, '-')}`);
     }
+    // A memory's markers and date are read on the screen, not scrolled to: each row is a card there.
+    await page.goto(`${dashboard.url}/memories`);
+    const cells = await page.evaluate(() => {
+      const doc = (
+        globalThis as unknown as {
+          document: { querySelectorAll(s: string): ArrayLike<{ getBoundingClientRect(): { left: number; right: number; width: number } }> };
+        }
+      ).document;
+      return Array.from(doc.querySelectorAll('table.memories td[data-label]'))
+        .map((cell) => cell.getBoundingClientRect())
+        .filter((box) => box.width > 0)
+        .map((box) => ({ left: box.left, right: box.right }));
+    });
+    expect(cells.length).toBeGreaterThan(0);
+    for (const cell of cells) expect(cell.right, 'a labelled cell of the memories list').toBeLessThanOrEqual(PHONE.width);
+    const markers = await page.locator('table.memories td.markers').first().boundingBox();
+    expect(markers && markers.x + markers.width).toBeLessThanOrEqual(PHONE.width);
     // The delete question too.
     await page.goto(`${dashboard.url}/memories`);
     await page.check('tbody tr:nth-child(1) input[name=ids]');

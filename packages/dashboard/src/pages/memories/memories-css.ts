@@ -8,4 +8,14 @@ table.memories td.memory-text { min-width: 16ch; overflow-wrap: anywhere; }
 form.undo { justify-content: space-between; }
 ul.to-delete { padding-left: 20px; max-width: 72ch; }
 ul.to-delete li { overflow-wrap: anywhere; margin: 2px 0; }
+/* A phone: each memory is a card of labelled lines, so its markers and dates are on the screen, not
+   past the right edge of a table that scrolls sideways. */
+@media (max-width: 640px) {
+  table.memories thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.memories, table.memories tbody, table.memories tr, table.memories td { display: block; width: auto; }
+  table.memories tr { border: 1px solid var(--line); border-radius: 8px; padding: 6px 10px; margin: 0 0 10px; }
+  table.memories td { border: 0; padding: 2px 0; }
+  table.memories td[data-label]:not(:empty)::before { content: attr(data-label) ": "; color: var(--muted); }
+  table.memories td[data-label]:empty { display: none; }
+}
 `;

@@ -123,12 +123,14 @@ export function MemoriesPage(props: MemoriesView) {
                     <td class="memory-text">
                       <a href={`${frame.basePath}/memories/${memory.id}`}>{preview(memory.content)}</a>
                     </td>
-                    <td>{memory.tier}</td>
-                    <td>{memory.scope ?? '—'}</td>
-                    <td>{memory.tags.join(', ')}</td>
-                    <td>{markersOf(memory).join(', ')}</td>
-                    <td>{shortTime(memory.updatedAt)}</td>
-                    {searching ? <td>{value === undefined ? '' : score(value)}</td> : null}
+                    <td data-label="Tier">{memory.tier}</td>
+                    <td data-label="Scope">{memory.scope ?? '—'}</td>
+                    <td data-label="Tags">{memory.tags.join(', ')}</td>
+                    <td data-label="Markers" class="markers">
+                      {markersOf(memory).join(', ')}
+                    </td>
+                    <td data-label="Updated">{shortTime(memory.updatedAt)}</td>
+                    {searching ? <td data-label="Score">{value === undefined ? '' : score(value)}</td> : null}
                   </tr>
                 ))
               )}

@@ -45,6 +45,7 @@ export function registerOperationsRoutes(app: Hono<DashboardEnv>, dependencies: 
         frame={frameOf(c, options)}
         health={report}
         jobs={jobs}
+        maintenanceEnabled={config.auth.adminToken !== undefined}
         scheduled={scheduledJobs(config)}
         runs={runs}
         metrics={{ activity, tiers, latencies }}

@@ -12,6 +12,8 @@ export interface OperationsView {
   readonly frame: PageFrame;
   readonly health: HealthReport;
   readonly jobs: readonly JobView[];
+  /** MCP_ADMIN_TOKEN is set: the maintenance forms can be used. */
+  readonly maintenanceEnabled: boolean;
   readonly scheduled: readonly ScheduledJob[];
   readonly runs: readonly SchedulerRun[];
   readonly metrics: MetricsView;
@@ -26,7 +28,7 @@ export function OperationsPage(props: OperationsView) {
       <Notice text={props.notice} />
       <Notice text={props.error} kind="error" />
       <HealthPanel report={props.health} />
-      <ReindexPanel frame={props.frame} jobs={props.jobs} />
+      <ReindexPanel frame={props.frame} jobs={props.jobs} maintenanceEnabled={props.maintenanceEnabled} />
       <SchedulerPanel jobs={props.scheduled} runs={props.runs} />
       <MetricsPanel metrics={props.metrics} />
     </Layout>

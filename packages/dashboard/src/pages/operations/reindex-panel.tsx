@@ -15,51 +15,12 @@ export function jobJsonPath(jobId: string): string {
  * from its JSON (the dashboard script, while the job is active); cancel and retry are forms.
  * Every form carries the admin token (MCP_ADMIN_TOKEN), as the admin tools do.
  */
-export function ReindexPanel(props: { frame: PageFrame; jobs: readonly JobView[] }) {
-  const { frame, jobs } = props;
+export function ReindexPanel(props: { frame: PageFrame; jobs: readonly JobView[]; maintenanceEnabled: boolean }) {
+  const { frame, jobs, maintenanceEnabled } = props;
   return (
     <section aria-labelledby="reindex-heading" class="ops-section" id="reindex">
       <h2 id="reindex-heading">Reindex jobs</h2>
-      <form method="post" action={`${frame.basePath}/operations/reindex`} class="reindex-form">
-        <CsrfField token={frame.csrfToken} />
-        <fieldset>
-          <legend>Queue a reindex job</legend>
-          <div class="filters">
-            <label>
-              User <input name="userId" maxlength={128} placeholder="every user" autocomplete="off" />
-            </label>
-            <label>
-              Batch size
-              <input
-                type="number"
-                name="batchSize"
-                min={REINDEX_BATCH_SIZE.min}
-                max={REINDEX_BATCH_SIZE.max}
-                step={1}
-                value={String(REINDEX_BATCH_SIZE.default)}
-              />
-            </label>
-            <label>
-              Max memories <input type="number" name="maxMemories" min={1} max={REINDEX_MAX_MEMORIES} step={1} placeholder="all" />
-            </label>
-            <label>
-              Resume after (cursor) <input name="cursor" maxlength={64} placeholder="memory id" autocomplete="off" />
-            </label>
-            <AdminTokenInput label="Admin token (MCP_ADMIN_TOKEN)" />
-          </div>
-          <p class="checks">
-            <label>
-              <input type="checkbox" name="reuseExistingEmbeddings" checked /> Keep vectors already made by the current model
-            </label>
-            <label>
-              <input type="checkbox" name="recreate" /> Recreate the vector index (full runs only: no user, cursor or max)
-            </label>
-          </p>
-          <button type="submit" class="primary">
-            Queue job
-          </button>
-        </fieldset>
-      </form>
+      {maintenanceEnabled ? <QueueForm frame={frame} /> : <MaintenanceOff />}
 
       <table class="jobs">
         <caption>Recent reindex jobs, newest first</caption>
@@ -79,7 +40,7 @@ export function ReindexPanel(props: { frame: PageFrame; jobs: readonly JobView[]
               <td colspan={6}>No reindex job has been queued yet.</td>
             </tr>
           ) : (
-            jobs.map((job) => <JobRow frame={frame} job={job} />)
+            jobs.map((job) => <JobRow frame={frame} job={job} maintenanceEnabled={maintenanceEnabled} />)
           )}
         </tbody>
       </table>
@@ -87,8 +48,65 @@ export function ReindexPanel(props: { frame: PageFrame; jobs: readonly JobView[]
   );
 }
 
-function JobRow(props: { frame: PageFrame; job: JobView }) {
-  const { frame, job } = props;
+/** Where MCP_ADMIN_TOKEN is unset: said before anyone fills in a form that would be refused. */
+function MaintenanceOff() {
+  return (
+    <p class="notice" role="note">
+      Maintenance is off on this server: queueing, cancelling and retrying a reindex need <code>MCP_ADMIN_TOKEN</code>. Set it where the
+      server runs (for example to the output of <code>openssl rand -base64 32</code>) and restart; the forms then ask for it.
+    </p>
+  );
+}
+
+/** The form of queue_reindex_memories, checked by the same rule. */
+function QueueForm(props: { frame: PageFrame }) {
+  const { frame } = props;
+  return (
+    <form method="post" action={`${frame.basePath}/operations/reindex`} class="reindex-form">
+      <CsrfField token={frame.csrfToken} />
+      <fieldset>
+        <legend>Queue a reindex job</legend>
+        <div class="filters">
+          <label>
+            User <input name="userId" maxlength={128} placeholder="every user" autocomplete="off" />
+          </label>
+          <label>
+            Batch size
+            <input
+              type="number"
+              name="batchSize"
+              min={REINDEX_BATCH_SIZE.min}
+              max={REINDEX_BATCH_SIZE.max}
+              step={1}
+              value={String(REINDEX_BATCH_SIZE.default)}
+            />
+          </label>
+          <label>
+            Max memories <input type="number" name="maxMemories" min={1} max={REINDEX_MAX_MEMORIES} step={1} placeholder="all" />
+          </label>
+          <label>
+            Resume after (cursor) <input name="cursor" maxlength={64} placeholder="memory id" autocomplete="off" />
+          </label>
+          <AdminTokenInput label="Admin token (MCP_ADMIN_TOKEN)" />
+        </div>
+        <p class="checks">
+          <label>
+            <input type="checkbox" name="reuseExistingEmbeddings" checked /> Keep vectors already made by the current model
+          </label>
+          <label>
+            <input type="checkbox" name="recreate" /> Recreate the vector index (full runs only: no user, cursor or max)
+          </label>
+        </p>
+        <button type="submit" class="primary">
+          Queue job
+        </button>
+      </fieldset>
+    </form>
+  );
+}
+
+function JobRow(props: { frame: PageFrame; job: JobView; maintenanceEnabled: boolean }) {
+  const { frame, job, maintenanceEnabled } = props;
   const active = job.state === 'queued' || job.state === 'running';
   const base = `${frame.basePath}/operations/reindex/${job.jobId}`;
   return (
@@ -127,7 +145,7 @@ function JobRow(props: { frame: PageFrame; job: JobView }) {
         </small>
       </td>
       <td class="actions">
-        {active ? (
+        {active && maintenanceEnabled ? (
           <form method="post" action={`${base}/cancel`} data-confirm="Cancel this reindex job?">
             <CsrfField token={frame.csrfToken} />
             <AdminTokenInput label={`Admin token to cancel job ${job.jobId}`} compact />
@@ -136,7 +154,7 @@ function JobRow(props: { frame: PageFrame; job: JobView }) {
             </button>
           </form>
         ) : null}
-        {job.state === 'failed' || job.state === 'cancelled' ? (
+        {maintenanceEnabled && (job.state === 'failed' || job.state === 'cancelled') ? (
           <form method="post" action={`${base}/retry`}>
             <CsrfField token={frame.csrfToken} />
             <AdminTokenInput label={`Admin token to retry job ${job.jobId}`} compact />
