@@ -116,7 +116,7 @@ for (const question of dataset.questions) {
       now,
       limit: NDCG_AT,
       query: question.question,
-      ...variant.ranking,
+      ...(typeof variant.ranking === 'function' ? variant.ranking(question.question) : variant.ranking),
     });
     const turns = ranked.map((/** @type {import('@memsvc/core').RankedMemory} */ result) => idToTurns.get(result.memory.id) ?? []);
     const variantRows = rows[variant.name] ?? [];
