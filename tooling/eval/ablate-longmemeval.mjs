@@ -25,6 +25,8 @@ const { values: flags } = parseArgs({
     written: { type: 'string' },
     dir: { type: 'string', default: resolve(root, '..', 'shared', 'datasets', 'longmemeval-dev') },
     'per-type': { type: 'string' },
+    // Lists, per variant, the questions it finds or loses against the first variant (ids and types only).
+    diff: { type: 'boolean', default: false },
   },
 });
 if (!flags.database || !flags.written) {
@@ -70,7 +72,7 @@ async function turnsFromStore(question) {
 }
 const embedder = new LocalEmbedder();
 const now = new Date();
-/** @typedef {{ type: string, turnAny: number, turnNdcg: number, sessionAny: number, sessionAll: number }} Row */
+/** @typedef {{ id: string, type: string, turnAny: number, turnNdcg: number, sessionAny: number, sessionAll: number }} Row */
 /** @type {Record<string, Row[]>} */
 const rows = {};
 let readBack = 0;
@@ -88,9 +90,13 @@ for (const question of dataset.questions) {
   /** @type {Map<string, readonly import('@memsvc/core').RecallCandidate[]>} */
   const candidateCache = new Map();
   for (const variant of VARIANTS) {
-    const lexical = { ...LEXICAL_RANKING, ...variant.lexical };
+    // A variant's lexical parameters may depend on the question (a rule that reads the query).
+    const lexical = {
+      ...LEXICAL_RANKING,
+      ...(typeof variant.lexical === 'function' ? variant.lexical(question.question) : variant.lexical),
+    };
     const perList = variant.perList ?? 30;
-    const variantText = variant.queryText ? variant.queryText(text) : text;
+    const variantText = variant.queryText ? variant.queryText(text, question.question, question) : text;
     const key = JSON.stringify([lexical, perList, variantText]);
     let candidates = candidateCache.get(key);
     if (!candidates) {
@@ -110,12 +116,13 @@ for (const question of dataset.questions) {
       now,
       limit: NDCG_AT,
       query: question.question,
-      ...variant.ranking,
+      ...(typeof variant.ranking === 'function' ? variant.ranking(question.question) : variant.ranking),
     });
     const turns = ranked.map((/** @type {import('@memsvc/core').RankedMemory} */ result) => idToTurns.get(result.memory.id) ?? []);
     const variantRows = rows[variant.name] ?? [];
     rows[variant.name] = variantRows;
     variantRows.push({
+      id: question.id,
       type: question.type,
       ...scoreTurns(turns, question.evidence),
       ...scoreSessions(sessionsOfTopTurns(turns), question.answerSessionIds),
@@ -134,4 +141,25 @@ for (const [name, variantRows] of Object.entries(rows)) {
   const cell = (/** @type {{ turnAny?: number, sessionAny?: number } | undefined} */ means) =>
     `${f3(means?.turnAny)}/${f3(means?.sessionAny)}`;
   console.log([name.padEnd(34), cell(summary.overall), ...QUESTION_TYPES.map((type) => cell(summary.byType[type]).padEnd(16))].join(' '));
+}
+if (flags.diff) {
+  const [first, ...others] = Object.entries(rows);
+  if (first) {
+    const missed = first[1].filter((row) => row.turnAny === 0 || row.sessionAny === 0);
+    console.log(`\n${first[0]} misses (turn any@5 / session any@5):`);
+    for (const row of missed) console.log(`  ${row.id} ${row.type} ${row.turnAny}/${row.sessionAny}`);
+  }
+  if (first)
+    for (const [name, variantRows] of others) {
+      const changed = variantRows.flatMap((row, i) => {
+        const before = first[1][i];
+        if (!before) return [];
+        const turn = row.turnAny - before.turnAny;
+        const session = row.sessionAny - before.sessionAny;
+        return turn === 0 && session === 0
+          ? []
+          : [`${row.id} ${row.type} turn ${turn > 0 ? '+' : ''}${turn} session ${session > 0 ? '+' : ''}${session}`];
+      });
+      if (changed.length > 0) console.log(`\n${name} against ${first[0]}:\n  ${changed.join('\n  ')}`);
+    }
 }

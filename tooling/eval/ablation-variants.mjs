@@ -1,8 +1,9 @@
 // @ts-check
 // The variants ablate-longmemeval.mjs ranks with: recall as it is, then each part switched off or
 // set to a neighbouring value. `lexical` overrides the full-text list's parameters
-// (LEXICAL_RANKING), `fusion` the local embedder's fusion weights, `ranking` rankCandidates'
-// options, `perList` the candidates per list, `queryText` rewrites the ranking text.
+// (LEXICAL_RANKING; or a function of the question that returns them), `fusion` the local embedder's fusion weights, `ranking` rankCandidates'
+// options, `perList` the candidates per list, `queryText(text, question, entry)` rewrites the
+// ranking text (`question` as asked, `entry` the dataset's question, asked at `askedAt`).
 const NO_FOLLOW_UPS = { weight: 0, turns: 2, replyWeight: 0 };
 
 export const VARIANTS = [

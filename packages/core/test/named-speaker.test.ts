@@ -32,7 +32,7 @@ describe('named speakers (a question about someone is answered by what they said
   it(
     verifies(
       'R-RECALL-SPEAKER',
-      'in a chat with an assistant, "I" and "my" name the user, "you" the assistant only as the one who said something before, and a query in both names neither',
+      'in a chat with an assistant, "I" and "my" name the user, "you" the assistant only as the one who said something before, and a query in both, or asking to be reminded, names neither',
     ),
     () => {
       const user = memory('user: I bought my sister a Kindle for her birthday.', { conversation: { id: 'c', turn: 0, role: 'user' } });
@@ -52,13 +52,19 @@ describe('named speakers (a question about someone is answered by what they said
         expect([asksAboutYou(user), asksAboutYou(assistant)], saidBefore).toEqual([false, 'role']);
       }
       // "You" asked to do something now addresses the assistant: the question is still about the user.
-      for (const request of [
-        'Can you remind me what I bought my sister?',
-        'Do you have any gift ideas for my sister?',
-        'Could you suggest a book for my commute?',
-      ]) {
+      for (const request of ['Do you have any gift ideas for my sister?', 'Could you suggest a book for my commute?']) {
         const asks = speakerNamedIn(request);
         expect([asks(user), asks(assistant)], request).toEqual(['role', false]);
+      }
+      // Asking to be reminded asks what was said before, by either side: "I" is only the one asking.
+      for (const reminded of [
+        'Can you remind me what I bought my sister?',
+        "I'm planning a trip to Rome again: can you remind me of that restaurant near the Vatican?",
+        "I'm trying to recall which e-reader I picked.",
+        'Do you remember the e-reader I liked?',
+      ]) {
+        const asks = speakerNamedIn(reminded);
+        expect([asks(user), asks(assistant)], reminded).toEqual([false, false]);
       }
       const both = speakerNamedIn('What did you recommend for my sister?');
       expect([both(user), both(assistant)]).toEqual([false, false]);

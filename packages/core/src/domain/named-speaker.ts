@@ -36,12 +36,18 @@ export type SpeakerNaming = 'name' | 'role' | false;
  * the one who said something before ("what did you suggest for the trip?", "you told me …",
  * "our conversation about …"): a "you" that is asked to do something now ("can you suggest …",
  * "do you have any tips") addresses the assistant and says nothing about who said the answer.
+ * A question that asks to be reminded of something ("can you remind me …", "I'm trying to recall
+ * …", "do you remember …") asks what was said before, by either side: its "I" is the one asking,
+ * not the one who said it, so it names neither (RECALLING).
  */
 const ROLE_NAMED_BY = {
   user: /\b(i|me|my|mine|myself)\b/u,
   assistant:
     /\b(?:you|we)\s+(?:\w+\s+)?(?:said|told|mentioned|recommended|suggested|gave|provided|listed|described|wrote|shared|explained|named|talked|discussed|chatted|created|proposed|offered)\b|\bdid\s+you\b|\b(?:our|we)\s+(?:\w+\s+)?(?:conversation|chat|discussion)\b/u,
 } as const;
+
+/** Asking to be reminded of what was said before (see ROLE_NAMED_BY). */
+const RECALLING = /\bremind\s+me\b|\brecall\b|\bremember(?:ed)?\b/u;
 
 /** Decides, for one query, whether and how a memory's speaker is named in it. */
 export function speakerNamedIn(
@@ -50,9 +56,10 @@ export function speakerNamedIn(
   const wordList = wordsOf(query);
   const words = ` ${wordList.join(' ')} `;
   const plain = wordList.join(' ');
-  // A question in both persons ("did you answer what I asked?") names neither.
-  const user = ROLE_NAMED_BY.user.test(plain);
-  const assistant = ROLE_NAMED_BY.assistant.test(plain);
+  // A question in both persons ("did you answer what I asked?"), or asking to be reminded, names neither.
+  const recalling = RECALLING.test(plain);
+  const user = ROLE_NAMED_BY.user.test(plain) && !recalling;
+  const assistant = ROLE_NAMED_BY.assistant.test(plain) && !recalling;
   const byPerson: Readonly<Record<string, boolean>> = { user: user && !assistant, assistant: assistant && !user };
   const named = new Map<string, SpeakerNaming>();
   return (memory) => {
