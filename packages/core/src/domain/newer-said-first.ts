@@ -3,11 +3,13 @@
  * not decide whether a new statement changed an older one, it lists the older as `related`
  * (related-memories.ts: "I'm on Android now" after "My phone is an iPhone"); the agent may never
  * pass `supersedes`. When a recall finds both, the newer is read first — it is what the speaker
- * said last on that subject — but nothing is marked: the older is not labelled replaced nor
- * hidden (the newer takes the older's score when higher, so the list reads in score order). Look-alikes share the cues ("Kenji owns the billing service" /
- * "Kenji now also owns search"), so the newer goes first only when it answers the question as
- * well as the older: every word of the query the older says, the newer says too, or names its
- * topic (fact-topics.ts). "Who owns billing?" asks what only the older says, and keeps its order.
+ * said last on that subject — but nothing is marked: the older is neither labelled replaced nor
+ * hidden (the newer takes the older's score when higher, so the list reads in score order).
+ * Look-alikes share the write's cues ("Kenji owns the billing service" / "Kenji now also owns
+ * search"), so the newer goes first only when it answers the question as well as the older and
+ * says another value in place of one of the older's (readsFirst). "Who owns billing?" asks what
+ * only the older says, and keeps its order. Measured by the fact-change eval: none of the suite's
+ * look-alikes is reordered.
  */
 import { isValue, sameWord } from './fact-alignment.js';
 import { type FactShape, type FactToken, factShape } from './fact-shape.js';
@@ -19,11 +21,9 @@ import { isConversationMemory } from './search-context.js';
 
 /**
  * Of the best READ_TIME_DETECTED of `ranked` (best first), each memory a newer one among them
- * should be read before, as older id → newer id: the newer is said later, in the same scope, the
- * write's cue links it to the older (relatedCue), it adds nothing beside the older ("also"), names
- * no other thing of the speaker's (sameThings), and says every query word the older says
- * (answersAsWell); an older told as an event keeps its place. Conversation turns never: a turn is what was said then, not a standing fact.
- * The first such newer in rank order wins.
+ * should be read before, as older id → newer id: said later, in the same scope, and read first
+ * asked `query` (readsFirst). Conversation turns never: a turn is what was said then, not a
+ * standing fact. The first such newer in rank order wins.
  */
 export function newerSaidFirst(ranked: readonly { readonly memory: MemoryRecord }[], query: string): Map<string, string> {
   const ahead = new Map<string, string>();
@@ -42,7 +42,12 @@ export function newerSaidFirst(ranked: readonly { readonly memory: MemoryRecord 
   return ahead;
 }
 
-/** Whether, asked `query`, the newer statement is read before the older (the pair rule of newerSaidFirst). */
+/**
+ * Whether, asked `query`, the newer statement is read before the older: a write's cue links them
+ * (relatedCue), the newer adds nothing beside the older ("also"), names no other thing of the
+ * speaker's (sameThings), says every query word the older says (answersAsWell) and replaces one of
+ * the older's values (replacesSomething); an older told as an event keeps its place.
+ */
 export function readsFirst(query: FactShape, older: FactShape, newer: FactShape): boolean {
   // What happened stays what happened ("The auth service was written by Dana"): a later event is another one.
   if (older.told && !older.timed) return false;
@@ -87,7 +92,7 @@ function sameThings(older: FactShape, newer: FactShape): boolean {
  * word of the same topic ("where does the user work?": "works at Acme" / "joined Globex") — and
  * the older says at least one: the question is not about what only the older says.
  */
-export function answersAsWell(query: FactShape, older: FactShape, newer: FactShape): boolean {
+function answersAsWell(query: FactShape, older: FactShape, newer: FactShape): boolean {
   const matched = query.tokens.filter((token) => older.tokens.some((other) => sameWord(token, other)));
   if (matched.length === 0) return false;
   const newerTopics = topicsOf(newer);
