@@ -212,6 +212,8 @@ export const REQUIREMENTS = {
     'recall puts a replacement before the memory it replaced, marked at write time or detected among the candidates, and brings it when the query did not find it; the older one is labelled replacedBy (issue 38 #1)',
   'R-FACT-RELATED':
     'remember and create_memory return the live memories the write may update or contradict (id, content, when, why, reason): the changed facts and contradictions first, then candidates of the same subject that share a topic, words or a kind of value, or that an acquisition or a finished event may change; at most 5; callers without memories:read do not see them (issue 38 #2)',
+  'R-FACT-NEWER-FIRST':
+    "when recall finds a memory and a newer one of the same scope that a write would list as related, the newer is read first when it says every word of the query the older says (or its topic), replaces a word of the older, adds nothing beside it and names no other thing of the speaker's; the older is neither marked nor hidden; an event told in the past, look-alikes asked about by what only the older says, and conversation turns keep their order",
   'R-FACT-DONE':
     'a thing told as going on ("I\'m training for the Boston marathon") is a changed fact when a later statement of the same speaker tells it as done, saying a name of it or two of its words; a past event sharing one word is not',
   'R-FACT-TOPIC':

@@ -106,6 +106,46 @@ describeEachStore('changed facts', (kind) => {
     ]);
   });
 
+  it('R-FACT-ORDER: the docs example — "I live in Paris", then "I moved to Berlin": where do I live? answers Berlin first', async () => {
+    await distractors();
+    const paris = await remember('I live in Paris');
+    clock.advance(30 * DAY);
+    const berlin = await remember('I moved to Berlin');
+    clock.advance(DAY);
+
+    const home = (await memories.recall(ana, { query: 'where do I live?' })).results;
+    expect(home.slice(0, 2).map((result) => [result.memory.id, result.replacedBy])).toEqual([
+      [berlin.id, undefined],
+      [paris.id, berlin.id],
+    ]);
+  });
+
+  it('R-FACT-NEWER-FIRST: recall reads a newer related statement first and marks nothing; a look-alike asked about keeps its place', async () => {
+    await distractors();
+    const coffee = await remember('I drink coffee');
+    const acme = await remember('I work at Acme');
+    clock.advance(30 * DAY);
+    const tea = await memories.create(ana, { tier: 'ltm', content: 'These days I only drink green tea in the mornings' });
+    const club = await remember('I joined the Acme running club');
+    clock.advance(DAY);
+    // The write could not decide: it lists the older, and marks nothing.
+    expect(tea.related).toEqual(expect.arrayContaining([expect.objectContaining({ id: coffee.id, why: 'may-change' })]));
+
+    const drink = (await memories.recall(ana, { query: 'what do I drink?' })).results;
+    const order = drink.map((result) => result.memory.id);
+    expect(order.indexOf(tea.memory.id)).toBe(order.indexOf(coffee.id) - 1);
+    for (const result of drink) expect([result.replacedBy, result.replaces]).toEqual([undefined, undefined]);
+    expect(await memories.getUncounted(ana, coffee.id)).toMatchObject({ replacedBy: null, supersededBy: null, contradicted: false });
+    const block = await memories.promptContext(ana, { query: 'what do I drink?' });
+    expect(block.memoryIds.indexOf(tea.memory.id)).toBe(block.memoryIds.indexOf(coffee.id) - 1);
+
+    // "I joined the Acme running club" adds to "I work at Acme", it changes nothing.
+    const work = (await memories.recall(ana, { query: 'where do I work at Acme?' })).results;
+    const ids = work.map((result) => result.memory.id);
+    expect(ids).toContain(club.id);
+    expect(ids.indexOf(acme.id)).toBeLessThan(ids.indexOf(club.id));
+  });
+
   it('R-FACT-WRITE: look-alikes of the same tenant and another tenant’s fact are left alone', async () => {
     const alice = await remember('Alice lives in Paris');
     const auth = await remember('The auth service listens on port 8080');

@@ -61,13 +61,22 @@ export function relatedMemories(
   candidates.forEach((memory, order) => {
     if (seen.has(memory.id) || memory.content === content) return;
     seen.add(memory.id);
-    const older = factShape(memory.content);
-    const rank = CUES.findIndex(([, holds]) => holds(older, newer));
+    const rank = cueRank(factShape(memory.content), newer);
     const cue = CUES[rank];
     if (cue) cued.push({ finding: { memory, reason: cue[0] }, rank, order });
   });
   cued.sort((x, y) => x.rank - y.rank || x.order - y.order);
   return [...listed, ...cued.map((entry) => entry.finding)].slice(0, MAX_RELATED);
+}
+
+/** Which of CUES links a newer statement to an older one (its index, surest first), or -1. */
+function cueRank(older: FactShape, newer: FactShape): number {
+  return CUES.findIndex(([, holds]) => holds(older, newer));
+}
+
+/** The cue that links `newer` to `older` (both said by whom they are about, as factShape reads them), or undefined. */
+export function relatedCue(older: FactShape, newer: FactShape): RelatedReason | undefined {
+  return CUES[cueRank(older, newer)]?.[0];
 }
 
 /**

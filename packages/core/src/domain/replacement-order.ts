@@ -103,13 +103,17 @@ export interface OrderedEntry extends ContextEntry {
  * it — with at least the score of what it replaced (it answers what that one answered). A chain
  * (Paris, then Berlin, then Munich) reads newest first; a replacement the reader may not see is
  * passed over for the one that replaced it, and only named when none can be shown; a cycle of
- * links cannot loop. Each entry is labelled with what replaced it and what it replaced.
+ * links cannot loop. Each entry is labelled with what replaced it and what it replaced. A memory
+ * nothing replaced that `ahead` names a listed newer one for (R-FACT-NEWER-FIRST,
+ * newer-said-first.ts) has that one right before it the same way, unlabelled: read first, not a
+ * replacement.
  */
 export function readingOrder(
   items: readonly ScoredMemory[],
   replacedBy: ReadonlyMap<string, string>,
   known: ReadonlyMap<string, MemoryRecord> = new Map(),
   shown: (memory: MemoryRecord) => boolean = () => true,
+  ahead: ReadonlyMap<string, string> = new Map(),
 ): OrderedEntry[] {
   const listed = new Map(items.map((item) => [item.memory.id, item]));
   // The replacement a reader sees: the first of the chain that is listed or may be shown.
@@ -126,7 +130,7 @@ export function readingOrder(
   const seen = new Set<string>();
   const place = (memory: MemoryRecord, score: number, path: ReadonlySet<string>): void => {
     if (seen.has(memory.id)) return;
-    const newer = visibleReplacement(memory.id);
+    const newer = visibleReplacement(memory.id) ?? listed.get(ahead.get(memory.id) ?? '')?.memory;
     if (newer && !path.has(newer.id)) place(newer, score, new Set([...path, memory.id]));
     if (seen.has(memory.id)) return;
     seen.add(memory.id);

@@ -33,7 +33,8 @@ export interface ReadSource {
  * memories named — following chains up to MAX_ROUNDS deep. A memory outside the list is shown
  * only when its source's filters admit it (admitsMemory, the one filter rule); one of another
  * owner is read only inside a space of `sources`. `detected` adds read-time fact changes (older
- * id → newer id among `items`). Reads only; counts no access.
+ * id → newer id among `items`); `ahead` the newer memories of `items` read before an older one
+ * without replacing it (newerSaidFirst). Reads only; counts no access.
  */
 export async function inReadingOrder(
   store: MemoryStore,
@@ -42,6 +43,7 @@ export async function inReadingOrder(
   items: readonly ScoredMemory[],
   now: Date,
   detected?: ReadonlyMap<string, string>,
+  ahead?: ReadonlyMap<string, string>,
 ): Promise<OrderedEntry[]> {
   const graph = await readReplacementGraph(
     store,
@@ -52,7 +54,7 @@ export async function inReadingOrder(
   const replacedBy = replacementsAmong(graph.live, graph.linksOf, detected);
   const shown = (memory: MemoryRecord) =>
     sources.some((source) => source.tenant === memory.userId && admitsMemory(memory, source.filters, now));
-  return readingOrder(items, replacedBy, graph.live, shown);
+  return readingOrder(items, replacedBy, graph.live, shown, ahead);
 }
 
 /** Whether a memory may name a replacement to read (a marker, or links to look at). */

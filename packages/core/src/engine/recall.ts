@@ -4,6 +4,7 @@ import type { MemoryTier } from '../domain/memory.js';
 import { describeAge, formatInstant } from '../domain/memory-age.js';
 import type { SharedSpace } from '../domain/memory-grants.js';
 import { checkMetadata, checkScope, checkTags } from '../domain/memory-limits.js';
+import { newerSaidFirst } from '../domain/newer-said-first.js';
 import { rankingQueryText } from '../domain/query-terms.js';
 import { detectChangedFacts } from '../domain/read-time-fact-changes.js';
 import { explainHit, type RecallExplanation, type RecallFusion, recallFusion } from '../domain/recall-explanation.js';
@@ -199,8 +200,10 @@ async function recallInSpan(
     rankCandidates(candidates, weights, { now, limit: limit * 2, query }),
   );
   // The one reading order (R-TIME-CURRENT-FIRST): what replaced a hit — by a write's marker, a
-  // link, or a fact change detected among the candidates — right before it, then cut to the limit.
-  const order = () => inReadingOrder(deps.store, tenant, sources, ranked, now, detectChangedFacts(ranked));
+  // link, or a fact change detected among the candidates — right before it, and a newer related
+  // statement that answers the query as well read before it, unmarked (R-FACT-NEWER-FIRST); then
+  // cut to the limit.
+  const order = () => inReadingOrder(deps.store, tenant, sources, ranked, now, detectChangedFacts(ranked), newerSaidFirst(ranked, query));
   // Most recalls name no replacement and read nothing more: only a read gets its stage.
   const ordered = ranked.some((result) => namesReplacement(result.memory))
     ? await databaseStage(tracer, 'replacements', order)
