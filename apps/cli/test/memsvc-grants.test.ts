@@ -106,6 +106,8 @@ for (const engine of engines) {
       expect(unknown.code, unknown.stderr).toBe(0);
       expect(lastJsonLine<{ grantee: unknown }>(unknown).grantee).toEqual({ kind: 'user', id: 'nobody' });
       expect(unknown.stderr).toContain('warning: no user "nobody" is known to memsvc yet');
+      // There is no sign-up: the warning says how a user comes to exist (docs/team.md makes keys first).
+      expect(unknown.stderr).toContain('a user comes to exist with its first API key (`memsvc keys create --user nobody --name …`)');
       expect(created.stderr).not.toContain('warning');
       const ended = lastJsonLine<{ id: string }>(unknown);
       expect((await memsvc(['grants', 'revoke', ended.id, '--owner', 'alice'])).code).toBe(0);

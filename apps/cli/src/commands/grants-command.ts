@@ -1,4 +1,12 @@
-import { type CallContext, GRANT_ACCESS, type GrantAccess, type GranteeKind, type MemoryGrant, MemsvcError } from '@memsvc/core';
+import {
+  type CallContext,
+  GRANT_ACCESS,
+  type GrantAccess,
+  type Grantee,
+  type GranteeKind,
+  type MemoryGrant,
+  MemsvcError,
+} from '@memsvc/core';
 import type { CliContext } from '../cli-context.js';
 import { parseUserFlag } from '../operator-flags.js';
 import { withExistingOperatorRuntime } from '../operator-runtime.js';
@@ -58,7 +66,8 @@ export async function createGrantCommand(
     // operator, who reads the database anyway, is told, on stderr, in case it is a typo.
     if (!(await access.grants.isKnown(grant.grantee))) {
       cli.stderr.write(
-        `warning: no ${grant.grantee.kind} ${JSON.stringify(grant.grantee.id)} is known to memsvc yet: the grant reaches it once it exists (revoke it if this is a typo)\n`,
+        `warning: no ${grant.grantee.kind} ${JSON.stringify(grant.grantee.id)} is known to memsvc yet; ${howGranteeComesToExist(grant.grantee)}. ` +
+          'The grant is made and reaches it from then on (revoke it if the id is a typo)\n',
       );
     }
     if (options.json) return writeJsonLine(cli, grantJson(grant));
@@ -95,6 +104,19 @@ export async function listGrantsCommand(cli: CliContext, options: { readonly use
     cli.stdout.write(`given:\n${given.length > 0 ? formatTable(headings, given.map(row)) : 'none'}\n`);
     cli.stdout.write(`received:\n${received.length > 0 ? formatTable(headings, received.map(row)) : 'none'}\n`);
   });
+}
+
+/**
+ * memsvc has no sign-up: a user id is known once something acts as it or belongs to it, so the
+ * warning names the step that makes the grantee exist (docs/team.md makes keys before grants).
+ */
+function howGranteeComesToExist(grantee: Grantee): string {
+  if (grantee.kind === 'organization') return 'an organization exists once `memsvc orgs create` made it';
+  if (grantee.kind === 'api-key') return 'an API key counts while it is live (`memsvc keys list` shows it)';
+  return (
+    `a user comes to exist with its first API key (\`memsvc keys create --user ${grantee.id} --name …\`), ` +
+    'GitHub or Google login, organization membership or memory'
+  );
 }
 
 function describeGrantee(grant: MemoryGrant): string {
