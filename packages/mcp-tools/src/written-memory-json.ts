@@ -46,6 +46,9 @@ export function writeOutcomeJson(result: CreateResult) {
     ...(result.duplicate ? { duplicate: result.duplicate } : {}),
     ...nonEmpty('contradictions', result.contradictions),
     ...nonEmpty('related', relatedJson(result.related)),
-    ...nonEmpty('superseded', result.superseded),
+    ...nonEmpty(
+      'superseded',
+      result.superseded.map(({ memoryId, version }) => ({ memoryId, version })),
+    ),
   };
 }

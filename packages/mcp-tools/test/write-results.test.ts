@@ -22,10 +22,10 @@ describe('write results through the tools', () => {
     for (const close of closers.splice(0)) await close();
   });
 
-  const open = async () => {
+  const open = async (embedder = new StaticEmbedder({}, undefined)) => {
     const clock = new ManualClock('2026-05-01T10:00:00Z');
     const store = new InMemoryMemoryStore({ clock });
-    const engine = inMemoryEngine(store, { embedder: new StaticEmbedder({}, undefined), clock });
+    const engine = inMemoryEngine(store, { embedder, clock });
     const client = await connectedClient(engine, clock);
     closers.push(() => client.close());
     const call = async (name: string, args: Record<string, unknown>) => {
@@ -40,7 +40,11 @@ describe('write results through the tools', () => {
 
   it('create_memory and remember: the id, version and decision, the lists only when they name something, no nulls', async () => {
     const { call } = await open();
-    const created = await call('create_memory', { content: 'The staging database listens on port 5433', type: 'long-term', tags: ['infra'] });
+    const created = await call('create_memory', {
+      content: 'The staging database listens on port 5433',
+      type: 'long-term',
+      tags: ['infra'],
+    });
     const id = created.memory?.id;
     expect(created).toEqual({ outcome: 'created', wasDeduped: false, memory: { id, version: 1 }, embedded: false });
 
@@ -63,6 +67,21 @@ describe('write results through the tools', () => {
       memory: { id: note.memory?.id, version: 1, type: 'short-term', expiresAt: '2026-05-02T10:00:00.000Z' },
     });
     for (const result of [created, again, note]) expect(nullsIn(result)).toEqual([]);
+  });
+
+  it('R-DUP-1: a near-duplicate sends back the text of the memory it collapsed into: it is not what the caller wrote', async () => {
+    const same = [0.6, 0.8, 0];
+    const { call } = await open(new StaticEmbedder({ 'Deploys go out on Tuesdays': same, 'We deploy every Tuesday': same }));
+    const first = await call('create_memory', { content: 'Deploys go out on Tuesdays', type: 'long-term' });
+    const again = await call('remember', { content: 'We deploy every Tuesday' });
+    expect(again).toEqual({
+      memoryId: first.memory?.id,
+      resolvedType: 'long-term',
+      outcome: 'duplicate',
+      wasDeduped: true,
+      memory: { id: first.memory?.id, version: 1, content: 'Deploys go out on Tuesdays' },
+      duplicate: { similarity: 1, exact: false },
+    });
   });
 
   it('R-FACT-RELATED: update_memory with new content returns related, with reasons; an update of tags or metadata returns none', async () => {
