@@ -135,7 +135,8 @@ describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect 
       type: 'long-term',
       expiresAt: null,
     });
-    expect((await call(client, 'reembed_memory', { userId: 'pager', memoryId: ids[0] })).body).toEqual({
+    // Only the id, the version, the markers that are set and the model (the notes may mark one another replaced).
+    expect((await call(client, 'reembed_memory', { userId: 'pager', memoryId: ids[0] })).body).toMatchObject({
       memory: { id: ids[0], version: 1 },
       embeddingModel: 'memsvc-local-v1',
     });

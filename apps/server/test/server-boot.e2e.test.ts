@@ -269,7 +269,8 @@ describe('graceful shutdown of a long call', () => {
         await blocker.query('COMMIT');
         const answer = await call.answer;
         expect(answer.status).toBe(200);
-        expect(answer.body).toContain('written while draining');
+        // The write's lean result names the memory it stored (docs/tools.md#what-a-write-returns).
+        expect(JSON.parse(answer.body).result.structuredContent).toMatchObject({ outcome: 'created', memory: { version: 1 } });
         expect(answer.body).not.toContain('"isError":true');
         expect(await exit).toBe(0);
         const stored = await blocker.query("SELECT count(*)::int AS n FROM memories WHERE content = 'written while draining'");
