@@ -42,7 +42,9 @@ describe('the server with an HTTP embedding provider', () => {
         content: 'The staging cluster runs on ARM nodes',
         type: 'long-term',
       });
-      expect(created.memory).toMatchObject({ hasEmbedding: true, embeddingModel: 'nomic-embed-text' });
+      expect(created.embedded).toBe(true);
+      const read = await call(client, 'get_memory', { userId: 'o', memoryId: created.memory.id });
+      expect(read.memory).toMatchObject({ hasEmbedding: true, embeddingModel: 'nomic-embed-text' });
       expect(await call(client, 'recall', { userId: 'o', query: 'staging cluster' })).toMatchObject({ semantic: true, vector: true });
       expect(ollama.received.map((request) => (request.body.input as string[])[0])).toEqual([
         // The boot probe: is the provider there?
@@ -86,7 +88,7 @@ describe('the server with an HTTP embedding provider', () => {
           content: `Outage note ${i}: the queue was drained by hand`,
           type: 'long-term',
         });
-        expect(created.memory.hasEmbedding).toBe(false);
+        expect(created.embedded).toBe(false);
         // No attempts and no backoff (three attempts against a dead port took ~1.4 s per write).
         expect(performance.now() - started).toBeLessThan(1000);
       }

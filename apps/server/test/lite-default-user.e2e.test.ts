@@ -14,7 +14,8 @@ const LITE = { DATABASE_URL: 'pglite://memory', DEPLOYMENT_PROFILE: 'lite', EMBE
 async function rememberAndRecallWithoutUserId(client: Client, expectedUser: string): Promise<void> {
   const stored = await call(client, 'remember', { content: 'The staging database runs on port 6543' });
   expect(stored.isError).toBe(false);
-  expect(stored.body.memory.userId).toBe(expectedUser);
+  // A write returns the id; whose memory it is, get_memory says.
+  expect((await call(client, 'get_memory', { memoryId: stored.body.memory.id })).body.memory.userId).toBe(expectedUser);
   const found = await call(client, 'recall', { query: 'staging database port' });
   expect(found.isError).toBe(false);
   expect(found.body.results.map((hit: { id: string }) => hit.id)).toContain(stored.body.memoryId);

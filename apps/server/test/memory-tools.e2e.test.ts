@@ -35,19 +35,23 @@ describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect 
       metadata: { source: 'chat' },
     });
     expect(created.isError).toBe(false);
-    expect(created.body).toMatchObject({
-      outcome: 'created',
-      wasDeduped: false,
-      embedded: true,
-      memory: { type: 'long-term', version: 1, hasEmbedding: true, tags: ['prefs'] },
-    });
-    expect(created.body.memory).not.toHaveProperty('embedding');
+    // A write's result is lean (docs/tools.md#what-a-write-returns): the whole record is get_memory's.
     const id = created.body.memory.id as string;
+    expect(created.body).toEqual({ outcome: 'created', wasDeduped: false, embedded: true, memory: { id, version: 1 } });
 
     expect((await call(client, 'get_memory', { userId: 'alice', memoryId: id })).body).toMatchObject({
       found: true,
-      memory: { id, content: 'Alice prefers tabs over spaces', accessCount: 1 },
+      memory: {
+        id,
+        content: 'Alice prefers tabs over spaces',
+        type: 'long-term',
+        version: 1,
+        hasEmbedding: true,
+        tags: ['prefs'],
+        accessCount: 1,
+      },
     });
+    expect((await call(client, 'get_memory', { userId: 'alice', memoryId: id })).body.memory).not.toHaveProperty('embedding');
 
     const updated = await call(client, 'update_memory', {
       userId: 'alice',
@@ -56,7 +60,8 @@ describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect 
       content: 'Alice prefers tabs, width 4',
       metadata: { reviewed: true },
     });
-    expect(updated.body.memory).toMatchObject({
+    expect(updated.body).toEqual({ memory: { id, version: 2 } });
+    expect((await call(client, 'get_memory', { userId: 'alice', memoryId: id })).body.memory).toMatchObject({
       version: 2,
       content: 'Alice prefers tabs, width 4',
       metadata: { source: 'chat', reviewed: true },
@@ -68,10 +73,10 @@ describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect 
 
     expect((await call(client, 'delete_memory', { userId: 'alice', memoryId: id })).body).toEqual({ deleted: true, memoryId: id });
     expect(await errorCode(client, 'get_memory', { userId: 'alice', memoryId: id })).toBe('NOT_FOUND');
-    expect((await call(client, 'restore_memory', { userId: 'alice', memoryId: id })).body.memory).toMatchObject({
+    expect((await call(client, 'restore_memory', { userId: 'alice', memoryId: id })).body.memory).toEqual({
       id,
       version: 4,
-      deletedAt: null,
+      content: 'Alice prefers tabs, width 4',
     });
     expect((await call(client, 'restore_memory', { userId: 'alice', memoryId: id, version: '1' })).body.memory).toMatchObject({
       content: 'Alice prefers tabs over spaces',
@@ -124,10 +129,15 @@ describe.each(cases)('memory tools over $transport [$name]', ({ engine, connect 
     expect(promoted.body).toMatchObject({
       promoted: true,
       outcome: 'promoted',
-      memory: { id: ids[1], type: 'long-term', expiresAt: null },
+      memory: { id: ids[1], version: 2 },
     });
-    expect((await call(client, 'reembed_memory', { userId: 'pager', memoryId: ids[0] })).body.memory).toMatchObject({
-      hasEmbedding: true,
+    expect((await call(client, 'get_memory', { userId: 'pager', memoryId: ids[1] })).body.memory).toMatchObject({
+      type: 'long-term',
+      expiresAt: null,
+    });
+    // Only the id, the version, the markers that are set and the model (the notes may mark one another replaced).
+    expect((await call(client, 'reembed_memory', { userId: 'pager', memoryId: ids[0] })).body).toMatchObject({
+      memory: { id: ids[0], version: 1 },
       embeddingModel: 'memsvc-local-v1',
     });
 
@@ -305,10 +315,8 @@ describe('memory tools over stdio', () => {
     const client = new Client({ name: 'stdio', version: '0.0.0' });
     await client.connect(transport);
     const created = await call(client, 'create_memory', { content: 'Use pnpm in this repository', type: 'long-term' });
-    expect(created.body.memory.userId).toBe('desktop-user');
-    expect((await call(client, 'get_memory', { memoryId: created.body.memory.id })).body.memory.content).toBe(
-      'Use pnpm in this repository',
-    );
+    const read = await call(client, 'get_memory', { memoryId: created.body.memory.id });
+    expect(read.body.memory).toMatchObject({ userId: 'desktop-user', content: 'Use pnpm in this repository' });
     await client.close();
   });
 });

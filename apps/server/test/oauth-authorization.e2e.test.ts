@@ -199,7 +199,8 @@ describe.each(e2eEngines('memsvc_oauth_as'))('MCP authorization through the serv
         content: 'Alice keeps her notes in memsvc',
         type: 'long-term',
       });
-      expect(created.body.memory.userId).toBe('alice');
+      // A write returns the id; whose memory it is, get_memory says.
+      expect((await call(client, 'get_memory', { memoryId: created.body.memory.id })).body.memory.userId).toBe('alice');
       // Nothing secret is stored: codes and refresh tokens only as hashes.
       const family = await server.store.connection.db.selectFrom('oauth_refresh_tokens').select('token_hash').execute();
       expect(family.map((row) => row.token_hash)).not.toContain(provider.saved?.refresh_token);

@@ -149,7 +149,8 @@ describe.each(e2eEngines('memsvc_oauth_consent'))('OAuth consent with a GitHub s
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider }));
     clients.push(client);
     const created = await call(client, 'create_memory', { content: 'Octocat consented with GitHub', type: 'long-term' });
-    expect(created.body.memory.userId).toBe('octocat@example.com');
+    // A write returns the id; whose memory it is, get_memory says.
+    expect((await call(client, 'get_memory', { memoryId: created.body.memory.id })).body.memory.userId).toBe('octocat@example.com');
 
     // Ending the person's sessions ends the grant: its access token at once, its refresh too.
     expect(await server.store.sessions.denyAll(toTenantId('octocat@example.com'), clock.now())).toBeGreaterThan(0);

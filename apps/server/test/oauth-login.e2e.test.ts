@@ -130,7 +130,8 @@ describe.each(e2eEngines('memsvc_oauth'))('GitHub and Google login through the s
       content: 'Octocat ships on Fridays',
       type: 'long-term',
     });
-    expect(created.body.memory.userId).toBe('octocat@example.com');
+    // A write returns the id; whose memory it is, get_memory says.
+    expect((await call(octocat, 'get_memory', { memoryId: created.body.memory.id })).body.memory.userId).toBe('octocat@example.com');
 
     // The same callback again: the state was consumed, so it is refused before GitHub is asked.
     const replay = await trip.follow();

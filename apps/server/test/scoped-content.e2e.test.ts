@@ -217,9 +217,15 @@ describe.each(engines)('what each scope sees [$name]', (engine) => {
     const seeded = await seed();
     const reader = await connect(runtime, { ...principal(seeded.tenant, 'memories:read'), scopes: ['memories:read', 'memories:write'] });
     clients.push(reader);
-    for (const tool of ['get_memory', 'recall', 'promote_memory', 'create_memory', 'update_memory'] as const) {
+    for (const tool of ['get_memory', 'recall'] as const) {
       const result = await call(reader, tool, argumentsOf(tool, seeded));
       expect(JSON.stringify(result.body), tool).toContain(MARKER);
+    }
+    // A write returns no content to anyone (docs/tools.md#what-a-write-returns); a reader is told
+    // which memory its text duplicated, as a caller without memories:read never is.
+    for (const tool of ['create_memory', 'remember'] as const) {
+      const result = await call(reader, tool, argumentsOf(tool, seeded));
+      expect(result.body, tool).toMatchObject({ outcome: 'duplicate', memory: { id: seeded.longTermId } });
     }
     const deleter = await connect(runtime, {
       ...principal(seeded.tenant, 'memories:read'),

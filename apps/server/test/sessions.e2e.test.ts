@@ -89,7 +89,7 @@ describe.skipIf(!pgUrl)('session JWTs and operator delegation (two replicas on P
     // The session works on the other replica too, as alice, whatever userId the input names.
     const alice = await connect(second, issued.token);
     const created = await call(alice, 'create_memory', { userId: 'bob', content: 'Alice prefers tea to coffee', type: 'long-term' });
-    expect(created.body.memory.userId).toBe('alice');
+    expect((await call(alice, 'get_memory', { memoryId: created.body.memory.id })).body.memory.userId).toBe('alice');
     const audit = await call(alice, 'get_memory_audit', { memoryId: created.body.memory.id });
     expect((audit.body.entries as Structured[])[0]?.actor).toMatch(/^session:[0-9a-f-]{36}$/);
 
@@ -251,7 +251,7 @@ describe.skipIf(!pgUrl)('session JWTs and operator delegation (two replicas on P
       type: 'long-term',
     });
     expect(created.isError).toBe(false);
-    expect(created.body.memory.userId).toBe('carol');
+    expect((await call(operator, 'get_memory', { userId: 'carol', memoryId: created.body.memory.id })).body.memory.userId).toBe('carol');
     const audit = await call(operator, 'get_memory_audit', { userId: 'carol', memoryId: created.body.memory.id });
     expect((audit.body.entries as Structured[])[0]?.actor).toBe(`delegated:agent:${keys.operator?.id}`);
     expect(first.stderr()).toContain('"event":"operator_delegation"');

@@ -92,7 +92,8 @@ describe.skipIf(!pgUrl)('spaces shared by grant (two replicas on PostgreSQL)', (
     expect(await errorCode(bob, 'create_memory', note)).toBe('FORBIDDEN');
     await call(alice, 'grant_access', { space: PAYMENTS, granteeKind: 'user', granteeId: 'bob', access: 'read-write' });
     const written = await call(bob, 'create_memory', note);
-    expect(written.body.memory).toMatchObject({ userId: 'alice', scope: PAYMENTS });
+    const stored = await call(alice, 'get_memory', { memoryId: written.body.memory.id });
+    expect(stored.body.memory).toMatchObject({ userId: 'alice', scope: PAYMENTS });
     const audit = await call(alice, 'get_memory_audit', { memoryId: written.body.memory.id });
     expect(audit.body.entries[0].actor).toBe(`grantee:bob:agent:${keys.bob?.id}`);
 

@@ -74,7 +74,8 @@ describe.skipIf(!pgUrl)('tenant isolation with per-agent API keys (two replicas 
     });
     expect(created.isError).toBe(false);
     const secretId: string = created.body.memory.id;
-    expect(created.body.memory.userId).toBe('alice');
+    // A write returns the id; whose memory it is, get_memory says.
+    expect((await call(alice, 'get_memory', { memoryId: created.body.memory.id })).body.memory.userId).toBe('alice');
     await call(alice, 'ingest_conversation', { userId: 'bob', turns: [{ role: 'alice', content: 'The blue folder is in the safe' }] });
     expect((await call(alice, 'get_memory', { memoryId: secretId })).body.memory.content).toContain('launch codes');
 

@@ -72,7 +72,7 @@ const WITHOUT_READ: Readonly<Record<ToolName, Projection>> = Object.freeze({
   ingest_conversation: only('conversationId', 'ingested', 'skipped', 'total'),
   update_memory: withMemoryStub,
   restore_memory: (result) => ({ ...only('restored')(result), ...withMemoryStub(result) }),
-  reembed_memory: withMemoryStub,
+  reembed_memory: (result) => ({ ...only('embeddingModel')(result), ...withMemoryStub(result) }),
   // A promotion that collapsed returns the long-term memory it matched.
   promote_memory: (result) => ({
     ...only('promoted', 'outcome')(result),

@@ -72,14 +72,16 @@ describe('visibleResult (what each scope sees)', () => {
     }
   });
 
-  it('R-FACT-RELATED: a write-only caller sees its own memory stub, never the related memories a write names', () => {
+  it('R-FACT-RELATED: a write-only caller sees its own memory stub, never the related memories a write or an update names', () => {
     const related = [{ id: 'm3', content: `I live in ${MARKER}`, createdAt: '2026-05-01T10:00:00.000Z', why: 'changed-fact' }];
     const memory = { id: 'm9', version: 1, type: 'long-term', tier: 'ltm', content: 'I moved to Berlin' };
     const created = toolSuccess({ memory, outcome: 'created', wasDeduped: false, contradictions: [], related, embedded: true });
     const remembered = toolSuccess({ memoryId: 'm9', resolvedType: 'long-term', wasDeduped: false, outcome: 'created', related, memory });
+    const updated = toolSuccess({ memory: { id: 'm9', version: 2 }, related });
     for (const [tool, result] of [
       ['create_memory', created],
       ['remember', remembered],
+      ['update_memory', updated],
     ] as const) {
       const visible = visibleResult(tool, keyWith('memories:write'), result);
       expect(visible.structuredContent).not.toHaveProperty('related');

@@ -2,7 +2,7 @@ import type { ContradictionPolicy } from './contradiction-policy.js';
 import { detectFactChange, type FactChangeReason, factShape } from './fact-change.js';
 import { relatedText } from './fact-topics.js';
 import type { MemoryRecord, MemoryTier } from './memory.js';
-import { relatedMemories } from './related-memories.js';
+import { type RelatedFinding, relatedMemories } from './related-memories.js';
 import { isConversationMemory } from './search-context.js';
 import type { FactChangeFinding, Neighbour, WriteDecision } from './write-decision.js';
 import { comparedTiers, type PromotionPlan, planPromotion, planWrite, type WritePlan } from './write-plan.js';
@@ -59,6 +59,34 @@ export function decideWrite(candidates: WriteCandidates, rules: SimilarityRules,
           comparable(candidates),
         );
   return { kind: 'insert', contradictions, policy: rules.contradictionPolicy, changes, related };
+}
+
+/** What an edit's new content may change (R-FACT-RELATED), as a write of that content would list it. */
+export interface EditFindings {
+  readonly related: readonly RelatedFinding[];
+  /** The related memories whose fact the content changes, with the values it replaces. */
+  readonly changes: readonly FactChangeFinding[];
+}
+
+/**
+ * R-FACT-RELATED on an edit: the `related` a write of the edited memory's new `content` would
+ * return (decideWrite), from the candidates of the memory as edited. An edit never collapses, so
+ * a memory the new content duplicates (exact, or at or above the duplicate threshold) is left
+ * out rather than listed: it says the same, it changes nothing. Nothing is marked: the caller
+ * reads the findings and passes `supersedes`.
+ */
+export function editFindings(candidates: WriteCandidates, rules: SimilarityRules, content: string): EditFindings {
+  const duplicates = new Set<string>(
+    candidates.neighbours.filter((neighbour) => neighbour.similarity >= rules.duplicateThreshold).map((neighbour) => neighbour.memory.id),
+  );
+  if (candidates.exact) duplicates.add(candidates.exact.id);
+  const distinct: WriteCandidates = {
+    exact: undefined,
+    neighbours: candidates.neighbours.filter((neighbour) => !duplicates.has(neighbour.memory.id)),
+    related: (candidates.related ?? []).filter((memory) => !duplicates.has(memory.id)),
+  };
+  const decision = decideWrite(distinct, rules, content);
+  return decision.kind === 'insert' ? { related: decision.related, changes: decision.changes } : { related: [], changes: [] };
 }
 
 /**

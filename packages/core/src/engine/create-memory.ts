@@ -11,7 +11,7 @@ import {
   isConversationTurn,
   NEIGHBOUR_TURNS,
 } from '../domain/search-context.js';
-import { writeRules } from '../domain/similarity-rules.js';
+import { type EditFindings, writeRules } from '../domain/similarity-rules.js';
 import { supersessionRequest } from '../domain/supersession-plan.js';
 import type { TenantId } from '../domain/tenant.js';
 import type { WriteDecision } from '../domain/write-decision.js';
@@ -64,7 +64,7 @@ export interface CreateResult {
   readonly embedded: boolean;
   /**
    * Live memories this one may update or contradict, with why (R-FACT-RELATED, related-memories.ts):
-   * a changed fact (now marked `replacedBy` this memory), a contradiction in the similarity band,
+   * a changed fact (a create marks it `replacedBy` this memory; an update marks nothing), a contradiction in the similarity band,
    * or a candidate the write could not decide on (`may-change`: same topic, another value…); at
    * most MAX_RELATED, the surest first. The caller decides, and passes `supersedes` for the ones
    * the new memory replaces; their content is stored text, untrusted.
@@ -207,17 +207,22 @@ function toCreateResult(outcome: WriteOutcome, embedded: boolean): CreateResult 
       policy: decision.policy,
     })),
     embedded,
-    related: decision.related.map(({ memory, reason }) => {
-      const replacedValues = decision.changes.find((change) => change.memory.id === memory.id)?.replacedValues;
-      return {
-        id: memory.id,
-        content: memory.content,
-        createdAt: memory.createdAt,
-        why: reason === 'changed fact' ? 'changed-fact' : reason === 'contradiction' ? 'contradiction' : 'may-change',
-        reason,
-        ...(replacedValues ? { replacedValues } : {}),
-      };
-    }),
+    related: relatedResult(decision),
     superseded,
   };
+}
+
+/** The related memories of a write or an edit as its result lists them, each with the values a changed fact replaces. */
+export function relatedResult(findings: Pick<EditFindings, 'related' | 'changes'>): RelatedMemory[] {
+  return findings.related.map(({ memory, reason }) => {
+    const replacedValues = findings.changes.find((change) => change.memory.id === memory.id)?.replacedValues;
+    return {
+      id: memory.id,
+      content: memory.content,
+      createdAt: memory.createdAt,
+      why: reason === 'changed fact' ? 'changed-fact' : reason === 'contradiction' ? 'contradiction' : 'may-change',
+      reason,
+      ...(replacedValues ? { replacedValues } : {}),
+    };
+  });
 }

@@ -3,7 +3,7 @@ import type { MemoryPatch, MemoryRecord } from '../domain/memory.js';
 import { checkContent, checkImportance, checkMergedMetadata, checkMetadata, checkTags, checkTtlSeconds } from '../domain/memory-limits.js';
 import { type SupersessionRequest, supersessionRequest } from '../domain/supersession-plan.js';
 import { MemsvcError } from '../errors/memsvc-error.js';
-import type { SupersededMemory } from './create-memory.js';
+import { type RelatedMemory, relatedResult, type SupersededMemory } from './create-memory.js';
 import { type CallContext, type EngineParts, embedContent, memoryNotFound } from './engine-parts.js';
 import { updateMemory } from './update-memory.js';
 
@@ -20,10 +20,17 @@ export interface UpdateMemoryInput {
   readonly supersedes?: readonly string[] | undefined;
 }
 
-/** What an update did: the memory as it is now, and the memories it retired. */
+/** What an update did: the memory as it is now, the memories it retired, and what its new content may change. */
 export interface UpdateResult {
   readonly memory: MemoryRecord;
   readonly superseded: readonly SupersededMemory[];
+  /**
+   * When the update changed the content: the live memories the new statement may change, with
+   * why, as a create returns them (CreateResult.related: at most MAX_RELATED, never this memory,
+   * nor one it retired or now duplicates); an update marks none of them replaced — pass their ids
+   * in `supersedes`. Empty when the content did not change (tags, metadata, importance, pin, ttl).
+   */
+  readonly related: readonly RelatedMemory[];
 }
 
 /**
@@ -31,7 +38,8 @@ export interface UpdateResult {
  * caller read, or the update is refused with CONFLICT. Metadata merges, and the merged object
  * must fit the metadata limit; tags replace only when given; new content is re-embedded (or
  * left without a vector when the provider is down). Refused input changes nothing. Reports the
- * memories it retired (`supersedes`) too: what update_memory returns.
+ * memories it retired (`supersedes`) and, for new content, the related memories too: what
+ * update_memory returns.
  */
 export async function reviseMemory(
   parts: EngineParts,
@@ -56,6 +64,7 @@ export async function reviseMemory(
     patch.content = checkContent(input.content);
     if (patch.content !== current.content) patch.embedding = (await embedContent(parts, patch.content)) ?? null;
   }
+  const contentChanged = patch.content !== undefined && patch.content !== current.content;
   if (input.tags !== undefined) patch.tags = checkTags(input.tags);
   if (input.importance !== undefined) patch.importance = checkImportance(input.importance);
   if (input.pinned !== undefined) patch.pinned = input.pinned;
@@ -74,13 +83,16 @@ export async function reviseMemory(
     parts.clock.now(),
     parts.settings.importanceHalfLifeDays,
   );
-  const memory = await updateMemory(parts.store, context.tenant, id, patch, {
-    expectedVersion,
-    actor: context.actor,
-    action: 'update',
-    ...(supersede ? { supersede } : {}),
-  });
-  return { memory, superseded: await supersededNow(parts, context, supersede) };
+  const { memory, findings } = await updateMemory(
+    parts.store,
+    context.tenant,
+    id,
+    patch,
+    { expectedVersion, actor: context.actor, action: 'update', ...(supersede ? { supersede } : {}) },
+    // Only a new statement can change another memory's fact; a retag or a new pin says nothing new.
+    contentChanged ? { rules: parts.settings.similarity, space: context.grantSpace } : undefined,
+  );
+  return { memory, superseded: await supersededNow(parts, context, supersede), related: relatedResult(findings) };
 }
 
 /** The memories an update retired, as they are now (read after its transaction: only when `supersedes` was given). */

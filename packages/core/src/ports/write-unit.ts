@@ -108,4 +108,11 @@ export interface UpdateUnit extends SupersessionUnit {
 
   /** Applies the unit's patch with its audit entry (`action`); a client's edit bumps the version, server bookkeeping does not. */
   apply(change: { readonly action: string; readonly bumpVersion: boolean }): Promise<MemoryRecord>;
+
+  /**
+   * The live, unsuperseded memories the memory as edited is compared with (same tenant and scope,
+   * its new content and vector), never itself: what an edit of its content may change
+   * (R-FACT-RELATED). Asked after `apply`, in the same unit.
+   */
+  candidates(query: WriteCandidateQuery): Promise<WriteCandidates>;
 }

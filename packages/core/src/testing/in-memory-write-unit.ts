@@ -142,8 +142,8 @@ export class InMemoryPromotionUnit extends InMemoryCandidateUnit implements Prom
   }
 }
 
-/** The unit of work of an edit in process memory: the patch, applied to the live row. */
-export class InMemoryUpdateUnit extends InMemoryUnit implements UpdateUnit {
+/** The unit of work of an edit in process memory: the patch, applied to the live row; its candidates are the row's as edited. */
+export class InMemoryUpdateUnit extends InMemoryCandidateUnit implements UpdateUnit {
   readonly memory: MemoryRecord;
 
   constructor(
@@ -153,6 +153,11 @@ export class InMemoryUpdateUnit extends InMemoryUnit implements UpdateUnit {
   ) {
     super(context);
     this.memory = toRecord(row);
+  }
+
+  protected get compared(): Compared {
+    const { row } = this;
+    return { scope: row.scope, contentKey: row.contentKey, content: row.content, vector: row.vector, excludeId: row.id };
   }
 
   async apply(change: { readonly action: string; readonly bumpVersion: boolean }): Promise<MemoryRecord> {

@@ -1,7 +1,6 @@
 import type { MemoryEngine } from '@memsvc/core';
 import { MAX_QUERY_LENGTH, MAX_TURNS, MEMORY_LIMITS, memoriesCounted } from '@memsvc/core';
 import { z } from 'zod';
-import { memoryJson, relatedJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import {
   isoDateArgument,
@@ -16,6 +15,7 @@ import {
 import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { idsOutput, memoryOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
+import { writeOutcomeJson } from '../written-memory-json.js';
 import { receiptJson } from './delete-tools.js';
 
 /** `remember`, `forget`, `reflect` and `ingest_conversation`. */
@@ -47,6 +47,7 @@ export function registerAgentMemoryTools(tools: ToolRegistry, engine: MemoryEngi
         resolvedType: z.string(),
         wasDeduped: z.boolean(),
         outcome: z.string(),
+        duplicate: objectOutput,
         contradictions: z.array(objectOutput),
         related: z.array(objectOutput),
         superseded: z.array(objectOutput),
@@ -72,12 +73,8 @@ export function registerAgentMemoryTools(tools: ToolRegistry, engine: MemoryEngi
           result: toolSuccess({
             memoryId: result.memory.id,
             resolvedType: result.resolvedType === 'stm' ? 'short-term' : 'long-term',
+            ...writeOutcomeJson(result),
             wasDeduped: result.wasDeduped,
-            outcome: result.outcome,
-            contradictions: result.contradictions,
-            related: relatedJson(result.related),
-            superseded: result.superseded,
-            memory: memoryJson(result.memory),
           }),
         };
       }),

@@ -1,11 +1,11 @@
 import type { MemoryEngine } from '@memsvc/core';
 import { z } from 'zod';
-import { memoryJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import { ignoredArgument, memoryIdArgument, userIdArgument, wholeNumber } from '../tool-arguments.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { memoryOutput, toolInput, toolOutput } from '../tool-schemas.js';
+import { writtenMemoryJson } from '../written-memory-json.js';
 
 /** `promote_memory`, `restore_memory` and `reembed_memory`. */
 export function registerLifecycleTools(tools: ToolRegistry, engine: MemoryEngine, pipeline: ToolPipeline): void {
@@ -23,7 +23,9 @@ export function registerLifecycleTools(tools: ToolRegistry, engine: MemoryEngine
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'promote_memory', op: 'promote', userId: args.userId }, async (context) => {
         const { memory, outcome } = await engine.promote(context, args.memoryId);
-        return { tier: 'stm', result: toolSuccess({ promoted: outcome !== 'already-long-term', outcome, memory: memoryJson(memory) }) };
+        // A promotion that collapsed names a long-term memory that may say it differently: its text comes along.
+        const promotedMemory = writtenMemoryJson(memory, { withContent: outcome === 'duplicate' });
+        return { tier: 'stm', result: toolSuccess({ promoted: outcome !== 'already-long-term', outcome, memory: promotedMemory }) };
       }),
   );
 
@@ -46,7 +48,8 @@ export function registerLifecycleTools(tools: ToolRegistry, engine: MemoryEngine
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'restore_memory', op: 'restore', userId: args.userId }, async (context) => {
         const memory = await engine.restore(context, args.memoryId, args.version);
-        return { tier: memory.tier, result: toolSuccess({ restored: true, memory: memoryJson(memory) }) };
+        // What the memory says now is what the restore decided: an earlier version's text.
+        return { tier: memory.tier, result: toolSuccess({ restored: true, memory: writtenMemoryJson(memory, { withContent: true }) }) };
       }),
   );
 
@@ -56,13 +59,13 @@ export function registerLifecycleTools(tools: ToolRegistry, engine: MemoryEngine
       title: 'Re-embed a memory',
       description: "Compute a memory's vector again, e.g. when it was stored while the embedding model was unavailable.",
       inputSchema: toolInput({ userId: userIdArgument, memoryId: memoryIdArgument, actorLabel: ignoredArgument }),
-      outputSchema: toolOutput({ memory: memoryOutput }),
+      outputSchema: toolOutput({ memory: memoryOutput, embeddingModel: z.string().nullable() }),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'reembed_memory', op: 'reembed', userId: args.userId }, async (context) => {
         const memory = await engine.reembed(context, args.memoryId);
-        return { tier: memory.tier, result: toolSuccess({ memory: memoryJson(memory) }) };
+        return { tier: memory.tier, result: toolSuccess({ memory: writtenMemoryJson(memory), embeddingModel: memory.embeddingModel }) };
       }),
   );
 }

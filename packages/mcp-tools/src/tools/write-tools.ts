@@ -1,7 +1,7 @@
 import type { MemoryEngine } from '@memsvc/core';
 import { MEMORY_LIMITS } from '@memsvc/core';
 import { z } from 'zod';
-import { memoryJson, relatedJson } from '../memory-json.js';
+import { relatedJson } from '../memory-json.js';
 import { runTool, type ToolPipeline } from '../run-tool.js';
 import {
   ignoredArgument,
@@ -18,6 +18,7 @@ import {
 import type { ToolRegistry } from '../tool-registry.js';
 import { toolSuccess } from '../tool-result.js';
 import { memoryOutput, objectOutput, toolInput, toolOutput } from '../tool-schemas.js';
+import { nonEmpty, writeOutcomeJson, writtenMemoryJson } from '../written-memory-json.js';
 
 const contentArgument = z.string().min(1).max(MEMORY_LIMITS.contentMaxChars).describe('The memory text.');
 const ttlArgument = wholeNumber(MEMORY_LIMITS.ttlMinSeconds, MEMORY_LIMITS.ttlMaxSeconds, 'Short-term lifetime in seconds.');
@@ -61,6 +62,7 @@ const STORED_BY_ENGINE = { checkedByEngine: true } as const;
 
 const writeOutput = {
   memory: memoryOutput,
+  related: z.array(objectOutput),
   superseded: z.array(objectOutput),
 };
 
@@ -71,8 +73,9 @@ export function registerWriteTools(tools: ToolRegistry, engine: MemoryEngine, pi
     {
       title: 'Create a memory',
       description:
-        'Store a memory in the tier you choose (remember chooses for you). A duplicate is not stored twice ' +
-        '(outcome "duplicate" returns the existing memory); a contradiction is listed in contradictions. "related" ' +
+        'Store a memory in the tier you choose (remember chooses for you). Returns its id and version, not the whole ' +
+        'record (get_memory). A duplicate is not stored twice (outcome "duplicate" names the existing memory); a ' +
+        'contradiction is listed in contradictions. "related" ' +
         'lists stored memories this one may change, each with a reason. When you know the new statement replaces ' +
         'older ones (a fact changed, e.g. one "related" names), pass their ids in supersedes: here, or afterwards ' +
         'with update_memory on the new memory.',
@@ -83,7 +86,6 @@ export function registerWriteTools(tools: ToolRegistry, engine: MemoryEngine, pi
         wasDeduped: z.boolean(),
         duplicate: objectOutput,
         contradictions: z.array(objectOutput),
-        related: z.array(objectOutput),
         embedded: z.boolean(),
       }),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -104,16 +106,7 @@ export function registerWriteTools(tools: ToolRegistry, engine: MemoryEngine, pi
         });
         return {
           tier: result.memory.tier,
-          result: toolSuccess({
-            memory: memoryJson(result.memory),
-            outcome: result.outcome,
-            wasDeduped: result.outcome === 'duplicate',
-            ...(result.duplicate ? { duplicate: result.duplicate } : {}),
-            contradictions: result.contradictions,
-            related: relatedJson(result.related),
-            superseded: result.superseded,
-            embedded: result.embedded,
-          }),
+          result: toolSuccess({ ...writeOutcomeJson(result), embedded: result.embedded }),
         };
       }),
     STORED_BY_ENGINE,
@@ -126,15 +119,15 @@ export function registerWriteTools(tools: ToolRegistry, engine: MemoryEngine, pi
       description:
         "Change a memory's content, tags, metadata, importance, pin or ttl. Pass the version you read as " +
         'expectedVersion: if the memory changed since, the call fails with CONFLICT and changes nothing; read it ' +
-        'again and retry. When this memory replaces older ones (e.g. ones a write listed in "related"), pass their ' +
-        'ids in supersedes.',
+        'again and retry. New content returns "related": stored memories it may change, each with a reason. When ' +
+        'this memory replaces older ones (e.g. ones listed in "related"), pass their ids in supersedes.',
       inputSchema: updateMemoryInput,
       outputSchema: toolOutput(writeOutput),
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args, request) =>
       runTool(pipeline, request, { kind: 'memory', tool: 'update_memory', op: 'update', userId: args.userId }, async (context) => {
-        const { memory, superseded } = await engine.revise(
+        const { memory, superseded, related } = await engine.revise(
           context,
           args.memoryId,
           {
@@ -148,7 +141,14 @@ export function registerWriteTools(tools: ToolRegistry, engine: MemoryEngine, pi
           },
           args.expectedVersion,
         );
-        return { tier: memory.tier, result: toolSuccess({ memory: memoryJson(memory), superseded }) };
+        return {
+          tier: memory.tier,
+          result: toolSuccess({
+            memory: writtenMemoryJson(memory),
+            ...nonEmpty('related', relatedJson(related)),
+            ...nonEmpty('superseded', superseded),
+          }),
+        };
       }),
     STORED_BY_ENGINE,
   );

@@ -1,9 +1,10 @@
-import type { MemoryRecord, SupersessionEffect, SupersessionInputs, UpdateUnit } from '@memsvc/core';
-import type { Kysely } from 'kysely';
+import type { MemoryRecord, SupersessionEffect, SupersessionInputs, UpdateUnit, WriteCandidateQuery, WriteCandidates } from '@memsvc/core';
+import { type Kysely, sql } from 'kysely';
 import type { MemsvcDatabase } from '../schema/database-schema.js';
 import { writeAudit } from './audit-trail.js';
 import { updateMemoryRow } from './memory-row.js';
 import { applySupersessions, supersessionInputs, type WriteContext } from './retire-named.js';
+import { findCandidates } from './write-path.js';
 
 /**
  * The unit of work of an edit over PostgreSQL or PGlite, inside the transaction that holds the
@@ -31,6 +32,27 @@ export class PgUpdateUnit implements UpdateUnit {
       at: now,
     });
     return after;
+  }
+
+  /** The row as the edit left it (read in the unit: its hash and vector are the store's own) is what the candidates are found by. */
+  async candidates(query: WriteCandidateQuery): Promise<WriteCandidates> {
+    const { tenant, now } = this.context;
+    const row = await this.trx
+      .selectFrom('memories')
+      .select(['content', 'content_hash', 'scope', sql<string | null>`embedding::text`.as('embedding_text')])
+      .where('user_id', '=', tenant)
+      .where('id', '=', this.memory.id)
+      .executeTakeFirstOrThrow();
+    return findCandidates(this.trx, {
+      tenant,
+      scope: row.scope,
+      contentHash: row.content_hash,
+      vector: row.embedding_text ? (JSON.parse(row.embedding_text) as number[]) : null,
+      tiers: query.tiers,
+      now,
+      excludeId: this.memory.id,
+      ...(query.related ? { content: query.relatedText ?? row.content } : {}),
+    });
   }
 
   supersessionInputs(ids: readonly string[], successorId: string): Promise<SupersessionInputs> {
