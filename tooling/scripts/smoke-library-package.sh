@@ -9,6 +9,7 @@
 #
 #   bash tooling/scripts/smoke-library-package.sh             # runs pnpm release:pack first
 #   bash tooling/scripts/smoke-library-package.sh --no-pack   # uses release/ as it is
+#   KEEP_SMOKE_DIR=1 bash ...                                  # leaves the project in /tmp to look at
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -29,7 +30,7 @@ case "$work/" in "$root"/*) fail "the scratch directory $work is inside the work
 scope_registry=""
 cleanup() {
   [ -z "$scope_registry" ] || kill "$scope_registry" 2>/dev/null || true
-  [ -n "${KEEP_SMOKE_DIR:-}" ] || rm -rf "$work"
+  if [ -n "${KEEP_SMOKE_DIR:-}" ]; then echo "kept: $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 cd "$work"
@@ -53,7 +54,7 @@ node -e '
 ' "$root/README.md" "$root/docs/installation.md" || fail "README.md has no example to run, or docs/installation.md a different copy of it"
 echo "it promises: $(cat promised.txt)"
 
-step "npm install of ${#tarballs[@]} tarballs ($(basename -a "${tarballs[@]}" | tr '\n' ' ')) into $work"
+step "npm install of ${#tarballs[@]} tarballs ($(basename -a "${tarballs[@]}" | paste -sd ' ')) into $work"
 npm init -y >/dev/null
 # What a TypeScript user's project holds besides memsvc: ES modules, and the compiler and Node's
 # types (the workspace's versions) to check the example with.
