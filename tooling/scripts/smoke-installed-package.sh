@@ -42,35 +42,11 @@ cd "$work"
 
 step "npm install of ${#tarballs[@]} tarballs into $work"
 npm init -y >/dev/null
-# The @memsvc scope is pointed at a stand-in registry that knows no package, as the public one
-# may not: whatever npm installs of ours must come from the tarballs. (npm does ask it about a
-# few of our names while it resolves the tarballs' own dependencies; the log keeps what it asked.)
-node -e '
-  const server = require("node:http").createServer((request, response) => {
-    console.error(request.url);
-    response.writeHead(404, { "content-type": "application/json" }).end("{\"error\":\"Not found\"}");
-  });
-  server.listen(0, "127.0.0.1", () => console.log(server.address().port));
-' >scope-registry.port 2>scope-registry.log &
-scope_registry=$!
-for _ in $(seq 1 50); do [ -s scope-registry.port ] && break; sleep 0.1; done
-[ -s scope-registry.port ] || fail "the stand-in registry did not start"
-npm install --prefer-offline --no-audit --no-fund --loglevel=error --@memsvc:registry="http://127.0.0.1:$(cat scope-registry.port)/" \
+start_scope_registry
+npm install --prefer-offline --no-audit --no-fund --loglevel=error --@memsvc:registry="$scope_registry_url" \
   "${tarballs[@]}" >npm-install.log 2>&1 || fail "npm install failed" npm-install.log
 npm ls --all >npm-ls.log 2>&1 || fail "npm ls found missing or invalid dependencies" npm-ls.log
-# Every one of our packages is installed once, at the top, from its tarball: no copy from a registry.
-node -e '
-  const lock = require("./package-lock.json");
-  const ours = Object.entries(lock.packages).filter(([path]) => /(^|\/)node_modules\/(memsvc|@memsvc\/[^/]+)$/.test(path));
-  const wrong = ours.filter(([path, entry]) => path.split("node_modules/").length !== 2 || !String(entry.resolved).startsWith("file:"));
-  for (const [path, entry] of wrong) console.error(`${path} resolved from ${entry.resolved}`);
-  if (wrong.length > 0 || ours.length !== Number(process.argv[1])) {
-    console.error(`expected ${process.argv[1]} packages of ours, each once and from a tarball; found ${ours.length}`);
-    process.exit(1);
-  }
-  console.log(`${ours.length} memsvc packages, each installed once, from its tarball`);
-' "${#tarballs[@]}" || fail "npm did not resolve the memsvc packages to the tarballs"
-echo "npm asked the stand-in @memsvc registry (404 to all) for: $(sort -u scope-registry.log | tr '\n' ' ')"
+check_ours_from_tarballs "${#tarballs[@]}"
 
 step "the executables answer"
 # The links npm made in node_modules/.bin, which is what npx runs (npx itself is used for the
