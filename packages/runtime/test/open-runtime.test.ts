@@ -9,6 +9,18 @@ import { createLogger, openRuntime } from '../src/index.js';
 
 const logger = createLogger('error');
 
+/** A runtime on an embedded directory under `home`, as a process started with `env` opens it. */
+function openOnDirectory(home: string) {
+  return (env: Record<string, string>) =>
+    openRuntime(
+      loadConfig(
+        { ...childProcessTestEnv(), DATABASE_URL: `pglite://${join(home, 'db')}`, STM_SWEEP_INTERVAL_MS: '0', ...env },
+        { homeDir: home },
+      ).config,
+      { applicationName: 'runtime-test', logger },
+    );
+}
+
 describe('openRuntime (the composition root)', () => {
   it('composes a working engine over the configured database, with metrics and maintenance, and one close()', async () => {
     const { config } = loadConfig(
@@ -54,14 +66,7 @@ describe('openRuntime (the composition root)', () => {
 
   it('names the provider a directory was made with when an agent starts on it without that setting (the default, Ollama)', async () => {
     const home = await mkdtemp(join(tmpdir(), 'memsvc-runtime-'));
-    const open = (env: Record<string, string>) =>
-      openRuntime(
-        loadConfig(
-          { ...childProcessTestEnv(), DATABASE_URL: `pglite://${join(home, 'db')}`, STM_SWEEP_INTERVAL_MS: '0', ...env },
-          { homeDir: home },
-        ).config,
-        { applicationName: 'runtime-test', logger },
-      );
+    const open = openOnDirectory(home);
     try {
       await (await open({ EMBEDDING_PROVIDER: 'local' })).close();
       const forgotten = open({ EMBEDDING_PROVIDER: 'ollama', OLLAMA_URL: 'http://127.0.0.1:9' });
@@ -76,17 +81,7 @@ describe('openRuntime (the composition root)', () => {
 
   it('opens a database of another model’s vectors when openai has no key (generation disabled, no error); a VECTOR_DIMENSIONS pin is still held', async () => {
     const home = await mkdtemp(join(tmpdir(), 'memsvc-runtime-'));
-    const open = (env: Record<string, string>) =>
-      openRuntime(
-        loadConfig(
-          { ...childProcessTestEnv(), DATABASE_URL: `pglite://${join(home, 'db')}`, STM_SWEEP_INTERVAL_MS: '0', ...env },
-          { homeDir: home },
-        ).config,
-        {
-          applicationName: 'runtime-test',
-          logger,
-        },
-      );
+    const open = openOnDirectory(home);
     const me = { tenant: toTenantId('alice'), actor: { id: 'test' } };
     try {
       const local = await open({ EMBEDDING_PROVIDER: 'local' });
