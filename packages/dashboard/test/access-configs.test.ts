@@ -32,13 +32,14 @@ describe('the agent configurations of the access page', () => {
         EMBEDDING_MODEL: 'text-embedding-3-small',
         OPENAI_API_KEY: '<your-openai-key>',
         MEMSVC_DEFAULT_USER_ID: 'alice@example.com',
+        HOST: '127.0.0.1',
       },
     });
     // Quoted where a shell would read a character (the mask's * would glob, < would redirect).
     expect(texts[0]).toBe(
       "claude mcp add --transport stdio memsvc --env 'DATABASE_URL=postgres://memsvc:*****@db.internal:5432/memsvc' " +
         '--env DEPLOYMENT_PROFILE=standard --env EMBEDDING_PROVIDER=openai --env EMBEDDING_MODEL=text-embedding-3-small ' +
-        "--env 'OPENAI_API_KEY=<your-openai-key>' --env MEMSVC_DEFAULT_USER_ID=alice@example.com -- memsvc-server",
+        "--env 'OPENAI_API_KEY=<your-openai-key>' --env MEMSVC_DEFAULT_USER_ID=alice@example.com --env HOST=127.0.0.1 -- memsvc-server",
     );
   });
 

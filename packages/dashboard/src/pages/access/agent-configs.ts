@@ -139,6 +139,8 @@ function stdioEnv(config: MemsvcConfig, tenant: TenantId): Record<string, string
     ...(embedding.provider === 'ollama' ? { OLLAMA_URL: redactDatabaseUrl(embedding.ollamaUrl) } : {}),
     ...(embedding.provider === 'openai' ? { OPENAI_API_KEY: SECRET_PLACEHOLDER } : {}),
     MEMSVC_DEFAULT_USER_ID: tenant,
+    // A stdio server still answers /health on PORT, on every interface unless HOST says otherwise.
+    HOST: '127.0.0.1',
   };
 }
 
