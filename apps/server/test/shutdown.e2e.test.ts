@@ -108,11 +108,13 @@ describe('an acknowledged write survives the stop [pglite directory]', () => {
       const reopened = await startHttpServer(env);
       try {
         const listed = await callTool(reopened.url, 99, 'list_memories', { limit: 50 });
+        // A write's answer names its memory by id (write results are lean: no content).
         for (const answer of acknowledged) {
-          const content = /acknowledged fact \d+ about the lighthouse/.exec(answer?.body ?? '')?.[0];
-          expect(content, answer?.body).toBeDefined();
-          expect(listed.body).toContain(content);
+          const id = /\\?"memory\\?":\{\\?"id\\?":\\?"([0-9a-f-]{36})/.exec(answer?.body ?? '')?.[1];
+          expect(id, answer?.body).toBeDefined();
+          expect(listed.body).toContain(id);
         }
+        expect(listed.body).toMatch(/acknowledged fact \d+ about the lighthouse/);
       } finally {
         await reopened.stop();
       }
