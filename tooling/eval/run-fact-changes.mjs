@@ -46,8 +46,10 @@ import { startFakeSemanticOllama } from './fake-semantic-ollama.mjs';
  * and after the rule).
  */
 /** @typedef {{ newestFirst: number, olderHiddenOrMarked: number, falseSupersessions: number, promptNewestFirst: number, related: number, lookAlikeSecondFirst: number }} Floors */
-/** @type {Record<string, Floors>} */
-/** The same floors for both embedders: the loopback semantic one measures within 0.01 of `local`. */
+/**
+ * The same floors for both embedders: the loopback semantic one measures within 0.01 of `local`.
+ * @type {Floors}
+ */
 const EMBEDDER_FLOORS = {
   newestFirst: 0.84,
   olderHiddenOrMarked: 0.86,
@@ -56,6 +58,7 @@ const EMBEDDER_FLOORS = {
   related: 0.95,
   lookAlikeSecondFirst: 0.05,
 };
+/** @type {Record<string, Floors>} */
 const FLOORS = { local: EMBEDDER_FLOORS, 'ollama-fake': EMBEDDER_FLOORS };
 const DAY = 86_400_000;
 const START = Date.parse('2026-03-02T09:00:00Z');
