@@ -1,7 +1,7 @@
-import { type CallContext, createMemoryEngine, type MemoryEngine, toTenantId } from '@memsvc/core';
-import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
-import { beforeEach, expect, it } from 'vitest';
+import { type CallContext, toTenantId } from '@memsvc/core';
+import { expect, it } from 'vitest';
 import { describeEachStore } from './support/each-store.js';
+import { wordsOnlyEngine } from './support/words-only-engine.js';
 
 const DAY = 86_400_000;
 const context = (tenant: string): CallContext => ({ tenant: toTenantId(tenant), actor: { id: `user:${tenant}` } });
@@ -13,19 +13,9 @@ const ana = context('ana');
  * puts the replacement first.
  */
 describeEachStore('changed facts', (kind) => {
-  const clock = new ManualClock('2026-04-01T09:00:00.000Z');
-  const store = kind.use({ clock, dimensions: 3 });
-  const embedder = new StaticEmbedder({}, 'static-test');
-  let memories: MemoryEngine;
+  const { clock, store, engine } = wordsOnlyEngine(kind);
 
-  beforeEach(async () => {
-    clock.set('2026-04-01T09:00:00.000Z');
-    embedder.available = false;
-    await store.reset();
-    memories = createMemoryEngine({ store: store.memories, embedder, clock, grants: store.grants, erasures: store.erasures });
-  });
-
-  const remember = async (content: string, tenant = ana) => (await memories.create(tenant, { tier: 'ltm', content })).memory;
+  const remember = async (content: string, tenant = ana) => (await engine().create(tenant, { tier: 'ltm', content })).memory;
   const distractors = async () => {
     for (const content of ['I like green tea', 'Our standup is at 9:30', 'My sister lives in Lyon', 'The API runs on Node 22']) {
       await remember(content);
@@ -37,14 +27,14 @@ describeEachStore('changed facts', (kind) => {
     await distractors();
     const paris = await remember('I live in Paris');
     clock.advance(30 * DAY);
-    const berlin = await memories.create(ana, { tier: 'ltm', content: 'I moved to Berlin last month, so I live in Berlin now' });
+    const berlin = await engine().create(ana, { tier: 'ltm', content: 'I moved to Berlin last month, so I live in Berlin now' });
 
     expect(berlin.related).toEqual([expect.objectContaining({ id: paris.id, content: 'I live in Paris', why: 'changed-fact' })]);
-    const older = await memories.getUncounted(ana, paris.id);
+    const older = await engine().getUncounted(ana, paris.id);
     expect(older).toMatchObject({ replacedBy: berlin.memory.id, supersededBy: null, contradicted: false, version: 1 });
-    const listed = await memories.list(ana, { limit: 20 });
+    const listed = await engine().list(ana, { limit: 20 });
     expect(listed.items.map((item) => item.id)).toContain(paris.id);
-    expect((await memories.audit(ana, paris.id)).map((entry) => entry.action)).toEqual(['fact-change', 'create']);
+    expect((await engine().audit(ana, paris.id)).map((entry) => entry.action)).toEqual(['fact-change', 'create']);
     const links = (await store.links()).filter((link) => [link.source, link.target].includes(paris.id));
     expect(links).toEqual(
       expect.arrayContaining([
@@ -62,26 +52,26 @@ describeEachStore('changed facts', (kind) => {
     const paris = await remember('I live in Paris');
     const golf = await remember('My car is a Golf');
     clock.advance(30 * DAY);
-    const berlin = await memories.create(ana, { tier: 'ltm', content: 'I moved to Berlin' });
+    const berlin = await engine().create(ana, { tier: 'ltm', content: 'I moved to Berlin' });
     // "My sister lives in Lyon" shares the topic, but is about her.
     expect(berlin.related).toEqual([expect.objectContaining({ id: paris.id, why: 'changed-fact', reason: 'changed fact' })]);
-    expect(await memories.getUncounted(ana, paris.id)).toMatchObject({ replacedBy: berlin.memory.id });
+    expect(await engine().getUncounted(ana, paris.id)).toMatchObject({ replacedBy: berlin.memory.id });
 
-    const tesla = await memories.create(ana, { tier: 'ltm', content: 'I bought a Tesla' });
+    const tesla = await engine().create(ana, { tier: 'ltm', content: 'I bought a Tesla' });
     expect(tesla.related).toEqual([expect.objectContaining({ id: golf.id, why: 'may-change', reason: 'same owner, a new one acquired' })]);
-    expect(await memories.getUncounted(ana, golf.id)).toMatchObject({ replacedBy: null, supersededBy: null });
+    expect(await engine().getUncounted(ana, golf.id)).toMatchObject({ replacedBy: null, supersededBy: null });
   });
 
   it('R-FACT-WRITE: a short-term note that changes a long-term fact marks it when written, and its promotion keeps the one mark', async () => {
     await distractors();
     const old = await remember('The staging server is at 10.0.3.12');
     clock.advance(DAY);
-    const note = (await memories.create(ana, { tier: 'stm', content: 'Staging got a new IP: 10.0.7.40', ttlSeconds: 7 * 86_400 })).memory;
+    const note = (await engine().create(ana, { tier: 'stm', content: 'Staging got a new IP: 10.0.7.40', ttlSeconds: 7 * 86_400 })).memory;
     // A short-term write is compared with long-term rows too: the change is seen at once.
-    expect(await memories.getUncounted(ana, old.id)).toMatchObject({ replacedBy: note.id, supersededBy: null });
-    expect((await memories.promote(ana, note.id)).outcome).toBe('promoted');
-    expect(await memories.getUncounted(ana, old.id)).toMatchObject({ replacedBy: note.id, supersededBy: null });
-    const actions = (await memories.audit(ana, old.id)).map((entry) => entry.action);
+    expect(await engine().getUncounted(ana, old.id)).toMatchObject({ replacedBy: note.id, supersededBy: null });
+    expect((await engine().promote(ana, note.id)).outcome).toBe('promoted');
+    expect(await engine().getUncounted(ana, old.id)).toMatchObject({ replacedBy: note.id, supersededBy: null });
+    const actions = (await engine().audit(ana, old.id)).map((entry) => entry.action);
     expect(actions.filter((action) => action === 'fact-change')).toHaveLength(1);
   });
 
@@ -94,12 +84,12 @@ describeEachStore('changed facts', (kind) => {
     const berlin = await remember('I moved to Berlin last month, so I live in Berlin now');
     clock.advance(DAY);
 
-    const car = (await memories.recall(ana, { query: 'what car do I drive?' })).results;
+    const car = (await engine().recall(ana, { query: 'what car do I drive?' })).results;
     expect(car.slice(0, 2).map((result) => [result.memory.id, result.replacedBy])).toEqual([
       [tesla.id, undefined],
       [civic.id, tesla.id],
     ]);
-    const home = (await memories.recall(ana, { query: 'where do I live?' })).results;
+    const home = (await engine().recall(ana, { query: 'where do I live?' })).results;
     expect(home.slice(0, 2).map((result) => [result.memory.id, result.replacedBy])).toEqual([
       [berlin.id, undefined],
       [paris.id, berlin.id],
@@ -113,7 +103,7 @@ describeEachStore('changed facts', (kind) => {
     const berlin = await remember('I moved to Berlin');
     clock.advance(DAY);
 
-    const home = (await memories.recall(ana, { query: 'where do I live?' })).results;
+    const home = (await engine().recall(ana, { query: 'where do I live?' })).results;
     expect(home.slice(0, 2).map((result) => [result.memory.id, result.replacedBy])).toEqual([
       [berlin.id, undefined],
       [paris.id, berlin.id],
@@ -125,22 +115,22 @@ describeEachStore('changed facts', (kind) => {
     const coffee = await remember('I drink coffee');
     const acme = await remember('I work at Acme');
     clock.advance(30 * DAY);
-    const tea = await memories.create(ana, { tier: 'ltm', content: 'These days I only drink green tea in the mornings' });
+    const tea = await engine().create(ana, { tier: 'ltm', content: 'These days I only drink green tea in the mornings' });
     const club = await remember('I joined the Acme running club');
     clock.advance(DAY);
     // The write could not decide: it lists the older, and marks nothing.
     expect(tea.related).toEqual(expect.arrayContaining([expect.objectContaining({ id: coffee.id, why: 'may-change' })]));
 
-    const drink = (await memories.recall(ana, { query: 'what do I drink?' })).results;
+    const drink = (await engine().recall(ana, { query: 'what do I drink?' })).results;
     const order = drink.map((result) => result.memory.id);
     expect(order.indexOf(tea.memory.id)).toBe(order.indexOf(coffee.id) - 1);
     for (const result of drink) expect([result.replacedBy, result.replaces]).toEqual([undefined, undefined]);
-    expect(await memories.getUncounted(ana, coffee.id)).toMatchObject({ replacedBy: null, supersededBy: null, contradicted: false });
-    const block = await memories.promptContext(ana, { query: 'what do I drink?' });
+    expect(await engine().getUncounted(ana, coffee.id)).toMatchObject({ replacedBy: null, supersededBy: null, contradicted: false });
+    const block = await engine().promptContext(ana, { query: 'what do I drink?' });
     expect(block.memoryIds.indexOf(tea.memory.id)).toBe(block.memoryIds.indexOf(coffee.id) - 1);
 
     // "I joined the Acme running club" adds to "I work at Acme", it changes nothing.
-    const work = (await memories.recall(ana, { query: 'where do I work at Acme?' })).results;
+    const work = (await engine().recall(ana, { query: 'where do I work at Acme?' })).results;
     const ids = work.map((result) => result.memory.id);
     expect(ids).toContain(club.id);
     expect(ids.indexOf(acme.id)).toBeLessThan(ids.indexOf(club.id));
@@ -151,15 +141,15 @@ describeEachStore('changed facts', (kind) => {
     const auth = await remember('The auth service listens on port 8080');
     const elsewhere = await remember('I live in Paris', context('bea'));
     clock.advance(30 * DAY);
-    const bob = await memories.create(ana, { tier: 'ltm', content: 'Bob lives in Berlin' });
-    const billing = await memories.create(ana, { tier: 'ltm', content: 'The billing service listens on port 9090' });
+    const bob = await engine().create(ana, { tier: 'ltm', content: 'Bob lives in Berlin' });
+    const billing = await engine().create(ana, { tier: 'ltm', content: 'The billing service listens on port 9090' });
     await remember('I moved to Berlin last month, so I live in Berlin now');
 
     expect(bob.related).toEqual([]);
     expect(billing.related).toEqual([]);
-    for (const id of [alice.id, auth.id]) expect((await memories.getUncounted(ana, id)).replacedBy).toBeNull();
-    expect((await memories.getUncounted(context('bea'), elsewhere.id)).replacedBy).toBeNull();
-    const results = (await memories.recall(ana, { query: 'where does Alice live?' })).results;
+    for (const id of [alice.id, auth.id]) expect((await engine().getUncounted(ana, id)).replacedBy).toBeNull();
+    expect((await engine().getUncounted(context('bea'), elsewhere.id)).replacedBy).toBeNull();
+    const results = (await engine().recall(ana, { query: 'where does Alice live?' })).results;
     expect(results[0]?.memory.id).toBe(alice.id);
     expect(results.every((result) => result.replacedBy === undefined || result.memory.id !== alice.id)).toBe(true);
   });

@@ -1,8 +1,8 @@
-import { type CallContext, createMemoryEngine, type MemoryEngine, type MemoryRecord, toTenantId } from '@memsvc/core';
-import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
-import { beforeEach, expect, it } from 'vitest';
+import { type CallContext, type MemoryRecord, toTenantId } from '@memsvc/core';
+import { expect, it } from 'vitest';
 import { admitsMemory, type ReadFilters } from '../../core/src/domain/recall-filters.js';
 import { describeEachStore } from './support/each-store.js';
+import { wordsOnlyEngine } from './support/words-only-engine.js';
 
 const DAY = 86_400_000;
 const context = (tenant: string): CallContext => ({ tenant: toTenantId(tenant), actor: { id: `user:${tenant}` } });
@@ -14,37 +14,27 @@ const ana = context('ana');
  * as much as to its candidates.
  */
 describeEachStore('one filter rule', (kind) => {
-  const clock = new ManualClock('2026-04-01T09:00:00.000Z');
-  const store = kind.use({ clock, dimensions: 3 });
-  const embedder = new StaticEmbedder({}, 'static-test');
-  let memories: MemoryEngine;
-
-  beforeEach(async () => {
-    clock.set('2026-04-01T09:00:00.000Z');
-    embedder.available = false;
-    await store.reset();
-    memories = createMemoryEngine({ store: store.memories, embedder, clock, grants: store.grants, erasures: store.erasures });
-  });
+  const { clock, store, engine } = wordsOnlyEngine(kind);
 
   const write = async (content: string, fields: { tags?: string[]; metadata?: Record<string, unknown> } = {}) =>
-    (await memories.create(ana, { tier: 'ltm', content, ...fields })).memory;
+    (await engine().create(ana, { tier: 'ltm', content, ...fields })).memory;
 
   it('R-FILTER-ONE-RULE: a recall for a tag never returns a replacement that lacks the tag; the older hit names it', async () => {
     const paris = await write('I live in Paris', { tags: ['home'], metadata: { source: 'chat' } });
     clock.advance(30 * DAY);
     const berlin = await write('I moved to Berlin last month, so I live in Berlin now');
     clock.advance(DAY);
-    expect((await memories.getUncounted(ana, paris.id)).replacedBy).toBe(berlin.id);
+    expect((await engine().getUncounted(ana, paris.id)).replacedBy).toBe(berlin.id);
 
-    const byTag = (await memories.recall(ana, { query: 'where do I live?', tags: ['home'] })).results;
+    const byTag = (await engine().recall(ana, { query: 'where do I live?', tags: ['home'] })).results;
     expect(byTag.map((hit) => [hit.memory.id, hit.replacedBy])).toEqual([[paris.id, berlin.id]]);
-    const byMetadata = (await memories.recall(ana, { query: 'where do I live?', metadata: { source: 'chat' } })).results;
+    const byMetadata = (await engine().recall(ana, { query: 'where do I live?', metadata: { source: 'chat' } })).results;
     expect(byMetadata.map((hit) => [hit.memory.id, hit.replacedBy])).toEqual([[paris.id, berlin.id]]);
     // The context tools read through the same pass.
-    const block = await memories.promptContext(ana, { query: 'where do I live?', tags: ['home'] });
+    const block = await engine().promptContext(ana, { query: 'where do I live?', tags: ['home'] });
     expect(block.memoryIds).toEqual([paris.id]);
     // Without the filter the replacement comes first, as always.
-    const open = (await memories.recall(ana, { query: 'where do I live?' })).results;
+    const open = (await engine().recall(ana, { query: 'where do I live?' })).results;
     expect(open.slice(0, 2).map((hit) => hit.memory.id)).toEqual([berlin.id, paris.id]);
   });
 
@@ -53,7 +43,7 @@ describeEachStore('one filter rule', (kind) => {
     clock.advance(30 * DAY);
     const berlin = await write('I moved to Berlin last month, so I live in Berlin now', { tags: ['home', 'moves'] });
     clock.advance(DAY);
-    const hits = (await memories.recall(ana, { query: 'Paris', tags: ['home'] })).results;
+    const hits = (await engine().recall(ana, { query: 'Paris', tags: ['home'] })).results;
     expect(hits.map((hit) => [hit.memory.id, hit.replacedBy])).toEqual([
       [berlin.id, undefined],
       [paris.id, berlin.id],
@@ -66,17 +56,17 @@ describeEachStore('one filter rule', (kind) => {
     // Rows that differ in every field a filter looks at.
     const seeded: MemoryRecord[] = [];
     const add = async (content: string, fields: Record<string, unknown>) => {
-      seeded.push((await memories.create(ana, { tier: 'ltm', content, ...fields })).memory);
+      seeded.push((await engine().create(ana, { tier: 'ltm', content, ...fields })).memory);
       clock.advance(60_000);
     };
     await add('alpha note about the build', { tags: ['a', 'b'], metadata: { kind: 'note', n: 1 } });
     await add('beta note for the release', { scope: 'work', tags: ['a'], metadata: { kind: 'note', nested: { x: [1, 2] } } });
     await add('gamma fact on the deploy', { scope: 'home', metadata: { kind: 'fact' } });
     await add('delta pinned rule', { tags: ['b'], pinned: true });
-    seeded.push((await memories.create(ana, { tier: 'stm', content: 'epsilon short note', ttlSeconds: 3600 })).memory);
+    seeded.push((await engine().create(ana, { tier: 'stm', content: 'epsilon short note', ttlSeconds: 3600 })).memory);
     clock.advance(60_000);
     await add('zeta deleted note', { tags: ['a'] });
-    await memories.delete(ana, seeded.at(-1)?.id ?? '');
+    await engine().delete(ana, seeded.at(-1)?.id ?? '');
     await add('eta old plan', { scope: 'work' });
     await add('theta new plan replacing the old one', { scope: 'work', supersedes: [seeded.at(-1)?.id] });
     clock.advance(2 * 3600_000); // the short-term note has expired
@@ -121,7 +111,7 @@ describeEachStore('one filter rule', (kind) => {
     }
     // Recall's candidates take every filter (null scope and metadata too): each word of the seeded contents finds its row.
     for (const filters of grid.filter((f) => !f.includeDeleted && !f.onlyDeleted && f.marker === undefined)) {
-      const hits = (await memories.recall(ana, { query: 'alpha beta gamma delta epsilon zeta eta theta', limit: 50, ...filters } as never))
+      const hits = (await engine().recall(ana, { query: 'alpha beta gamma delta epsilon zeta eta theta', limit: 50, ...filters } as never))
         .results;
       const expected = [...current.values()].filter((memory) => admitsMemory(memory, filters, now)).map((memory) => memory.id);
       expect(new Set(hits.map((hit) => hit.memory.id)), `recall ${JSON.stringify(filters)}`).toEqual(new Set(expected));

@@ -1,7 +1,7 @@
-import { type CallContext, createMemoryEngine, type MemoryEngine, toTenantId } from '@memsvc/core';
-import { ManualClock, StaticEmbedder } from '@memsvc/core/testing';
-import { beforeEach, expect, it } from 'vitest';
+import { type CallContext, toTenantId } from '@memsvc/core';
+import { expect, it } from 'vitest';
 import { describeEachStore } from './support/each-store.js';
+import { wordsOnlyEngine } from './support/words-only-engine.js';
 
 const DAY = 86_400_000;
 const context = (tenant: string): CallContext => ({ tenant: toTenantId(tenant), actor: { id: `user:${tenant}` } });
@@ -13,19 +13,9 @@ const ana = context('ana');
  * marks none of them; an update that leaves the content as it was returns none.
  */
 describeEachStore('related memories of an update', (kind) => {
-  const clock = new ManualClock('2026-04-01T09:00:00.000Z');
-  const store = kind.use({ clock, dimensions: 3 });
-  const embedder = new StaticEmbedder({}, 'static-test');
-  let memories: MemoryEngine;
+  const { clock, engine } = wordsOnlyEngine(kind);
 
-  beforeEach(async () => {
-    clock.set('2026-04-01T09:00:00.000Z');
-    embedder.available = false;
-    await store.reset();
-    memories = createMemoryEngine({ store: store.memories, embedder, clock, grants: store.grants, erasures: store.erasures });
-  });
-
-  const remember = async (content: string) => (await memories.create(ana, { tier: 'ltm', content })).memory;
+  const remember = async (content: string) => (await engine().create(ana, { tier: 'ltm', content })).memory;
   const distractors = async () => {
     for (const content of ['Our standup is at 9:30', 'My sister lives in Lyon', 'The API runs on Node 22']) {
       await remember(content);
@@ -40,7 +30,7 @@ describeEachStore('related memories of an update', (kind) => {
     const note = await remember('I like green tea');
     clock.advance(30 * DAY);
 
-    const moved = await memories.revise(ana, note.id, { content: 'I moved to Berlin last month, so I live in Berlin now' }, 1);
+    const moved = await engine().revise(ana, note.id, { content: 'I moved to Berlin last month, so I live in Berlin now' }, 1);
     expect(moved.memory).toMatchObject({ id: note.id, version: 2 });
     expect(moved.related).toEqual([
       expect.objectContaining({
@@ -52,9 +42,9 @@ describeEachStore('related memories of an update', (kind) => {
       }),
     ]);
     // Unlike a create, an update leaves the older memory as it was: the caller passes `supersedes`.
-    expect(await memories.getUncounted(ana, paris.id)).toMatchObject({ replacedBy: null, supersededBy: null, version: 1 });
+    expect(await engine().getUncounted(ana, paris.id)).toMatchObject({ replacedBy: null, supersededBy: null, version: 1 });
 
-    const bought = await memories.revise(ana, note.id, { content: 'I bought a Tesla' }, 2);
+    const bought = await engine().revise(ana, note.id, { content: 'I bought a Tesla' }, 2);
     expect(bought.related).toEqual([expect.objectContaining({ id: golf.id, why: 'may-change', reason: 'same owner, a new one acquired' })]);
   });
 
@@ -64,11 +54,11 @@ describeEachStore('related memories of an update', (kind) => {
     clock.advance(30 * DAY);
 
     // Paris itself says the new thing now: it is not its own related memory.
-    const itself = await memories.revise(ana, paris.id, { content: 'I live in Berlin now' }, 1);
+    const itself = await engine().revise(ana, paris.id, { content: 'I live in Berlin now' }, 1);
     expect(itself.related.map((entry) => entry.id)).not.toContain(paris.id);
 
     const note = await remember('I like green tea');
-    const retiring = await memories.revise(
+    const retiring = await engine().revise(
       ana,
       note.id,
       { content: 'I moved to Madrid, so I live in Madrid now', supersedes: [paris.id] },
@@ -83,9 +73,9 @@ describeEachStore('related memories of an update', (kind) => {
     await distractors();
     await remember('I live in Paris');
     const note = await remember('I moved to Berlin');
-    const retagged = await memories.revise(ana, note.id, { tags: ['home'], metadata: { source: 'chat' }, pinned: true }, 1);
+    const retagged = await engine().revise(ana, note.id, { tags: ['home'], metadata: { source: 'chat' }, pinned: true }, 1);
     expect(retagged).toMatchObject({ memory: { version: 2, tags: ['home'] }, related: [], superseded: [] });
-    const same = await memories.revise(ana, note.id, { content: 'I moved to Berlin' }, 2);
+    const same = await engine().revise(ana, note.id, { content: 'I moved to Berlin' }, 2);
     expect(same.related).toEqual([]);
   });
 });
